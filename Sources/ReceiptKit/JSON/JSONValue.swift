@@ -1,0 +1,123 @@
+/// A parsed JSON value, for small documents (catalogs, merge inputs) where a tree is handier than a pull reader.
+///
+/// Numbers keep their text so that nothing passes through `Double`. Objects keep
+/// every member in order, duplicates included; `member(_:)` returns the last one,
+/// the rule `JSONSerialization` also follows.
+public indirect enum JSONValue: Sendable, Equatable {
+  case null
+  case bool(Bool)
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object([(key: String, value: JSONValue)])
+
+  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.null, .null): return true
+    case let (.bool(x), .bool(y)): return x == y
+    case let (.number(x), .number(y)): return x == y
+    case let (.string(x), .string(y)): return x == y
+    case let (.array(x), .array(y)): return x == y
+    case let (.object(x), .object(y)):
+      return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    default: return false
+    }
+  }
+
+  /// Parses a whole document.
+  public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONReader.defaultMaxDepth) throws -> JSONValue {
+    try JSONReader.withReader(bytes, maxDepth: maxDepth) { reader in
+      let value = try reader.readValue()
+      try reader.finish()
+      return value
+    }
+  }
+
+  public var kind: JSONKind {
+    switch self {
+    case .null: .null
+    case .bool: .bool
+    case .number: .number
+    case .string: .string
+    case .array: .array
+    case .object: .object
+    }
+  }
+
+  /// The last member named `key`, if this is an object.
+  public func member(_ key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.last(where: { $0.key == key })?.value
+  }
+
+  /// A short rendering for error messages: strings quoted, containers abbreviated, at most 40 characters.
+  public var excerpt: String {
+    switch self {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return Excerpt.clip(n)
+    case .string(let s): return Excerpt.quoted(s)
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+}
+
+extension JSONReader {
+  /// Reads the next value into a tree.
+  public mutating func readValue() throws -> JSONValue {
+    switch try peek() {
+    case .object:
+      try beginObject()
+      var members: [(key: String, value: JSONValue)] = []
+      while let key = try nextKey() {
+        let name = string(key)
+        members.append((name, try readValue()))
+      }
+      return .object(members)
+    case .array:
+      try beginArray()
+      var elements: [JSONValue] = []
+      while try nextElement() { elements.append(try readValue()) }
+      return .array(elements)
+    case .string: return .string(try readString())
+    case .number:
+      let token = try readNumberToken()
+      return .number(text(token.start, token.end))
+    case .bool: return .bool(try readBool())
+    case .null:
+      try readNull()
+      return .null
+    }
+  }
+}
+
+/// Short, safe excerpts of input values for messages: never more than a few dozen characters.
+public enum Excerpt {
+  public static let limit = 40
+
+  public static func clip(_ s: String) -> String {
+    s.count <= limit ? s : String(s.prefix(limit)) + "…"
+  }
+
+  /// The value in double quotes, control characters escaped, clipped to `limit`.
+  public static func quoted(_ s: String) -> String {
+    var out = ""
+    for scalar in clip(s).unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          out += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return "\"" + out + "\""
+  }
+}

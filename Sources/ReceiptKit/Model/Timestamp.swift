@@ -1,0 +1,141 @@
+/// A point in time in whole milliseconds since 1970-01-01T00:00:00Z, the unit of Apple's `*_ms` fields.
+///
+/// Kept as an integer so that comparisons are exact; printed as ISO 8601 UTC.
+public struct Timestamp: Comparable, Hashable, Sendable {
+  public var milliseconds: Int64
+
+  /// 9999-12-31T23:59:59.999Z: later values are rejected rather than printed as five-digit years.
+  public static let maximumMilliseconds: Int64 = 253_402_300_799_999
+
+  public init?(milliseconds: Int64) {
+    guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return nil }
+    self.milliseconds = milliseconds
+  }
+
+  public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
+
+  /// `2024-06-15T00:00:00Z`, or with `.123` when the milliseconds are not zero.
+  public var iso8601: String {
+    let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (y, m, d) = Timestamp.civil(fromDays: days)
+    let seconds = msOfDay / 1000
+    let ms = msOfDay % 1000
+    var s = "\(Timestamp.pad(y, 4))-\(Timestamp.pad(m, 2))-\(Timestamp.pad(d, 2))"
+    s += "T\(Timestamp.pad(seconds / 3600, 2)):\(Timestamp.pad(seconds / 60 % 60, 2)):\(Timestamp.pad(seconds % 60, 2))"
+    if ms != 0 { s += "." + Timestamp.pad(ms, 3) }
+    return s + "Z"
+  }
+
+  /// `2024-06-15`.
+  public var date: String { String(iso8601.prefix(10)) }
+
+  /// This time plus a number of days, or nil past the representable range.
+  public func adding(days: Int64) -> Timestamp? {
+    let (delta, o1) = days.multipliedReportingOverflow(by: 86_400_000)
+    guard !o1 else { return nil }
+    let (sum, o2) = milliseconds.addingReportingOverflow(delta)
+    return o2 ? nil : Timestamp(milliseconds: sum)
+  }
+
+  static func pad(_ v: Int64, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+
+  /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian), for non-negative day counts.
+  static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    let z = z0 + 719_468
+    let era = z / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  /// Days since 1970-01-01 of a civil date (inverse of `civil`).
+  static func days(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+    let y = m <= 2 ? y0 - 1 : y0
+    let era = y / 400
+    let yoe = y - era * 400
+    let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// Builds a timestamp from calendar fields, validating each one.
+  public init?(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0) {
+    guard (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
+      (0...59).contains(minute), (0...59).contains(second), (0...999).contains(millisecond)
+    else { return nil }
+    let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let maxDay = month == 2 && leap ? 29 : monthDays[Int(month - 1)]
+    guard (1...maxDay).contains(day) else { return nil }
+    let days = Timestamp.days(year: year, month: month, day: day)
+    self.init(milliseconds: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond)
+  }
+
+  /// Parses Apple's `2020-07-23 19:32:51 Etc/GMT` (also `GMT`/`UTC`) and ISO 8601 `2020-07-23T19:32:51Z`,
+  /// `2020-07-23T19:32:51.250Z`, `2020-07-23T19:32:51+01:00` and a bare date `2020-07-23` (midnight UTC).
+  public static func parse(formatted text: String) -> Timestamp? {
+    let b = Array(text.utf8)
+    func num(_ from: Int, _ count: Int) -> Int64? {
+      guard from + count <= b.count else { return nil }
+      var v: Int64 = 0
+      for i in from..<(from + count) {
+        let c = b[i]
+        guard c >= 0x30, c <= 0x39 else { return nil }
+        v = v * 10 + Int64(c - 0x30)
+      }
+      return v
+    }
+    guard b.count >= 10, let y = num(0, 4), b[4] == 0x2D, let mo = num(5, 2), b[7] == 0x2D, let d = num(8, 2) else {
+      return nil
+    }
+    if b.count == 10 { return Timestamp(year: y, month: mo, day: d) }
+    guard b.count >= 19, b[10] == 0x20 || b[10] == 0x54, let h = num(11, 2), b[13] == 0x3A, let mi = num(14, 2),
+      b[16] == 0x3A, let s = num(17, 2)
+    else { return nil }
+    var i = 19
+    var ms: Int64 = 0
+    if i < b.count, b[i] == 0x2E {
+      i += 1
+      var digits = 0
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+        if digits < 3 { ms = ms * 10 + Int64(b[i] - 0x30) }
+        digits += 1
+        i += 1
+      }
+      guard digits > 0 else { return nil }
+      for _ in digits..<max(digits, 3) { ms *= 10 }
+    }
+    guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else { return nil }
+    let zone = String(decoding: b[i...], as: UTF8.self)
+    switch zone {
+    case "Z", " Etc/GMT", " GMT", " UTC", " Etc/UTC": return base
+    default:
+      // ±HH:MM or ±HHMM
+      let z = Array(zone.utf8)
+      guard z.count == 6 || z.count == 5, z[0] == 0x2B || z[0] == 0x2D else { return nil }
+      let hh = num(i + 1, 2)
+      let mm = z.count == 6 ? (z[3] == 0x3A ? num(i + 4, 2) : nil) : num(i + 3, 2)
+      guard let hh, let mm, hh < 24, mm < 60 else { return nil }
+      let offset = (hh * 60 + mm) * 60_000
+      return Timestamp(milliseconds: z[0] == 0x2B ? base.milliseconds - offset : base.milliseconds + offset)
+    }
+  }
+
+  /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.
+  public static func parse(milliseconds bytes: some Collection<UInt8>) -> Timestamp? {
+    guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
+    var v: Int64 = 0
+    for c in bytes {
+      guard c >= 0x30, c <= 0x39 else { return nil }
+      v = v * 10 + Int64(c - 0x30)
+    }
+    return Timestamp(milliseconds: v)
+  }
+}
