@@ -40,7 +40,7 @@ public enum EntitlementsTextRenderer {
   }
 
   static func expiresCell(_ r: EntitlementResult) -> String {
-    if r.state == .gracePeriod, let grace = r.gracePeriodExpiresDate { return grace.date + " (grace)" }
+    if r.state == .gracePeriod, let grace = r.gracePeriodExpiresDate { return grace.date }
     if let e = r.expiresDate { return e.date }
     return r.state == .active ? "never" : "-"
   }
