@@ -1,15 +1,17 @@
+import Foundation
 import Testing
 @testable import ReceiptKit
 
-/// The package root (holding Package.swift), found by walking up from this file.
-func packageRoot(_ file: String = #filePath) -> String {
-  var parts = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-  while parts.count > 1 {
-    parts.removeLast()
-    let dir = parts.joined(separator: "/")
-    if (try? FileInput.readAll(path: dir + "/Package.swift")) != nil { return dir }
+/// A file under the package root.
+func repoFile(_ relative: String) -> String { TestPaths.packageRoot.appendingPathComponent(relative).path }
+
+/// A file under ../shared/peer-fixtures, or nil (with a visible note) when ../shared is absent.
+func peerFixture(_ relative: String) -> [UInt8]? {
+  guard let shared = TestPaths.shared else {
+    TestPaths.noteSharedMissing(relative)
+    return nil
   }
-  return "."
+  return try? FileInput.readAll(path: shared.appendingPathComponent("peer-fixtures/" + relative).path)
 }
 
 func loadCatalog(_ text: String, source: String = "cat.json", currency: String? = nil) throws(ReceiptToolError) -> Catalog {
@@ -27,7 +29,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
 
 @Suite struct CatalogLoaderTests {
   @Test func loadsJSONCatalogExample() throws {
-    let bytes = try FileInput.readAll(path: packageRoot() + "/examples/catalog.json")
+    let bytes = try FileInput.readAll(path: repoFile("examples/catalog.json"))
     let catalog = try CatalogLoader.load(bytes, source: "examples/catalog.json")
     #expect(catalog.order.count == 6)
     let monthly = try #require(catalog.product("com.acme.pro.monthly"))
@@ -44,7 +46,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   }
 
   @Test func loadsHandWrittenStoreKitExample() throws {
-    let bytes = try FileInput.readAll(path: packageRoot() + "/examples/Acme.storekit")
+    let bytes = try FileInput.readAll(path: repoFile("examples/Acme.storekit"))
     let catalog = try CatalogLoader.load(bytes, source: "Acme.storekit")
     #expect(catalog.warnings.isEmpty)
     let yearly = try #require(catalog.product("com.acme.pro.yearly"))
@@ -65,11 +67,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
     ("flutter__packages/Configuration.storekit", 4, "subscription_gold"),
   ])
   func loadsRealStoreKitFiles(_ relative: String, _ count: Int, _ subscription: String) throws {
-    let path = packageRoot() + "/../shared/peer-fixtures/" + relative
-    guard let bytes = try? FileInput.readAll(path: path) else {
-      print("note: skipping \(relative): ../shared is absent")
-      return
-    }
+    guard let bytes = peerFixture(relative) else { return }
     let catalog = try CatalogLoader.load(bytes, source: relative)
     #expect(catalog.order.count == count)
     let sub = try #require(catalog.product(subscription))
@@ -78,11 +76,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   }
 
   @Test func realStoreKitV1WithoutStorefrontIsUnpricedWithWarningUnlessCurrencyGiven() throws {
-    let path = packageRoot() + "/../shared/peer-fixtures/rudifa__ImplementingAStoreInYourAppUsingTheStoreKitAPI/Products.storekit"
-    guard let bytes = try? FileInput.readAll(path: path) else {
-      print("note: skipping: ../shared is absent")
-      return
-    }
+    guard let bytes = peerFixture("rudifa__ImplementingAStoreInYourAppUsingTheStoreKitAPI/Products.storekit") else { return }
     let unpriced = try CatalogLoader.load(bytes, source: "Products.storekit")
     #expect(unpriced.product("nonconsumable.car")?.price == nil)
     #expect(unpriced.warnings.count == 1)
