@@ -96,7 +96,10 @@ public func decideIntroEligibility(
   }
 
   guard group != nil else {
-    result.reason = "unknown: \(productID) is not in the catalog and none of its transactions carries subscription_group_identifier, so its subscription group (and any offer used in it) cannot be determined"
+    let evidence = relevant.isEmpty
+      ? "the receipt has no transaction of it"
+      : "none of its transactions carries subscription_group_identifier"
+    result.reason = "unknown: \(productID) is not in the catalog and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
     return result
   }
   result.status = .eligible
