@@ -151,6 +151,8 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
      "cat.json: $.products[0].intro_offer.period: \"P1X\" is not an ISO 8601 period"),
     (#"{"products": [{"product_id": "a", "type": "auto_renewable", "intro_offer": {"payment_mode": "trial"}}]}"#,
      "cat.json: $.products[0].intro_offer.payment_mode: unknown payment mode \"trial\""),
+    (#"{"products": [{"product_id": "a", "type": "consumable", "intro_offer": {"payment_mode": "free_trial"}}]}"#,
+     "cat.json: $.products[0].intro_offer: only auto_renewable products have introductory offers"),
     (#"{"products": [{"product_id": "a", "type": "consumable", "entitlement": ["x"]}]}"#,
      "cat.json: $.products[0].entitlement: unknown key \"entitlement\""),
     (#"{"products": [{"product_id": "a", "type": "consumable"}, {"type": "consumable"}]}"#,

@@ -116,6 +116,10 @@ private func decide(_ products: [String]?, _ transactions: [Transaction], catalo
     #expect(results.map(\.status) == [.unknown])
     #expect(results.first?.reason.contains("subscription group (and any offer used in it) cannot be determined") == true)
     #expect(decide(["never.seen"], [], catalog: Catalog()).first?.status == .unknown)
+    let groupless = Catalog([CatalogProduct(productID: "g", type: .autoRenewable, introOffer: trial, origin: "c.json")])
+    let r = try #require(decide(["g"], [], catalog: groupless).first)
+    #expect(r.status == .unknown)
+    #expect(r.reason == "unknown: the catalog (c.json) gives no subscription group for g and the receipt has no transaction of it, so its subscription group (and any offer used in it) cannot be determined")
   }
 
   @Test func nonSubscriptionIsUnknown() throws {

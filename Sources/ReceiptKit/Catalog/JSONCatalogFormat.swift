@@ -61,6 +61,9 @@ enum JSONCatalogFormat {
     var offer: IntroOffer?
     if let value = item.member("intro_offer"), value != .null {
       let at = "\(path).intro_offer"
+      guard type == .autoRenewable else {
+        throw r.fail(at, "only auto_renewable products have introductory offers; this one is \(Excerpt.quoted(typeName))")
+      }
       let o = try r.object(value, at)
       try rejectUnknownKeys(o, allowed: offerKeys, path: at, r)
       let modeName = try r.requiredString(o, "payment_mode", at)

@@ -99,7 +99,9 @@ public func decideIntroEligibility(
     let evidence = relevant.isEmpty
       ? "the receipt has no transaction of it"
       : "none of its transactions carries subscription_group_identifier"
-    result.reason = "unknown: \(productID) is not in the catalog and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
+    let catalogSays = catalog.product(productID).map { "the catalog (\($0.origin)) gives no subscription group for \(productID)" }
+      ?? "\(productID) is not in the catalog"
+    result.reason = "unknown: \(catalogSays) and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
     return result
   }
   result.status = .eligible
