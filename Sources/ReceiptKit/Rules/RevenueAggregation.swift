@@ -138,6 +138,13 @@ public struct RevenueReport: Sendable {
 
   /// Sums another report (a part read back with --merge) into this one.
   public mutating func merge(_ other: RevenueReport) throws(ReceiptToolError) {
+    if !other.rows.isEmpty {
+      if rows.isEmpty {
+        hasProceeds = other.hasProceeds
+      } else if hasProceeds != other.hasProceeds {
+        throw .data(source: nil, message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
+      }
+    }
     for (currency, groups) in other.rows {
       for group in groups.values { try add(group, currency: currency) }
     }
