@@ -25,7 +25,7 @@ public enum RevenueTextRenderer {
     }
     let n = report.counts
     var rows: [(String, String)] = [
-      ("counted", "\(n.counted) (the purchaser's own: PURCHASED or no ownership field)"),
+      ("counted", "\(n.counted) (PURCHASED, or no ownership field)"),
       ("trials", String(n.trials)),
       ("refunded", String(n.refunded)),
       ("unpriced", n.unpriced == 0 ? "0" : "\(n.unpriced) (no catalog price; not in the totals)"),
