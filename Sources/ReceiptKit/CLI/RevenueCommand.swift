@@ -48,7 +48,8 @@ public enum RevenueCommand {
     var ledger = RevenueLedger()
     var merged = RevenueReport(hasProceeds: false)
     InputDocuments.forEach(paths: args.positionals, forceNDJSON: args.flag("ndjson")) { document, readError in
-      let label = document?.label ?? "input"
+      var label = document?.label ?? "<input>"
+      if case .noInput(let source, _)? = readError { label = source }
       do throws(ReceiptToolError) {
         if let readError { throw readError }
         guard let document else { return }
