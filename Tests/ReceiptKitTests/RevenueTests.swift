@@ -378,3 +378,34 @@ enum RevenueFixtures {
     #expect(result.status == .usage)
   }
 }
+
+@Suite struct RevenueMergeTests {
+  typealias F = RevenueFixtures
+
+  @Test func mergeRejectsPartsWithAndWithoutProceeds() throws {
+    let docs = [F.document([Transaction(transactionID: "1", productID: "coins")])]
+    var merged = try F.report(docs, commission: .standard)
+    #expect(throws: ReceiptToolError.self) { try merged.merge(try F.report(docs)) }
+  }
+
+  @Test func readerRoundTripsTheJSON() throws {
+    let r = try F.report([F.document([
+      Transaction(transactionID: "1", productID: "coins", quantity: 3, cancellationDate: F.day("2024-01-02")),
+      Transaction(transactionID: "2", productID: "theme"),
+      Transaction(transactionID: "3", productID: "mystery"),
+      Transaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
+    ])], commission: .smallBusiness)
+    let json = RevenueJSONRenderer.render(r)
+    let back = try RevenueReportReader.read(Array(json.rendered().utf8), source: "part.json")
+    #expect(RevenueJSONRenderer.render(back) == json)
+    #expect(back.counts == r.counts)
+  }
+
+  @Test func readerNamesThePathOfABadAmount() {
+    let bad = #"{"currencies":[{"currency":"USD","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"9.9","refunds":"0.00"}]}]}"#
+    #expect(throws: ReceiptToolError.field(
+      source: "p.json", path: "currencies[0].groups[0].gross",
+      message: #"expected a USD amount with 2 decimals, found "9.9""#, line: nil, column: nil)
+    ) { try RevenueReportReader.read(Array(bad.utf8), source: "p.json") }
+  }
+}

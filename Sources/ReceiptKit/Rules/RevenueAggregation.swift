@@ -109,10 +109,16 @@ public struct RevenueReport: Sendable {
 
   public init(hasProceeds: Bool) { self.hasProceeds = hasProceeds }
 
+  /// currency → the sum of its rows, kept as rows are added so every sum is overflow-checked.
+  var totals: [String: RevenueGroup] = [:]
+
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptToolError) {
     var row = rows[currency]?[group.key] ?? RevenueGroup(key: group.key, proceeds: hasProceeds ? 0 : nil)
     try row.add(group)
+    var total = totals[currency] ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
+    try total.add(group)
     rows[currency, default: [:]][group.key] = row
+    totals[currency] = total
   }
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptToolError) {
@@ -123,10 +129,7 @@ public struct RevenueReport: Sendable {
   public var currencies: [CurrencyRevenue] {
     rows.keys.sorted().map { currency in
       let groups = (rows[currency] ?? [:]).values.sorted { $0.key < $1.key }
-      var total = RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
-      // Each row already fitted, and the caller checked the sums when adding; wrapping cannot happen
-      // below Int64's range for totals the rows were built from, but stay checked anyway.
-      for g in groups { try? total.add(g) }
+      let total = totals[currency] ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
       return CurrencyRevenue(currency: currency, groups: groups, total: total)
     }
   }
