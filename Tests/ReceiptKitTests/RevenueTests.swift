@@ -409,3 +409,16 @@ enum RevenueFixtures {
     ) { try RevenueReportReader.read(Array(bad.utf8), source: "p.json") }
   }
 }
+
+@Suite struct RevenueTextTests {
+  @Test func commissionTableFitsEightyColumns() throws {
+    let result = try RevenueFixtures.run(
+      ["revenue"] + RevenueCommandTests.family + ["--commission", "standard"], catalog: RevenueFixtures.exampleCatalog())
+    #expect(result.status == .ok)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= 80 })
+    let total = try #require(lines.first { $0.hasPrefix("  total") && $0.contains("74.90") })
+    #expect(total.hasSuffix("45.43"))
+    #expect(lines.contains { $0.contains("proceeds") })
+  }
+}
