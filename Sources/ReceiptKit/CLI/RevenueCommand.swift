@@ -1,7 +1,7 @@
 /// `receipt-tool revenue`: the purchaser's revenue over every document read.
 public enum RevenueCommand {
   public static let name = "revenue"
-  public static let abstract = "Sum the revenue of the purchasers' own transactions; family-shared copies are never counted."
+  public static let abstract = "Owner-only revenue; family-shared copies never count."
   public static let discussion = """
     Transactions are de-duplicated by transaction_id across in_app, latest_receipt_info and every document read. Only PURCHASED transactions (and those with no ownership field, from receipts older than Family Sharing) are revenue; FAMILY_SHARED copies are only counted in family_shared_excluded. Each is valued at its catalog price × quantity (a missing quantity counts as 1); a free trial is 0; an introductory-offer period is the catalog's intro price; without a catalog price it is listed as unpriced, never valued at 0. Receipts carry no storefront, so a product has one price: its catalog price. Currencies are never added together.
 
@@ -57,9 +57,7 @@ public enum RevenueCommand {
           try merged.merge(RevenueReportReader.read(document.bytes, source: document.label))
         } else {
           let receipt = try ReceiptDecoder.decode(document.bytes, source: document.label)
-          if let status = receipt.status, !status.carriesValidReceipt {
-            throw .data(source: document.label, message: "status \(status.code): \(status.meaning) It carries no transactions to count.")
-          }
+          try receipt.requireValidStatus(source: document.label)
           ledger.add(receipt)
         }
       } catch {
