@@ -36,9 +36,8 @@ public enum IntroEligibilityCommand {
       context: context
     ) { (input) throws(ReceiptToolError) in
       let document = try ReceiptDecoder.decode(input.bytes, source: input.label)
-      if let status = document.status, !status.carriesValidReceipt {
-        throw .data(source: input.label, message: "receipt status \(status.code): \(status.meaning) Without a valid receipt, eligibility cannot be judged.")
-      }
+      try document.requireValidStatus(
+        source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
       let time = try asOf.resolve(for: document, now: now)
       let results = decideIntroEligibility(
         products: products.isEmpty ? nil : products, document: document, catalog: catalog, at: time)

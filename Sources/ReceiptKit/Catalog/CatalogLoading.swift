@@ -26,14 +26,7 @@ public enum CatalogLoading {
 public enum CatalogLoader {
   /// `currency` prices a `.storekit` file (over its storefront) and JSON entries that name no currency.
   public static func load(_ bytes: [UInt8], source: String, currency: String? = nil) throws(ReceiptToolError) -> Catalog {
-    let root: JSONValue
-    do {
-      root = try JSONValue.parse(bytes)
-    } catch let e as JSONSyntaxError {
-      throw .syntax(source: source, e)
-    } catch {
-      throw .data(source: source, message: "cannot read the catalog: \(error)")
-    }
+    let root = try JSONValue.parse(bytes, source: source)
     guard case .object = root else {
       throw .field(source: source, path: "$", message: "a catalog is a JSON object, found \(root.excerpt)", line: nil, column: nil)
     }

@@ -1,14 +1,7 @@
 /// Reads an earlier `revenue --format json` output back for `--merge`.
 public enum RevenueReportReader {
   public static func read(_ bytes: [UInt8], source: String) throws(ReceiptToolError) -> RevenueReport {
-    let root: JSONValue
-    do {
-      root = try JSONValue.parse(bytes)
-    } catch let e as JSONSyntaxError {
-      throw .syntax(source: source, e)
-    } catch {
-      throw .internalError("\(error)")
-    }
+    let root = try JSONValue.parse(bytes, source: source)
     var reading = Reading(source: source)
     return try reading.report(root)
   }

@@ -33,6 +33,17 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
   }
 
+  /// Parses a whole document, reporting syntax errors as `ReceiptToolError`s that name `source`.
+  public static func parse(_ bytes: [UInt8], source: String) throws(ReceiptToolError) -> JSONValue {
+    do {
+      return try parse(bytes)
+    } catch let e as JSONSyntaxError {
+      throw .syntax(source: source, e)
+    } catch {
+      throw .internalError("\(error)")
+    }
+  }
+
   public var kind: JSONKind {
     switch self {
     case .null: .null
