@@ -1,14 +1,28 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a per-document command produced for one input document.
 public struct DocumentOutput: Sendable {
   public var text: String
   public var json: JSONValue
   /// Failed `--require` / `--expect` checks, one sentence each.
   public var failedChecks: [String]
+  /// Warnings about this document, printed on stderr in input order (`process` runs on
+  /// several threads at once, so it must not write to the context itself).
+  public var warnings: [String]
 
-  public init(text: String, json: JSONValue, failedChecks: [String] = []) {
+  public init(text: String, json: JSONValue, failedChecks: [String] = [], warnings: [String] = []) {
     self.text = text
     self.json = json
     self.failedChecks = failedChecks
+    self.warnings = warnings
   }
 }
 
@@ -27,7 +41,58 @@ public enum DocumentFormat: String, Sendable {
 ///
 /// A failed document never stops the others. The exit status is that of the first failure,
 /// else 1 when a check failed, else 0.
+///
+/// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes;
+/// each window is processed on all cores at once and its results are written in input order,
+/// so memory stays bounded however many documents there are.
 public enum DocumentRunner {
+  static let windowDocuments = 256
+  static let windowBytes = 4 << 20
+  /// Worker threads: the online processors (at least 1).
+  static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+  private enum Outcome {
+    case output(DocumentOutput)
+    case failure(ReceiptToolError)
+  }
+
+  private static func one(
+    _ document: InputDocument, _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+  ) -> Outcome {
+    do throws(ReceiptToolError) {
+      return .output(try process(document))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// What the worker threads share: read-only documents, the command, and one result slot each.
+  private struct UncheckedShared: @unchecked Sendable {
+    let process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+    let documents: [InputDocument]
+    let slots: UnsafeMutableBufferPointer<Outcome?>
+  }
+
+  /// Runs `process` over `documents`, on several threads when there is more than one,
+  /// and returns the outcomes in the same order.
+  private static func processAll(
+    _ documents: [InputDocument], _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+  ) -> [Outcome] {
+    guard documents.count > 1, workers > 1 else { return documents.map { one($0, process) } }
+    var outcomes = [Outcome?](repeating: nil, count: documents.count)
+    withoutActuallyEscaping(process) { process in
+      outcomes.withUnsafeMutableBufferPointer { slots in
+        // Each iteration writes only its own slot; `process` must be safe to call concurrently
+        // (commands compute from their inputs and return what to print).
+        let shared = UncheckedShared(process: process, documents: documents, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
+          shared.slots[i] = one(shared.documents[i], shared.process)
+        }
+      }
+    }
+    return outcomes.map { $0 ?? .failure(.internalError("a document was not processed")) }
+  }
+
   public static func run(
     paths: [String], format: DocumentFormat, quiet: Bool, forceNDJSON: Bool, context: CommandContext,
     process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
@@ -50,19 +115,16 @@ public enum DocumentRunner {
       }
     }
 
-    InputDocuments.forEach(paths: paths, forceNDJSON: forceNDJSON) { document, readError in
+    func emit(_ document: InputDocument, _ outcome: Outcome) {
       count += 1
-      guard let document else {
-        if let readError { failed(readError, input: .object([("file", .null), ("line", .null)])) }
-        return
-      }
       let output: DocumentOutput
-      do throws(ReceiptToolError) {
-        output = try process(document)
-      } catch {
+      switch outcome {
+      case .failure(let error):
         failed(error, input: document.inputJSON)
         return
+      case .output(let o): output = o
       }
+      for warning in output.warnings { context.warn("\(document.label): \(warning)") }
       for check in output.failedChecks {
         context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
         checkFailed = true
@@ -80,6 +142,35 @@ public enum DocumentRunner {
         context.stdout.write(output.json.rendered(pretty: false) + "\n")
       }
     }
+
+    var window: [InputDocument] = []
+    var windowSize = 0
+    func flushWindow() {
+      guard !window.isEmpty else { return }
+      let outcomes = processAll(window, process)
+      for (document, outcome) in zip(window, outcomes) { emit(document, outcome) }
+      window.removeAll(keepingCapacity: true)
+      windowSize = 0
+    }
+
+    InputDocuments.forEach(
+      paths: paths, forceNDJSON: forceNDJSON,
+      notice: { message in
+        flushWindow()
+        context.warn(message)
+      }
+    ) { document, readError in
+      guard let document else {
+        flushWindow()
+        count += 1
+        if let readError { failed(readError, input: .object([("file", .null), ("line", .null)])) }
+        return
+      }
+      window.append(document)
+      windowSize += document.bytes.count
+      if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
+    }
+    flushWindow()
     if format == .json, !quiet {
       if jsonResults.count == 1, !several, let only = jsonResults.first {
         context.stdout.write(only.rendered() + "\n")
