@@ -13,6 +13,8 @@ let package = Package(
     .target(name: "ReceiptKit"),
     // A few lines that hand the process arguments to ReceiptKit.
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptKit"]),
+    // Benchmark against jq (README section "batch"); not run by `swift test`.
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptKit"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

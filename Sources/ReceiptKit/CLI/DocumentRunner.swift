@@ -9,18 +9,26 @@ import Dispatch
 #endif
 
 /// What a per-document command produced for one input document.
-public struct DocumentOutput: Sendable {
-  public var text: String
-  public var json: JSONValue
+///
+/// `text` and `json` are rendered on demand: the runner asks only for the format being written,
+/// on the worker thread that processed the document.
+public struct DocumentOutput: @unchecked Sendable {
+  private let renderText: () -> String
+  private let renderJSON: () -> JSONValue
+  public var text: String { renderText() }
+  public var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   public var failedChecks: [String]
   /// Warnings about this document, printed on stderr in input order (`process` runs on
   /// several threads at once, so it must not write to the context itself).
   public var warnings: [String]
 
-  public init(text: String, json: JSONValue, failedChecks: [String] = [], warnings: [String] = []) {
-    self.text = text
-    self.json = json
+  public init(
+    text: @autoclosure @escaping () -> String, json: @autoclosure @escaping () -> JSONValue,
+    failedChecks: [String] = [], warnings: [String] = []
+  ) {
+    self.renderText = text
+    self.renderJSON = json
     self.failedChecks = failedChecks
     self.warnings = warnings
   }
@@ -46,23 +54,32 @@ public enum DocumentFormat: String, Sendable {
 /// each window is processed on all cores at once and its results are written in input order,
 /// so memory stays bounded however many documents there are.
 public enum DocumentRunner {
-  static let windowDocuments = 256
-  static let windowBytes = 4 << 20
+  static let windowDocuments = 64
+  static let windowBytes = 1 << 20
   /// Worker threads: the online processors (at least 1).
   static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
   private enum Outcome {
-    case output(DocumentOutput)
+    /// What to write: text or an NDJSON line already rendered, or the JSON value to collect.
+    case output(DocumentOutput, rendered: String, json: JSONValue?)
     case failure(ReceiptToolError)
   }
 
   private static func one(
-    _ document: InputDocument, _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+    _ document: InputDocument, _ format: DocumentFormat?,
+    _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
   ) -> Outcome {
+    let output: DocumentOutput
     do throws(ReceiptToolError) {
-      return .output(try process(document))
+      output = try process(document)
     } catch {
       return .failure(error)
+    }
+    switch format {
+    case .text: return .output(output, rendered: output.text, json: nil)
+    case .ndjson: return .output(output, rendered: output.json.rendered(pretty: false) + "\n", json: nil)
+    case .json: return .output(output, rendered: "", json: output.json)
+    case nil: return .output(output, rendered: "", json: nil)
     }
   }
 
@@ -76,9 +93,10 @@ public enum DocumentRunner {
   /// Runs `process` over `documents`, on several threads when there is more than one,
   /// and returns the outcomes in the same order.
   private static func processAll(
-    _ documents: [InputDocument], _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+    _ documents: [InputDocument], _ format: DocumentFormat?,
+    _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
   ) -> [Outcome] {
-    guard documents.count > 1, workers > 1 else { return documents.map { one($0, process) } }
+    guard documents.count > 1, workers > 1 else { return documents.map { one($0, format, process) } }
     var outcomes = [Outcome?](repeating: nil, count: documents.count)
     withoutActuallyEscaping(process) { process in
       outcomes.withUnsafeMutableBufferPointer { slots in
@@ -86,7 +104,7 @@ public enum DocumentRunner {
         // (commands compute from their inputs and return what to print).
         let shared = UncheckedShared(process: process, documents: documents, slots: slots)
         DispatchQueue.concurrentPerform(iterations: documents.count) { i in
-          shared.slots[i] = one(shared.documents[i], shared.process)
+          shared.slots[i] = one(shared.documents[i], format, shared.process)
         }
       }
     }
@@ -118,11 +136,16 @@ public enum DocumentRunner {
     func emit(_ document: InputDocument, _ outcome: Outcome) {
       count += 1
       let output: DocumentOutput
+      let rendered: String
+      let value: JSONValue?
       switch outcome {
       case .failure(let error):
         failed(error, input: document.inputJSON)
         return
-      case .output(let o): output = o
+      case .output(let o, let text, let json):
+        output = o
+        rendered = text
+        value = json
       }
       for warning in output.warnings { context.warn("\(document.label): \(warning)") }
       for check in output.failedChecks {
@@ -135,11 +158,11 @@ public enum DocumentRunner {
         if several || document.line != nil {
           context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
         }
-        context.stdout.write(output.text)
+        context.stdout.write(rendered)
       case .json:
-        jsonResults.append(output.json)
+        if let value { jsonResults.append(value) }
       case .ndjson:
-        context.stdout.write(output.json.rendered(pretty: false) + "\n")
+        context.stdout.write(rendered)
       }
     }
 
@@ -147,7 +170,7 @@ public enum DocumentRunner {
     var windowSize = 0
     func flushWindow() {
       guard !window.isEmpty else { return }
-      let outcomes = processAll(window, process)
+      let outcomes = processAll(window, quiet ? nil : format, process)
       for (document, outcome) in zip(window, outcomes) { emit(document, outcome) }
       window.removeAll(keepingCapacity: true)
       windowSize = 0
