@@ -13,6 +13,8 @@ let package = Package(
     .target(name: "ReceiptKit"),
     // A few lines that hand the process arguments to ReceiptKit.
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptKit"]),
+    // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
+    .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptKit"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
