@@ -25,8 +25,8 @@ public struct TextLayout: Sendable {
   }
 
   /// Label/value lines with the values aligned; long values wrap under the value column.
-  public func fields(_ rows: [(String, String)], indent: Int = 0) -> String {
-    let labelWidth = (rows.map(\.0.count).max() ?? 0) + 2
+  public func fields(_ rows: [(String, String)], indent: Int = 0, minimumLabelWidth: Int = 0) -> String {
+    let labelWidth = max(minimumLabelWidth, (rows.map(\.0.count).max() ?? 0) + 2)
     let pad = String(repeating: " ", count: indent)
     var out = ""
     for (label, value) in rows {
