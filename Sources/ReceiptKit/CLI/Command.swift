@@ -71,6 +71,10 @@ public enum CommonOptions {
     help: "Product catalog: receipt-tool catalog JSON or an Xcode .storekit file. Repeatable; later files override earlier ones per product. (default: $RECEIPT_TOOL_CATALOG)",
     repeatable: true)
 
+  public static let currency = OptionSpec(
+    "currency", value: "code",
+    help: "ISO 4217 currency of a .storekit file's prices (and of JSON catalog entries that name none). (default: from the .storekit storefront)")
+
   public static let asOf = OptionSpec(
     "as-of", value: "time",
     help: "Evaluate at this time: ISO 8601 date or date-time, epoch milliseconds, 'now', or 'request' (the receipt's request_date). (default: the receipt's request_date, else now)")

@@ -10,6 +10,7 @@ public enum DecodeCommand {
   static let options: [OptionSpec] = [
     CommonOptions.format(DocumentFormat.names),
     CommonOptions.catalog,
+    CommonOptions.currency,
     CommonOptions.ndjson,
     CommonOptions.showSecrets,
     CommonOptions.quiet,

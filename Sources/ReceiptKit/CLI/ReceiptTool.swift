@@ -7,7 +7,7 @@ public enum ReceiptTool {
 
   /// Subcommands in the order help lists them.
   public static var commands: [CommandSpec] {
-    [DecodeCommand.spec]
+    [DecodeCommand.spec, EntitlementsCommand.spec, RevenueCommand.spec, IntroEligibilityCommand.spec]
   }
 
   /// Runs with the real process environment and streams.

@@ -154,7 +154,7 @@ public struct ISOPeriod: Hashable, Sendable {
 public struct CatalogProduct: Hashable, Sendable {
   public var productID: String
   public var type: ProductType
-  /// The catalog's group id (a `.storekit` group id is local to its file; see `Catalog.groupKey`).
+  /// The catalog's group id (a `.storekit` group id is local to its file; see `groupIsLocalToFile`).
   public var subscriptionGroup: String?
   /// Entitlement names; defaults to the product id.
   public var entitlements: [String]
@@ -167,6 +167,9 @@ public struct CatalogProduct: Hashable, Sendable {
   public var duration: ISOPeriod?
   /// The catalog file this entry came from.
   public var origin: String
+  /// True for a `.storekit` group id, which names the group only within its file
+  /// (receipts carry App Store group ids; `SubscriptionGroups` links the two through shared products).
+  public var groupIsLocalToFile: Bool = false
 
   public init(
     productID: String, type: ProductType, subscriptionGroup: String? = nil, entitlements: [String]? = nil,

@@ -5,10 +5,17 @@ public enum CatalogLoading {
     if paths.isEmpty, let env = context.environment.variables["RECEIPT_TOOL_CATALOG"], !env.isEmpty {
       paths = [env]
     }
+    var currency: String?
+    if let code = args.value("currency") {
+      guard CurrencyTable.minorDigits(code) != nil else {
+        throw .usage("The value '\(code)' is invalid for '--currency <code>'. Please provide an ISO 4217 currency code such as USD or EUR.", command: nil)
+      }
+      currency = code
+    }
     var catalog = Catalog()
     for path in paths {
       let bytes = try FileInput.readAll(path: path)
-      catalog.merge(try CatalogLoader.load(bytes, source: FileInput.displayName(path)))
+      catalog.merge(try CatalogLoader.load(bytes, source: FileInput.displayName(path), currency: currency))
     }
     for warning in catalog.warnings { context.warn(warning) }
     return catalog
@@ -17,7 +24,28 @@ public enum CatalogLoading {
 
 /// Reads one catalog file; the format is recognised from its content.
 public enum CatalogLoader {
-  public static func load(_ bytes: [UInt8], source: String) throws(ReceiptToolError) -> Catalog {
-    throw .data(source: source, message: "catalog files are not supported yet")
+  /// `currency` prices a `.storekit` file (over its storefront) and JSON entries that name no currency.
+  public static func load(_ bytes: [UInt8], source: String, currency: String? = nil) throws(ReceiptToolError) -> Catalog {
+    let root: JSONValue
+    do {
+      root = try JSONValue.parse(bytes)
+    } catch let e as JSONSyntaxError {
+      throw .syntax(source: source, e)
+    } catch {
+      throw .data(source: source, message: "cannot read the catalog: \(error)")
+    }
+    guard case .object = root else {
+      throw .field(source: source, path: "$", message: "a catalog is a JSON object, found \(root.excerpt)", line: nil, column: nil)
+    }
+    if StoreKitConfigurationFormat.recognises(root) {
+      return try StoreKitConfigurationFormat.load(root, source: source, currencyOption: currency)
+    }
+    if JSONCatalogFormat.recognises(root) {
+      return try JSONCatalogFormat.load(root, source: source, defaultCurrency: currency)
+    }
+    throw .field(
+      source: source, path: "$",
+      message: "neither a receipt-tool catalog (\"products\" entries with \"product_id\") nor an Xcode .storekit file (\"subscriptionGroups\", or \"products\" entries with \"productID\")",
+      line: nil, column: nil)
   }
 }

@@ -296,13 +296,19 @@ public struct JSONReader {
     skipWhitespace()
     if matchLiteral("true") { return true }
     if matchLiteral("false") { return false }
-    throw unexpected(at: pos, expecting: "true or false")
+    throw invalidLiteral()
   }
 
   /// Reads `null`.
   public mutating func readNull() throws {
     skipWhitespace()
-    guard matchLiteral("null") else { throw unexpected(at: pos, expecting: "null") }
+    guard matchLiteral("null") else { throw invalidLiteral() }
+  }
+
+  func invalidLiteral() -> JSONSyntaxError {
+    pos < end && (buf[pos] == UInt8(ascii: "t") || buf[pos] == UInt8(ascii: "f") || buf[pos] == UInt8(ascii: "n"))
+      ? error("invalid literal; expected true, false or null", at: pos)
+      : unexpected(at: pos, expecting: "a value")
   }
 
   mutating func matchLiteral(_ word: StaticString) -> Bool {

@@ -60,7 +60,7 @@ public enum DecodeTextRenderer {
         if let retry = p.isInBillingRetryPeriod { rows.append(("Billing retry", retry ? "yes" : "no")) }
         if let grace = p.gracePeriodExpiresDate { rows.append(("Grace until", grace.iso8601)) }
         if let consent = p.priceConsentStatus { rows.append(("Price consent", consent)) }
-        out += layout.fields(rows, indent: 2)
+        out += layout.fields(rows, indent: 2, minimumLabelWidth: 15)
       }
     }
     if !doc.warnings.isEmpty {
@@ -101,6 +101,6 @@ public enum DecodeTextRenderer {
     if let offer = t.promotionalOfferID { rows.append(("Promo offer", offer)) }
     if let code = t.offerCodeRefName { rows.append(("Offer code", code)) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
-    return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n" + layout.fields(rows, indent: 4)
+    return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n" + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
   }
 }

@@ -25,12 +25,17 @@ public struct TextLayout: Sendable {
   }
 
   /// Label/value lines with the values aligned; long values wrap under the value column.
-  public func fields(_ rows: [(String, String)], indent: Int = 0) -> String {
-    let labelWidth = (rows.map(\.0.count).max() ?? 0) + 2
+  public func fields(_ rows: [(String, String)], indent: Int = 0, minimumLabelWidth: Int = 0) -> String {
+    let labelWidth = max(minimumLabelWidth, (rows.map(\.0.count).max() ?? 0) + 2)
     let pad = String(repeating: " ", count: indent)
     var out = ""
     for (label, value) in rows {
       let valueIndent = indent + labelWidth
+      // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
+      guard value.utf8.count <= 4096 else {
+        out += pad + label + String(repeating: " ", count: labelWidth - label.count) + value + "\n"
+        continue
+      }
       let wrapped = HelpGenerator.wrap(value, indent: valueIndent, columns: width)
       let firstLine = wrapped.dropFirst(valueIndent)
       out += pad + label + String(repeating: " ", count: labelWidth - label.count) + firstLine + "\n"

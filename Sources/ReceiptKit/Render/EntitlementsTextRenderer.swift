@@ -1,0 +1,64 @@
+/// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
+public enum EntitlementsTextRenderer {
+  public static func render(
+    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
+  ) -> String {
+    let layout = TextLayout(color: color, width: width)
+    var out = "As of \(evaluation.time.iso8601) (\(sourceDescription(evaluation.source)))\n\n"
+    guard !results.isEmpty else {
+      return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
+    }
+    let header = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
+    let rows = results.map { r -> [String] in
+      [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)]
+    }
+    let table = layout.table(header: header, rows: rows, flexible: 2)
+    if color {
+      // Colour the status cells after layout, so escape codes do not count towards column widths.
+      let idWidth = rows.map { $0[0].count }.reduce(header[0].count, max) + 2
+      var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      for (i, r) in results.enumerated() where i + 1 < lines.count {
+        let line = lines[i + 1]
+        let start = line.index(line.startIndex, offsetBy: idWidth, limitedBy: line.endIndex) ?? line.endIndex
+        let end = line.index(start, offsetBy: r.state.rawValue.count, limitedBy: line.endIndex) ?? line.endIndex
+        lines[i + 1] = String(line[..<start]) + layout.paint(String(line[start..<end]), tone(r.state)) + String(line[end...])
+      }
+      out += lines.joined(separator: "\n")
+    } else {
+      out += table
+    }
+    out += "\n"
+    for r in results {
+      out += HelpGenerator.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
+      if explain {
+        for c in r.considered {
+          out += "  - " + HelpGenerator.wrap(c.grant.explanation(of: c.transaction), indent: 4, columns: width).dropFirst(4) + "\n"
+        }
+      }
+    }
+    return out
+  }
+
+  static func expiresCell(_ r: EntitlementResult) -> String {
+    if r.state == .gracePeriod, let grace = r.gracePeriodExpiresDate { return grace.date }
+    if let e = r.expiresDate { return e.date }
+    return r.state == .active ? "never" : "-"
+  }
+
+  static func sourceDescription(_ source: EvaluationTime.Source) -> String {
+    switch source {
+    case .option: "given with --as-of"
+    case .requestDate: "the receipt's request_date"
+    case .now: "the current time"
+    }
+  }
+
+  static func tone(_ state: EntitlementState) -> TextLayout.Tone {
+    switch state {
+    case .active: .good
+    case .gracePeriod, .billingRetry, .unknown: .warn
+    case .notPurchased: .dim
+    case .expired, .refunded, .revoked, .upgraded: .bad
+    }
+  }
+}

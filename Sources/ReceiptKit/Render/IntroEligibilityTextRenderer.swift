@@ -1,0 +1,29 @@
+/// `intro-eligibility --format text`: one block per product, status first, then the reason.
+public enum IntroEligibilityTextRenderer {
+  public static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80) -> String {
+    let layout = TextLayout(color: color, width: width)
+    let source: String
+    switch time.source {
+    case .option: source = "from --as-of"
+    case .requestDate: source = "the receipt's request_date"
+    case .now: source = "the clock when run"
+    }
+    var out = layout.fields([("As of", "\(time.time.iso8601) (\(source))"), ("Products", String(results.count))])
+    for r in results {
+      let tone: TextLayout.Tone
+      switch r.status {
+      case .eligible: tone = .good
+      case .ineligible: tone = .bad
+      case .unknown: tone = .warn
+      case .noIntroOffer: tone = .dim
+      }
+      out += "\n" + layout.paint(r.productID, .bold) + "\n"
+      out += layout.fields([
+        ("Status", layout.paint(r.status.rawValue, tone)),
+        ("Group", r.subscriptionGroup ?? "unknown"),
+        ("Reason", r.reason),
+      ], indent: 2)
+    }
+    return out
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import ReceiptKit
+
+/// The man page and `--help` must tell the same story.
+@Suite struct ManPageTests {
+  static let manPage = TestPaths.packageRoot.appendingPathComponent("man/receipt-tool.1")
+
+  @Test func everyOptionHelpShowsIsInTheManPage() throws {
+    let text = try String(contentsOf: Self.manPage, encoding: .utf8)
+    for command in ReceiptTool.commands {
+      #expect(text.contains(".Cm \(command.name)"), "man page lacks subcommand \(command.name)")
+      for option in command.options {
+        #expect(text.contains("Fl -\(option.name)"), "man page lacks --\(option.name) of \(command.name)")
+      }
+    }
+    for global in ["version", "help", "generate-completion-script"] {
+      #expect(text.contains("Fl -\(global)"), "man page lacks --\(global)")
+    }
+  }
+
+  @Test func manPageIsLintClean() throws {
+    let groff = ["/usr/bin/groff", "/usr/local/bin/groff", "/opt/homebrew/bin/groff"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    guard let groff else {
+      print("note: groff is not installed; skipping the man page lint")
+      return
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: groff)
+    process.arguments = ["-mdoc", "-ww", "-z", Self.manPage.path]
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    let output = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(output.isEmpty, "groff warnings:\n\(output)")
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test func bashCompletionLoadsAndCompletesSubcommands() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
+    let script = try #require(CompletionScripts.script(for: "bash", commands: ReceiptTool.commands))
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-tool-completion-\(UUID().uuidString).bash")
+    try script.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", "source '\(url.path)' && COMP_WORDS=(receipt-tool de) COMP_CWORD=1 && _receipt_tool && echo \"${COMPREPLY[@]}\" && COMP_WORDS=(receipt-tool decode --for) COMP_CWORD=2 && _receipt_tool && echo \"${COMPREPLY[@]}\""]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(text == "decode\n--format\n")
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Paths the tests need, found from this file's location so they work from any working directory.
+enum TestPaths {
+  /// The package root: the nearest directory above this file holding Package.swift.
+  static let packageRoot: URL = {
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while dir.path != "/" {
+      if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir }
+      dir = dir.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+  }()
+
+  /// `../shared` beside the project: reference material that a user's own clone does not have.
+  static var shared: URL? {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+  }
+
+  /// The built `receipt-tool` binary (swift test builds it because the test target depends on it).
+  static var binary: URL {
+    let bundle = Bundle(for: BundleMarker.self).bundleURL
+    let candidates = [
+      bundle.deletingLastPathComponent().appendingPathComponent("receipt-tool"),
+      bundle.appendingPathComponent("receipt-tool"),
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }
+
+  /// Prints why a test that needs ../shared did nothing, so a skip is never silent.
+  static func noteSharedMissing(_ what: String) {
+    print("note: ../shared is absent (as in a user's own clone); skipping \(what)")
+  }
+}
+
+final class BundleMarker {}
+
+/// Runs the built binary and captures everything it says.
+struct ProcessResult {
+  var stdout: String
+  var stderr: String
+  var status: Int32
+  /// True when the process died of a signal (a crash), not an exit.
+  var signalled: Bool
+}
+
+enum BinaryRunner {
+  static func run(
+    _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+    currentDirectory: URL = TestPaths.packageRoot
+  ) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = TestPaths.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = currentDirectory
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    env["COLUMNS"] = "80"
+    env["SWIFT_BACKTRACE"] = "enable=no"
+    env.removeValue(forKey: "RECEIPT_TOOL_CATALOG")
+    for (k, v) in extra { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    // stderr goes to a file so a chatty child cannot block on a full pipe while stdout is read.
+    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-tool-stderr-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    defer { try? FileManager.default.removeItem(at: errURL) }
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = errHandle
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try? input.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try? errHandle.close()
+    let errData = (try? Data(contentsOf: errURL)) ?? Data()
+    return ProcessResult(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
+  }
+}
