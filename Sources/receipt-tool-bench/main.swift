@@ -110,8 +110,9 @@ for command in ["decode", "entitlements", "revenue"] {
     let format = command == "revenue" ? "json" : "ndjson"
     let ours = measure("\(shellQuote(tool)) \(command) --format \(format) \(extra) \(shellQuote(path))")
     let mb = size(path)
-    var line = String(
-      format: "%-12@  %-6@  %6.2f s  %8.0f  %6d MiB", command, label, ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
+    func padded(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+    var line = padded(command, 14) + padded(label, 6) + String(
+      format: "  %6.2f s  %8.0f  %6d MiB", ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
     if ours.status != 0 { line += " (exit \(ours.status))" }
     if haveJQ, let program = jqPrograms[command] {
       let jqCommand = label == "batch" && command == "revenue"
