@@ -93,6 +93,8 @@ struct ChunkReader {
   /// Start of the unconsumed part of `buffer`.
   private var start = 0
   private var eof = false
+  /// Where `read` writes before the bytes are appended to `buffer`.
+  private var chunk: [UInt8] = []
 
   init(path: String) throws(ReceiptToolError) {
     self.path = path
@@ -120,18 +122,16 @@ struct ChunkReader {
       buffer.removeSubrange(0..<start)
       start = 0
     }
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+    if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.chunkSize) }
     while true {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + old }, Self.chunkSize) }
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        buffer.removeSubrange(old...)
         if errno == EISDIR { throw .noInput(source: path, reason: "is a directory") }
         throw .io("\(FileInput.displayName(path)): read failed: \(String(cString: strerror(errno)))")
       }
-      buffer.removeSubrange((old + n)...)
       if n == 0 { eof = true }
+      buffer.append(contentsOf: chunk[0..<n])
       return n > 0
     }
   }
