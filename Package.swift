@@ -13,6 +13,10 @@ let package = Package(
     .target(name: "ReceiptKit"),
     // A few lines that hand the process arguments to ReceiptKit.
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptKit"]),
+    // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
+    .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptKit"]),
+    // Benchmark against jq (README section "batch"); not run by `swift test`.
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptKit"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

@@ -479,7 +479,8 @@ extension ValueReading {
   fileprivate mutating func readTransactions(
     _ source: TransactionSources, into collector: inout TransactionCollector, warnings: inout [DataWarning]
   ) throws {
-    try forEachObject { r, _ in
+    // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
       let at = r.reader.offset
       var row = TransactionRow()
       try r.forEachMember(txKeys.matcher, names: txKeys.names) { rr, i in

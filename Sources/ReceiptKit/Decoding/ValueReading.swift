@@ -243,13 +243,13 @@ struct ValueReading {
   // MARK: Containers
 
   /// Visits each element of an array of objects; a single object counts as a one-element
-  /// array (iOS 6-style `latest_receipt_info`); null counts as empty.
-  mutating func forEachObject(_ body: (inout ValueReading, Int) throws -> Void) throws {
+  /// array (iOS 6-style `latest_receipt_info`) unless `singleObjectAllowed` is false; null counts as empty.
+  mutating func forEachObject(singleObjectAllowed: Bool = true, _ body: (inout ValueReading, Int) throws -> Void) throws {
     let (kind, at) = try peek()
     switch kind {
     case .null:
       try reader.readNull()
-    case .object:
+    case .object where singleObjectAllowed:
       try withIndex(0) { try body(&$0, 0) }
     case .array:
       try reader.beginArray()

@@ -363,6 +363,21 @@ public struct JSONReader {
     let start = pos
     var hasEscapes = false
     while pos < end {
+      // Eight bytes at a time while none is '"', '\\', a control character or non-ASCII.
+      if let base = buf.baseAddress {
+        while end &- pos >= 8 {
+          let v = UInt64(littleEndian: UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self))
+          let ones: UInt64 = 0x0101_0101_0101_0101
+          let highs: UInt64 = 0x8080_8080_8080_8080
+          let quote = v ^ (ones &* 0x22)
+          let backslash = v ^ (ones &* 0x5C)
+          let special =
+            ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((v &- ones &* 0x20) & ~v) | v
+          if special & highs != 0 { break }
+          pos &+= 8
+        }
+      }
+      guard pos < end else { break }
       let b = buf[pos]
       // The common case: printable ASCII other than '"' and '\'.
       if b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C {

@@ -51,23 +51,45 @@ extension JSONValue {
 
   static func writeString(_ s: String, to out: inout String) {
     out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
+    var native = s
+    native.makeContiguousUTF8()
+    if native.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+      Array(native.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
     }
     out += "\""
+  }
+
+  /// Copies runs of bytes that need no escape in one append: a 50 MB value must not take seconds.
+  private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout String) {
+    guard let base = bytes.baseAddress else { return }
+    var runStart = 0
+    var i = 0
+    while i < bytes.count {
+      let b = base[i]
+      if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
+        if runStart < i { out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self) }
+        out += escape(b)
+        runStart = i + 1
+      }
+      i += 1
+    }
+    if runStart < bytes.count {
+      out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: bytes.count - runStart), as: UTF8.self)
+    }
+  }
+
+  /// The JSON escape for one ASCII byte that cannot appear raw in a string.
+  private static func escape(_ b: UInt8) -> String {
+    switch b {
+    case 0x22: return "\\\""
+    case 0x5C: return "\\\\"
+    case 0x0A: return "\\n"
+    case 0x0D: return "\\r"
+    case 0x09: return "\\t"
+    default:
+      let hex = String(b, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
   }
 
   // Builders that keep renderers short.

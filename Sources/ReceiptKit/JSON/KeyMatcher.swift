@@ -1,43 +1,82 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Maps an object key's bytes to a small integer without allocating a String per key.
 ///
 /// Receipt objects repeat the same two dozen keys millions of times in a large
-/// export, so keys are looked up by an FNV-1a hash over their raw bytes in an
-/// open-addressing table, then compared byte for byte.
+/// export, so keys are looked up by a hash of their length and first and last eight bytes
+/// in an open-addressing table, then compared byte for byte.
 public struct KeyMatcher: Sendable {
   private let slots: [Int]
-  private let names: [[UInt8]]
+  /// All names back to back; name `i` is `bytes[starts[i] ..< starts[i] + lengths[i]]`.
+  private let bytes: [UInt8]
+  private let starts: [Int]
+  private let lengths: [Int]
   private let mask: Int
 
   public init(_ keys: [String]) {
-    names = keys.map { Array($0.utf8) }
+    var bytes: [UInt8] = []
+    var starts: [Int] = []
+    var lengths: [Int] = []
+    for key in keys {
+      starts.append(bytes.count)
+      lengths.append(key.utf8.count)
+      bytes.append(contentsOf: key.utf8)
+    }
     var size = 16
     while size < keys.count * 4 { size *= 2 }
     mask = size - 1
     var table = [Int](repeating: -1, count: size)
-    for (index, name) in names.enumerated() {
-      var slot = name.withUnsafeBufferPointer { Int(truncatingIfNeeded: KeyMatcher.hash($0)) } & mask
-      while table[slot] != -1 { slot = (slot + 1) & mask }
-      table[slot] = index
+    bytes.withUnsafeBufferPointer { all in
+      for index in keys.indices {
+        let name = UnsafeBufferPointer(rebasing: all[starts[index]..<(starts[index] + lengths[index])])
+        var slot = Int(truncatingIfNeeded: KeyMatcher.hash(name)) & (size - 1)
+        while table[slot] != -1 { slot = (slot + 1) & (size - 1) }
+        table[slot] = index
+      }
     }
+    self.bytes = bytes
+    self.starts = starts
+    self.lengths = lengths
     slots = table
   }
 
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes {
-      h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+  @inline(__always)
+  static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let n = key.count
+    var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = key.baseAddress else { return h }
+    if n >= 8 {
+      let head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+      let tail = UnsafeRawPointer(base + (n - 8)).loadUnaligned(as: UInt64.self)
+      h = (h ^ head) &* 0x100_0000_01b3
+      h = (h ^ (h >> 29) ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    } else {
+      for b in key { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
     }
-    return h
+    return h ^ (h >> 32)
   }
 
   /// The index of the key in the list given at init, or nil.
-  public func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var slot = Int(truncatingIfNeeded: KeyMatcher.hash(bytes)) & mask
-    while true {
-      let candidate = slots[slot]
-      if candidate < 0 { return nil }
-      if names[candidate].elementsEqual(bytes) { return candidate }
-      slot = (slot + 1) & mask
+  public func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    var slot = Int(truncatingIfNeeded: KeyMatcher.hash(key)) & mask
+    return slots.withUnsafeBufferPointer { table -> Int? in
+      bytes.withUnsafeBufferPointer { all -> Int? in
+        while true {
+          let candidate = table[slot]
+          if candidate < 0 { return nil }
+          if lengths[candidate] == key.count {
+            guard let a = all.baseAddress, let b = key.baseAddress else { return candidate }
+            if memcmp(a + starts[candidate], b, key.count) == 0 { return candidate }
+          }
+          slot = (slot + 1) & mask
+        }
+      }
     }
   }
 

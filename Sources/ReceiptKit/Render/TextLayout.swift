@@ -31,6 +31,11 @@ public struct TextLayout: Sendable {
     var out = ""
     for (label, value) in rows {
       let valueIndent = indent + labelWidth
+      // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
+      guard value.utf8.count <= 4096 else {
+        out += pad + label + String(repeating: " ", count: labelWidth - label.count) + value + "\n"
+        continue
+      }
       let wrapped = HelpGenerator.wrap(value, indent: valueIndent, columns: width)
       let firstLine = wrapped.dropFirst(valueIndent)
       out += pad + label + String(repeating: " ", count: labelWidth - label.count) + firstLine + "\n"

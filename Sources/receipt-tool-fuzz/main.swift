@@ -1,0 +1,36 @@
+// libFuzzer entry point. Only a `swift build --sanitize=fuzzer` build fuzzes (Tests/Fuzz/run-fuzz.sh);
+// a normal build links this as a harmless executable that does nothing.
+// Declarations only: fuzzer builds compile every module as a library.
+import ReceiptKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+private func writeScratch(_ bytes: [UInt8], to path: String) -> Bool {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  guard fd >= 0 else { return false }
+  defer { close(fd) }
+  var offset = 0
+  while offset < bytes.count {
+    let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset) }
+    if n <= 0 { return false }
+    offset += n
+  }
+  return true
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func receiptToolFuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+  let bytes: [UInt8] = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+  let problems = FuzzDriver.exercise(bytes, scratchPath: "/tmp/receipt-tool-fuzz-\(getpid()).json", write: writeScratch)
+  if !problems.isEmpty {
+    // A broken property is a finding: abort so libFuzzer keeps the input.
+    let text = problems.map { "receipt-tool-fuzz: \($0)\n" }.joined()
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    abort()
+  }
+  return 0
+}
