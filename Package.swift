@@ -15,6 +15,8 @@ let package = Package(
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptKit"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptKit"]),
+    // Benchmark against jq (README section "batch"); not run by `swift test`.
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptKit"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

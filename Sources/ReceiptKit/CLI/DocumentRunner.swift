@@ -1,14 +1,36 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a per-document command produced for one input document.
-public struct DocumentOutput: Sendable {
-  public var text: String
-  public var json: JSONValue
+///
+/// `text` and `json` are rendered on demand: the runner asks only for the format being written,
+/// on the worker thread that processed the document.
+public struct DocumentOutput: @unchecked Sendable {
+  private let renderText: () -> String
+  private let renderJSON: () -> JSONValue
+  public var text: String { renderText() }
+  public var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   public var failedChecks: [String]
+  /// Warnings about this document, printed on stderr in input order (`process` runs on
+  /// several threads at once, so it must not write to the context itself).
+  public var warnings: [String]
 
-  public init(text: String, json: JSONValue, failedChecks: [String] = []) {
-    self.text = text
-    self.json = json
+  public init(
+    text: @autoclosure @escaping () -> String, json: @autoclosure @escaping () -> JSONValue,
+    failedChecks: [String] = [], warnings: [String] = []
+  ) {
+    self.renderText = text
+    self.renderJSON = json
     self.failedChecks = failedChecks
+    self.warnings = warnings
   }
 }
 
@@ -27,7 +49,68 @@ public enum DocumentFormat: String, Sendable {
 ///
 /// A failed document never stops the others. The exit status is that of the first failure,
 /// else 1 when a check failed, else 0.
+///
+/// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes;
+/// each window is processed on all cores at once and its results are written in input order,
+/// so memory stays bounded however many documents there are.
 public enum DocumentRunner {
+  static let windowDocuments = 64
+  static let windowBytes = 1 << 20
+  /// Worker threads: the online processors (at least 1).
+  static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+  private enum Outcome {
+    /// What to write: text or an NDJSON line already rendered, or the JSON value to collect.
+    case output(DocumentOutput, rendered: String, json: JSONValue?)
+    case failure(ReceiptToolError)
+  }
+
+  private static func one(
+    _ document: InputDocument, _ format: DocumentFormat?,
+    _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+  ) -> Outcome {
+    let output: DocumentOutput
+    do throws(ReceiptToolError) {
+      output = try process(document)
+    } catch {
+      return .failure(error)
+    }
+    switch format {
+    case .text: return .output(output, rendered: output.text, json: nil)
+    case .ndjson: return .output(output, rendered: output.json.rendered(pretty: false) + "\n", json: nil)
+    case .json: return .output(output, rendered: "", json: output.json)
+    case nil: return .output(output, rendered: "", json: nil)
+    }
+  }
+
+  /// What the worker threads share: read-only documents, the command, and one result slot each.
+  private struct UncheckedShared: @unchecked Sendable {
+    let process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+    let documents: [InputDocument]
+    let slots: UnsafeMutableBufferPointer<Outcome?>
+  }
+
+  /// Runs `process` over `documents`, on several threads when there is more than one,
+  /// and returns the outcomes in the same order.
+  private static func processAll(
+    _ documents: [InputDocument], _ format: DocumentFormat?,
+    _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
+  ) -> [Outcome] {
+    guard documents.count > 1, workers > 1 else { return documents.map { one($0, format, process) } }
+    var outcomes = [Outcome?](repeating: nil, count: documents.count)
+    withoutActuallyEscaping(process) { process in
+      outcomes.withUnsafeMutableBufferPointer { slots in
+        // Each iteration writes only its own slot; `process` must be safe to call concurrently
+        // (commands compute from their inputs and return what to print).
+        let shared = UncheckedShared(process: process, documents: documents, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
+          shared.slots[i] = one(shared.documents[i], format, shared.process)
+        }
+      }
+    }
+    return outcomes.map { $0 ?? .failure(.internalError("a document was not processed")) }
+  }
+
   public static func run(
     paths: [String], format: DocumentFormat, quiet: Bool, forceNDJSON: Bool, context: CommandContext,
     process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
@@ -50,19 +133,21 @@ public enum DocumentRunner {
       }
     }
 
-    InputDocuments.forEach(paths: paths, forceNDJSON: forceNDJSON) { document, readError in
+    func emit(_ document: InputDocument, _ outcome: Outcome) {
       count += 1
-      guard let document else {
-        if let readError { failed(readError, input: .object([("file", .null), ("line", .null)])) }
-        return
-      }
       let output: DocumentOutput
-      do throws(ReceiptToolError) {
-        output = try process(document)
-      } catch {
+      let rendered: String
+      let value: JSONValue?
+      switch outcome {
+      case .failure(let error):
         failed(error, input: document.inputJSON)
         return
+      case .output(let o, let text, let json):
+        output = o
+        rendered = text
+        value = json
       }
+      for warning in output.warnings { context.warn("\(document.label): \(warning)") }
       for check in output.failedChecks {
         context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
         checkFailed = true
@@ -73,13 +158,42 @@ public enum DocumentRunner {
         if several || document.line != nil {
           context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
         }
-        context.stdout.write(output.text)
+        context.stdout.write(rendered)
       case .json:
-        jsonResults.append(output.json)
+        if let value { jsonResults.append(value) }
       case .ndjson:
-        context.stdout.write(output.json.rendered(pretty: false) + "\n")
+        context.stdout.write(rendered)
       }
     }
+
+    var window: [InputDocument] = []
+    var windowSize = 0
+    func flushWindow() {
+      guard !window.isEmpty else { return }
+      let outcomes = processAll(window, quiet ? nil : format, process)
+      for (document, outcome) in zip(window, outcomes) { emit(document, outcome) }
+      window.removeAll(keepingCapacity: true)
+      windowSize = 0
+    }
+
+    InputDocuments.forEach(
+      paths: paths, forceNDJSON: forceNDJSON,
+      notice: { message in
+        flushWindow()
+        context.warn(message)
+      }
+    ) { document, readError in
+      guard let document else {
+        flushWindow()
+        count += 1
+        if let readError { failed(readError, input: .object([("file", .null), ("line", .null)])) }
+        return
+      }
+      window.append(document)
+      windowSize += document.bytes.count
+      if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
+    }
+    flushWindow()
     if format == .json, !quiet {
       if jsonResults.count == 1, !several, let only = jsonResults.first {
         context.stdout.write(only.rendered() + "\n")

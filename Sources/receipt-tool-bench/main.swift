@@ -1,0 +1,132 @@
+// receipt-tool-bench: times receipt-tool against jq on deterministic synthetic receipts.
+// Usage: swift build -c release && .build/release/receipt-tool-bench [work-dir]
+// Not run by `swift test`. See README section "batch".
+import Foundation
+import ReceiptKit
+
+let workDir = CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "receipt-tool-bench"
+let toolDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let tool = toolDir.appendingPathComponent("receipt-tool").path
+guard FileManager.default.isExecutableFile(atPath: tool) else {
+  print("receipt-tool not found next to the benchmark (\(tool)); run swift build -c release first")
+  exit(66)
+}
+try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
+
+/// Writes `name` once; later runs reuse it (the content is deterministic).
+func generate(_ name: String, _ write: (FileHandle) -> Void) -> String {
+  let path = workDir + "/" + name
+  if !FileManager.default.fileExists(atPath: path) {
+    _ = FileManager.default.createFile(atPath: path + ".tmp", contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: path + ".tmp") else { fatalError("cannot write \(path)") }
+    write(handle)
+    try? handle.close()
+    try? FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
+  }
+  return path
+}
+
+let big = generate("big-100000.json") { h in
+  h.write(Data((SyntheticReceipts.verifyReceipt(index: 0, transactions: 100_000) + "\n").utf8))
+}
+let batch = generate("batch-5000x20.ndjson") { h in
+  var text = ""
+  for i in 0..<5_000 {
+    text += SyntheticReceipts.verifyReceipt(index: i, transactions: 20) + "\n"
+    if i % 100 == 99 {
+      h.write(Data(text.utf8))
+      text = ""
+    }
+  }
+  h.write(Data(text.utf8))
+}
+let small = generate("small.json") { h in
+  h.write(Data(SyntheticReceipts.verifyReceipt(index: 1, transactions: 3).utf8))
+}
+
+func size(_ path: String) -> Double {
+  Double(((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0) / 1_000_000
+}
+
+/// Runs `sh -c command` with output to /dev/null; returns wall seconds, peak RSS (KiB) and exit status.
+func measure(_ command: String) -> (seconds: Double, rssKiB: Int, status: Int32) {
+  var pid: pid_t = 0
+  let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null; " + command), nil]
+  defer { argv.forEach { free($0) } }
+  let start = DispatchTime.now()
+  guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return (0, 0, -1) }
+  var status: Int32 = 0
+  var usage = rusage()
+  _ = wait4(pid, &status, 0, &usage)
+  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+  return (seconds, usage.ru_maxrss, (status >> 8) & 0xFF)
+}
+
+func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+let helpText: String = {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: tool)
+  p.arguments = ["help"]
+  let pipe = Pipe()
+  p.standardOutput = pipe
+  p.standardError = Pipe()
+  try? p.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}()
+func listed(_ command: String) -> Bool {
+  helpText.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ") }
+}
+let haveJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
+
+// jq equivalents. Transactions: both arrays, unique by transaction_id.
+let txs = "([.receipt.in_app[]?, .latest_receipt_info[]?] | unique_by(.transaction_id))"
+let jqPrograms: [String: String] = [
+  "decode": "\(txs) | map({transaction_id, product_id, in_app_ownership_type, purchase_date_ms, expires_date_ms})",
+  "entitlements": "\(txs) | group_by(.product_id) | map({product: .[0].product_id, expires: (map(.expires_date_ms // \"0\" | tonumber) | max), family_shared_only: all(.in_app_ownership_type == \"FAMILY_SHARED\")})",
+  "revenue": "\(txs) | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})",
+]
+
+var machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores"
+if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+  let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+{
+  machine += ", " + (model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
+}
+print("receipt-tool-bench on \(machine)")
+print(String(format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20)", big, size(big), batch, size(batch)))
+if !haveJQ { print("note: jq not installed (apt-get install -y jq); jq columns are empty") }
+print("")
+print("command       input   receipt-tool      MB/s   peak RSS | jq              MB/s  | ratio")
+
+for command in ["decode", "entitlements", "revenue"] {
+  guard listed(command) else {
+    print("\(command): skipped, `receipt-tool help` does not list it on this build")
+    continue
+  }
+  for (label, path, extra) in [("big", big, ""), ("batch", batch, "")] {
+    let format = command == "revenue" ? "json" : "ndjson"
+    let ours = measure("\(shellQuote(tool)) \(command) --format \(format) \(extra) \(shellQuote(path))")
+    let mb = size(path)
+    var line = String(
+      format: "%-12@  %-6@  %6.2f s  %8.0f  %6d MiB", command, label, ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
+    if ours.status != 0 { line += " (exit \(ours.status))" }
+    if haveJQ, let program = jqPrograms[command] {
+      let jqCommand = label == "batch" && command == "revenue"
+        ? "jq -c \(shellQuote("[" + txs.replacingOccurrences(of: "[.", with: "[.") + "[] ]")) \(shellQuote(path)) | jq -s \(shellQuote("add | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})"))"
+        : "jq -c \(shellQuote(program)) \(shellQuote(path))"
+      let theirs = measure(jqCommand)
+      line += String(format: " | %6.2f s  %8.0f  | %5.1fx", theirs.seconds, mb / theirs.seconds, theirs.seconds / ours.seconds)
+    }
+    print(line)
+  }
+}
+
+// Small receipt, process start to exit: median of 51 runs.
+var times: [Double] = []
+for _ in 0..<51 { times.append(measure("\(shellQuote(tool)) decode \(shellQuote(small))").seconds) }
+times.sort()
+print(String(format: "\nsmall receipt (%.0f bytes) decode end to end: median %.1f ms, best %.1f ms (includes /bin/sh start)", size(small) * 1_000_000, times[times.count / 2] * 1000, times[0] * 1000))
+print("targets: >= 10x jq and >= 400 MB/s on the big document; batch peak RSS <= 64 MiB; small receipt <= 15 ms")
