@@ -3,8 +3,9 @@ import Testing
 @testable import ReceiptKit
 
 /// The catalogue of hostile input from issue 8: each case ends in a clear answer, with the exit status and
-/// message pinned, run through the whole command (`receipt-tool decode FILE`) in-process, within two seconds.
-@Suite struct BadInputCatalogueTests {
+/// message pinned, run through the whole command (`receipt-tool decode FILE`) in-process, within two seconds
+/// (one case at a time, so the timing is the case's own).
+@Suite(.serialized) struct BadInputCatalogueTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
     var bytes: [UInt8]
