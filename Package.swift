@@ -20,7 +20,9 @@ let package = Package(
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
-      dependencies: ["ReceiptKit", "receipt-tool"]
+      dependencies: ["ReceiptKit", "receipt-tool"],
+      // Data read by path from the tests, not resources.
+      exclude: ["Fixtures", "FuzzRegressions"]
     ),
   ]
 )

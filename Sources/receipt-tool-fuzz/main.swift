@@ -22,10 +22,14 @@ private func writeScratch(_ bytes: [UInt8], to path: String) -> Bool {
   return true
 }
 
+/// The example catalog, so the subcommands also run with products they know (run-fuzz.sh starts in the package root).
+private let exampleCatalog: String? = access("examples/catalog.json", R_OK) == 0 ? "examples/catalog.json" : nil
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func receiptToolFuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let bytes: [UInt8] = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-  let problems = FuzzDriver.exercise(bytes, scratchPath: "/tmp/receipt-tool-fuzz-\(getpid()).json", write: writeScratch)
+  let problems = FuzzDriver.exercise(
+    bytes, scratchPath: "/tmp/receipt-tool-fuzz-\(getpid()).json", catalogPath: exampleCatalog, write: writeScratch)
   if !problems.isEmpty {
     // A broken property is a finding: abort so libFuzzer keeps the input.
     let text = problems.map { "receipt-tool-fuzz: \($0)\n" }.joined()

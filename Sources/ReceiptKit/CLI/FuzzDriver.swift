@@ -12,7 +12,8 @@ public enum FuzzDriver {
   /// Properties that must hold for any input; returns the ones that failed (empty when all is well).
   /// `write` stores the bytes at `scratchPath` so the subcommands read them as a real file.
   public static func exercise(
-    _ bytes: [UInt8], scratchPath: String, write: ([UInt8], String) -> Bool
+    _ bytes: [UInt8], scratchPath: String, catalogPath: String? = nil, allVariants: Bool = false,
+    write: ([UInt8], String) -> Bool
   ) -> [String] {
     var problems: [String] = []
 
@@ -34,25 +35,42 @@ public enum FuzzDriver {
     let null = open("/dev/null", O_WRONLY)
     guard null >= 0 else { return problems }
     defer { close(null) }
+    // FNV-1a of the input picks which extra variant runs, so a finding replays the same way.
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
     for command in ReceiptTool.commands {
-      let names = Set(command.options.map(\.name))
-      let formats = command.options.first(where: { $0.name == "format" })?.allowed ?? [""]
-      var fixed: [String] = []
-      if names.contains("as-of") { fixed += ["--as-of", "2026-01-01T00:00:00Z"] }
-      var variants: [[String]] = formats.map { $0.isEmpty ? [] : ["--format", $0] }
-      if names.contains("ndjson") { variants.append(["--ndjson"]) }
-      if names.contains("show-secrets") { variants.append(["--show-secrets", "--format", "json"]) }
-      if names.contains("catalog") { variants.append(["--catalog", scratchPath]) }
-      for (i, variant) in variants.enumerated() {
+      let all = variants(of: command, scratchPath: scratchPath, catalogPath: catalogPath)
+      let chosen = allVariants ? all : [all[0], all[Int(hash % UInt64(all.count))]]
+      for (i, variant) in chosen.enumerated() {
         let context = CommandContext(
           environment: Environment(variables: [:], stdoutIsTerminal: i == 0),
           stdout: OutputStream(fd: null), stderr: OutputStream(fd: null))
-        let status = ReceiptTool.run(arguments: [command.name] + fixed + variant + [scratchPath], context: context)
-        if status == .software || status == .usage {
+        let status = ReceiptTool.run(arguments: [command.name] + variant + [scratchPath], context: context)
+        // A usage error here means the driver built a command line the tool rejects; only 70 is a tool bug.
+        if status == .software || (status == .usage && i == 0) {
           problems.append("\(command.name) \(variant.joined(separator: " ")) exited \(status.rawValue)")
         }
       }
     }
     return problems
+  }
+
+  /// Option sets worth running: every allowed value of every closed option, every flag, the input as a catalog.
+  static func variants(of command: CommandSpec, scratchPath: String, catalogPath: String?) -> [[String]] {
+    let names = Set(command.options.map(\.name))
+    let asOf = names.contains("as-of") ? ["--as-of", "2026-01-01T00:00:00Z"] : []
+    var fixed = asOf
+    if let catalogPath, names.contains("catalog") { fixed += ["--catalog", catalogPath] }
+    var out: [[String]] = [fixed]
+    for option in command.options where option.name != "quiet" {
+      if let allowed = option.allowed {
+        out += allowed.map { fixed + ["--\(option.name)", $0] }
+      } else if option.isFlag {
+        // Alone: some flags (revenue --merge) refuse a catalog.
+        out.append(asOf + ["--\(option.name)"])
+      }
+    }
+    if names.contains("catalog") { out.append(["--catalog", scratchPath]) }
+    return out
   }
 }

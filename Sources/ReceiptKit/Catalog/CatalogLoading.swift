@@ -24,11 +24,23 @@ public enum CatalogLoading {
 
 /// Reads one catalog file; the format is recognised from its content.
 public enum CatalogLoader {
+  /// Every key either catalog format reads: one of these twice in an object is an error (others are skipped).
+  static let readKeys: Set<String> = JSONCatalogFormat.productKeys.union(JSONCatalogFormat.offerKeys).union([
+    "products", "subscriptionGroups", "nonRenewingSubscriptions", "subscriptions", "settings", "_storefront", "version",
+    "major", "productID", "type", "displayPrice", "familyShareable", "introductoryOffer", "introductoryOffers",
+    "numberOfPeriods", "paymentMode", "recurringSubscriptionPeriod", "subscriptionGroupID", "subscriptionPeriod", "id",
+  ])
+
   /// `currency` prices a `.storekit` file (over its storefront) and JSON entries that name no currency.
   public static func load(_ bytes: [UInt8], source: String, currency: String? = nil) throws(ReceiptToolError) -> Catalog {
     let root = try JSONValue.parse(bytes, source: source)
     guard case .object = root else {
       throw .field(source: source, path: "$", message: "a catalog is a JSON object, found \(root.excerpt)", line: nil, column: nil)
+    }
+    if let path = root.firstDuplicateKey(among: readKeys) {
+      throw .field(
+        source: source, path: path, message: "duplicate key; receipt-tool reads it and will not guess which value is meant",
+        line: nil, column: nil)
     }
     if StoreKitConfigurationFormat.recognises(root) {
       return try StoreKitConfigurationFormat.load(root, source: source, currencyOption: currency)

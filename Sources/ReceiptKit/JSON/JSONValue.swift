@@ -61,6 +61,28 @@ public indirect enum JSONValue: Sendable, Equatable {
     return members.last(where: { $0.key == key })?.value
   }
 
+  /// The first object (depth first, in document order) where one of `keys` appears twice, as a path
+  /// like `$.products[2].price`; nil when there is none. Readers that use `member(_:)` call this first,
+  /// so that two values for a field they read fail instead of the last one silently winning.
+  public func firstDuplicateKey(among keys: Set<String>, path: String = "$") -> String? {
+    switch self {
+    case .array(let items):
+      for (i, item) in items.enumerated() {
+        if let found = item.firstDuplicateKey(among: keys, path: "\(path)[\(i)]") { return found }
+      }
+    case .object(let members):
+      var seen: Set<String> = []
+      for member in members where keys.contains(member.key) {
+        if !seen.insert(member.key).inserted { return "\(path).\(member.key)" }
+      }
+      for member in members {
+        if let found = member.value.firstDuplicateKey(among: keys, path: "\(path).\(member.key)") { return found }
+      }
+    default: break
+    }
+    return nil
+  }
+
   /// A short rendering for error messages: strings quoted, containers abbreviated, at most 40 characters.
   public var excerpt: String {
     switch self {

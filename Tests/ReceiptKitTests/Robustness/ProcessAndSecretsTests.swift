@@ -77,6 +77,20 @@ import Testing
   }
 }
 
+/// The tool has no way to reach the network or write files: ReceiptKit calls none of the APIs that would.
+@Suite struct NoNetworkTests {
+  @Test func receiptKitUsesNoNetworkOrFileWritingAPI() throws {
+    let dir = TestPaths.packageRoot.appendingPathComponent("Sources/ReceiptKit")
+    let files = try #require(FileManager.default.enumerator(atPath: dir.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+    #expect(files.count > 10)
+    let forbidden = ["socket(", "connect(", "URLSession", "getaddrinfo", "import Foundation", "O_CREAT", "fopen(", "mkstemp"]
+    for file in files where file != "CLI/FuzzDriver.swift" {
+      let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+      for word in forbidden { #expect(!text.contains(word), "\(file) uses \(word)") }
+    }
+  }
+}
+
 /// `latest_receipt`, `receipt-data` and a notification's `password` never appear without `--show-secrets`.
 @Suite struct SecretsTests {
   static let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/ReceiptKitTests/Fixtures/secrets-notification-v1.json").path
