@@ -104,35 +104,9 @@ func ignoreSigpipe() {
 /// Reads a whole file (or standard input for `-`) into memory.
 public enum FileInput {
   public static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
-    let fd: Int32
-    if path == "-" {
-      fd = 0
-    } else {
-      fd = open(path, O_RDONLY)
-      guard fd >= 0 else { throw .noInput(source: path, reason: describeOpenError(errno)) }
-    }
-    defer { if fd != 0 { close(fd) } }
-    var st = stat()
-    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-      throw .noInput(source: path, reason: "is a directory")
-    }
-    var out: [UInt8] = []
-    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
-      out.reserveCapacity(Int(st.st_size))
-    }
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        let reason = String(cString: strerror(errno))
-        if errno == EISDIR { throw .noInput(source: path, reason: "is a directory") }
-        throw .io("\(displayName(path)): read failed: \(reason)")
-      }
-      if n == 0 { break }
-      out.append(contentsOf: chunk[0..<n])
-    }
-    return out
+    var reader = try ChunkReader(path: path)
+    defer { reader.close() }
+    return try reader.readRest()
   }
 
   static func describeOpenError(_ code: Int32) -> String {

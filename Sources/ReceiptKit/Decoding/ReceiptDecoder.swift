@@ -187,9 +187,9 @@ private struct TransactionRow {
   mutating func read(_ key: TxKey, from r: inout ValueReading) throws {
     switch key {
     case .transactionID: transactionID = try r.identifier()
-    case .originalTransactionID: originalTransactionID = try r.identifier()
-    case .productID: productID = try r.text()
-    case .ownership: ownershipRaw = try r.text()
+    case .originalTransactionID: originalTransactionID = try r.identifier(repeating: true)
+    case .productID: productID = try r.text(repeating: true)
+    case .ownership: ownershipRaw = try r.text(repeating: true)
     case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
     case .purchaseDate: purchaseFormatted = try r.formattedDate()
     case .purchaseDateMs: purchaseMs = try r.milliseconds()
@@ -204,7 +204,7 @@ private struct TransactionRow {
     case .isTrialPeriod: isTrialPeriod = try r.flag()
     case .isInIntroOfferPeriod: isInIntroOfferPeriod = try r.flag()
     case .isUpgraded: isUpgraded = try r.flag()
-    case .subscriptionGroup: subscriptionGroup = try r.identifier()
+    case .subscriptionGroup: subscriptionGroup = try r.identifier(repeating: true)
     case .webOrderLineItemID: webOrderLineItemID = try r.identifier()
     case .promotionalOfferID: promotionalOfferID = try r.text()
     case .offerCodeRefName: offerCodeRefName = try r.text()
@@ -212,7 +212,7 @@ private struct TransactionRow {
   }
 
   /// The finished transaction; a row without `transaction_id` or `product_id` is an error at `at`.
-  func transaction(
+  consuming func transaction(
     source: TransactionSources, reading r: ValueReading, at offset: Int, warnings: inout [DataWarning]
   ) throws -> Transaction {
     guard let transactionID else { throw r.fieldError("missing transaction_id", at: offset) }
@@ -244,12 +244,11 @@ private struct TransactionRow {
 /// Merges transaction rows by `transaction_id`, keeping first-seen order.
 private struct TransactionCollector {
   var transactions: [Transaction] = []
-  var indexByID: [String: Int] = [:]
+  var index = TransactionIDIndex()
   var duplicates = 0
 
   mutating func add(_ t: Transaction) {
-    guard let i = indexByID[t.transactionID] else {
-      indexByID[t.transactionID] = transactions.count
+    guard let i = index.position(of: t.transactionID, inserting: transactions.count) else {
       transactions.append(t)
       return
     }
@@ -479,6 +478,9 @@ extension ValueReading {
   fileprivate mutating func readTransactions(
     _ source: TransactionSources, into collector: inout TransactionCollector, warnings: inout [DataWarning]
   ) throws {
+    // A transaction takes a few hundred bytes; reserving for what is left of the input avoids
+    // copying a large array as it grows, and untouched capacity costs address space only.
+    collector.transactions.reserveCapacity(collector.transactions.count + (reader.end - reader.offset) / 256)
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
     try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
       let at = r.reader.offset

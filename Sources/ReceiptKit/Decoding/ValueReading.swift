@@ -15,6 +15,7 @@ struct ValueReading {
   var path: [PathComponent] = []
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
+  var interner = StringInterner()
 
   init(reader: JSONReader, source: String) {
     self.reader = reader
@@ -70,13 +71,20 @@ struct ValueReading {
 
   // MARK: Scalars
 
+  /// The String of a token; `repeating` values are shared through the interner.
+  mutating func string(_ token: JSONStringToken, repeating: Bool) -> String {
+    guard repeating, !token.hasEscapes else { return reader.string(token) }
+    return reader.withBytes(token) { interner.string($0) }
+  }
+
   /// A string; numbers are accepted as their text (some producers send versions as numbers). "" and null are nil.
-  mutating func text() throws -> String? {
+  /// `repeating` marks values most rows share (a product id), which are interned.
+  mutating func text(repeating: Bool = false) throws -> String? {
     let (kind, at) = try peek()
     switch kind {
     case .string:
       let token = try reader.readStringToken()
-      return reader.isEmpty(token) ? nil : reader.string(token)
+      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
     case .number:
       let t = try reader.readNumberToken()
       return reader.text(t.start, t.end)
@@ -89,12 +97,12 @@ struct ValueReading {
   }
 
   /// An identifier: a string, or an integer number kept as its digits.
-  mutating func identifier() throws -> String? {
+  mutating func identifier(repeating: Bool = false) throws -> String? {
     let (kind, at) = try peek()
     switch kind {
     case .string:
       let token = try reader.readStringToken()
-      return reader.isEmpty(token) ? nil : reader.string(token)
+      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
     case .number:
       let t = try reader.readNumberToken()
       guard t.isInteger else {
@@ -144,9 +152,11 @@ struct ValueReading {
     case .string:
       let token = try reader.readStringToken()
       if reader.isEmpty(token) { return nil }
+      if !token.hasEscapes, let t = reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) }) {
+        return t
+      }
       let s = reader.string(token)
-      if let t = Timestamp.parse(formatted: s) { return t }
-      if let t = Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
+      if let t = Timestamp.parse(formatted: s) ?? Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
       throw fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
     case .number:
       let t = try reader.readNumberToken()

@@ -373,7 +373,12 @@ public struct JSONReader {
           let backslash = v ^ (ones &* 0x5C)
           let special =
             ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((v &- ones &* 0x20) & ~v) | v
-          if special & highs != 0 { break }
+          let hits = special & highs
+          if hits != 0 {
+            // The lowest flagged byte is exact (borrows only run upwards): jump to it.
+            pos &+= hits.trailingZeroBitCount &>> 3
+            break
+          }
           pos &+= 8
         }
       }

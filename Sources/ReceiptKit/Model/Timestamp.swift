@@ -65,14 +65,16 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     return era * 146_097 + doe - 719_468
   }
 
+  /// Days in each month of a common year.
+  private static let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
   /// Builds a timestamp from calendar fields, validating each one.
   public init?(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0) {
     guard (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
       (0...59).contains(minute), (0...59).contains(second), (0...999).contains(millisecond)
     else { return nil }
-    let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    let maxDay = month == 2 && leap ? 29 : monthDays[Int(month - 1)]
+    let maxDay = month == 2 && leap ? 29 : Timestamp.monthDays[Int(month - 1)]
     guard (1...maxDay).contains(day) else { return nil }
     let days = Timestamp.days(year: year, month: month, day: day)
     self.init(milliseconds: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond)
@@ -81,7 +83,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// Parses Apple's `2020-07-23 19:32:51 Etc/GMT` (also `GMT`/`UTC`) and ISO 8601 `2020-07-23T19:32:51Z`,
   /// `2020-07-23T19:32:51.250Z`, `2020-07-23T19:32:51+01:00` and a bare date `2020-07-23` (midnight UTC).
   public static func parse(formatted text: String) -> Timestamp? {
-    let b = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { parse(formatted: $0) }
+  }
+
+  /// `parse(formatted:)` over UTF-8 bytes, so the decoder need not build a String per date.
+  public static func parse(formatted b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     func num(_ from: Int, _ count: Int) -> Int64? {
       guard from + count <= b.count else { return nil }
       var v: Int64 = 0
@@ -113,19 +120,18 @@ public struct Timestamp: Comparable, Hashable, Sendable {
       for _ in digits..<max(digits, 3) { ms *= 10 }
     }
     guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else { return nil }
-    let zone = String(decoding: b[i...], as: UTF8.self)
-    switch zone {
-    case "Z", " Etc/GMT", " GMT", " UTC", " Etc/UTC": return base
-    default:
-      // ±HH:MM or ±HHMM
-      let z = Array(zone.utf8)
-      guard z.count == 6 || z.count == 5, z[0] == 0x2B || z[0] == 0x2D else { return nil }
-      let hh = num(i + 1, 2)
-      let mm = z.count == 6 ? (z[3] == 0x3A ? num(i + 4, 2) : nil) : num(i + 3, 2)
-      guard let hh, let mm, hh < 24, mm < 60 else { return nil }
-      let offset = (hh * 60 + mm) * 60_000
-      return Timestamp(milliseconds: z[0] == 0x2B ? base.milliseconds - offset : base.milliseconds + offset)
+    let zone = UnsafeBufferPointer(rebasing: b[i...])
+    for utc: StaticString in ["Z", " Etc/GMT", " GMT", " UTC", " Etc/UTC"]
+    where zone.count == utc.utf8CodeUnitCount && zone.elementsEqual(UnsafeBufferPointer(start: utc.utf8Start, count: utc.utf8CodeUnitCount)) {
+      return base
     }
+    // ±HH:MM or ±HHMM
+    guard zone.count == 6 || zone.count == 5, zone[0] == 0x2B || zone[0] == 0x2D else { return nil }
+    let hh = num(i + 1, 2)
+    let mm = zone.count == 6 ? (zone[3] == 0x3A ? num(i + 4, 2) : nil) : num(i + 3, 2)
+    guard let hh, let mm, hh < 24, mm < 60 else { return nil }
+    let offset = (hh * 60 + mm) * 60_000
+    return Timestamp(milliseconds: zone[0] == 0x2B ? base.milliseconds - offset : base.milliseconds + offset)
   }
 
   /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.
