@@ -17,7 +17,7 @@ public enum IntroEligibilityTextRenderer {
       case .unknown: tone = .warn
       case .noIntroOffer: tone = .dim
       }
-      out += "\n" + layout.paint(r.productID, .bold) + "\n"
+      out += "\n" + layout.paint(HelpGenerator.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
       out += layout.fields([
         ("Status", layout.paint(r.status.rawValue, tone)),
         ("Group", r.subscriptionGroup ?? "unknown"),
