@@ -20,7 +20,8 @@ public enum RevenueTextRenderer {
         return row
       }
       out += layout.table(
-        header: header, rows: c.groups.map(cells) + [cells(c.total)], rightAligned: Set(1..<header.count),
+        // With --by none the single row is the total; printing it twice says nothing.
+        header: header, rows: c.groups.map(cells) + (grouping == .none ? [] : [cells(c.total)]), rightAligned: Set(1..<header.count),
         flexible: [0], indent: 2)
     }
     let n = report.counts
