@@ -19,6 +19,27 @@ import Testing
     }
   }
 
+  /// Every status the tool can report, the environment it reads and the man page sections a reader looks for.
+  @Test func everyStatusAndEnvironmentVariableIsDocumented() throws {
+    let text = try String(contentsOf: Self.manPage, encoding: .utf8)
+    for state in EntitlementState.allCases {
+      #expect(text.contains(".It Cm \(state.rawValue)\n"), "man page lacks entitlement status \(state.rawValue)")
+    }
+    for status in IntroEligibilityStatus.allCases {
+      #expect(text.contains(".It Li \(status.rawValue)\n"), "man page lacks intro-eligibility status \(status.rawValue)")
+    }
+    for variable in ["RECEIPT_TOOL_CATALOG", "NO_COLOR", "COLUMNS"] {
+      #expect(text.contains(".It Ev \(variable)\n"), "man page ENVIRONMENT lacks \(variable)")
+    }
+    for section in ["ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"] {
+      #expect(text.contains(".Sh \(section)\n"), "man page lacks \(section)")
+    }
+    #expect(text.contains(".Ss Family Sharing\n"))
+    for code in [0, 1, 64, 65, 66, 70, 74] {
+      #expect(text.contains(".It \(code)\n"), "man page EXIT STATUS lacks \(code)")
+    }
+  }
+
   @Test func manPageIsLintClean() throws {
     let groff = ["/usr/bin/groff", "/usr/local/bin/groff", "/opt/homebrew/bin/groff"].first {
       FileManager.default.isExecutableFile(atPath: $0)

@@ -26,7 +26,7 @@ public enum DecodeCommand {
     ) { (input) throws(ReceiptToolError) in
       let document = try ReceiptDecoder.decode(input.bytes, source: input.label, keepSecrets: showSecrets)
       return DocumentOutput(
-        text: DecodeTextRenderer.render(document, catalog: catalog, color: context.environment.useColor),
+        text: DecodeTextRenderer.render(document, catalog: catalog, color: context.environment.useColor, width: context.environment.columns),
         json: DecodeJSONRenderer.render(document, input: input, catalog: catalog))
     }
   }

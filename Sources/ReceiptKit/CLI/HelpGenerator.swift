@@ -65,7 +65,19 @@ public enum HelpGenerator {
     let width = max(20, columns - indent)
     var lines: [String] = []
     var line = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
+      // A word longer than a line (a long product id) is split, so no line runs past `columns`.
+      var word = whole
+      if word.count > width {
+        if !line.isEmpty { lines.append(line) }
+        line = ""
+        var start = word.startIndex
+        while let end = word.index(start, offsetBy: width, limitedBy: word.endIndex), end < word.endIndex {
+          lines.append(String(word[start..<end]))
+          start = end
+        }
+        word = word[start...]
+      }
       if line.isEmpty {
         line = String(word)
       } else if line.count + 1 + word.count <= width {

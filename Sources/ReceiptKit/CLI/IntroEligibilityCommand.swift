@@ -48,7 +48,7 @@ public enum IntroEligibilityCommand {
         }
       }
       return DocumentOutput(
-        text: IntroEligibilityTextRenderer.render(results, time: time, color: context.environment.useColor),
+        text: IntroEligibilityTextRenderer.render(results, time: time, color: context.environment.useColor, width: context.environment.columns),
         json: IntroEligibilityJSONRenderer.render(results, time: time), failedChecks: failed)
     }
   }

@@ -12,20 +12,10 @@ public enum EntitlementsTextRenderer {
     let rows = results.map { r -> [String] in
       [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)]
     }
-    let table = layout.table(header: header, rows: rows, flexible: 2)
-    if color {
-      // Colour the status cells after layout, so escape codes do not count towards column widths.
-      let idWidth = rows.map { $0[0].count }.reduce(header[0].count, max) + 2
-      var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      for (i, r) in results.enumerated() where i + 1 < lines.count {
-        let line = lines[i + 1]
-        let start = line.index(line.startIndex, offsetBy: idWidth, limitedBy: line.endIndex) ?? line.endIndex
-        let end = line.index(start, offsetBy: r.state.rawValue.count, limitedBy: line.endIndex) ?? line.endIndex
-        lines[i + 1] = String(line[..<start]) + layout.paint(String(line[start..<end]), tone(r.state)) + String(line[end...])
-      }
-      out += lines.joined(separator: "\n")
-    } else {
-      out += table
+    // Both ids may be long (without a catalog the entitlement is the product id); the status is
+    // coloured after layout.
+    out += layout.table(header: header, rows: rows, flexible: [0, 2]) { row, column, cell in
+      column == 1 && row < results.count ? layout.paint(cell, tone(results[row].state)) : cell
     }
     out += "\n"
     for r in results {

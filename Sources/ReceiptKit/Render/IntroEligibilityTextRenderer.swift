@@ -2,12 +2,8 @@
 public enum IntroEligibilityTextRenderer {
   public static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80) -> String {
     let layout = TextLayout(color: color, width: width)
-    let source: String
-    switch time.source {
-    case .option: source = "from --as-of"
-    case .requestDate: source = "the receipt's request_date"
-    case .now: source = "the clock when run"
-    }
+    // The same words as entitlements, so the two answers read alike.
+    let source = EntitlementsTextRenderer.sourceDescription(time.source)
     var out = layout.fields([("As of", "\(time.time.iso8601) (\(source))"), ("Products", String(results.count))])
     for r in results {
       let tone: TextLayout.Tone
@@ -17,7 +13,7 @@ public enum IntroEligibilityTextRenderer {
       case .unknown: tone = .warn
       case .noIntroOffer: tone = .dim
       }
-      out += "\n" + layout.paint(r.productID, .bold) + "\n"
+      out += "\n" + layout.paint(HelpGenerator.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
       out += layout.fields([
         ("Status", layout.paint(r.status.rawValue, tone)),
         ("Group", r.subscriptionGroup ?? "unknown"),

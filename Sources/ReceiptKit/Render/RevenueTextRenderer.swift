@@ -20,8 +20,9 @@ public enum RevenueTextRenderer {
         return row
       }
       out += layout.table(
-        header: header, rows: c.groups.map(cells) + [cells(c.total)], rightAligned: Set(1..<header.count),
-        flexible: 0, indent: 2)
+        // With --by none the single row is the total; printing it twice says nothing.
+        header: header, rows: c.groups.map(cells) + (grouping == .none ? [] : [cells(c.total)]), rightAligned: Set(1..<header.count),
+        flexible: [0], indent: 2)
     }
     let n = report.counts
     var rows: [(String, String)] = [
@@ -42,11 +43,11 @@ public enum RevenueTextRenderer {
     let unpriced = report.unpricedProducts
     if !unpriced.isEmpty {
       out += "\nUnpriced products\n"
-      out += layout.table(header: ["product", "units"], rows: unpriced.map { [$0.productID, String($0.units)] }, rightAligned: [1], flexible: 0, indent: 2)
+      out += layout.table(header: ["product", "units"], rows: unpriced.map { [$0.productID, String($0.units)] }, rightAligned: [1], flexible: [0], indent: 2)
     }
     if !report.errors.isEmpty {
       out += "\n" + layout.paint("Not read (their transactions are missing from the totals)", .bad) + "\n"
-      for e in report.errors { out += "  \(e.message)\n" }
+      for e in report.errors { out += "  " + HelpGenerator.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n" }
     }
     return out
   }

@@ -43,30 +43,63 @@ public struct TextLayout: Sendable {
     return out
   }
 
-  /// A table with a header row; columns sized to their content, the widest `flexible` column
-  /// truncated with "…" so the table fits `width`.
-  public func table(header: [String], rows: [[String]], rightAligned: Set<Int> = [], flexible: Int? = nil, indent: Int = 0) -> String {
+  /// A table with a header row; columns sized to their content. When it is wider than `width`, the
+  /// `flexible` columns are narrowed (the widest first, to no less than 12 characters or their header)
+  /// and their long cells shortened in the middle with "…", keeping the start and the end of an id
+  /// (`com.example.a…promo2026`), where product ids differ. `style` decorates a body cell after padding,
+  /// so colour escape codes never count towards column widths.
+  public func table(
+    header: [String], rows: [[String]], rightAligned: Set<Int> = [], flexible: [Int] = [], indent: Int = 0,
+    style: ((_ row: Int, _ column: Int, _ cell: String) -> String)? = nil
+  ) -> String {
     var widths = header.map(\.count)
     for row in rows {
       for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
     }
-    let total = indent + widths.reduce(0, +) + 2 * max(0, widths.count - 1)
-    if let flexible, flexible < widths.count, total > width {
-      widths[flexible] = max(header[flexible].count, 12, widths[flexible] - (total - width))
-    }
-    func line(_ cells: [String]) -> String {
+    widths = fitted(widths, header: header, flexible: flexible.filter { $0 >= 0 && $0 < widths.count }, indent: indent)
+    func line(_ cells: [String], row: Int?) -> String {
       var parts: [String] = []
       for (i, w) in widths.enumerated() {
         var cell = i < cells.count ? cells[i] : ""
-        if cell.count > w { cell = String(cell.prefix(max(1, w - 1))) + "…" }
+        if cell.count > w { cell = Self.shortened(cell, to: w) }
         let padding = String(repeating: " ", count: w - cell.count)
-        parts.append(rightAligned.contains(i) ? padding + cell : cell + padding)
+        let shown = row.flatMap { r in style.map { $0(r, i, cell) } } ?? cell
+        parts.append(rightAligned.contains(i) ? padding + shown : shown + padding)
       }
       var s = String(repeating: " ", count: indent) + parts.joined(separator: "  ")
       while s.hasSuffix(" ") { s.removeLast() }
       return s + "\n"
     }
-    return line(header) + rows.map(line).joined()
+    return line(header, row: nil) + rows.enumerated().map { line($1, row: $0) }.joined()
+  }
+
+  /// Column widths narrowed so the table fits `width`: the flexible columns are capped at the highest
+  /// common level that fits, never below their minimum (so a table of many long columns may still overflow).
+  func fitted(_ widths: [Int], header: [String], flexible: [Int], indent: Int) -> [Int] {
+    func total(_ w: [Int]) -> Int { indent + w.reduce(0, +) + 2 * max(0, w.count - 1) }
+    guard !flexible.isEmpty, total(widths) > width else { return widths }
+    let minimum = Dictionary(flexible.map { ($0, max(header[$0].count, 12)) }, uniquingKeysWith: max)
+    func capped(at level: Int) -> [Int] {
+      var w = widths
+      for i in flexible { w[i] = min(widths[i], max(minimum[i] ?? 12, level)) }
+      return w
+    }
+    // The highest cap that fits, by bisection over the widest column's width.
+    var low = 0
+    var high = flexible.map { widths[$0] }.max() ?? 0
+    while low < high {
+      let mid = low + (high - low + 1) / 2
+      if total(capped(at: mid)) <= width { low = mid } else { high = mid - 1 }
+    }
+    return capped(at: low)
+  }
+
+  /// `text` cut to `width` characters with "…" in the middle: the start and end of an id tell products apart.
+  static func shortened(_ text: String, to width: Int) -> String {
+    guard width > 1 else { return "…" }
+    let keep = width - 1
+    let tail = keep / 2
+    return String(text.prefix(keep - tail)) + "…" + String(text.suffix(tail))
   }
 }
 

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// examples/ is documentation: every file is described in examples/README.md and exercised by a golden CLI case.
+@Suite struct ExamplesTests {
+  static let examples = TestPaths.packageRoot.appendingPathComponent("examples")
+
+  static var files: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? [])
+      .filter { $0 != "README.md" && !$0.hasPrefix(".") }.sorted()
+  }
+
+  static var readme: String {
+    (try? String(contentsOf: examples.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+  }
+
+  @Test func everyExampleIsDescribedInTheExamplesReadme() throws {
+    #expect(!Self.files.isEmpty)
+    let readme = Self.readme
+    for file in Self.files {
+      #expect(readme.contains("| `\(file)` |"), "examples/\(file) has no row in examples/README.md")
+    }
+  }
+
+  @Test func everyExampleHasAGoldenCase() throws {
+    let cmds = GoldenCLITests.caseNames.compactMap {
+      try? String(contentsOf: GoldenCLITests.casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd"), encoding: .utf8)
+    }
+    for file in Self.files {
+      #expect(cmds.contains { GoldenCLITests.arguments($0).contains("examples/\(file)") }, "no Tests/CLITests case runs examples/\(file)")
+    }
+  }
+
+  /// The golden cases the examples README names exist, so the index does not go stale.
+  @Test func goldenCasesNamedInTheExamplesReadmeExist() throws {
+    let names = Set(GoldenCLITests.caseNames)
+    let named = Self.readme.split(separator: "`").map(String.init).filter {
+      $0.hasPrefix("entitlements-") || $0.hasPrefix("intro-eligibility-") || $0.hasPrefix("revenue-family-") || $0.hasPrefix("decode-")
+    }.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".ndjson") }
+    #expect(!named.isEmpty)
+    for name in named {
+      #expect(names.contains(name), "examples/README.md names golden case \(name), which does not exist")
+    }
+  }
+}
