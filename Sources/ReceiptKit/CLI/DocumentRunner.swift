@@ -48,17 +48,8 @@ public enum DocumentFormat: String, Sendable {
 /// - ndjson: one line per document; a document that cannot be read gets an error line in its place.
 ///
 /// A failed document never stops the others. The exit status is that of the first failure,
-/// else 1 when a check failed, else 0.
-///
-/// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes;
-/// each window is processed on all cores at once and its results are written in input order,
-/// so memory stays bounded however many documents there are.
+/// else 1 when a check failed, else 0. Documents are processed on all cores (`DocumentPipeline`).
 public enum DocumentRunner {
-  static let windowDocuments = 64
-  static let windowBytes = 1 << 20
-  /// Worker threads: the online processors (at least 1).
-  static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-
   private enum Outcome {
     /// What to write: text or an NDJSON line already rendered, or the JSON value to collect.
     case output(DocumentOutput, rendered: String, json: JSONValue?)
@@ -81,34 +72,6 @@ public enum DocumentRunner {
     case .json: return .output(output, rendered: "", json: output.json)
     case nil: return .output(output, rendered: "", json: nil)
     }
-  }
-
-  /// What the worker threads share: read-only documents, the command, and one result slot each.
-  private struct UncheckedShared: @unchecked Sendable {
-    let process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
-    let documents: [InputDocument]
-    let slots: UnsafeMutableBufferPointer<Outcome?>
-  }
-
-  /// Runs `process` over `documents`, on several threads when there is more than one,
-  /// and returns the outcomes in the same order.
-  private static func processAll(
-    _ documents: [InputDocument], _ format: DocumentFormat?,
-    _ process: (InputDocument) throws(ReceiptToolError) -> DocumentOutput
-  ) -> [Outcome] {
-    guard documents.count > 1, workers > 1 else { return documents.map { one($0, format, process) } }
-    var outcomes = [Outcome?](repeating: nil, count: documents.count)
-    withoutActuallyEscaping(process) { process in
-      outcomes.withUnsafeMutableBufferPointer { slots in
-        // Each iteration writes only its own slot; `process` must be safe to call concurrently
-        // (commands compute from their inputs and return what to print).
-        let shared = UncheckedShared(process: process, documents: documents, slots: slots)
-        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
-          shared.slots[i] = one(shared.documents[i], format, shared.process)
-        }
-      }
-    }
-    return outcomes.map { $0 ?? .failure(.internalError("a document was not processed")) }
   }
 
   public static func run(
@@ -166,34 +129,19 @@ public enum DocumentRunner {
       }
     }
 
-    var window: [InputDocument] = []
-    var windowSize = 0
-    func flushWindow() {
-      guard !window.isEmpty else { return }
-      let outcomes = processAll(window, quiet ? nil : format, process)
-      for (document, outcome) in zip(window, outcomes) { emit(document, outcome) }
-      window.removeAll(keepingCapacity: true)
-      windowSize = 0
-    }
-
-    InputDocuments.forEach(
-      paths: paths, forceNDJSON: forceNDJSON,
-      notice: { message in
-        flushWindow()
-        context.warn(message)
-      }
-    ) { document, readError in
-      guard let document else {
-        flushWindow()
+    DocumentPipeline.run(
+      paths: paths, forceNDJSON: forceNDJSON, notice: context.warn,
+      transform: { (document) throws(ReceiptToolError) in one(document, quiet ? nil : format, process) }
+    ) { document, result in
+      switch (document, result) {
+      case (let document?, .success(let outcome)): emit(document, outcome)
+      case (let document?, .failure(let error)): emit(document, .failure(error))
+      case (nil, .failure(let error)):
         count += 1
-        if let readError { failed(readError, input: .object([("file", .null), ("line", .null)])) }
-        return
+        failed(error, input: .object([("file", .null), ("line", .null)]))
+      case (nil, .success): break
       }
-      window.append(document)
-      windowSize += document.bytes.count
-      if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
     }
-    flushWindow()
     if format == .json, !quiet {
       if jsonResults.count == 1, !several, let only = jsonResults.first {
         context.stdout.write(only.rendered() + "\n")

@@ -47,18 +47,28 @@ public enum RevenueCommand {
     var errors: [RevenueInputError] = []
     var ledger = RevenueLedger()
     var merged = RevenueReport(hasProceeds: false)
-    InputDocuments.forEach(paths: args.positionals, forceNDJSON: args.flag("ndjson")) { document, readError in
+    /// A part read back, or a receipt decoded and checked; decoded on all cores, added in input order.
+    enum Read {
+      case part(RevenueReport)
+      case receipt(ReceiptDocument)
+    }
+    DocumentPipeline.run(
+      paths: args.positionals, forceNDJSON: args.flag("ndjson"), notice: context.warn,
+      transform: { (document) throws(ReceiptToolError) -> Read in
+        if merging { return .part(try RevenueReportReader.read(document.bytes, source: document.label)) }
+        let receipt = try ReceiptDecoder.decode(document.bytes, source: document.label)
+        try receipt.requireValidStatus(source: document.label)
+        return .receipt(receipt)
+      }
+    ) { document, result in
       var label = document?.label ?? "<input>"
-      if case .noInput(let source, _)? = readError { label = source }
       do throws(ReceiptToolError) {
-        if let readError { throw readError }
-        guard let document else { return }
-        if merging {
-          try merged.merge(RevenueReportReader.read(document.bytes, source: document.label))
-        } else {
-          let receipt = try ReceiptDecoder.decode(document.bytes, source: document.label)
-          try receipt.requireValidStatus(source: document.label)
-          ledger.add(receipt)
+        switch result {
+        case .success(.part(let part)): try merged.merge(part)
+        case .success(.receipt(let receipt)): ledger.add(receipt)
+        case .failure(let error):
+          if case .noInput(let source, _) = error { label = source }
+          throw error
         }
       } catch {
         var error = error

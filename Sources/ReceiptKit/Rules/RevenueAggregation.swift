@@ -179,36 +179,7 @@ public struct PurchaseDateRange: Hashable, Sendable {
   }
 }
 
-/// Collects the distinct transactions of every document read, so memory grows with distinct
-/// transactions, not with input size; `report` values and groups them at the end (the commission
-/// year needs a subscription's whole history, whatever order documents came in).
-public struct RevenueLedger: Sendable {
-  var transactions: [String: Transaction] = [:]
-  public private(set) var duplicatesMerged = 0
-  public var errors: [RevenueInputError] = []
-
-  public init() {}
-
-  /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
-  public mutating func add(_ document: ReceiptDocument) {
-    duplicatesMerged += document.duplicateRowsMerged
-    for t in document.transactions {
-      guard var existing = transactions[t.transactionID] else {
-        transactions[t.transactionID] = t
-        continue
-      }
-      duplicatesMerged += 1
-      // A later copy may know of a refund the earlier one did not.
-      if existing.cancellationDate == nil, let c = t.cancellationDate {
-        existing.cancellationDate = c
-        existing.cancellationReason = t.cancellationReason
-        transactions[t.transactionID] = existing
-      }
-    }
-  }
-
-  public var distinctTransactions: Int { transactions.count }
-
+extension RevenueLedger {
   /// Values, filters and groups every transaction.
   public func report(
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
@@ -217,12 +188,12 @@ public struct RevenueLedger: Sendable {
     var report = RevenueReport(hasProceeds: commission != .none)
     report.counts.duplicatesMerged = duplicatesMerged
     report.errors = errors
-    let ordered = transactions.values.sorted {
-      ($0.purchaseDate?.milliseconds ?? Int64.min, $0.transactionID) < ($1.purchaseDate?.milliseconds ?? Int64.min, $1.transactionID)
-    }
+
     // Paid service per subscription so far, in purchase order, for the standard plan's second year.
     var paidSoFar: [String: Int64] = [:]
-    for t in ordered {
+    // One Transaction at a time, so the report needs no second copy of the ledger.
+    for position in purchaseOrder() {
+      let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = t.originalTransactionID ?? t.transactionID
       let before: Int64? = isSubscription ? paidSoFar[chain] ?? 0 : nil
