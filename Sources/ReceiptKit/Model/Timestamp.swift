@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A point in time in whole milliseconds since 1970-01-01T00:00:00Z, the unit of Apple's `*_ms` fields.
 ///
 /// Kept as an integer so that comparisons are exact; printed as ISO 8601 UTC.
@@ -121,10 +129,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     }
     guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else { return nil }
     let zone = UnsafeBufferPointer(rebasing: b[i...])
-    for utc: StaticString in ["Z", " Etc/GMT", " GMT", " UTC", " Etc/UTC"]
-    where zone.count == utc.utf8CodeUnitCount && zone.elementsEqual(UnsafeBufferPointer(start: utc.utf8Start, count: utc.utf8CodeUnitCount)) {
-      return base
-    }
+    if isUTC(zone) { return base }
     // ±HH:MM or ±HHMM
     guard zone.count == 6 || zone.count == 5, zone[0] == 0x2B || zone[0] == 0x2D else { return nil }
     let hh = num(i + 1, 2)
@@ -132,6 +137,20 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     guard let hh, let mm, hh < 24, mm < 60 else { return nil }
     let offset = (hh * 60 + mm) * 60_000
     return Timestamp(milliseconds: zone[0] == 0x2B ? base.milliseconds - offset : base.milliseconds + offset)
+  }
+
+  /// `Z`, ` Etc/GMT`, ` GMT`, ` UTC` or ` Etc/UTC`: the zones Apple and ISO 8601 write for UTC.
+  private static func isUTC(_ zone: UnsafeBufferPointer<UInt8>) -> Bool {
+    func equals(_ name: StaticString) -> Bool {
+      guard zone.count == name.utf8CodeUnitCount, let z = zone.baseAddress else { return false }
+      return memcmp(z, name.utf8Start, zone.count) == 0
+    }
+    switch zone.count {
+    case 1: return equals("Z")
+    case 4: return equals(" GMT") || equals(" UTC")
+    case 8: return equals(" Etc/GMT") || equals(" Etc/UTC")
+    default: return false
+    }
   }
 
   /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.

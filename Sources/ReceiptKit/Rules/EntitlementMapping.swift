@@ -29,7 +29,9 @@ public func entitlementDefinitions(for document: ReceiptDocument, catalog: Catal
   for product in catalog.allProducts where product.type != .consumable {
     for entitlement in product.entitlements { add(entitlement, product.productID) }
   }
-  for t in document.transactions where catalog.product(t.productID) == nil {
+  // A large receipt repeats a handful of products many times: look each one up once.
+  var seen = Set<String>()
+  for t in document.transactions where seen.insert(t.productID).inserted && catalog.product(t.productID) == nil {
     add(t.productID, t.productID)
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }

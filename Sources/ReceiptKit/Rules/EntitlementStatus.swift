@@ -50,8 +50,9 @@ public struct EntitlementResult: Hashable, Sendable {
 public func entitlementStatus(
   _ definition: EntitlementDefinition, document: ReceiptDocument, catalog: Catalog, at time: Timestamp
 ) -> EntitlementResult {
-  let considered = document.transactions.filter { definition.productIDs.contains($0.productID) }.map {
-    ConsideredTransaction(transaction: $0, grant: accessGrant(of: $0, catalog: catalog, at: time))
+  var considered: [ConsideredTransaction] = []
+  for t in document.transactions where definition.productIDs.contains(t.productID) {
+    considered.append(ConsideredTransaction(transaction: t, grant: accessGrant(of: t, catalog: catalog, at: time)))
   }
   var result = EntitlementResult(
     id: definition.id, state: .notPurchased, deciding: nil, expiresDate: nil, gracePeriodExpiresDate: nil, reason: "", considered: considered)
