@@ -90,8 +90,17 @@ struct ChunkReader {
       filled -= start
       start = 0
     }
-    if buffer.count - filled < Self.chunkSize {
-      buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+    guard buffer.count - filled < Self.chunkSize else { return }
+    // Doubling keeps a long line linear; the new room is left uninitialised, as only
+    // `0..<filled` is ever read, and copying by hand stays fast in unoptimised builds too.
+    let size = max(filled + Self.chunkSize, buffer.count * 2)
+    let old = buffer
+    let kept = filled
+    buffer = [UInt8](unsafeUninitializedCapacity: size) { room, count in
+      old.withUnsafeBufferPointer { o in
+        if let to = room.baseAddress, let from = o.baseAddress, kept > 0 { memcpy(to, from, kept) }
+      }
+      count = size
     }
   }
 
