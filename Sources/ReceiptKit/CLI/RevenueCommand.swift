@@ -61,7 +61,7 @@ public enum RevenueCommand {
           ledger.add(receipt)
         }
       } catch {
-        var error = error
+        var error = document?.locatedInFile(error) ?? error
         if case .data(nil, let message) = error { error = .data(source: label, message: message) }
         context.report(error)
         if firstError == nil { firstError = error.exitStatus }
