@@ -96,6 +96,62 @@ import Testing
     #expect(lines.map(String.init) == expected)
   }
 
+  // MARK: Error positions
+
+  /// The decoder counts lines from the document's start; messages give the place in the file.
+  @Test func an_ndjson_line_error_names_the_file_line_and_the_column_within_it() throws {
+    let doc = InputDocument(source: "batch.ndjson", line: 2, bytes: Array("{broken".utf8))
+    var syntaxError: ReceiptToolError?
+    do throws(ReceiptToolError) {
+      _ = try ReceiptDecoder.decode(doc.bytes, source: doc.label)
+    } catch {
+      syntaxError = error
+    }
+    let syntax = try #require(syntaxError)
+    #expect(syntax.message == "batch.ndjson:2:1:2: unexpected character 'b'; expected a string key")
+    #expect(doc.locatedInFile(syntax).message == "batch.ndjson:2:2: unexpected character 'b'; expected a string key")
+
+    let field = ReceiptToolError.field(source: doc.label, path: "receipt.in_app[0].expires_date_ms", message: "bad", line: 1, column: 91)
+    #expect(doc.locatedInFile(field).message == "batch.ndjson:2:91: receipt.in_app[0].expires_date_ms: bad")
+    // Without a position the document label is the place: file and line.
+    let unplaced = ReceiptToolError.field(source: doc.label, path: "$", message: "bad", line: nil, column: nil)
+    #expect(doc.locatedInFile(unplaced).message == "batch.ndjson:2: $: bad")
+    let data = ReceiptToolError.data(source: doc.label, message: "not a receipt")
+    #expect(doc.locatedInFile(data) == data)
+    // An error about another source (a catalog, say) is left alone.
+    let other = ReceiptToolError.field(source: "catalog.json", path: "$", message: "bad", line: 3, column: 4)
+    #expect(doc.locatedInFile(other) == other)
+  }
+
+  @Test func a_whole_file_error_keeps_its_position() {
+    let doc = InputDocument(source: "one.json", bytes: [])
+    let e = ReceiptToolError.field(source: doc.label, path: "$.x", message: "bad", line: 7, column: 3)
+    #expect(doc.locatedInFile(e) == e)
+    #expect(e.message == "one.json:7:3: $.x: bad")
+  }
+
+  @Test func the_runner_reports_ndjson_errors_at_their_place_in_the_file() throws {
+    let good = SyntheticReceipts.verifyReceipt(index: 1, transactions: 1)
+    let path = try Self.temporaryFile("placed.ndjson", [good, good, "{\"status\": x}"].joined(separator: "\n") + "\n")
+    let errPath = path + ".err"
+    let fd = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(fd >= 0)
+    let context = CommandContext(
+      environment: Environment(variables: [:], stdoutIsTerminal: false),
+      stdout: OutputStream(fd: fd), stderr: OutputStream(fd: fd))
+    let status = DocumentRunner.run(
+      paths: [path], format: .ndjson, quiet: true, forceNDJSON: false, context: context
+    ) { (input) throws(ReceiptToolError) in
+      _ = try ReceiptDecoder.decode(input.bytes, source: input.label)
+      return DocumentOutput(text: "", json: .null)
+    }
+    context.stderr.flush()
+    close(fd)
+    #expect(status == .dataError)
+    let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+    #expect(stderr.hasPrefix("receipt-tool: error: \(path):3:12: "), "\(stderr)")
+  }
+
   // MARK: End to end, through the built binary
 
   static var packageRoot: URL {

@@ -88,7 +88,7 @@ private let familyThenOwn = doc([
     #expect(r.state == .active)
     #expect(r.isActive)
     #expect(r.deciding?.transactionID == "3100")
-    #expect(r.reason == "Family Sharing access to com.acme.pro.yearly was revoked on 2024-03-01; the customer's own purchase (transaction 3100) keeps it active until 2025-03-02.")
+    #expect(r.reason == "Family Sharing access to com.acme.pro.yearly was revoked on 2024-03-01T00:00:00Z; the customer's own purchase (transaction 3100) keeps it active until 2025-03-02T00:00:00Z.")
     #expect(r.considered.map(\.grant.code) == ["revoked", "grants"])
   }
 

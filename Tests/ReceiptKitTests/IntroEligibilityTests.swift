@@ -45,7 +45,7 @@ private func decide(_ products: [String]?, _ transactions: [Transaction], catalo
     #expect(r.transactionID == "11001")
     #expect(r.ownership == .familyShared)
     #expect(r.subscriptionGroup == "21000111")
-    #expect(r.reason == "ineligible: family-shared transaction 11001 (com.acme.pro.monthly, group 21000111) was a free trial from 2023-01-01")
+    #expect(r.reason == "ineligible: family-shared transaction 11001 (com.acme.pro.monthly, group 21000111) was a free trial from 2023-01-01T10:00:00Z")
   }
 
   @Test func introPricePeriodMakesIneligible() throws {
@@ -53,14 +53,14 @@ private func decide(_ products: [String]?, _ transactions: [Transaction], catalo
     let r = try #require(decide(["com.acme.pro.monthly"], history).first)
     #expect(r.status == .ineligible)
     #expect(r.ownership == .purchased)
-    #expect(r.reason == "ineligible: purchased transaction 5 (com.acme.pro.monthly, group 21000111) was in an introductory price period from 2023-05-02")
+    #expect(r.reason == "ineligible: purchased transaction 5 (com.acme.pro.monthly, group 21000111) was in an introductory price period from 2023-05-02T00:00:00Z")
   }
 
   @Test func refundedTrialStillCounts() throws {
     let history = [sub("6", "com.acme.pro.monthly", from: "2023-05-02T00:00:00Z", to: "2023-05-09T00:00:00Z", trial: true, cancelled: "2023-05-03T00:00:00Z")]
     let r = try #require(decide(["com.acme.pro.yearly"], history).first)
     #expect(r.status == .ineligible)
-    #expect(r.reason.contains("cancelled on 2023-05-03, but a used offer still counts"))
+    #expect(r.reason.contains("cancelled on 2023-05-03T00:00:00Z, but a used offer still counts"))
   }
 
   @Test func anotherGroupIsUnaffected() throws {

@@ -7,6 +7,12 @@ import Testing
     #expect(t.iso8601 == "2020-07-23T19:32:51Z")
   }
 
+  @Test func wholeSecondsDropsOnlyTheMilliseconds() throws {
+    let t = try #require(Timestamp(milliseconds: 1_595_532_771_999))
+    #expect(t.iso8601 == "2020-07-23T19:32:51.999Z")
+    #expect(t.iso8601WholeSeconds == "2020-07-23T19:32:51Z")
+  }
+
   @Test func parsesAppleFormattedDate() {
     #expect(Timestamp.parse(formatted: "2020-07-23 19:32:51 Etc/GMT")?.milliseconds == 1_595_532_771_000)
     #expect(Timestamp.parse(formatted: "2020-07-23T20:32:51+01:00")?.milliseconds == 1_595_532_771_000)

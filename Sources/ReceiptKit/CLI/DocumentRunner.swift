@@ -64,7 +64,7 @@ public enum DocumentRunner {
     do throws(ReceiptToolError) {
       output = try process(document)
     } catch {
-      return .failure(error)
+      return .failure(document.locatedInFile(error))
     }
     switch format {
     case .text: return .output(output, rendered: output.text, json: nil)

@@ -49,7 +49,7 @@ public enum IntroEligibilityCommand {
       }
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(results, time: time, color: context.environment.useColor, width: context.environment.columns),
-        json: IntroEligibilityJSONRenderer.render(results, time: time), failedChecks: failed)
+        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: failed)
     }
   }
 }

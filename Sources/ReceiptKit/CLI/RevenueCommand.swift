@@ -71,7 +71,7 @@ public enum RevenueCommand {
           throw error
         }
       } catch {
-        var error = error
+        var error = document?.locatedInFile(error) ?? error
         if case .data(nil, let message) = error { error = .data(source: label, message: message) }
         context.report(error)
         if firstError == nil { firstError = error.exitStatus }

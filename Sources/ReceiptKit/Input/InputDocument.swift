@@ -23,6 +23,31 @@ public struct InputDocument: Sendable {
   /// How messages name this document: `file.json`, or `batch.ndjson:12` for an NDJSON line.
   public var label: String { line.map { "\(source):\($0)" } ?? source }
 
+  /// `error`, raised while reading this document under `label`, with its position given as a place in
+  /// the file, as editors and compilers expect: the JSON reader counts lines from the document's own
+  /// start, so for an NDJSON line `batch.ndjson:2` + `1:5` becomes `batch.ndjson:2:5` rather than
+  /// `batch.ndjson:2:1:5`. Errors without a position keep the label (`batch.ndjson:2: message`), and a
+  /// whole-file document is unchanged.
+  public func locatedInFile(_ error: ReceiptToolError) -> ReceiptToolError {
+    guard let line else { return error }
+    // The document starts at column 1 of file line `line`, so its line n is file line `line + n - 1`.
+    func fileLine(_ n: Int) -> Int? {
+      let (sum, overflow) = line.addingReportingOverflow(n - 1)
+      return n >= 1 && !overflow ? sum : nil
+    }
+    switch error {
+    case .syntax(let errorSource, var e) where errorSource == label:
+      guard let l = fileLine(e.line) else { return error }
+      e.line = l
+      return .syntax(source: source, e)
+    case .field(let errorSource, let path, let message, let l?, let column?) where errorSource == label:
+      guard let l = fileLine(l) else { return error }
+      return .field(source: source, path: path, message: message, line: l, column: column)
+    default:
+      return error
+    }
+  }
+
   /// `{"file": ..., "line": ...}` for JSON output.
   public var inputJSON: JSONValue {
     .object([("file", .string(source)), ("line", .int(line))])

@@ -37,6 +37,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// `2024-06-15`.
   public var date: String { String(iso8601.prefix(10)) }
 
+  /// `iso8601` cut to the whole second (`2024-06-15T12:00:00Z`), for the evaluation time in text a
+  /// person reads: `--as-of now` carries the clock's milliseconds, which only JSON needs exactly.
+  public var iso8601WholeSeconds: String {
+    Timestamp(unchecked: milliseconds - milliseconds % 1000).iso8601
+  }
+
   /// This time plus a number of days, or nil past the representable range.
   public func adding(days: Int64) -> Timestamp? {
     let (delta, o1) = days.multipliedReportingOverflow(by: 86_400_000)

@@ -4,7 +4,7 @@ public enum EntitlementsTextRenderer {
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
   ) -> String {
     let layout = TextLayout(color: color, width: width)
-    var out = "As of \(evaluation.time.iso8601) (\(sourceDescription(evaluation.source)))\n\n"
+    var out = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
     guard !results.isEmpty else {
       return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
     }
@@ -29,6 +29,8 @@ public enum EntitlementsTextRenderer {
     return out
   }
 
+  /// The day only: a full time here would narrow the product column and shorten its ids at 80
+  /// columns; the reason under the table gives the exact time.
   static func expiresCell(_ r: EntitlementResult) -> String {
     if r.state == .gracePeriod, let grace = r.gracePeriodExpiresDate { return grace.date }
     if let e = r.expiresDate { return e.date }

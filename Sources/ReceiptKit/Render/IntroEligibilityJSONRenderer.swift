@@ -1,9 +1,11 @@
-/// `intro-eligibility --format json`: `{"as_of", "as_of_source", "products": [...]}`.
+/// `intro-eligibility --format json`: `{"as_of", "as_of_source", "input", "products": [...]}`, the
+/// same leading members as `entitlements`.
 public enum IntroEligibilityJSONRenderer {
-  public static func render(_ results: [IntroEligibilityResult], time: EvaluationTime) -> JSONValue {
+  public static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument) -> JSONValue {
     .object([
       ("as_of", .string(time.time.iso8601)),
       ("as_of_source", .string(time.source.rawValue)),
+      ("input", input.inputJSON),
       ("products", .array(results.map { r in
         .object([
           ("product_id", .string(r.productID)),

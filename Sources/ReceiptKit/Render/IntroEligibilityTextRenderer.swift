@@ -4,7 +4,7 @@ public enum IntroEligibilityTextRenderer {
     let layout = TextLayout(color: color, width: width)
     // The same words as entitlements, so the two answers read alike.
     let source = EntitlementsTextRenderer.sourceDescription(time.source)
-    var out = layout.fields([("As of", "\(time.time.iso8601) (\(source))"), ("Products", String(results.count))])
+    var out = layout.fields([("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", String(results.count))])
     for r in results {
       let tone: TextLayout.Tone
       switch r.status {

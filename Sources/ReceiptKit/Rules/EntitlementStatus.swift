@@ -109,7 +109,7 @@ public func entitlementStatus(
   guard let newest = newestEvent(considered) else {
     // Every transaction was bought after `time` (or is a consumable).
     let first = considered.compactMap(\.transaction.purchaseDate).min()
-    result.reason = "Nothing was bought by \(time.iso8601)" + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
+    result.reason = "Nothing was bought by \(time.iso8601WholeSeconds)" + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
     return result
   }
   result.deciding = newest.transaction
@@ -212,7 +212,7 @@ func newestLoss(_ considered: [ConsideredTransaction], at time: Timestamp) -> Co
 }
 
 func activeReason(_ t: Transaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
-  let keeps = until.map { "keeps it active until \($0.date)" } ?? "keeps it active; it does not expire"
+  let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
   // The product is named unless the sentence already did.
   let id = lost?.transaction.productID == t.productID ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
   let source: String
@@ -229,9 +229,9 @@ func activeReason(_ t: Transaction, until: Timestamp?, lost: ConsideredTransacti
   let l = lost.transaction
   switch lost.grant {
   case .revoked(let at):
-    return "Family Sharing access to \(l.productID) was revoked on \(at.date); \(source) \(keeps)."
+    return "Family Sharing access to \(l.productID) was revoked on \(at.iso8601); \(source) \(keeps)."
   case .refunded(let at):
-    return "\(l.productID) (transaction \(l.transactionID)) was refunded on \(at.date); \(source) \(keeps)."
+    return "\(l.productID) (transaction \(l.transactionID)) was refunded on \(at.iso8601); \(source) \(keeps)."
   default:
     return source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
   }

@@ -73,9 +73,9 @@ public func decideIntroEligibility(
     result.transactionID = used.transactionID
     result.ownership = used.ownership
     let what = used.isTrialPeriod ? "a free trial" : "in an introductory price period"
-    var reason = "ineligible: \(describe(used, group: group)) was \(what) from \(used.purchaseDate.map(\.date) ?? "an unknown date")"
+    var reason = "ineligible: \(describe(used, group: group)) was \(what) from \(used.purchaseDate.map(\.iso8601) ?? "an unknown date")"
     if let refunded = used.cancellationDate {
-      reason += "; it was cancelled on \(refunded.date), but a used offer still counts"
+      reason += "; it was cancelled on \(refunded.iso8601), but a used offer still counts"
     }
     result.reason = reason
     return result
@@ -109,7 +109,7 @@ public func decideIntroEligibility(
     result.reason = "eligible: the receipt has no transaction in \(where_); new subscribers get the introductory offer"
   } else {
     let shared = relevant.filter { $0.ownership == .familyShared }.count
-    result.reason = "eligible: none of the \(relevant.count) transactions in \(where_) (\(shared) family-shared) used an introductory offer, and none is active at \(time.time.iso8601)"
+    result.reason = "eligible: none of the \(relevant.count) transactions in \(where_) (\(shared) family-shared) used an introductory offer, and none is active at \(time.time.iso8601WholeSeconds)"
   }
   return result
 }
