@@ -165,4 +165,25 @@ private func decide(_ products: [String]?, _ transactions: [Transaction], catalo
     #expect(r.status == 0)
     #expect(r.stdout.contains("Status  unknown"))
   }
+
+  @Test func aRenewalInBillingRetryOrGraceKeepsTheCustomerASubscriber() throws {
+    let lapsed = sub("5001", "com.acme.pro.monthly", from: "2024-01-20T00:00:00Z", to: "2024-02-20T00:00:00Z")
+    for (retry, grace, status) in [
+      (true, nil as String?, IntroEligibilityStatus.ineligible), (false, "2024-03-05T00:00:00Z", .ineligible),
+      (false, "2024-02-25T00:00:00Z", .eligible), (false, nil, .eligible),
+    ] {
+      var doc = document([lapsed])
+      doc.pendingRenewals = [PendingRenewal(
+        productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
+        gracePeriodExpiresDate: grace.flatMap(ms))]
+      let r = try #require(decideIntroEligibility(products: ["com.acme.pro.yearly"], document: doc, catalog: acme, at: at).first)
+      #expect(r.status == status, "retry \(retry), grace \(grace ?? "none")")
+      if status == .ineligible {
+        #expect(r.transactionID == "5001")
+        #expect(r.reason.contains(retry ? "in billing retry" : "billing grace period until 2024-03-05T00:00:00Z"))
+      } else {
+        #expect(r.reason.hasPrefix("eligible: the 1 transaction in group 21000111 (0 family-shared) did not use an introductory offer, and it is not active at"))
+      }
+    }
+  }
 }

@@ -95,6 +95,18 @@ public func decideIntroEligibility(
     return result
   }
 
+  // A renewal Apple is still trying to charge keeps the customer a subscriber of the group.
+  if let (lapsed, pending) = retryingRenewal(of: relevant, document: document, at: time.time) {
+    result.status = .ineligible
+    result.transactionID = lapsed.transactionID
+    result.ownership = lapsed.ownership
+    let state = pending.gracePeriodExpiresDate.map { $0 > time.time } == true
+      ? "in Apple's billing grace period until \(pending.gracePeriodExpiresDate.display)"
+      : "in billing retry"
+    result.reason = "ineligible: \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; active subscribers changing plans get no introductory offer"
+    return result
+  }
+
   guard group != nil else {
     let evidence = relevant.isEmpty
       ? "the receipt has no transaction of it"
@@ -109,7 +121,9 @@ public func decideIntroEligibility(
     result.reason = "eligible: the receipt has no transaction in \(where_); new subscribers get the introductory offer"
   } else {
     let shared = relevant.filter { $0.ownership == .familyShared }.count
-    result.reason = "eligible: none of the \(relevant.count) transactions in \(where_) (\(shared) family-shared) used an introductory offer, and none is active at \(time.time.iso8601WholeSeconds)"
+    let transactions = relevant.count == 1 ? "the 1 transaction" : "none of the \(relevant.count) transactions"
+    let verb = relevant.count == 1 ? "did not use an introductory offer, and it is not" : "used an introductory offer, and none is"
+    result.reason = "eligible: \(transactions) in \(where_) (\(shared) family-shared) \(verb) active at \(time.time.iso8601WholeSeconds)"
   }
   return result
 }
@@ -121,6 +135,16 @@ public func decideIntroEligibility(
   let groups = SubscriptionGroups(catalog: catalog, transactions: document.transactions)
   let ids = products ?? introEligibilityProducts(document: document, catalog: catalog)
   return ids.map { decideIntroEligibility(of: $0, document: document, catalog: catalog, groups: groups, at: time) }
+}
+
+/// The newest expired transaction whose pending renewal is in the billing grace period or billing retry at `time`.
+private func retryingRenewal(of transactions: [Transaction], document: ReceiptDocument, at time: Timestamp) -> (Transaction, PendingRenewal)? {
+  let expired = transactions.filter { t in t.expiresDate.map { $0 <= time } == true && t.cancellationDate == nil && !t.isUpgraded }
+  guard let newest = expired.max(by: { ($0.expiresDate ?? .epoch) < ($1.expiresDate ?? .epoch) }),
+    let pending = document.pendingRenewal(originalTransactionID: newest.originalTransactionID ?? newest.transactionID),
+    pending.isInBillingRetryPeriod == true || pending.gracePeriodExpiresDate.map({ $0 > time }) == true
+  else { return nil }
+  return (newest, pending)
 }
 
 /// The first transaction by purchase date (undated ones last, then receipt order).
