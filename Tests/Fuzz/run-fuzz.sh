@@ -16,7 +16,9 @@ mkdir -p "$corpus" "$seeds" "$artifacts"
 
 # `--sanitize=fuzzer`, not `-Xswiftc -sanitize=fuzzer`: on Swift 6.3 the latter builds a binary that silently
 # does not fuzz. Debug only: a `-c release` fuzzer build on 6.3 reports no coverage ("Is the code instrumented?").
-build=(swift build --sanitize=fuzzer --sanitize=address --product receipt-tool-fuzz --scratch-path .build-fuzz)
+# lld, not the default gold: gold drops the coverage counters' module constructors, and libFuzzer then runs
+# blind ("no interesting inputs ... Is the code instrumented for coverage?").
+build=(swift build --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product receipt-tool-fuzz --scratch-path .build-fuzz)
 if ! "${build[@]}" >"$work/build.log" 2>&1; then
   grep -v "Cannot export" "$work/build.log" >&2
   exit 1
@@ -32,6 +34,13 @@ done
 # No backtracer wait: a crash ends at once. Leak checking is off: the tool is short-lived by design.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+# A blind fuzzer finds little: refuse to run one.
+mkdir -p "$work/empty"
+probe="$("$bin" -runs=1 "$work/empty" 2>&1 || true)"
+if [[ $probe != *"inline 8-bit counters"* ]]; then
+  echo "run-fuzz.sh: $bin is not instrumented for coverage" >&2
+  exit 1
+fi
 "$bin" "$corpus" "$seeds" \
   -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=4096 \
   -dict="$root/Tests/Fuzz/json.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
