@@ -320,9 +320,8 @@ extension ValueReading {
   private mutating func decodeDocumentBody() throws -> ReceiptDocument {
     let (kind, at) = try peek()
     guard kind == .object else {
-      throw ReceiptToolError.data(
-        source: source,
-        message: "expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun) at line \(reader.error("", at: at).line)")
+      // Positioned like a syntax error, so an NDJSON line's message names the file's line.
+      throw syntax(reader.error("expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun)", at: at))
     }
     var top = TopLevel()
     var collector = TransactionCollector()
