@@ -40,3 +40,80 @@ import Testing
     #expect(Timestamp.parse(formatted: "2020-02-30") == nil)
   }
 }
+
+/// A large transaction array read on two threads gives exactly what a sequential read gives, errors and warnings included.
+@Suite struct TransactionArraySplitTests {
+  /// About 5 MB: over the split threshold.
+  static let big = Array(SyntheticReceipts.verifyReceipt(index: 7, transactions: 6_000).utf8)
+
+  static func both(_ bytes: [UInt8]) -> (Result<ReceiptDocument, ReceiptToolError>, Result<ReceiptDocument, ReceiptToolError>) {
+    func run(_ split: Bool) -> Result<ReceiptDocument, ReceiptToolError> {
+      do throws(ReceiptToolError) {
+        return .success(try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
+      } catch { return .failure(error) }
+    }
+    return (run(true), run(false))
+  }
+
+  /// `bytes` with the last occurrence of `old` replaced, so the change lands after the split point.
+  static func replacingLast(_ old: String, with new: String) -> [UInt8] {
+    let text = String(decoding: big, as: UTF8.self)
+    guard let range = text.range(of: old, options: .backwards) else { return big }
+    return Array(text.replacingCharacters(in: range, with: new).utf8)
+  }
+
+  @Test func theSameTransactionsInTheSameOrder() throws {
+    #expect(Self.big.count >= TransactionArraySplit.minimumBytes)
+    let (split, sequential) = Self.both(Self.big)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions.count == 6_000)
+    #expect(a.transactions == b.transactions)
+    #expect(a.duplicateRowsMerged == b.duplicateRowsMerged)
+    // And the helper thread's part was really used.
+    let adopted = try JSONReader.withReader(Self.big) { reader in
+      var reading = ValueReading(reader: reader, source: "big.json")
+      _ = try reading.decodeDocument()
+      return reading.arraysReadOnTwoThreads
+    }
+    #expect(adopted >= 1 || DocumentPipeline.workers == 1)
+  }
+
+  @Test func anErrorAfterTheSplitPointIsTheSequentialError() {
+    let broken = Self.replacingLast(#""quantity":"1""#, with: #""quantity":"x""#)
+    let (split, sequential) = Self.both(broken)
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.message == b.message)
+    #expect(a.message.contains("latest_receipt_info[5999].quantity"))
+  }
+
+  @Test func aSyntaxErrorAfterTheSplitPointIsTheSequentialError() {
+    let (split, sequential) = Self.both(Self.replacingLast(#"},{"#, with: #"},,{"#))
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.message == b.message)
+  }
+
+  @Test func warningsAfterTheSplitPointNameTheirElement() throws {
+    let odd = Self.replacingLast(#""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
+    let (split, sequential) = Self.both(odd)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.warnings == b.warnings)
+    #expect(a.warnings.first?.path.hasPrefix("latest_receipt_info[") == true)
+  }
+
+  @Test func bracketsInsideStringsDoNotMoveTheSplit() throws {
+    let tricky = Self.replacingLast(#""subscription_group_identifier":"21000111""#, with: #""subscription_group_identifier":"},{\"]}[{""#)
+    let (split, sequential) = Self.both(tricky)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions == b.transactions)
+    #expect(a.transactions.contains { $0.subscriptionGroup == #"},{"]}[{"# })
+  }
+}

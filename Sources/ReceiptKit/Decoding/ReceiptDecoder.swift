@@ -7,10 +7,17 @@ public enum ReceiptDecoder {
   /// Decodes `bytes`; `source` names the input in messages (a file name, or `<stdin>`).
   /// With `keepSecrets`, `latest_receipt` and a notification's `password` are kept for `--show-secrets`.
   public static func decode(_ bytes: [UInt8], source: String, keepSecrets: Bool = false) throws(ReceiptToolError) -> ReceiptDocument {
+    try decode(bytes, source: source, keepSecrets: keepSecrets, splittingLargeArrays: true)
+  }
+
+  static func decode(
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, splittingLargeArrays: Bool
+  ) throws(ReceiptToolError) -> ReceiptDocument {
     do {
       return try JSONReader.withReader(bytes) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
+        reading.splitsLargeArrays = splittingLargeArrays
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptToolError {
@@ -480,15 +487,22 @@ extension ValueReading {
     // A transaction takes a few hundred bytes; reserving for what is left of the input avoids
     // copying a large array as it grows, and untouched capacity costs address space only.
     collector.transactions.reserveCapacity(collector.transactions.count + (reader.end - reader.offset) / 256)
-    // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
-    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
+    let transaction: (inout ValueReading, inout [DataWarning]) throws -> Transaction = { r, warnings in
       let at = r.reader.offset
       var row = TransactionRow()
       try r.forEachMember(txKeys.matcher, names: txKeys.names) { rr, i in
         guard let key = TxKey(rawValue: i) else { return }
         try row.read(key, from: &rr)
       }
-      collector.add(try row.transaction(source: source, reading: r, at: at, warnings: &warnings))
+      return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
+    }
+    if splitsLargeArrays, try peek().0 == .array, TransactionArraySplit.applies(to: reader) {
+      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) { collector.add($0) }
+      return
+    }
+    // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
+      collector.add(try transaction(&r, &warnings))
     }
   }
 

@@ -16,6 +16,10 @@ struct ValueReading {
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
   var interner = StringInterner()
+  /// Read large transaction arrays on two threads (`TransactionArraySplit`); tests compare both ways.
+  var splitsLargeArrays = true
+  /// How many arrays were read on two threads with the helper's part used (for tests).
+  var arraysReadOnTwoThreads = 0
 
   init(reader: JSONReader, source: String) {
     self.reader = reader

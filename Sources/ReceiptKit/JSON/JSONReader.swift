@@ -223,6 +223,23 @@ public struct JSONReader {
     return true
   }
 
+  /// Calls `body` with the whole input, for scanning ahead of the reader.
+  func withInput<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(buf) }
+
+  /// Continues inside the array that starts at the reader's position, at the element starting at `offset`.
+  mutating func resume(inArrayAt offset: Int) {
+    pos = offset
+    depth &+= 1
+    afterOpen = false
+  }
+
+  /// Continues after the current array, whose remaining elements were read elsewhere, at `offset` (past its `]`).
+  mutating func closeArray(resumingAt offset: Int) {
+    pos = offset
+    depth &-= 1
+    afterOpen = false
+  }
+
   /// Checks that nothing but whitespace follows the top-level value.
   public mutating func finish() throws {
     skipWhitespace()
