@@ -43,6 +43,8 @@ enum TransactionArraySplit {
     let group = DispatchGroup()
     try withoutActuallyEscaping(element) { element in
       let helper = UncheckedHelper(template: template, start: start, element: element, coordinator: coordinator)
+      // Waiting on a global-queue task cannot starve: with two or more cores a batch window holds at
+      // most one document over the split threshold (windows close at 1 MiB), so a pool thread is free.
       DispatchQueue.global().async(group: group) { helper.run() }
       // Whatever happens here, the helper reads the input buffer: wait for it before returning.
       defer {
