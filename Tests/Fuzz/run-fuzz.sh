@@ -14,11 +14,12 @@ seeds="$work/seeds"
 artifacts="$root/Tests/Fuzz/artifacts"
 mkdir -p "$corpus" "$seeds" "$artifacts"
 
-# `--sanitize=fuzzer`, not `-Xswiftc -sanitize=fuzzer`: on Swift 6.3 the latter builds a binary that silently
-# does not fuzz. Debug only: a `-c release` fuzzer build on 6.3 reports no coverage ("Is the code instrumented?").
-# lld, not the default gold: gold drops the coverage counters' module constructors, and libFuzzer then runs
-# blind ("no interesting inputs ... Is the code instrumented for coverage?").
-build=(swift build --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product receipt-tool-fuzz --scratch-path .build-fuzz)
+# Debug build. On Swift 6.3.1 `--sanitize=fuzzer --sanitize=address` hands the compiler two -sanitize= flags and only the last
+# counts: the code gets AddressSanitizer but no coverage counters, and libFuzzer runs blind ("no interesting
+# inputs ... Is the code instrumented for coverage?"). One combined flag gives both; `--sanitize=fuzzer` is still
+# needed so that SwiftPM builds the target as a fuzzer (without it, the binary does not fuzz at all).
+scratch="$root/.build-fuzz/build"
+build=(swift build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product receipt-tool-fuzz --scratch-path "$scratch")
 if ! "${build[@]}" >"$work/build.log" 2>&1; then
   grep -v "Cannot export" "$work/build.log" >&2
   exit 1
