@@ -2,15 +2,15 @@
 /// export holds 100,000 of them, and the commission year needs a subscription's whole history
 /// whatever order documents came in, so they stay until `report` runs.
 ///
-/// Only what revenue reads is kept (about 64 bytes a transaction instead of a full `Transaction`):
+/// Only what revenue reads is kept (about 100 bytes a transaction instead of a full `Transaction` in a dictionary):
 /// ids as numbers when they are plain digits, product ids and odd ownership values once each.
 public struct RevenueLedger: Sendable {
   struct Entry: Sendable {
     var id: IDRef
     var originalID: IDRef?
-    var product: UInt32
+    var product: Int
     /// 0 PURCHASED, 1 FAMILY_SHARED, n + 2 `texts[n]` (a value Apple does not document).
-    var ownership: UInt32
+    var ownership: Int
     var quantity: Int32?
     var isTrialPeriod: Bool
     var isInIntroOfferPeriod: Bool
@@ -22,13 +22,13 @@ public struct RevenueLedger: Sendable {
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
   enum IDRef: Sendable {
     case number(UInt64)
-    case text(UInt32)
+    case text(Int)
   }
 
   var entries: [Entry] = []
   var index = TransactionIDIndex()
   var products: [String] = []
-  var productNumbers: [String: UInt32] = [:]
+  var productNumbers: [String: Int] = [:]
   /// Ids that are not plain numbers, and unrecognised ownership values.
   var texts: [String] = []
   public private(set) var duplicatesMerged = 0
@@ -48,11 +48,12 @@ public struct RevenueLedger: Sendable {
         if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.cancellationDate }
         continue
       }
-      let ownership: UInt32
+      let ownership: Int
       switch t.ownership {
       case .purchased: ownership = 0
       case .familyShared: ownership = 1
-      case .unrecognized(let raw): ownership = UInt32(texts.count) + 2
+      case .unrecognized(let raw):
+        ownership = texts.count + 2
         texts.append(raw)
       }
       entries.append(Entry(
@@ -66,12 +67,12 @@ public struct RevenueLedger: Sendable {
   private mutating func reference(_ id: String) -> IDRef {
     if let n = TransactionIDIndex.numericKey(id), n < 1 << 63 { return .number(n) }
     texts.append(id)
-    return .text(UInt32(texts.count - 1))
+    return .text(texts.count - 1)
   }
 
-  private mutating func productNumber(_ id: String) -> UInt32 {
+  private mutating func productNumber(_ id: String) -> Int {
     if let n = productNumbers[id] { return n }
-    let n = UInt32(products.count)
+    let n = products.count
     products.append(id)
     productNumbers[id] = n
     return n
@@ -80,7 +81,7 @@ public struct RevenueLedger: Sendable {
   func text(of id: IDRef) -> String {
     switch id {
     case .number(let n): String(n)
-    case .text(let i): texts[Int(i)]
+    case .text(let i): texts[i]
     }
   }
 
@@ -90,10 +91,10 @@ public struct RevenueLedger: Sendable {
       switch e.ownership {
       case 0: .purchased
       case 1: .familyShared
-      default: .unrecognized(texts[Int(e.ownership - 2)])
+      default: .unrecognized(texts[e.ownership - 2])
       }
     return Transaction(
-      transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[Int(e.product)],
+      transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[e.product],
       ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate, expiresDate: e.expiresDate,
       cancellationDate: e.cancellationDate, isTrialPeriod: e.isTrialPeriod, isInIntroOfferPeriod: e.isInIntroOfferPeriod)
   }
