@@ -18,7 +18,10 @@ func generate(_ name: String, _ write: (FileHandle) -> Void) -> String {
   let path = workDir + "/" + name
   if !FileManager.default.fileExists(atPath: path) {
     _ = FileManager.default.createFile(atPath: path + ".tmp", contents: nil)
-    guard let handle = FileHandle(forWritingAtPath: path + ".tmp") else { fatalError("cannot write \(path)") }
+    guard let handle = FileHandle(forWritingAtPath: path + ".tmp") else {
+      print("receipt-tool-bench: cannot write \(path).tmp")
+      exit(74)
+    }
     write(handle)
     try? handle.close()
     try? FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)

@@ -3,7 +3,7 @@ public enum IntroEligibilityCommand {
   public static let name = "intro-eligibility"
   public static let abstract = "Decide, per product, whether the customer can still get its introductory offer."
   public static let discussion =
-    "Every transaction counts, FAMILY_SHARED ones included: an offer a family member used through Family Sharing makes the whole subscription group ineligible here too, as does an active subscription in the group. Groups come from the catalog and from subscription_group_identifier, linked through shared product ids."
+    "Every transaction counts, FAMILY_SHARED ones included: an offer a family member used through Family Sharing makes the whole subscription group ineligible here too, as does a subscription in the group that is active or whose renewal is in the billing grace period or billing retry. Groups come from the catalog and from subscription_group_identifier, linked through shared product ids."
 
   public static let spec = CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options, run: run)
 

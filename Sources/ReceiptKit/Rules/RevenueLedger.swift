@@ -2,7 +2,8 @@
 /// export holds 100,000 of them, and the commission year needs a subscription's whole history
 /// whatever order documents came in, so they stay until `report` runs.
 ///
-/// Only what revenue reads is kept (about 100 bytes a transaction instead of a full `Transaction` in a dictionary):
+/// Only what revenue reads is kept (a 104-byte entry plus its slot in the id index, about 150 bytes a
+/// transaction, instead of a full `Transaction` in a dictionary):
 /// ids as numbers when they are plain digits, product ids and odd ownership values once each.
 public struct RevenueLedger: Sendable {
   struct Entry: Sendable {
