@@ -1,26 +1,36 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The flow runs one way, and each target may use only those above it in this list:
+//   ReceiptModel    the format-neutral purchase history, timestamps, library errors
+//   ReceiptRules    the catalog model and the rules (plain functions over the model)
+//   ReceiptFormats  bytes -> purchase history: the JSON reader, one decoder per input format,
+//                   the format registry, catalog file formats, the revenue-report codec
+//   ReceiptCLI      input pipeline, renderers, commands, exit statuses
+//   receipt-tool    hands the process arguments to ReceiptCLI
 let package = Package(
   name: "receipt-tool",
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "receipt-tool", targets: ["receipt-tool"]),
-    .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
+    .library(name: "ReceiptKit", targets: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
   ],
   targets: [
-    // All logic: JSON reader, receipt model, rules, renderers, command line.
-    .target(name: "ReceiptKit"),
-    // A few lines that hand the process arguments to ReceiptKit.
-    .executableTarget(name: "receipt-tool", dependencies: ["ReceiptKit"]),
+    .target(name: "ReceiptModel"),
+    .target(name: "ReceiptRules", dependencies: ["ReceiptModel"]),
+    .target(name: "ReceiptFormats", dependencies: ["ReceiptModel", "ReceiptRules"]),
+    .target(name: "ReceiptCLI", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
+    .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
+    // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
+    .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
-    .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptKit"]),
-    // Benchmark against jq (README section "batch"); not run by `swift test`.
-    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptKit"]),
+    .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
+    // Benchmark against jq and Python (README section "batch"); not run by `swift test`.
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptTestSupport"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
-      dependencies: ["ReceiptKit", "receipt-tool"],
+      dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport", "receipt-tool"],
       // Data read by path from the tests, not resources.
       exclude: ["Fixtures", "FuzzRegressions"]
     ),

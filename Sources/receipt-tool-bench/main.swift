@@ -2,7 +2,10 @@
 // Usage: swift build -c release && .build/release/receipt-tool-bench [work-dir]
 // Not run by `swift test`. See README section "batch".
 import Foundation
-import ReceiptKit
+import ReceiptTestSupport
+import ReceiptCLI
+import ReceiptModel
+import ReceiptFormats
 
 let workDir = CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "receipt-tool-bench"
 let toolDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

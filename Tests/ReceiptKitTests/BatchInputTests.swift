@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// Batch input: NDJSON detection and streaming, order under parallel parsing, bounded memory.
 @Suite struct BatchInputTests {
@@ -79,11 +83,11 @@ import Testing
     let fd = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     try #require(fd >= 0)
     let context = CommandContext(
-      environment: Environment(variables: [:], stdoutIsTerminal: false),
-      stdout: OutputStream(fd: fd), stderr: OutputStream(fd: 2))
+      environment: ProcessEnvironment(variables: [:], stdoutIsTerminal: false),
+      stdout: OutputSink(fd: fd), stderr: OutputSink(fd: 2))
     let status = DocumentRunner.run(
       paths: [path], format: .ndjson, quiet: false, forceNDJSON: false, context: context
-    ) { (input) throws(ReceiptToolError) in
+    ) { (input) throws(ReceiptError) in
       let doc = try ReceiptDecoder.decode(input.bytes, source: input.label)
       return DocumentOutput(text: "", json: .object([("line", .int(input.line)), ("transactions", .int(doc.transactions.count))]))
     }
@@ -102,30 +106,30 @@ import Testing
   @Test func an_ndjson_line_error_names_the_file_line_and_the_column_within_it() throws {
     let doc = InputDocument(source: "batch.ndjson", line: 2, bytes: Array("{broken".utf8))
     var syntaxError: ReceiptToolError?
-    do throws(ReceiptToolError) {
+    do throws(ReceiptError) {
       _ = try ReceiptDecoder.decode(doc.bytes, source: doc.label)
     } catch {
-      syntaxError = error
+      syntaxError = .input(error)
     }
     let syntax = try #require(syntaxError)
     #expect(syntax.message == "batch.ndjson:2:1:2: unexpected character 'b'; expected a string key")
     #expect(doc.locatedInFile(syntax).message == "batch.ndjson:2:2: unexpected character 'b'; expected a string key")
 
-    let field = ReceiptToolError.field(source: doc.label, path: "receipt.in_app[0].expires_date_ms", message: "bad", line: 1, column: 91)
+    let field = ReceiptToolError.input(.field(source: doc.label, path: "receipt.in_app[0].expires_date_ms", message: "bad", line: 1, column: 91))
     #expect(doc.locatedInFile(field).message == "batch.ndjson:2:91: receipt.in_app[0].expires_date_ms: bad")
     // Without a position the document label is the place: file and line.
-    let unplaced = ReceiptToolError.field(source: doc.label, path: "$", message: "bad", line: nil, column: nil)
+    let unplaced = ReceiptToolError.input(.field(source: doc.label, path: "$", message: "bad", line: nil, column: nil))
     #expect(doc.locatedInFile(unplaced).message == "batch.ndjson:2: $: bad")
-    let data = ReceiptToolError.data(source: doc.label, message: "not a receipt")
+    let data = ReceiptToolError.input(.data(source: doc.label, message: "not a receipt"))
     #expect(doc.locatedInFile(data) == data)
     // An error about another source (a catalog, say) is left alone.
-    let other = ReceiptToolError.field(source: "catalog.json", path: "$", message: "bad", line: 3, column: 4)
+    let other = ReceiptToolError.input(.field(source: "catalog.json", path: "$", message: "bad", line: 3, column: 4))
     #expect(doc.locatedInFile(other) == other)
   }
 
   @Test func a_whole_file_error_keeps_its_position() {
     let doc = InputDocument(source: "one.json", bytes: [])
-    let e = ReceiptToolError.field(source: doc.label, path: "$.x", message: "bad", line: 7, column: 3)
+    let e = ReceiptToolError.input(.field(source: doc.label, path: "$.x", message: "bad", line: 7, column: 3))
     #expect(doc.locatedInFile(e) == e)
     #expect(e.message == "one.json:7:3: $.x: bad")
   }
@@ -137,11 +141,11 @@ import Testing
     let fd = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     try #require(fd >= 0)
     let context = CommandContext(
-      environment: Environment(variables: [:], stdoutIsTerminal: false),
-      stdout: OutputStream(fd: fd), stderr: OutputStream(fd: fd))
+      environment: ProcessEnvironment(variables: [:], stdoutIsTerminal: false),
+      stdout: OutputSink(fd: fd), stderr: OutputSink(fd: fd))
     let status = DocumentRunner.run(
       paths: [path], format: .ndjson, quiet: true, forceNDJSON: false, context: context
-    ) { (input) throws(ReceiptToolError) in
+    ) { (input) throws(ReceiptError) in
       _ = try ReceiptDecoder.decode(input.bytes, source: input.label)
       return DocumentOutput(text: "", json: .null)
     }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// A file under the package root.
 func repoFile(_ relative: String) -> String { TestPaths.packageRoot.appendingPathComponent(relative).path }
@@ -14,7 +18,7 @@ func peerFixture(_ relative: String) -> [UInt8]? {
   return try? FileInput.readAll(path: shared.appendingPathComponent("peer-fixtures/" + relative).path)
 }
 
-func loadCatalog(_ text: String, source: String = "cat.json", currency: String? = nil) throws(ReceiptToolError) -> Catalog {
+func loadCatalog(_ text: String, source: String = "cat.json", currency: String? = nil) throws(ReceiptError) -> Catalog {
   try CatalogLoader.load(Array(text.utf8), source: source, currency: currency)
 }
 
@@ -23,7 +27,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
     _ = try loadCatalog(text, currency: currency)
     return nil
   } catch {
-    return error
+    return .input(error)
   }
 }
 
@@ -193,7 +197,7 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
     other.groupIsLocalToFile = true
     let catalog = Catalog([monthly, yearly, other])
     let groups = SubscriptionGroups(
-      catalog: catalog, transactions: [Transaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111")])
+      catalog: catalog, transactions: [PurchaseTransaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111")])
     let g = try #require(groups.group(of: "y"))
     #expect(g.displayID == "21000111")
     #expect(g.productIDs == ["m", "y"])
@@ -206,12 +210,12 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   @Test func jsonCatalogGroupIdIsTheAppStoreId() {
     let catalog = Catalog([CatalogProduct(productID: "a", type: .autoRenewable, subscriptionGroup: "7")])
     let groups = SubscriptionGroups(
-      catalog: catalog, transactions: [Transaction(transactionID: "1", productID: "b", subscriptionGroup: "7")])
+      catalog: catalog, transactions: [PurchaseTransaction(transactionID: "1", productID: "b", subscriptionGroup: "7")])
     #expect(groups.group(of: "a")?.productIDs == ["a", "b"])
   }
 
   @Test func unknownGroupWithoutCatalogOrGroupIdentifier() {
-    let groups = SubscriptionGroups(catalog: Catalog(), transactions: [Transaction(transactionID: "1", productID: "a")])
+    let groups = SubscriptionGroups(catalog: Catalog(), transactions: [PurchaseTransaction(transactionID: "1", productID: "a")])
     #expect(groups.group(of: "a") == nil)
   }
 }

@@ -1,5 +1,9 @@
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// The fast paths the decoder takes for large receipts must give the same answers as the slow ones.
 @Suite struct DecoderSpeedPathTests {
@@ -46,9 +50,9 @@ import Testing
   /// About 5 MB: over the split threshold.
   static let big = Array(SyntheticReceipts.verifyReceipt(index: 7, transactions: 6_000).utf8)
 
-  static func both(_ bytes: [UInt8]) -> (Result<ReceiptDocument, ReceiptToolError>, Result<ReceiptDocument, ReceiptToolError>) {
-    func run(_ split: Bool) -> Result<ReceiptDocument, ReceiptToolError> {
-      do throws(ReceiptToolError) {
+  static func both(_ bytes: [UInt8]) -> (Result<ReceiptDocument, ReceiptError>, Result<ReceiptDocument, ReceiptError>) {
+    func run(_ split: Bool) -> Result<ReceiptDocument, ReceiptError> {
+      do throws(ReceiptError) {
         return .success(try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
       } catch { return .failure(error) }
     }
@@ -86,8 +90,8 @@ import Testing
       Issue.record("both reads must fail")
       return
     }
-    #expect(a.message == b.message)
-    #expect(a.message.contains("latest_receipt_info[5999].quantity"))
+    #expect(a.description == b.description)
+    #expect(a.description.contains("latest_receipt_info[5999].quantity"))
   }
 
   @Test func aSyntaxErrorAfterTheSplitPointIsTheSequentialError() {
@@ -96,7 +100,7 @@ import Testing
       Issue.record("both reads must fail")
       return
     }
-    #expect(a.message == b.message)
+    #expect(a.description == b.description)
   }
 
   @Test func warningsAfterTheSplitPointNameTheirElement() throws {

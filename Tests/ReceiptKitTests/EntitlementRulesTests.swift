@@ -1,5 +1,9 @@
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? Timestamp.epoch }
 
@@ -10,7 +14,7 @@ private let proCatalog = Catalog([
   CatalogProduct(productID: yearly, type: .autoRenewable, subscriptionGroup: "21000111", entitlements: ["pro"]),
 ])
 
-private func doc(_ transactions: [Transaction], pending: [PendingRenewal] = []) -> ReceiptDocument {
+private func doc(_ transactions: [PurchaseTransaction], pending: [PendingRenewal] = []) -> ReceiptDocument {
   var d = ReceiptDocument(kind: .verifyReceiptResponse)
   d.transactions = transactions
   d.pendingRenewals = pending
@@ -23,14 +27,14 @@ private func pro(_ d: ReceiptDocument, _ time: String, catalog: Catalog = proCat
 
 /// The headline case: a revoked family copy, and the customer's own later purchase.
 private let familyThenOwn = doc([
-  Transaction(
+  PurchaseTransaction(
     transactionID: "2200", productID: yearly, ownership: .familyShared, purchaseDate: at("2023-09-01"),
     expiresDate: at("2024-09-01"), cancellationDate: at("2024-03-01")),
-  Transaction(transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
+  PurchaseTransaction(transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
 ])
 
 @Suite struct AccessGrantTests {
-  let sub = Transaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"))
+  let sub = PurchaseTransaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"))
 
   @Test func notYetPurchased() {
     #expect(accessGrant(of: sub, catalog: Catalog(), at: at("2024-04-30")) == .notYetPurchased(at("2024-05-01")))
@@ -58,7 +62,7 @@ private let familyThenOwn = doc([
   }
 
   @Test func typeUnknownWithoutCatalog() {
-    let t = Transaction(transactionID: "9", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
+    let t = PurchaseTransaction(transactionID: "9", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
     #expect(accessGrant(of: t, catalog: Catalog(), at: at("2024-01-01")) == .unknownType)
     let nonConsumable = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable)])
     #expect(accessGrant(of: t, catalog: nonConsumable, at: at("2024-01-01")) == .grants(until: nil))
@@ -67,7 +71,7 @@ private let familyThenOwn = doc([
   }
 
   @Test func nonRenewingUsesCatalogDuration() throws {
-    let t = Transaction(transactionID: "5", productID: "com.acme.pass", purchaseDate: at("2024-01-31"))
+    let t = PurchaseTransaction(transactionID: "5", productID: "com.acme.pass", purchaseDate: at("2024-01-31"))
     let noDuration = Catalog([CatalogProduct(productID: "com.acme.pass", type: .nonRenewing)])
     #expect(accessGrant(of: t, catalog: noDuration, at: at("2024-02-01")) == .unknownDuration)
     let period = try #require(ISOPeriod("P1M"))
@@ -77,7 +81,7 @@ private let familyThenOwn = doc([
   }
 
   @Test func autoRenewableInCatalogWithoutExpiresDate() {
-    let t = Transaction(transactionID: "7", productID: monthly, purchaseDate: at("2024-01-01"))
+    let t = PurchaseTransaction(transactionID: "7", productID: monthly, purchaseDate: at("2024-01-01"))
     #expect(accessGrant(of: t, catalog: proCatalog, at: at("2024-01-02")) == .missingExpiresDate)
   }
 }
@@ -105,30 +109,30 @@ private let familyThenOwn = doc([
 
   @Test func tiePrefersPurchasedOverFamilyShared() throws {
     let d = doc([
-      Transaction(transactionID: "F", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
-      Transaction(transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01")),
+      PurchaseTransaction(transactionID: "F", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
+      PurchaseTransaction(transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01")),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "P")
   }
 
   @Test func longestGrantWinsAndNonExpiringFirst() throws {
     let d = doc([
-      Transaction(transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01")),
-      Transaction(transactionID: "B", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
+      PurchaseTransaction(transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01")),
+      PurchaseTransaction(transactionID: "B", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "B")
     let lifetime = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable, entitlements: ["pro"])])
     var catalog = proCatalog
     catalog.merge(lifetime)
     var withLifetime = d
-    withLifetime.transactions.append(Transaction(transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01")))
+    withLifetime.transactions.append(PurchaseTransaction(transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01")))
     let r = try #require(pro(withLifetime, "2024-06-15", catalog: catalog))
     #expect(r.deciding?.transactionID == "L")
     #expect(r.expiresDate == nil)
   }
 
   private let failedRenewal = [
-    Transaction(transactionID: "1", originalTransactionID: "1", productID: monthly, purchaseDate: at("2024-05-10"), expiresDate: at("2024-06-10"))
+    PurchaseTransaction(transactionID: "1", originalTransactionID: "1", productID: monthly, purchaseDate: at("2024-05-10"), expiresDate: at("2024-06-10"))
   ]
 
   @Test func gracePeriodEndingExactlyAtTimeIsOver() throws {
@@ -166,8 +170,8 @@ private let familyThenOwn = doc([
 
   @Test func upgradeToProductOutsideEntitlement() throws {
     let d = doc([
-      Transaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-20"), expiresDate: at("2024-06-20"), isUpgraded: true, subscriptionGroup: "21000111"),
-      Transaction(transactionID: "2", productID: "com.acme.team.monthly", purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01"), subscriptionGroup: "21000111"),
+      PurchaseTransaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-20"), expiresDate: at("2024-06-20"), isUpgraded: true, subscriptionGroup: "21000111"),
+      PurchaseTransaction(transactionID: "2", productID: "com.acme.team.monthly", purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01"), subscriptionGroup: "21000111"),
     ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .upgraded)
@@ -177,7 +181,7 @@ private let familyThenOwn = doc([
   }
 
   @Test func refund() throws {
-    let d = doc([Transaction(transactionID: "1", productID: yearly, purchaseDate: at("2024-02-20"), expiresDate: at("2025-02-20"), cancellationDate: at("2024-02-27"), cancellationReason: "1")])
+    let d = doc([PurchaseTransaction(transactionID: "1", productID: yearly, purchaseDate: at("2024-02-20"), expiresDate: at("2025-02-20"), cancellationDate: at("2024-02-27"), cancellationReason: "1")])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .refunded)
     #expect(r.reason.contains("refunded on 2024-02-27T00:00:00Z"))
@@ -185,14 +189,14 @@ private let familyThenOwn = doc([
   }
 
   @Test func preFamilySharingReceiptWithoutOwnership() throws {
-    let d = doc([Transaction(transactionID: "1", productID: yearly, ownership: .purchased, ownershipAssumed: true, purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp)])
+    let d = doc([PurchaseTransaction(transactionID: "1", productID: yearly, ownership: .purchased, ownershipAssumed: true, purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp)])
     let r = try #require(pro(d, "2019-08-01"))
     #expect(r.state == .active)
     #expect(r.reason.contains("no in_app_ownership_type"))
   }
 
   @Test func unknownProductWithoutCatalog() throws {
-    let d = doc([Transaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))])
+    let d = doc([PurchaseTransaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))])
     let results = entitlementStatuses(of: d, catalog: Catalog(), at: at("2024-01-01"))
     #expect(results.map(\.id) == ["com.acme.lifetime"])
     #expect(results.first?.state == .unknown)
@@ -222,7 +226,7 @@ private let familyThenOwn = doc([
   @Test func catalogNamesGroupProductsAndSkipConsumables() {
     var catalog = proCatalog
     catalog.add(CatalogProduct(productID: "com.acme.coins", type: .consumable, entitlements: ["coins"]))
-    let d = doc([Transaction(transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"))])
+    let d = doc([PurchaseTransaction(transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"))])
     #expect(entitlementDefinitions(for: d, catalog: catalog) == [EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])])
   }
 }
@@ -249,7 +253,7 @@ private let familyThenOwn = doc([
   }
 
   @Test func failedStatusIsRejectedButExpiredSubscriptionStatusIsNot() throws {
-    #expect(throws: ReceiptToolError.self) { try decode(#"{"status":21007}"#).requireValidStatus(source: "x") }
+    #expect(throws: ReceiptError.self) { try decode(#"{"status":21007}"#).requireValidStatus(source: "x") }
     try decode(#"{"status":21006,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
     try decode(#"{"status":0,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
   }
@@ -263,7 +267,7 @@ private let familyThenOwn = doc([
 
   @Test func textTableFitsEightyColumnsAndColourOnlyWhenAsked() throws {
     let results = entitlementStatuses(of: familyThenOwn, catalog: Catalog(), at: at("2024-06-15"))
-    let time = EvaluationTime(time: at("2024-06-15"), source: .option)
+    let time = EvaluationTime(time: at("2024-06-15"), source: .given)
     let plain = EntitlementsTextRenderer.render(results, evaluation: time, explain: true, color: false)
     #expect(plain.split(separator: "\n").allSatisfy { $0.count <= 80 })
     #expect(!plain.contains("\u{1B}"))

@@ -1,17 +1,21 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 private func ms(_ iso: String) -> Timestamp? { Timestamp.parse(formatted: iso) }
 
-private func document(_ transactions: [Transaction]) -> ReceiptDocument {
+private func document(_ transactions: [PurchaseTransaction]) -> ReceiptDocument {
   var doc = ReceiptDocument(kind: .verifyReceiptResponse)
   doc.status = ReceiptStatus(0)
   doc.transactions = transactions
   return doc
 }
 
-private let at = EvaluationTime(time: Timestamp.parse(formatted: "2024-03-01T00:00:00Z") ?? .epoch, source: .option)
+private let at = EvaluationTime(time: Timestamp.parse(formatted: "2024-03-01T00:00:00Z") ?? .epoch, source: .given)
 
 private let trial = IntroOffer(paymentMode: .freeTrial, period: "P1W")
 private let acme = Catalog([
@@ -24,13 +28,13 @@ private let acme = Catalog([
 private func sub(
   _ id: String, _ product: String, from: String, to: String, trial: Bool = false, intro: Bool = false,
   ownership: Ownership = .purchased, group: String? = "21000111", cancelled: String? = nil
-) -> Transaction {
-  Transaction(
+) -> PurchaseTransaction {
+  PurchaseTransaction(
     transactionID: id, productID: product, ownership: ownership, purchaseDate: ms(from), expiresDate: ms(to),
     cancellationDate: cancelled.flatMap(ms), isTrialPeriod: trial, isInIntroOfferPeriod: intro, subscriptionGroup: group)
 }
 
-private func decide(_ products: [String]?, _ transactions: [Transaction], catalog: Catalog = acme) -> [IntroEligibilityResult] {
+private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme) -> [IntroEligibilityResult] {
   decideIntroEligibility(products: products, document: document(transactions), catalog: catalog, at: at)
 }
 

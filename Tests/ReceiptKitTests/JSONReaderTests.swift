@@ -1,5 +1,9 @@
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 @Suite struct JSONReaderTests {
   func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }

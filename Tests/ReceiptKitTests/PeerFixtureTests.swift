@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// Every real verifyReceipt / notification JSON in ../shared/peer-fixtures decodes with the right number
 /// of transactions, counted independently here with JSONSerialization; the broken ones fail cleanly.

@@ -1,5 +1,9 @@
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 @Suite struct ReceiptDecoderTests {
   func decode(_ text: String) throws -> ReceiptDocument {
@@ -10,8 +14,8 @@ import Testing
     do {
       _ = try decode(text)
       return nil
-    } catch let e as ReceiptToolError {
-      return e
+    } catch let e as ReceiptError {
+      return .input(e)
     } catch {
       return .internalError("\(error)")
     }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// Helpers shared by the revenue tests.
 enum RevenueFixtures {
@@ -16,7 +20,7 @@ enum RevenueFixtures {
 
   static func day(_ text: String) -> Timestamp? { Timestamp.parse(formatted: text + "T00:00:00Z") }
 
-  static func document(_ transactions: [Transaction], duplicateRows: Int = 0) -> ReceiptDocument {
+  static func document(_ transactions: [PurchaseTransaction], duplicateRows: Int = 0) -> ReceiptDocument {
     var doc = ReceiptDocument(kind: .verifyReceiptResponse)
     doc.transactions = transactions
     doc.duplicateRowsMerged = duplicateRows
@@ -66,18 +70,18 @@ enum RevenueFixtures {
   }
 
   /// Runs `receipt-tool <arguments>` in-process, examples/ paths relative to the repository root, with `catalog` instead of --catalog.
-  static func run(_ arguments: [String], catalog: Catalog) throws -> (stdout: String, stderr: String, status: ReceiptKit.ExitStatus) {
+  static func run(_ arguments: [String], catalog: Catalog) throws -> (stdout: String, stderr: String, status: ReceiptCLI.ExitStatus) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("revenue-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let outPath = dir.appendingPathComponent("out").path, errPath = dir.appendingPathComponent("err").path
     let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600), errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     let context = CommandContext(
-      environment: Environment(variables: ["NO_COLOR": "1", "COLUMNS": "80"], stdoutIsTerminal: false),
-      stdout: ReceiptKit.OutputStream(fd: outFD), stderr: ReceiptKit.OutputStream(fd: errFD, bufferSize: 0))
+      environment: ProcessEnvironment(variables: ["NO_COLOR": "1", "COLUMNS": "80"], stdoutIsTerminal: false),
+      stdout: OutputSink(fd: outFD), stderr: OutputSink(fd: errFD, bufferSize: 0))
     // Paths relative to the repository root, without changing the process's directory under parallel tests.
     let arguments = arguments.map { $0.hasPrefix("examples/") ? root.appendingPathComponent($0).path : $0 }
-    var status: ReceiptKit.ExitStatus
+    var status: ReceiptCLI.ExitStatus
     do {
       let parsed = try ArgumentParsing.parse(Array(arguments.dropFirst()), options: RevenueCommand.options, command: "revenue")
       status = try RevenueCommand.run(parsed, context, catalog: catalog)
@@ -97,16 +101,16 @@ enum RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func catalogPriceTimesQuantity() throws {
-    let t = Transaction(transactionID: "1", productID: "coins", quantity: 5)
+    let t = PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 5)
     #expect(try valueOf(t, catalog: F.catalog) == .paid(Money(minorUnits: 495, currency: "USD"), basis: .catalogPrice))
-    let noQuantity = Transaction(transactionID: "2", productID: "coins", quantity: nil)
+    let noQuantity = PurchaseTransaction(transactionID: "2", productID: "coins", quantity: nil)
     #expect(try valueOf(noQuantity, catalog: F.catalog) == .paid(Money(minorUnits: 99, currency: "USD"), basis: .catalogPrice))
   }
 
   @Test func trialIsZeroAndIntroUsesIntroPrice() throws {
-    let trial = Transaction(transactionID: "1", productID: "pro.monthly", isTrialPeriod: true)
+    let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", isTrialPeriod: true)
     #expect(try valueOf(trial, catalog: F.catalog) == .trial(currency: "USD"))
-    let intro = Transaction(transactionID: "2", productID: "pro.yearly", isInIntroOfferPeriod: true)
+    let intro = PurchaseTransaction(transactionID: "2", productID: "pro.yearly", isInIntroOfferPeriod: true)
     #expect(try valueOf(intro, catalog: F.catalog) == .paid(Money(minorUnits: 1999, currency: "USD"), basis: .introPrice))
     // An intro period whose catalog offer has no price is unpriced, not valued at the full price.
     var noIntroPrice = F.usdYearlyIntro
@@ -119,7 +123,7 @@ enum RevenueFixtures {
   }
 
   @Test func unknownProductIsUnpriced() throws {
-    let value = try valueOf(Transaction(transactionID: "1", productID: "mystery"), catalog: F.catalog)
+    let value = try valueOf(PurchaseTransaction(transactionID: "1", productID: "mystery"), catalog: F.catalog)
     guard case .unpriced(let reason) = value else {
       Issue.record("expected unpriced, got \(value)")
       return
@@ -129,7 +133,7 @@ enum RevenueFixtures {
 
   @Test func priceWithMoreDecimalsThanTheCurrencyFails() {
     let bad = CatalogProduct(productID: "x", type: .consumable, price: DecimalAmount(units: 3005, scale: 1), currency: "JPY")
-    #expect(throws: ReceiptToolError.self) { try valueOf(Transaction(transactionID: "1", productID: "x"), catalog: Catalog([bad])) }
+    #expect(throws: ReceiptError.self) { try valueOf(PurchaseTransaction(transactionID: "1", productID: "x"), catalog: Catalog([bad])) }
   }
 
   @Test func moneyTextUsesMinorDigits() {
@@ -146,9 +150,9 @@ enum RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func familySharedExcludedWhilePurchaserCounted() throws {
-    let purchaser = F.document([Transaction(transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"))])
-    let member = F.document([Transaction(transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"))])
-    let odd = F.document([Transaction(transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"))])
+    let purchaser = F.document([PurchaseTransaction(transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"))])
+    let member = F.document([PurchaseTransaction(transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"))])
+    let odd = F.document([PurchaseTransaction(transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"))])
     let r = try F.report([purchaser, member, odd])
     #expect(r.counts.counted == 1)
     #expect(r.counts.familySharedExcluded == 1)
@@ -158,7 +162,7 @@ enum RevenueFixtures {
   }
 
   @Test func duplicatesAcrossArraysAndDocumentsCountOnce() throws {
-    let t = Transaction(transactionID: "p1", productID: "coins", purchaseDate: F.day("2024-01-08"))
+    let t = PurchaseTransaction(transactionID: "p1", productID: "coins", purchaseDate: F.day("2024-01-08"))
     // The decoder merged one in_app/latest_receipt_info pair in each document.
     let a = F.document([t], duplicateRows: 1)
     var later = t
@@ -174,8 +178,8 @@ enum RevenueFixtures {
 
   @Test func refundsCountInGrossAndRefunds() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"), cancellationDate: F.day("2024-01-02")),
-      Transaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
+      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"), cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
     ])])
     let total = try #require(F.usd(r)?.total)
     #expect(total.gross == 297)
@@ -187,8 +191,8 @@ enum RevenueFixtures {
 
   @Test func trialsAreCountedAtZero() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), isTrialPeriod: true),
-      Transaction(transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
+      PurchaseTransaction(transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), isTrialPeriod: true),
+      PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
     ])])
     let total = try #require(F.usd(r)?.total)
     #expect(total.units == 2)
@@ -200,8 +204,8 @@ enum RevenueFixtures {
 
   @Test func introPricePeriods() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), isInIntroOfferPeriod: true),
-      Transaction(transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
+      PurchaseTransaction(transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), isInIntroOfferPeriod: true),
+      PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
     ])])
     let gross = try #require(F.usd(r)?.total.gross)
     #expect(gross == Int64(1999 + 4999))
@@ -209,9 +213,9 @@ enum RevenueFixtures {
 
   @Test func unpricedProductsAreListedNotZero() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "mystery", quantity: 2),
-      Transaction(transactionID: "2", productID: "mystery"),
-      Transaction(transactionID: "3", productID: "coins"),
+      PurchaseTransaction(transactionID: "1", productID: "mystery", quantity: 2),
+      PurchaseTransaction(transactionID: "2", productID: "mystery"),
+      PurchaseTransaction(transactionID: "3", productID: "coins"),
     ])])
     #expect(r.counts.unpriced == 2)
     #expect(r.counts.counted == 3)
@@ -221,17 +225,17 @@ enum RevenueFixtures {
   }
 
   @Test func consumableQuantity() throws {
-    let r = try F.report([F.document([Transaction(transactionID: "1", productID: "coins", quantity: 7)])])
+    let r = try F.report([F.document([PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 7)])])
     #expect(F.usd(r)?.total.units == 7)
     #expect(F.usd(r)?.total.gross == 693)
   }
 
   @Test func groupingByMonthAndRange() throws {
     let docs = [F.document([
-      Transaction(transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31")),
-      Transaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01")),
-      Transaction(transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29")),
-      Transaction(transactionID: "4", productID: "coins", purchaseDate: nil),
+      PurchaseTransaction(transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31")),
+      PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01")),
+      PurchaseTransaction(transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29")),
+      PurchaseTransaction(transactionID: "4", productID: "coins", purchaseDate: nil),
     ])]
     let r = try F.report(docs, by: .month)
     #expect(F.usd(r)?.groups.map(\.key) == ["2024-01", "2024-02", "undated"])
@@ -244,8 +248,8 @@ enum RevenueFixtures {
 
   @Test func currenciesAreKeptApart() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "coins"),
-      Transaction(transactionID: "2", productID: "theme"),
+      PurchaseTransaction(transactionID: "1", productID: "coins"),
+      PurchaseTransaction(transactionID: "2", productID: "theme"),
     ])])
     #expect(r.currencies.map(\.currency) == ["JPY", "USD"])
     #expect(r.currencies.map(\.total.gross) == [300, 99])
@@ -270,13 +274,13 @@ enum RevenueFixtures {
   /// A monthly subscriber: a trial week, then 13 paid months. Paid service reaches a year at
   /// the 13th paid month (the trial week does not count), whose proceeds are at 15%.
   @Test func standardCrossesTheFirstPaidYear() throws {
-    var transactions = [Transaction(
+    var transactions = [PurchaseTransaction(
       transactionID: "t0", originalTransactionID: "t0", productID: "pro.monthly",
       purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), isTrialPeriod: true)]
     var start = try #require(F.day("2023-01-08"))
     for i in 1...13 {
       let end = try #require(ISOPeriod("P1M")?.added(to: start))
-      transactions.append(Transaction(
+      transactions.append(PurchaseTransaction(
         transactionID: "t\(i)", originalTransactionID: "t0", productID: "pro.monthly", purchaseDate: start, expiresDate: end))
       start = end
     }
@@ -298,8 +302,8 @@ enum RevenueFixtures {
 
   @Test func refundedTransactionsHaveNoProceeds() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "coins", cancellationDate: F.day("2024-01-02")),
-      Transaction(transactionID: "2", productID: "coins"),
+      PurchaseTransaction(transactionID: "1", productID: "coins", cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "2", productID: "coins"),
     ])], commission: .standard)
     #expect(F.usd(r)?.total.proceeds == 69)
   }
@@ -383,17 +387,17 @@ enum RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func mergeRejectsPartsWithAndWithoutProceeds() throws {
-    let docs = [F.document([Transaction(transactionID: "1", productID: "coins")])]
+    let docs = [F.document([PurchaseTransaction(transactionID: "1", productID: "coins")])]
     var merged = try F.report(docs, commission: .standard)
-    #expect(throws: ReceiptToolError.self) { try merged.merge(try F.report(docs)) }
+    #expect(throws: ReceiptError.self) { try merged.merge(try F.report(docs)) }
   }
 
   @Test func readerRoundTripsTheJSON() throws {
     let r = try F.report([F.document([
-      Transaction(transactionID: "1", productID: "coins", quantity: 3, cancellationDate: F.day("2024-01-02")),
-      Transaction(transactionID: "2", productID: "theme"),
-      Transaction(transactionID: "3", productID: "mystery"),
-      Transaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
+      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 3, cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "2", productID: "theme"),
+      PurchaseTransaction(transactionID: "3", productID: "mystery"),
+      PurchaseTransaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
     ])], commission: .smallBusiness)
     let json = RevenueJSONRenderer.render(r)
     let back = try RevenueReportReader.read(Array(json.rendered().utf8), source: "part.json")
@@ -403,7 +407,7 @@ enum RevenueFixtures {
 
   @Test func readerNamesThePathOfABadAmount() {
     let bad = #"{"currencies":[{"currency":"USD","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"9.9","refunds":"0.00"}]}]}"#
-    #expect(throws: ReceiptToolError.field(
+    #expect(throws: ReceiptError.field(
       source: "p.json", path: "currencies[0].groups[0].gross",
       message: #"expected a USD amount with 2 decimals, found "9.9""#, line: nil, column: nil)
     ) { try RevenueReportReader.read(Array(bad.utf8), source: "p.json") }

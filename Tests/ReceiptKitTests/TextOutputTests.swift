@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// Text output is for people at an 80-column terminal: tables and wrapped prose must fit, long product
 /// ids included, and colour appears only when asked for.
@@ -46,13 +50,13 @@ import Testing
   }
 
   @Test func colourOnlyOnATerminalAndNeverWithNoColor() {
-    #expect(Environment(variables: [:], stdoutIsTerminal: true).useColor)
-    #expect(!Environment(variables: [:], stdoutIsTerminal: false).useColor)
-    #expect(!Environment(variables: ["NO_COLOR": "1"], stdoutIsTerminal: true).useColor)
-    #expect(Environment(variables: ["NO_COLOR": ""], stdoutIsTerminal: true).useColor)
-    #expect(!Environment(variables: ["TERM": "dumb"], stdoutIsTerminal: true).useColor)
-    #expect(Environment(variables: ["COLUMNS": "120"], stdoutIsTerminal: false).columns == 120)
-    #expect(Environment(variables: ["COLUMNS": "abc"], stdoutIsTerminal: false).columns == 80)
+    #expect(ProcessEnvironment(variables: [:], stdoutIsTerminal: true).useColor)
+    #expect(!ProcessEnvironment(variables: [:], stdoutIsTerminal: false).useColor)
+    #expect(!ProcessEnvironment(variables: ["NO_COLOR": "1"], stdoutIsTerminal: true).useColor)
+    #expect(ProcessEnvironment(variables: ["NO_COLOR": ""], stdoutIsTerminal: true).useColor)
+    #expect(!ProcessEnvironment(variables: ["TERM": "dumb"], stdoutIsTerminal: true).useColor)
+    #expect(ProcessEnvironment(variables: ["COLUMNS": "120"], stdoutIsTerminal: false).columns == 120)
+    #expect(ProcessEnvironment(variables: ["COLUMNS": "abc"], stdoutIsTerminal: false).columns == 80)
   }
 
   /// Every text output of every example, with and without the example catalog, fits 80 columns.

@@ -1,5 +1,9 @@
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 @Suite struct TimestampTests {
   @Test func formatsISO8601() throws {

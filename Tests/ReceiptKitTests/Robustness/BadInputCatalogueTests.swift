@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// The catalogue of hostile input from issue 8: each case ends in a clear answer, with the exit status and
 /// message pinned, run through the whole command (`receipt-tool decode FILE`) in-process, within two seconds
@@ -9,7 +13,7 @@ import Testing
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
     var bytes: [UInt8]
-    var status: ReceiptKit.ExitStatus
+    var status: ReceiptCLI.ExitStatus
     /// Expected standard error with the file path replaced by `FILE`; nil when the case must succeed quietly.
     var message: String?
     var testDescription: String { name }
@@ -143,7 +147,7 @@ import Testing
       "expires_date_ms \(value)", receipt(tx(#","expires_date_ms":"\#(value)""#)),
       #"FILE:1:146: receipt.in_app[0].expires_date_ms: "\#(value)" is not a millisecond timestamp (digits only, 1970 to 9999)"#)
   } + [
-    Case(name: "expires_date_ms empty", bytes: Array(receipt(tx(#","expires_date_ms":"""#)).utf8), status: ReceiptKit.ExitStatus.ok, message: nil),
+    Case(name: "expires_date_ms empty", bytes: Array(receipt(tx(#","expires_date_ms":"""#)).utf8), status: ReceiptCLI.ExitStatus.ok, message: nil),
     data(
       "expires_date_ms as a number 1e3", receipt(tx(#","expires_date_ms":1e3"#)),
       "FILE:1:146: receipt.in_app[0].expires_date_ms: 1e3 is not a millisecond timestamp (digits only, 1970 to 9999)"),
@@ -190,7 +194,7 @@ import Testing
       Array((#"{"status":0,"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}").utf8)
     }
     #expect((try? ReceiptDecoder.decode(doc(512), source: "t")) != nil)
-    #expect(throws: ReceiptToolError.self) { try ReceiptDecoder.decode(doc(513), source: "t") }
+    #expect(throws: ReceiptError.self) { try ReceiptDecoder.decode(doc(513), source: "t") }
     #expect((try? JSONValue.parse(Array((String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).utf8))) != nil)
     #expect((try? JSONValue.parse(Array((String(repeating: "[", count: 513) + String(repeating: "]", count: 513)).utf8))) == nil)
   }

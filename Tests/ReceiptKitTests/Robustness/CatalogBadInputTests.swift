@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// Hostile catalogs through `CatalogLoader.load`: each is a data error (65) naming the path and a short excerpt.
 @Suite struct CatalogBadInputTests {
@@ -60,8 +64,8 @@ import Testing
       _ = try CatalogLoader.load(Array(text.utf8), source: "cat.json")
       Issue.record("\(name): accepted")
     } catch {
-      #expect(error.exitStatus == .dataError, "\(name)")
-      #expect(error.message == message, "\(name)")
+      #expect(ReceiptToolError(error).exitStatus == .dataError, "\(name)")
+      #expect(error.description == message, "\(name)")
     }
   }
 

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import ReceiptKit
+@testable import ReceiptCLI
+@testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptRules
+@testable import ReceiptTestSupport
 
 /// nst/JSONTestSuite (../shared/JSONTestSuite/test_parsing): y_ accepted, n_ rejected, i_ either way without a crash.
 @Suite struct JSONTestSuiteTests {

@@ -1,0 +1,98 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// Help text in swift-argument-parser's layout: OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS,
+/// labels indented two spaces, help text from column 26, wrapped to the terminal width.
+public enum HelpGenerator {
+  static let labelColumn = 26
+
+  public static func rootHelp(commands: [CommandSpec], columns: Int) -> String {
+    var out = "OVERVIEW: \(ReceiptTool.abstract)\n\n"
+    out += wrap(ReceiptTool.discussion, indent: 0, columns: columns) + "\n\n"
+    out += "USAGE: receipt-tool <subcommand>\n\n"
+    out += "OPTIONS:\n"
+    out += row("--version", "Show the version.", columns)
+    out += row("-h, --help", "Show help information.", columns)
+    out += row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish.", columns)
+    out += "\nSUBCOMMANDS:\n"
+    for c in commands { out += row(c.name, c.abstract, columns) }
+    out += row("help", "Show subcommand help information.", columns)
+    out += "\n  See 'receipt-tool help <subcommand>' for detailed help.\n"
+    return out
+  }
+
+  public static func commandHelp(_ c: CommandSpec, columns: Int) -> String {
+    var out = "OVERVIEW: \(c.abstract)\n"
+    if !c.discussion.isEmpty {
+      out += "\n"
+      for paragraph in c.discussion.split(separator: "\n\n").map(String.init) {
+        out += wrap(paragraph, indent: 0, columns: columns) + "\n\n"
+      }
+    } else {
+      out += "\n"
+    }
+    out += wrap("USAGE: \(usage(c))", indent: 7, columns: columns).dropFirst(7) + "\n\n"
+    if !c.arguments.isEmpty {
+      out += "ARGUMENTS:\n"
+      for (label, help) in c.arguments { out += row(label, help, columns) }
+      out += "\n"
+    }
+    out += "OPTIONS:\n"
+    for o in c.options { out += row(o.label, o.help, columns) }
+    out += row("--version", "Show the version.", columns)
+    out += row("-h, --help", "Show help information.", columns)
+    return out
+  }
+
+  /// `receipt-tool decode [<file> ...] [--format <format>] ...`
+  public static func usage(_ c: CommandSpec) -> String {
+    var parts = ["receipt-tool", c.name]
+    if !c.arguments.isEmpty { parts.append("[<file> ...]") }
+    for o in c.options {
+      parts.append("[\(o.synopsis)]" + (o.repeatable ? " ..." : ""))
+    }
+    return parts.joined(separator: " ")
+  }
+
+  static func row(_ label: String, _ help: String, _ columns: Int) -> String {
+    let padded = "  " + label
+    if padded.count < labelColumn {
+      let first = padded + String(repeating: " ", count: labelColumn - padded.count)
+      return first + wrap(help, indent: labelColumn, columns: columns).dropFirst(labelColumn) + "\n"
+    }
+    return padded + "\n" + wrap(help, indent: labelColumn, columns: columns) + "\n"
+  }
+
+  /// Wraps words to `columns`, every line indented by `indent` spaces (the first one included).
+  public static func wrap(_ text: String, indent: Int, columns: Int) -> String {
+    let width = max(20, columns - indent)
+    var lines: [String] = []
+    var line = ""
+    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
+      // A word longer than a line (a long product id) is split, so no line runs past `columns`.
+      var word = whole
+      if word.count > width {
+        if !line.isEmpty { lines.append(line) }
+        line = ""
+        var start = word.startIndex
+        while let end = word.index(start, offsetBy: width, limitedBy: word.endIndex), end < word.endIndex {
+          lines.append(String(word[start..<end]))
+          start = end
+        }
+        word = word[start...]
+      }
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    let pad = String(repeating: " ", count: indent)
+    return lines.map { pad + $0 }.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,127 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Ends the process with `status`, after standard output has been flushed.
+public func exitProcess(_ status: ExitStatus) -> Never {
+  exit(status.rawValue)
+}
+
+/// Process-level facts the command line needs, gathered in one place so tests can supply their own.
+public struct ProcessEnvironment: Sendable {
+  public var variables: [String: String]
+  public var stdoutIsTerminal: Bool
+
+  public init(variables: [String: String], stdoutIsTerminal: Bool) {
+    self.variables = variables
+    self.stdoutIsTerminal = stdoutIsTerminal
+  }
+
+  public static func current() -> ProcessEnvironment {
+    var vars: [String: String] = [:]
+    var p = environ
+    while let entry = p.pointee {
+      let s = String(cString: entry)
+      if let eq = s.firstIndex(of: "=") {
+        vars[String(s[..<eq])] = String(s[s.index(after: eq)...])
+      }
+      p += 1
+    }
+    return ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1)
+  }
+
+  /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
+  public var useColor: Bool {
+    stdoutIsTerminal && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
+  }
+
+  /// Output width for help and tables: COLUMNS when it is a sensible number, else 80.
+  public var columns: Int {
+    if let c = variables["COLUMNS"].flatMap(Int.init), (40...500).contains(c) { return c }
+    return 80
+  }
+}
+
+/// Buffered writes to a file descriptor. A closed pipe (EPIPE) ends output quietly, as `head` expects.
+public final class OutputSink: @unchecked Sendable {
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+  private let limit: Int
+  /// True once the reader went away; later writes are dropped.
+  public private(set) var isClosed = false
+  /// Set when a write failed for a reason other than a closed pipe.
+  public private(set) var failure: String?
+
+  public init(fd: Int32, bufferSize: Int = 1 << 16) {
+    self.fd = fd
+    self.limit = bufferSize
+    buffer.reserveCapacity(bufferSize)
+  }
+
+  public func write(_ s: String) {
+    guard !isClosed else { return }
+    buffer.append(contentsOf: s.utf8)
+    if buffer.count >= limit { flush() }
+  }
+
+  public func flush() {
+    guard !isClosed, !buffer.isEmpty else { return }
+    var offset = 0
+    buffer.withUnsafeBytes { raw in
+      while offset < raw.count {
+        let n = systemWrite(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          if errno == EPIPE {
+            isClosed = true
+          } else {
+            failure = String(cString: strerror(errno))
+            isClosed = true
+          }
+          return
+        }
+        offset += n
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+@inline(__always)
+func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int {
+  write(fd, p, n)
+}
+
+/// Ignore SIGPIPE so a closed pipe shows up as EPIPE and output can stop cleanly.
+func ignoreSigpipe() {
+  signal(SIGPIPE, SIG_IGN)
+}
+
+/// Reads a whole file (or standard input for `-`) into memory.
+public enum FileInput {
+  public static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
+    var reader = try ChunkReader(path: path)
+    defer { reader.close() }
+    return try reader.readRest()
+  }
+
+  static func describeOpenError(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: "no such file"
+    case EACCES: "permission denied"
+    case EISDIR: "is a directory"
+    default: String(cString: strerror(code))
+    }
+  }
+
+  /// How messages name an input.
+  public static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+}

@@ -1,0 +1,117 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// The `receipt-tool` command: dispatches to a subcommand and turns every outcome into an exit status.
+public enum ReceiptTool {
+  public static let version = "1.0.0"
+  public static let abstract = "Inspect Apple in-app purchase receipts: entitlements, revenue and intro-offer eligibility."
+  public static let discussion =
+    "Reads the JSON that Apple's verifyReceipt endpoint returned, App Store Server Notification v1 bodies and bare receipt objects. Family Sharing aware: access survives losing a shared copy when the customer also bought the product, revenue counts only the purchaser's transactions, and intro-offer eligibility counts family-shared history."
+
+  /// Subcommands in the order help lists them.
+  public static var commands: [CommandSpec] {
+    [DecodeCommand.spec, EntitlementsCommand.spec, RevenueCommand.spec, IntroEligibilityCommand.spec]
+  }
+
+  /// Runs with the real process environment and streams.
+  public static func main(arguments: [String]) -> ExitStatus {
+    ignoreSigpipe()
+    let context = CommandContext(
+      environment: .current(), stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, bufferSize: 0))
+    return run(arguments: arguments, context: context)
+  }
+
+  /// Runs a command line; never throws and never traps on input.
+  public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
+    let status = dispatch(arguments, context)
+    context.stdout.flush()
+    if let failure = context.stdout.failure {
+      context.report(.io("standard output: \(failure)"))
+      return .ioError
+    }
+    return status
+  }
+
+  static func dispatch(_ arguments: [String], _ context: CommandContext) -> ExitStatus {
+    let columns = context.environment.columns
+    guard let first = arguments.first else {
+      context.stdout.write(HelpGenerator.rootHelp(commands: commands, columns: columns))
+      return .ok
+    }
+    switch first {
+    case "-h", "--help":
+      context.stdout.write(HelpGenerator.rootHelp(commands: commands, columns: columns))
+      return .ok
+    case "--version":
+      context.stdout.write(version + "\n")
+      return .ok
+    case "help":
+      guard arguments.count > 1 else {
+        context.stdout.write(HelpGenerator.rootHelp(commands: commands, columns: columns))
+        return .ok
+      }
+      guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+        return usageError(.usage("Unknown subcommand '\(arguments[1])'.\(suggest(arguments[1]))", command: nil), context)
+      }
+      context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
+      return .ok
+    case "--generate-completion-script":
+      guard arguments.count > 1 else {
+        return usageError(.usage("Missing value for '--generate-completion-script <shell>'.", command: nil), context)
+      }
+      let shell = arguments[1].hasPrefix("--") ? nil : arguments[1]
+      guard let script = shell.flatMap({ CompletionScripts.script(for: $0, commands: commands) }) else {
+        return usageError(
+          .usage("The value '\(arguments[1])' is invalid for '--generate-completion-script <shell>'. Please provide one of 'bash', 'zsh' or 'fish'.", command: nil),
+          context)
+      }
+      context.stdout.write(script)
+      return .ok
+    default:
+      break
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+      let what = first.hasPrefix("-") ? "Unknown option '\(first)'." : "Unknown subcommand '\(first)'.\(suggest(first))"
+      return usageError(.usage(what, command: nil), context)
+    }
+    let rest = Array(arguments.dropFirst())
+    let optionPart = rest.prefix(while: { $0 != "--" })
+    if optionPart.contains("-h") || optionPart.contains("--help") {
+      context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
+      return .ok
+    }
+    if optionPart.contains("--version") {
+      context.stdout.write(version + "\n")
+      return .ok
+    }
+    do {
+      let parsed = try ArgumentParsing.parse(rest, options: command.options, command: command.name)
+      return try command.run(parsed, context)
+    } catch {
+      if case .usage = error { return usageError(error, context) }
+      context.report(error)
+      return error.exitStatus
+    }
+  }
+
+  static func suggest(_ word: String) -> String {
+    ArgumentParsing.closest(to: word, among: commands.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+  }
+
+  /// argument-parser's usage error: `Error:`, `Usage:`, then where to find help; exit 64.
+  static func usageError(_ error: ReceiptToolError, _ context: CommandContext) -> ExitStatus {
+    guard case .usage(let message, let commandName) = error else { return error.exitStatus }
+    var text = "Error: \(message)\n"
+    if let commandName, let command = commands.first(where: { $0.name == commandName }) {
+      text += "Usage: \(HelpGenerator.usage(command))\n"
+      text += "  See 'receipt-tool \(commandName) --help' for more information.\n"
+    } else {
+      text += "Usage: receipt-tool <subcommand>\n"
+      text += "  See 'receipt-tool --help' for more information.\n"
+    }
+    context.stderr.write(text)
+    context.stderr.flush()
+    return .usage
+  }
+}

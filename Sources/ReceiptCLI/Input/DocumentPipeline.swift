@@ -1,0 +1,88 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads every input document, transforms them on all cores, and hands the results back in input order.
+///
+/// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes; each
+/// window is transformed in parallel and delivered before the next is read, so memory stays
+/// bounded however many documents there are.
+public enum DocumentPipeline {
+  static let windowDocuments = 64
+  static let windowBytes = 1 << 20
+  /// Worker threads: the online processors (at least 1).
+  static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+  /// What the worker threads share: read-only documents, the transform, and one result slot each.
+  private struct UncheckedShared<T>: @unchecked Sendable {
+    let transform: (InputDocument) -> T
+    let documents: [InputDocument]
+    let slots: UnsafeMutableBufferPointer<T?>
+  }
+
+  /// `transform` must be safe to call concurrently (it computes from its input and returns);
+  /// `deliver` runs on the calling thread, in input order, with the document or, for an input that
+  /// could not be read, nil and the error. `notice` gets messages about the input (skipped blank lines)
+  /// in their place in that order.
+  public static func run<T>(
+    paths: [String], forceNDJSON: Bool,
+    notice: (String) -> Void = { _ in },
+    transform: (InputDocument) throws(ReceiptToolError) -> T,
+    deliver: (InputDocument?, Result<T, ReceiptToolError>) -> Void
+  ) {
+    func attempt(_ document: InputDocument) -> Result<T, ReceiptToolError> {
+      do throws(ReceiptToolError) { return .success(try transform(document)) } catch { return .failure(error) }
+    }
+    var window: [InputDocument] = []
+    var windowSize = 0
+    func flushWindow() {
+      guard !window.isEmpty else { return }
+      for (document, result) in zip(window, transformAll(window, attempt)) { deliver(document, result) }
+      window.removeAll(keepingCapacity: true)
+      windowSize = 0
+    }
+    InputDocuments.forEach(
+      paths: paths, forceNDJSON: forceNDJSON,
+      notice: { message in
+        flushWindow()
+        notice(message)
+      }
+    ) { document, readError in
+      guard let document else {
+        flushWindow()
+        deliver(nil, .failure(readError ?? .internalError("an input was neither read nor failed")))
+        return
+      }
+      window.append(document)
+      windowSize += document.bytes.count
+      if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
+    }
+    flushWindow()
+  }
+
+  /// `transform` over `documents`, on several threads when there is more than one, in input order.
+  private static func transformAll<T>(_ documents: [InputDocument], _ transform: (InputDocument) -> T) -> [T] {
+    guard documents.count > 1, workers > 1 else { return documents.map(transform) }
+    var results = [T?](repeating: nil, count: documents.count)
+    withoutActuallyEscaping(transform) { transform in
+      results.withUnsafeMutableBufferPointer { slots in
+        // Each iteration writes only its own slot.
+        let shared = UncheckedShared(transform: transform, documents: documents, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
+          shared.slots[i] = shared.transform(shared.documents[i])
+        }
+      }
+    }
+    return zip(documents, results).map { document, result in result ?? transform(document) }
+  }
+}

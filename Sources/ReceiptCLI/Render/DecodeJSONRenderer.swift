@@ -1,0 +1,97 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// `decode --format json`: the documented schema, keys in a fixed order.
+public enum DecodeJSONRenderer {
+  public static func render(_ doc: ReceiptDocument, input: InputDocument, catalog: Catalog) -> JSONValue {
+    var members: [(key: String, value: JSONValue)] = [
+      ("input", input.inputJSON),
+      ("kind", .string(doc.kind.rawValue)),
+      ("status", .int(doc.status?.code)),
+      ("status_meaning", .str(doc.status?.meaning)),
+      ("is_retryable", .flag(doc.isRetryable)),
+      ("environment", .str(doc.environment)),
+    ]
+    if let n = doc.notification {
+      var notification: [(key: String, value: JSONValue)] = [
+        ("notification_type", .str(n.notificationType)),
+        ("environment", .str(n.environment)),
+        ("auto_renew_status", .str(n.autoRenewStatus)),
+        ("auto_renew_product_id", .str(n.autoRenewProductID)),
+        ("bundle_id", .str(n.bundleID)),
+        ("has_password", .bool(n.hasPassword)),
+      ]
+      if let password = n.password { notification.append(("password", .string(password))) }
+      members.append(("notification", .object(notification)))
+    }
+    members.append(("receipt", doc.receipt.map(receipt) ?? .null))
+    members.append(("transactions", .array(doc.transactions.map { transaction($0, catalog: catalog) })))
+    members.append(("pending_renewals", .array(doc.pendingRenewals.map(pending))))
+    members.append(("latest_receipt_length", .int(doc.latestReceiptLength)))
+    if let secret = doc.latestReceipt { members.append(("latest_receipt", .string(secret))) }
+    members.append(("duplicate_rows_merged", .int(doc.duplicateRowsMerged)))
+    members.append(("warnings", .array(doc.warnings.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })))
+    return .object(members)
+  }
+
+  static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
+
+  static func receipt(_ r: ReceiptInfo) -> JSONValue {
+    .object([
+      ("bundle_id", .str(r.bundleID)),
+      ("application_version", .str(r.applicationVersion)),
+      ("original_application_version", .str(r.originalApplicationVersion)),
+      ("receipt_type", .str(r.receiptType)),
+      ("receipt_creation_date", date(r.receiptCreationDate)),
+      ("request_date", date(r.requestDate)),
+      ("original_purchase_date", date(r.originalPurchaseDate)),
+    ])
+  }
+
+  public static func transaction(_ t: PurchaseTransaction, catalog: Catalog) -> JSONValue {
+    let resolved = resolveProductType(of: t, catalog: catalog)
+    var members: [(key: String, value: JSONValue)] = [
+      ("transaction_id", .string(t.transactionID)),
+      ("original_transaction_id", .str(t.originalTransactionID)),
+      ("product_id", .string(t.productID)),
+      ("product_type", .str(resolved?.type.rawValue)),
+      ("product_type_basis", .str(resolved?.basis.rawValue)),
+    ]
+    if let product = catalog.product(t.productID) {
+      members.append(("entitlements", .array(product.entitlements.map(JSONValue.string))))
+    }
+    members += [
+      ("ownership", .string(t.ownership.raw)),
+      ("ownership_assumed", .bool(t.ownershipAssumed)),
+      ("quantity", .int(t.quantity)),
+      ("purchase_date", date(t.purchaseDate)),
+      ("original_purchase_date", date(t.originalPurchaseDate)),
+      ("expires_date", date(t.expiresDate)),
+      ("cancellation_date", date(t.cancellationDate)),
+      ("cancellation_reason", .str(t.cancellationReason)),
+      ("is_trial_period", .bool(t.isTrialPeriod)),
+      ("is_in_intro_offer_period", .bool(t.isInIntroOfferPeriod)),
+      ("is_upgraded", .bool(t.isUpgraded)),
+      ("subscription_group", .str(t.subscriptionGroup)),
+      ("web_order_line_item_id", .str(t.webOrderLineItemID)),
+      ("promotional_offer_id", .str(t.promotionalOfferID)),
+      ("offer_code_ref_name", .str(t.offerCodeRefName)),
+      ("sources", .array(t.sources.names.map(JSONValue.string))),
+    ]
+    return .object(members)
+  }
+
+  static func pending(_ p: PendingRenewal) -> JSONValue {
+    .object([
+      ("product_id", .str(p.productID)),
+      ("auto_renew_product_id", .str(p.autoRenewProductID)),
+      ("original_transaction_id", .str(p.originalTransactionID)),
+      ("auto_renew_status", .str(p.autoRenewStatus)),
+      ("expiration_intent", .str(p.expirationIntent)),
+      ("is_in_billing_retry_period", .flag(p.isInBillingRetryPeriod)),
+      ("grace_period_expires_date", date(p.gracePeriodExpiresDate)),
+      ("price_consent_status", .str(p.priceConsentStatus)),
+    ])
+  }
+}

@@ -1,0 +1,57 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// `entitlements --format json`: the documented schema, keys in a fixed order.
+public enum EntitlementsJSONRenderer {
+  public static func render(
+    _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool
+  ) -> JSONValue {
+    .object([
+      ("as_of", .string(evaluation.time.iso8601)),
+      ("as_of_source", .string(evaluation.source.name)),
+      ("input", input.inputJSON),
+      ("entitlements", .array(results.map { entitlement($0, explain: explain) })),
+    ])
+  }
+
+  static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
+
+  public static func entitlement(_ r: EntitlementResult, explain: Bool) -> JSONValue {
+    let t = r.deciding
+    var members: [(key: String, value: JSONValue)] = [
+      ("id", .string(r.id)),
+      ("status", .string(r.state.rawValue)),
+      ("active", .bool(r.isActive)),
+      ("product_id", .str(t?.productID)),
+      ("transaction_id", .str(t?.transactionID)),
+      ("original_transaction_id", .str(t?.originalTransactionID)),
+      ("ownership", .str(t?.ownership.raw)),
+      ("purchase_date", date(t?.purchaseDate)),
+      ("expires_date", date(r.expiresDate)),
+      ("grace_period_expires_date", date(r.gracePeriodExpiresDate)),
+      ("reason", .string(r.reason)),
+    ]
+    if explain {
+      members.append(("transactions", .array(r.considered.map(considered))))
+    }
+    return .object(members)
+  }
+
+  static func considered(_ c: ConsideredTransaction) -> JSONValue {
+    let t = c.transaction
+    return .object([
+      ("transaction_id", .string(t.transactionID)),
+      ("original_transaction_id", .str(t.originalTransactionID)),
+      ("product_id", .string(t.productID)),
+      ("ownership", .string(t.ownership.raw)),
+      ("ownership_assumed", .bool(t.ownershipAssumed)),
+      ("purchase_date", date(t.purchaseDate)),
+      ("expires_date", date(t.expiresDate)),
+      ("cancellation_date", date(t.cancellationDate)),
+      ("grants", .bool(c.grant.grantsAccess)),
+      ("decision", .string(c.grant.code)),
+      ("reason", .string(c.grant.explanation(of: t))),
+    ])
+  }
+}

@@ -1,0 +1,60 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
+public enum EntitlementsTextRenderer {
+  public static func render(
+    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
+  ) -> String {
+    let layout = TextLayout(color: color, width: width)
+    var out = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
+    guard !results.isEmpty else {
+      return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
+    }
+    let header = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
+    let rows = results.map { r -> [String] in
+      [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)]
+    }
+    // Both ids may be long (without a catalog the entitlement is the product id); the status is
+    // coloured after layout.
+    out += layout.table(header: header, rows: rows, flexible: [0, 2]) { row, column, cell in
+      column == 1 && row < results.count ? layout.paint(cell, tone(results[row].state)) : cell
+    }
+    out += "\n"
+    for r in results {
+      out += HelpGenerator.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
+      if explain {
+        for c in r.considered {
+          out += "  - " + HelpGenerator.wrap(c.grant.explanation(of: c.transaction), indent: 4, columns: width).dropFirst(4) + "\n"
+        }
+      }
+    }
+    return out
+  }
+
+  /// The day only: a full time here would narrow the product column and shorten its ids at 80
+  /// columns; the reason under the table gives the exact time.
+  static func expiresCell(_ r: EntitlementResult) -> String {
+    if r.state == .gracePeriod, let grace = r.gracePeriodExpiresDate { return grace.date }
+    if let e = r.expiresDate { return e.date }
+    return r.state == .active ? "never" : "-"
+  }
+
+  static func sourceDescription(_ source: EvaluationTime.Source) -> String {
+    switch source {
+    case .given: "given with --as-of"
+    case .data(let moment): moment.description
+    case .now: "the current time"
+    }
+  }
+
+  static func tone(_ state: EntitlementState) -> TextLayout.Tone {
+    switch state {
+    case .active: .good
+    case .gracePeriod, .billingRetry, .unknown: .warn
+    case .notPurchased: .dim
+    case .expired, .refunded, .revoked, .upgraded: .bad
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// Building blocks for the text renderers: aligned label/value blocks, tables and optional colour.
+public struct TextLayout: Sendable {
+  public var color: Bool
+  public var width: Int
+
+  public init(color: Bool, width: Int = 80) {
+    self.color = color
+    self.width = width
+  }
+
+  public enum Tone: Sendable { case good, warn, bad, dim, bold }
+
+  /// `text` in ANSI colour when colour is on.
+  public func paint(_ text: String, _ tone: Tone) -> String {
+    guard color else { return text }
+    let code: String
+    switch tone {
+    case .good: code = "32"
+    case .warn: code = "33"
+    case .bad: code = "31"
+    case .dim: code = "2"
+    case .bold: code = "1"
+    }
+    return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+  }
+
+  /// Label/value lines with the values aligned; long values wrap under the value column.
+  public func fields(_ rows: [(String, String)], indent: Int = 0, minimumLabelWidth: Int = 0) -> String {
+    let labelWidth = max(minimumLabelWidth, (rows.map(\.0.count).max() ?? 0) + 2)
+    let pad = String(repeating: " ", count: indent)
+    var out = ""
+    for (label, value) in rows {
+      let valueIndent = indent + labelWidth
+      // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
+      guard value.utf8.count <= 4096 else {
+        out += pad + label + String(repeating: " ", count: labelWidth - label.count) + value + "\n"
+        continue
+      }
+      let wrapped = HelpGenerator.wrap(value, indent: valueIndent, columns: width)
+      let firstLine = wrapped.dropFirst(valueIndent)
+      out += pad + label + String(repeating: " ", count: labelWidth - label.count) + firstLine + "\n"
+    }
+    return out
+  }
+
+  /// A table with a header row; columns sized to their content. When it is wider than `width`, the
+  /// `flexible` columns are narrowed (the widest first, to no less than 12 characters or their header)
+  /// and their long cells shortened in the middle with "…", keeping the start and the end of an id
+  /// (`com.example.a…promo2026`), where product ids differ. `style` decorates a body cell after padding,
+  /// so colour escape codes never count towards column widths.
+  public func table(
+    header: [String], rows: [[String]], rightAligned: Set<Int> = [], flexible: [Int] = [], indent: Int = 0,
+    style: ((_ row: Int, _ column: Int, _ cell: String) -> String)? = nil
+  ) -> String {
+    var widths = header.map(\.count)
+    for row in rows {
+      for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+    }
+    widths = fitted(widths, header: header, flexible: flexible.filter { $0 >= 0 && $0 < widths.count }, indent: indent)
+    func line(_ cells: [String], row: Int?) -> String {
+      var parts: [String] = []
+      for (i, w) in widths.enumerated() {
+        var cell = i < cells.count ? cells[i] : ""
+        if cell.count > w { cell = Self.shortened(cell, to: w) }
+        let padding = String(repeating: " ", count: w - cell.count)
+        let shown = row.flatMap { r in style.map { $0(r, i, cell) } } ?? cell
+        parts.append(rightAligned.contains(i) ? padding + shown : shown + padding)
+      }
+      var s = String(repeating: " ", count: indent) + parts.joined(separator: "  ")
+      while s.hasSuffix(" ") { s.removeLast() }
+      return s + "\n"
+    }
+    return line(header, row: nil) + rows.enumerated().map { line($1, row: $0) }.joined()
+  }
+
+  /// Column widths narrowed so the table fits `width`: the flexible columns are capped at the highest
+  /// common level that fits, never below their minimum (so a table of many long columns may still overflow).
+  func fitted(_ widths: [Int], header: [String], flexible: [Int], indent: Int) -> [Int] {
+    func total(_ w: [Int]) -> Int { indent + w.reduce(0, +) + 2 * max(0, w.count - 1) }
+    guard !flexible.isEmpty, total(widths) > width else { return widths }
+    let minimum = Dictionary(flexible.map { ($0, max(header[$0].count, 12)) }, uniquingKeysWith: max)
+    func capped(at level: Int) -> [Int] {
+      var w = widths
+      for i in flexible { w[i] = min(widths[i], max(minimum[i] ?? 12, level)) }
+      return w
+    }
+    // The highest cap that fits, by bisection over the widest column's width.
+    var low = 0
+    var high = flexible.map { widths[$0] }.max() ?? 0
+    while low < high {
+      let mid = low + (high - low + 1) / 2
+      if total(capped(at: mid)) <= width { low = mid } else { high = mid - 1 }
+    }
+    return capped(at: low)
+  }
+
+  /// `text` cut to `width` characters with "…" in the middle: the start and end of an id tell products apart.
+  static func shortened(_ text: String, to width: Int) -> String {
+    guard width > 1 else { return "…" }
+    let keep = width - 1
+    let tail = keep / 2
+    return String(text.prefix(keep - tail)) + "…" + String(text.suffix(tail))
+  }
+}

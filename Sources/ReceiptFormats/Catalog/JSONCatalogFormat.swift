@@ -1,0 +1,94 @@
+import ReceiptModel
+import ReceiptRules
+
+/// receipt-tool's own catalog JSON: `{"products": [{"product_id": ..., "type": ..., ...}]}`.
+enum JSONCatalogFormat {
+  static let productKeys: Set<String> = [
+    "product_id", "type", "subscription_group", "entitlements", "price", "currency", "family_shareable",
+    "intro_offer", "duration",
+  ]
+  static let offerKeys: Set<String> = ["payment_mode", "period", "price", "periods"]
+
+  /// True when the document looks like this format: `products` whose entries carry `product_id`.
+  static func recognises(_ root: JSONValue) -> Bool {
+    guard case .array(let items)? = root.member("products") else { return false }
+    return items.isEmpty ? root.member("subscriptionGroups") == nil : items.contains { $0.member("product_id") != nil }
+  }
+
+  static func load(_ root: JSONValue, source: String, defaultCurrency: String?) throws(ReceiptError) -> Catalog {
+    let r = CatalogFieldReader(source: source)
+    var catalog = Catalog()
+    var firstIndex: [String: Int] = [:]
+    for (index, item) in try r.array(root.member("products") ?? .null, "$.products").enumerated() {
+      let path = "$.products[\(index)]"
+      let product = try loadProduct(try r.object(item, path), path: path, r, defaultCurrency: defaultCurrency)
+      if let earlier = firstIndex[product.productID] {
+        throw r.fail("\(path).product_id", "duplicate product id \(Excerpt.quoted(product.productID)) (first at $.products[\(earlier)])")
+      }
+      firstIndex[product.productID] = index
+      catalog.add(product)
+    }
+    return catalog
+  }
+
+  static func loadProduct(
+    _ item: JSONValue, path: String, _ r: CatalogFieldReader, defaultCurrency: String?
+  ) throws(ReceiptError) -> CatalogProduct {
+    try rejectUnknownKeys(item, allowed: productKeys, path: path, r)
+    let id = try r.requiredString(item, "product_id", path)
+    let typeName = try r.requiredString(item, "type", path)
+    guard let type = ProductType(rawValue: typeName) else {
+      throw r.fail("\(path).type", "unknown product type \(Excerpt.quoted(typeName)); expected \(Excerpt.listed(ProductType.allCases.map(\.rawValue)))")
+    }
+    let explicitCurrency = try r.currency(item, "currency", path)
+    let currency = explicitCurrency ?? defaultCurrency
+    let price = try r.price(item, "price", path, currency: currency)
+    if price != nil, currency == nil {
+      throw r.fail("\(path).price", "a price needs a currency: add \"currency\" (ISO 4217) or give --currency")
+    }
+    var entitlements: [String]?
+    if let value = item.member("entitlements"), value != .null {
+      let names = try r.array(value, "\(path).entitlements")
+      guard !names.isEmpty else {
+        throw r.fail("\(path).entitlements", "is empty; omit it to use the product id as the entitlement")
+      }
+      var list: [String] = []
+      for (i, name) in names.enumerated() {
+        guard case .string(let s) = name, !s.isEmpty else {
+          throw r.fail("\(path).entitlements[\(i)]", "expected a non-empty string, found \(name.excerpt)")
+        }
+        list.append(s)
+      }
+      entitlements = list
+    }
+    var offer: IntroOffer?
+    if let value = item.member("intro_offer"), value != .null {
+      let at = "\(path).intro_offer"
+      guard type == .autoRenewable else {
+        throw r.fail(at, "only auto_renewable products have introductory offers; this one is \(Excerpt.quoted(typeName))")
+      }
+      let o = try r.object(value, at)
+      try rejectUnknownKeys(o, allowed: offerKeys, path: at, r)
+      let modeName = try r.requiredString(o, "payment_mode", at)
+      guard let mode = IntroPaymentMode(rawValue: modeName) else {
+        throw r.fail("\(at).payment_mode", "unknown payment mode \(Excerpt.quoted(modeName)); expected \(Excerpt.listed(IntroPaymentMode.allCases.map(\.rawValue)))")
+      }
+      offer = IntroOffer(
+        paymentMode: mode, period: try r.period(o, "period", at)?.text,
+        price: try r.price(o, "price", at, currency: currency), periods: try r.positiveInt(o, "periods", at))
+    }
+    return CatalogProduct(
+      productID: id, type: type, subscriptionGroup: try r.identifier(item, "subscription_group", path),
+      entitlements: entitlements, price: price, currency: price == nil ? explicitCurrency : currency,
+      familyShareable: try r.bool(item, "family_shareable", path), introOffer: offer,
+      duration: try r.period(item, "duration", path), origin: r.source)
+  }
+
+  /// Our own format rejects unknown keys, so a typo (`entitlement`) is never silently ignored.
+  static func rejectUnknownKeys(_ object: JSONValue, allowed: Set<String>, path: String, _ r: CatalogFieldReader) throws(ReceiptError) {
+    guard case .object(let members) = object else { return }
+    for member in members where !allowed.contains(member.key) {
+      throw r.fail("\(path).\(member.key)", "unknown key \(Excerpt.quoted(member.key)); expected \(Excerpt.listed(allowed.sorted()))")
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import ReceiptModel
+import ReceiptRules
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Maps an object key's bytes to a small integer without allocating a String per key.
+///
+/// Receipt objects repeat the same two dozen keys millions of times in a large
+/// export, so keys are looked up by a hash of their length and first and last eight bytes
+/// in an open-addressing table, then compared byte for byte.
+public struct KeyMatcher: Sendable {
+  private let slots: [Int]
+  /// All names back to back; name `i` is `bytes[starts[i] ..< starts[i] + lengths[i]]`.
+  private let bytes: [UInt8]
+  private let starts: [Int]
+  private let lengths: [Int]
+  private let mask: Int
+
+  public init(_ keys: [String]) {
+    var bytes: [UInt8] = []
+    var starts: [Int] = []
+    var lengths: [Int] = []
+    for key in keys {
+      starts.append(bytes.count)
+      lengths.append(key.utf8.count)
+      bytes.append(contentsOf: key.utf8)
+    }
+    var size = 16
+    while size < keys.count * 4 { size *= 2 }
+    mask = size - 1
+    var table = [Int](repeating: -1, count: size)
+    bytes.withUnsafeBufferPointer { all in
+      for index in keys.indices {
+        let name = UnsafeBufferPointer(rebasing: all[starts[index]..<(starts[index] + lengths[index])])
+        var slot = Int(truncatingIfNeeded: KeyMatcher.hash(name)) & (size - 1)
+        while table[slot] != -1 { slot = (slot + 1) & (size - 1) }
+        table[slot] = index
+      }
+    }
+    self.bytes = bytes
+    self.starts = starts
+    self.lengths = lengths
+    slots = table
+  }
+
+  @inline(__always)
+  static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let n = key.count
+    var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = key.baseAddress else { return h }
+    if n >= 8 {
+      let head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+      let tail = UnsafeRawPointer(base + (n - 8)).loadUnaligned(as: UInt64.self)
+      h = (h ^ head) &* 0x100_0000_01b3
+      h = (h ^ (h >> 29) ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    } else {
+      for b in key { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    }
+    return h ^ (h >> 32)
+  }
+
+  /// The index of the key in the list given at init, or nil.
+  public func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    var slot = Int(truncatingIfNeeded: KeyMatcher.hash(key)) & mask
+    return slots.withUnsafeBufferPointer { table -> Int? in
+      bytes.withUnsafeBufferPointer { all -> Int? in
+        while true {
+          let candidate = table[slot]
+          if candidate < 0 { return nil }
+          if lengths[candidate] == key.count {
+            guard let a = all.baseAddress, let b = key.baseAddress else { return candidate }
+            if memcmp(a + starts[candidate], b, key.count) == 0 { return candidate }
+          }
+          slot = (slot + 1) & mask
+        }
+      }
+    }
+  }
+
+  /// The index of a key read by `reader`, unescaping it first when needed.
+  public func index(of key: JSONStringToken, in reader: JSONReader) -> Int? {
+    if key.hasEscapes {
+      var name = Array(reader.string(key).utf8)
+      return name.withUnsafeMutableBufferPointer { index(of: UnsafeBufferPointer($0)) }
+    }
+    return reader.withBytes(key) { index(of: $0) }
+  }
+}

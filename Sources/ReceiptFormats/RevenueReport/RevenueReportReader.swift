@@ -1,0 +1,103 @@
+import ReceiptModel
+import ReceiptRules
+
+/// Reads an earlier `revenue --format json` output back for `--merge`.
+public enum RevenueReportReader {
+  public static func read(_ bytes: [UInt8], source: String) throws(ReceiptError) -> RevenueReport {
+    let root = try JSONValue.parse(bytes, source: source)
+    var reading = Reading(source: source)
+    return try reading.report(root)
+  }
+
+  struct Reading {
+    var source: String
+
+    func fail(_ path: String, _ message: String) -> ReceiptError {
+      .field(source: source, path: path, message: message, line: nil, column: nil)
+    }
+
+    func member(_ v: JSONValue, _ key: String, _ path: String) throws(ReceiptError) -> JSONValue {
+      guard case .object = v else { throw fail(path, "expected an object, found \(v.excerpt)") }
+      guard let m = v.member(key) else { throw fail(path, "missing \"\(key)\"; not a 'revenue --format json' output") }
+      return m
+    }
+
+    func array(_ v: JSONValue, _ path: String) throws(ReceiptError) -> [JSONValue] {
+      guard case .array(let items) = v else { throw fail(path, "expected an array, found \(v.excerpt)") }
+      return items
+    }
+
+    func string(_ v: JSONValue, _ path: String) throws(ReceiptError) -> String {
+      guard case .string(let s) = v else { throw fail(path, "expected a string, found \(v.excerpt)") }
+      return s
+    }
+
+    func count(_ v: JSONValue, _ path: String) throws(ReceiptError) -> Int64 {
+      guard case .number(let n) = v, let i = Int64(n), i >= 0 else {
+        throw fail(path, "expected a whole number of at least 0, found \(v.excerpt)")
+      }
+      return i
+    }
+
+    func money(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> Int64 {
+      let s = try string(v, path)
+      guard let m = Money(parsing: s, currency: currency) else {
+        throw fail(path, "expected a \(currency) amount with \(minorDigits(ofCurrency: currency)) decimals, found \(Excerpt.quoted(s))")
+      }
+      return m.minorUnits
+    }
+
+    mutating func report(_ root: JSONValue) throws(ReceiptError) -> RevenueReport {
+      let currencies = try array(member(root, "currencies", "$"), "currencies")
+      var hasProceeds: Bool?
+      var rows: [(String, RevenueGroup)] = []
+      for (i, c) in currencies.enumerated() {
+        let cp = "currencies[\(i)]"
+        let currency = try string(member(c, "currency", cp), cp + ".currency")
+        for (j, g) in try array(member(c, "groups", cp), cp + ".groups").enumerated() {
+          let gp = cp + ".groups[\(j)]"
+          var group = RevenueGroup(key: try string(member(g, "key", gp), gp + ".key"))
+          group.units = try count(member(g, "units", gp), gp + ".units")
+          group.trials = try count(member(g, "trials", gp), gp + ".trials")
+          group.refunded = try count(member(g, "refunded", gp), gp + ".refunded")
+          group.gross = try money(member(g, "gross", gp), gp + ".gross", currency: currency)
+          group.refunds = try money(member(g, "refunds", gp), gp + ".refunds", currency: currency)
+          let p = g.member("proceeds")
+          if let hasProceeds, hasProceeds != (p != nil) {
+            throw fail(gp, "some groups have proceeds and some do not; merge parts made with the same --commission")
+          }
+          hasProceeds = p != nil
+          if let p { group.proceeds = try money(p, gp + ".proceeds", currency: currency) }
+          rows.append((currency, group))
+        }
+      }
+      var report = RevenueReport(hasProceeds: hasProceeds ?? false)
+      for (currency, group) in rows { try report.add(group, currency: currency) }
+      let t = try member(root, "transactions", "$")
+      func n(_ key: String) throws(ReceiptError) -> Int {
+        let v = try count(member(t, key, "transactions"), "transactions.\(key)")
+        guard let i = Int(exactly: v) else { throw fail("transactions.\(key)", "too large") }
+        return i
+      }
+      report.counts.counted = try n("counted")
+      report.counts.familySharedExcluded = try n("family_shared_excluded")
+      report.counts.duplicatesMerged = try n("duplicates_merged")
+      report.counts.refunded = try n("refunded")
+      report.counts.trials = try n("trials")
+      report.counts.unpriced = try n("unpriced")
+      report.counts.unrecognizedOwnershipExcluded = try n("unrecognized_ownership_excluded")
+      report.counts.undatedExcluded = try n("undated_excluded")
+      for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
+        let up = "unpriced[\(i)]"
+        try report.addUnpriced(
+          productID: string(member(u, "product_id", up), up + ".product_id"), units: count(member(u, "units", up), up + ".units"))
+      }
+      for (i, e) in try array(member(root, "errors", "$"), "errors").enumerated() {
+        let ep = "errors[\(i)]"
+        report.errors.append(
+          RevenueInputError(input: try string(member(e, "input", ep), ep + ".input"), message: try string(member(e, "message", ep), ep + ".message")))
+      }
+      return report
+    }
+  }
+}

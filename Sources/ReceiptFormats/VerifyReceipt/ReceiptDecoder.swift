@@ -1,0 +1,571 @@
+import ReceiptModel
+import ReceiptRules
+
+/// Reads one JSON document into a `ReceiptDocument`, in a single pass over the bytes.
+///
+/// Recognises verifyReceipt response bodies, App Store Server Notification v1 bodies and
+/// bare receipt objects from their keys. Transactions from `receipt.in_app`,
+/// `latest_receipt_info` (and the iOS 6-style shapes) are merged by `transaction_id`.
+public enum ReceiptDecoder {
+  /// Decodes `bytes`; `source` names the input in messages (a file name, or `<stdin>`).
+  /// With `options.keepSecrets`, `latest_receipt` and a notification's `password` are kept for `--show-secrets`.
+  public static func decode(
+    _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
+  ) throws(ReceiptError) -> ReceiptDocument {
+    try decode(bytes, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
+  }
+
+  static func decode(
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, splittingLargeArrays: Bool
+  ) throws(ReceiptError) -> ReceiptDocument {
+    do {
+      return try JSONReader.withReader(bytes) { reader in
+        var reading = ValueReading(reader: reader, source: source)
+        reading.keepSecrets = keepSecrets
+        reading.splitsLargeArrays = splittingLargeArrays
+        return try reading.decodeDocument()
+      }
+    } catch let e as ReceiptError {
+      throw e
+    } catch let e as JSONSyntaxError {
+      throw .syntax(source: source, e)
+    } catch {
+      throw ReceiptError(.internalFailure, message: "\(error)")
+    }
+  }
+}
+
+// MARK: - Key lists
+
+private enum TxKey: Int, CaseIterable {
+  case transactionID, originalTransactionID, productID, ownership, quantity
+  case purchaseDate, purchaseDateMs, originalPurchaseDate, originalPurchaseDateMs
+  case expiresDate, expiresDateMs, expiresDateFormatted, cancellationDate, cancellationDateMs, cancellationReason
+  case isTrialPeriod, isInIntroOfferPeriod, isUpgraded, subscriptionGroup, webOrderLineItemID
+  case promotionalOfferID, offerCodeRefName
+
+  var name: String {
+    switch self {
+    case .transactionID: "transaction_id"
+    case .originalTransactionID: "original_transaction_id"
+    case .productID: "product_id"
+    case .ownership: "in_app_ownership_type"
+    case .quantity: "quantity"
+    case .purchaseDate: "purchase_date"
+    case .purchaseDateMs: "purchase_date_ms"
+    case .originalPurchaseDate: "original_purchase_date"
+    case .originalPurchaseDateMs: "original_purchase_date_ms"
+    case .expiresDate: "expires_date"
+    case .expiresDateMs: "expires_date_ms"
+    case .expiresDateFormatted: "expires_date_formatted"
+    case .cancellationDate: "cancellation_date"
+    case .cancellationDateMs: "cancellation_date_ms"
+    case .cancellationReason: "cancellation_reason"
+    case .isTrialPeriod: "is_trial_period"
+    case .isInIntroOfferPeriod: "is_in_intro_offer_period"
+    case .isUpgraded: "is_upgraded"
+    case .subscriptionGroup: "subscription_group_identifier"
+    case .webOrderLineItemID: "web_order_line_item_id"
+    case .promotionalOfferID: "promotional_offer_id"
+    case .offerCodeRefName: "offer_code_ref_name"
+    }
+  }
+}
+
+/// Keys of the `receipt` object. iOS 6-style receipts are themselves a transaction, so the
+/// transaction keys follow these in the same matcher (offset by `count`).
+private enum ReceiptKey: Int, CaseIterable {
+  case bundleID, bid, applicationVersion, bvrs, originalApplicationVersion, receiptType
+  case receiptCreationDate, receiptCreationDateMs, requestDate, requestDateMs
+  case originalPurchaseDate, originalPurchaseDateMs, inApp
+
+  var name: String {
+    switch self {
+    case .bundleID: "bundle_id"
+    case .bid: "bid"
+    case .applicationVersion: "application_version"
+    case .bvrs: "bvrs"
+    case .originalApplicationVersion: "original_application_version"
+    case .receiptType: "receipt_type"
+    case .receiptCreationDate: "receipt_creation_date"
+    case .receiptCreationDateMs: "receipt_creation_date_ms"
+    case .requestDate: "request_date"
+    case .requestDateMs: "request_date_ms"
+    case .originalPurchaseDate: "original_purchase_date"
+    case .originalPurchaseDateMs: "original_purchase_date_ms"
+    case .inApp: "in_app"
+    }
+  }
+}
+
+private enum TopKey: Int, CaseIterable {
+  case status, environment, isRetryableDash, isRetryableUnderscore, receipt, latestReceiptInfo, latestReceipt
+  case pendingRenewalInfo, latestExpiredReceiptInfo, notificationType, unifiedReceipt, password
+  case autoRenewStatus, autoRenewProductID
+
+  var name: String {
+    switch self {
+    case .status: "status"
+    case .environment: "environment"
+    case .isRetryableDash: "is-retryable"
+    case .isRetryableUnderscore: "is_retryable"
+    case .receipt: "receipt"
+    case .latestReceiptInfo: "latest_receipt_info"
+    case .latestReceipt: "latest_receipt"
+    case .pendingRenewalInfo: "pending_renewal_info"
+    case .latestExpiredReceiptInfo: "latest_expired_receipt_info"
+    case .notificationType: "notification_type"
+    case .unifiedReceipt: "unified_receipt"
+    case .password: "password"
+    case .autoRenewStatus: "auto_renew_status"
+    case .autoRenewProductID: "auto_renew_product_id"
+    }
+  }
+}
+
+private enum UnifiedKey: Int, CaseIterable {
+  case environment, latestReceipt, latestReceiptInfo, pendingRenewalInfo, status
+
+  var name: String {
+    switch self {
+    case .environment: "environment"
+    case .latestReceipt: "latest_receipt"
+    case .latestReceiptInfo: "latest_receipt_info"
+    case .pendingRenewalInfo: "pending_renewal_info"
+    case .status: "status"
+    }
+  }
+}
+
+private enum PendingKey: Int, CaseIterable {
+  case productID, autoRenewProductID, originalTransactionID, autoRenewStatus, expirationIntent
+  case isInBillingRetryPeriod, gracePeriodExpiresDate, gracePeriodExpiresDateMs, priceConsentStatus
+
+  var name: String {
+    switch self {
+    case .productID: "product_id"
+    case .autoRenewProductID: "auto_renew_product_id"
+    case .originalTransactionID: "original_transaction_id"
+    case .autoRenewStatus: "auto_renew_status"
+    case .expirationIntent: "expiration_intent"
+    case .isInBillingRetryPeriod: "is_in_billing_retry_period"
+    case .gracePeriodExpiresDate: "grace_period_expires_date"
+    case .gracePeriodExpiresDateMs: "grace_period_expires_date_ms"
+    case .priceConsentStatus: "price_consent_status"
+    }
+  }
+}
+
+private struct Keys: Sendable {
+  let names: [String]
+  let matcher: KeyMatcher
+  init(_ names: [String]) {
+    self.names = names
+    matcher = KeyMatcher(names)
+  }
+}
+
+private let txKeys = Keys(TxKey.allCases.map(\.name))
+private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name))
+/// Top-level keys, then the receipt keys a bare receipt object has at the top.
+private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name))
+private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name))
+private let pendingKeys = Keys(PendingKey.allCases.map(\.name))
+
+// MARK: - Builders
+
+/// One transaction row as read, before the `_ms` / formatted fallbacks are resolved.
+private struct TransactionRow {
+  var transactionID: String?
+  var originalTransactionID: String?
+  var productID: String?
+  var ownershipRaw: String?
+  var quantity: Int?
+  var purchaseMs: Timestamp?, purchaseFormatted: Timestamp?
+  var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: Timestamp?
+  var expiresMs: Timestamp?, expiresFormatted: Timestamp?
+  var cancellationMs: Timestamp?, cancellationFormatted: Timestamp?
+  var cancellationReason: String?
+  var isTrialPeriod: Bool?
+  var isInIntroOfferPeriod: Bool?
+  var isUpgraded: Bool?
+  var subscriptionGroup: String?
+  var webOrderLineItemID: String?
+  var promotionalOfferID: String?
+  var offerCodeRefName: String?
+
+  var isEmpty: Bool { transactionID == nil && productID == nil }
+
+  mutating func read(_ key: TxKey, from r: inout ValueReading) throws {
+    switch key {
+    case .transactionID: transactionID = try r.identifier()
+    case .originalTransactionID: originalTransactionID = try r.identifier(repeating: true)
+    case .productID: productID = try r.text(repeating: true)
+    case .ownership: ownershipRaw = try r.text(repeating: true)
+    case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
+    case .purchaseDate: purchaseFormatted = try r.formattedDate()
+    case .purchaseDateMs: purchaseMs = try r.milliseconds()
+    case .originalPurchaseDate: originalPurchaseFormatted = try r.formattedDate()
+    case .originalPurchaseDateMs: originalPurchaseMs = try r.milliseconds()
+    case .expiresDate, .expiresDateFormatted:
+      if let t = try r.formattedDate() { expiresFormatted = t }
+    case .expiresDateMs: expiresMs = try r.milliseconds()
+    case .cancellationDate: cancellationFormatted = try r.formattedDate()
+    case .cancellationDateMs: cancellationMs = try r.milliseconds()
+    case .cancellationReason: cancellationReason = try r.code()
+    case .isTrialPeriod: isTrialPeriod = try r.flag()
+    case .isInIntroOfferPeriod: isInIntroOfferPeriod = try r.flag()
+    case .isUpgraded: isUpgraded = try r.flag()
+    case .subscriptionGroup: subscriptionGroup = try r.identifier(repeating: true)
+    case .webOrderLineItemID: webOrderLineItemID = try r.identifier()
+    case .promotionalOfferID: promotionalOfferID = try r.text()
+    case .offerCodeRefName: offerCodeRefName = try r.text()
+    }
+  }
+
+  /// The finished transaction; a row without `transaction_id` or `product_id` is an error at `at`.
+  consuming func transaction(
+    source: TransactionSources, reading r: ValueReading, at offset: Int, warnings: inout [DataWarning]
+  ) throws -> PurchaseTransaction {
+    guard let transactionID else { throw r.fieldError("missing transaction_id", at: offset) }
+    guard let productID else { throw r.fieldError("missing product_id", at: offset) }
+    let ownership: Ownership
+    switch ownershipRaw {
+    case nil, "PURCHASED": ownership = .purchased
+    case "FAMILY_SHARED": ownership = .familyShared
+    case let raw?:
+      ownership = .unrecognized(raw)
+      warnings.append(DataWarning(
+        path: r.pathString + ".in_app_ownership_type",
+        message: "\(Excerpt.quoted(raw)) is not an ownership type Apple documents; kept as received and not counted as the purchaser's"))
+    }
+    return PurchaseTransaction(
+      transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,
+      ownership: ownership, ownershipAssumed: ownershipRaw == nil, quantity: quantity,
+      purchaseDate: purchaseMs ?? purchaseFormatted,
+      originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted,
+      expiresDate: expiresMs ?? expiresFormatted,
+      cancellationDate: cancellationMs ?? cancellationFormatted, cancellationReason: cancellationReason,
+      isTrialPeriod: isTrialPeriod ?? false, isInIntroOfferPeriod: isInIntroOfferPeriod ?? false,
+      isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup,
+      webOrderLineItemID: webOrderLineItemID, promotionalOfferID: promotionalOfferID,
+      offerCodeRefName: offerCodeRefName, sources: source)
+  }
+}
+
+/// Merges transaction rows by `transaction_id`, keeping first-seen order.
+private struct TransactionCollector {
+  var transactions: [PurchaseTransaction] = []
+  var index = TransactionIDIndex()
+  var duplicates = 0
+
+  mutating func add(_ t: PurchaseTransaction) {
+    guard let i = index.position(of: t.transactionID, inserting: transactions.count) else {
+      transactions.append(t)
+      return
+    }
+    duplicates += 1
+    transactions[i] = Self.merge(transactions[i], t)
+  }
+
+  /// Fields present in only one row are kept; where both rows have a value, the
+  /// `latest_receipt_info` row wins, since Apple documents more fields there.
+  static func merge(_ a: PurchaseTransaction, _ b: PurchaseTransaction) -> PurchaseTransaction {
+    let bWins = b.sources.contains(.latestReceiptInfo) && !a.sources.contains(.latestReceiptInfo)
+    let (p, s) = bWins ? (b, a) : (a, b)
+    var m = p
+    m.originalTransactionID = p.originalTransactionID ?? s.originalTransactionID
+    if p.ownershipAssumed && !s.ownershipAssumed {
+      m.ownership = s.ownership
+      m.ownershipAssumed = false
+    }
+    m.quantity = p.quantity ?? s.quantity
+    m.purchaseDate = p.purchaseDate ?? s.purchaseDate
+    m.originalPurchaseDate = p.originalPurchaseDate ?? s.originalPurchaseDate
+    m.expiresDate = p.expiresDate ?? s.expiresDate
+    m.cancellationDate = p.cancellationDate ?? s.cancellationDate
+    m.cancellationReason = p.cancellationReason ?? s.cancellationReason
+    m.isTrialPeriod = p.isTrialPeriod || s.isTrialPeriod
+    m.isInIntroOfferPeriod = p.isInIntroOfferPeriod || s.isInIntroOfferPeriod
+    m.isUpgraded = p.isUpgraded || s.isUpgraded
+    m.subscriptionGroup = p.subscriptionGroup ?? s.subscriptionGroup
+    m.webOrderLineItemID = p.webOrderLineItemID ?? s.webOrderLineItemID
+    m.promotionalOfferID = p.promotionalOfferID ?? s.promotionalOfferID
+    m.offerCodeRefName = p.offerCodeRefName ?? s.offerCodeRefName
+    m.sources = a.sources.union(b.sources)
+    return m
+  }
+}
+
+/// What the top level and `unified_receipt` held, before the kind is decided.
+private struct TopLevel {
+  var status: Int64?
+  var topEnvironment: String?
+  var unifiedEnvironment: String?
+  var isRetryable: Bool?
+  var receipt: ReceiptInfo?
+  var bareReceipt = ReceiptInfo()
+  var sawBareReceiptKey = false
+  var latestReceiptLength: Int?
+  var pending: [PendingRenewal] = []
+  var notificationType: String?
+  var sawUnifiedReceipt = false
+  var sawVerifyReceiptKey = false
+  var hasPassword = false
+  var password: String?
+  var latestReceipt: String?
+  var autoRenewStatus: String?
+  var autoRenewProductID: String?
+}
+
+// MARK: - Decoding
+
+extension ValueReading {
+  mutating func decodeDocument() throws -> ReceiptDocument {
+    do {
+      return try decodeDocumentBody()
+    } catch let e as JSONSyntaxError {
+      throw syntax(e)
+    }
+  }
+
+  private mutating func decodeDocumentBody() throws -> ReceiptDocument {
+    let (kind, at) = try peek()
+    guard kind == .object else {
+      // Positioned like a syntax error, so an NDJSON line's message names the file's line.
+      throw syntax(reader.error("expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun)", at: at))
+    }
+    var top = TopLevel()
+    var collector = TransactionCollector()
+    var warnings: [DataWarning] = []
+    let receiptCount = ReceiptKey.allCases.count
+
+    try forEachMember(topKeys.matcher, names: topKeys.names) { r, index in
+      if index >= TopKey.allCases.count {
+        // A bare receipt object: receipt keys at the top level.
+        guard let key = ReceiptKey(rawValue: index - TopKey.allCases.count) else { return }
+        // Dates alone do not make a receipt: a lone transaction object has them too.
+        switch key {
+        case .bundleID, .bid, .applicationVersion, .bvrs, .receiptType, .inApp: top.sawBareReceiptKey = true
+        default: break
+        }
+        var unused = TransactionRow()
+        try r.readReceiptField(key, into: &top.bareReceipt, row: &unused, collector: &collector, warnings: &warnings)
+        return
+      }
+      guard let key = TopKey(rawValue: index) else { return }
+      switch key {
+      case .status:
+        top.sawVerifyReceiptKey = true
+        top.status = try r.integer(in: 0...Int64(Int32.max), what: "a status code")
+      case .environment: top.topEnvironment = try r.text()
+      case .isRetryableDash, .isRetryableUnderscore: top.isRetryable = try r.flag()
+      case .receipt:
+        top.sawVerifyReceiptKey = true
+        let (k, objAt) = try r.peek()
+        if k == .null {
+          try r.reader.readNull()
+          return
+        }
+        guard k == .object else { throw r.wrongType(k, expected: "an object", at: objAt) }
+        var info = ReceiptInfo()
+        var row = TransactionRow()
+        try r.forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
+          if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
+            try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
+          } else if let tk = TxKey(rawValue: i - receiptCount) {
+            try row.read(tk, from: &rr)
+          }
+        }
+        if !row.isEmpty {
+          collector.add(try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings))
+        }
+        top.receipt = info
+      case .latestReceiptInfo:
+        top.sawVerifyReceiptKey = true
+        try r.readTransactions(.latestReceiptInfo, into: &collector, warnings: &warnings)
+      case .latestExpiredReceiptInfo:
+        try r.readTransactions(.latestExpiredReceiptInfo, into: &collector, warnings: &warnings)
+      case .latestReceipt:
+        (top.latestReceiptLength, top.latestReceipt) = try r.secret()
+      case .pendingRenewalInfo:
+        top.pending += try r.readPendingRenewals()
+      case .notificationType:
+        top.notificationType = try r.text()
+      case .unifiedReceipt:
+        top.sawUnifiedReceipt = true
+        try r.readUnifiedReceipt(into: &top, collector: &collector, warnings: &warnings)
+      case .password:
+        // The app's shared secret: kept only for --show-secrets.
+        top.hasPassword = true
+        top.password = try r.secret().1
+      case .autoRenewStatus: top.autoRenewStatus = try r.code()
+      case .autoRenewProductID: top.autoRenewProductID = try r.text()
+      }
+    }
+    try reader.finish()
+
+    let docKind: DocumentKind
+    if top.notificationType != nil || top.sawUnifiedReceipt {
+      docKind = .notificationV1
+    } else if top.sawVerifyReceiptKey {
+      docKind = .verifyReceiptResponse
+    } else if top.sawBareReceiptKey {
+      docKind = .receipt
+    } else {
+      throw ReceiptError.data(
+        source: source,
+        message: "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app")
+    }
+
+    var doc = ReceiptDocument(kind: docKind)
+    doc.status = top.status.map(ReceiptStatus.init)
+    doc.isRetryable = top.isRetryable
+    doc.pendingRenewals = top.pending
+    doc.latestReceiptLength = top.latestReceiptLength
+    doc.latestReceipt = top.latestReceipt
+    doc.transactions = collector.transactions
+    doc.duplicateRowsMerged = collector.duplicates
+    switch docKind {
+    case .notificationV1:
+      doc.environment = top.unifiedEnvironment ?? top.topEnvironment
+      var n = NotificationInfo()
+      n.notificationType = top.notificationType
+      n.environment = top.topEnvironment
+      n.autoRenewStatus = top.autoRenewStatus
+      n.autoRenewProductID = top.autoRenewProductID
+      n.bundleID = top.bareReceipt.bundleID
+      n.hasPassword = top.hasPassword
+      n.password = top.password
+      doc.notification = n
+      doc.receipt = top.receipt
+    case .verifyReceiptResponse:
+      doc.environment = top.topEnvironment
+      doc.receipt = top.receipt
+    case .receipt:
+      doc.environment = top.topEnvironment
+      doc.receipt = top.bareReceipt
+    }
+    if let status = doc.status, !status.isKnown {
+      warnings.append(DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
+    }
+    doc.warnings = warnings
+    return doc
+  }
+
+  /// Reads one key of a `receipt` object (or of a bare receipt at the top level).
+  fileprivate mutating func readReceiptField(
+    _ key: ReceiptKey, into info: inout ReceiptInfo, row: inout TransactionRow,
+    collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws {
+    switch key {
+    case .bundleID, .bid:
+      if let v = try text() { info.bundleID = v }
+    case .applicationVersion, .bvrs:
+      if let v = try text() { info.applicationVersion = v }
+    case .originalApplicationVersion: info.originalApplicationVersion = try text()
+    case .receiptType: info.receiptType = try text()
+    case .receiptCreationDate:
+      if info.receiptCreationDate == nil { info.receiptCreationDate = try formattedDate() } else { try reader.skipValue() }
+    case .receiptCreationDateMs:
+      if let t = try milliseconds() { info.receiptCreationDate = t }
+    case .requestDate:
+      if info.requestDate == nil { info.requestDate = try formattedDate() } else { try reader.skipValue() }
+    case .requestDateMs:
+      if let t = try milliseconds() { info.requestDate = t }
+    case .originalPurchaseDate:
+      let t = try formattedDate()
+      if info.originalPurchaseDate == nil { info.originalPurchaseDate = t }
+      row.originalPurchaseFormatted = t
+    case .originalPurchaseDateMs:
+      let t = try milliseconds()
+      if let t { info.originalPurchaseDate = t }
+      row.originalPurchaseMs = t
+    case .inApp:
+      try readTransactions(.inApp, into: &collector, warnings: &warnings)
+    }
+  }
+
+  fileprivate mutating func readTransactions(
+    _ source: TransactionSources, into collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws {
+    // A transaction takes a few hundred bytes; reserving for what is left of the input avoids
+    // copying a large array as it grows, and untouched capacity costs address space only.
+    collector.transactions.reserveCapacity(collector.transactions.count + (reader.end - reader.offset) / 256)
+    let transaction: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction = { r, warnings in
+      let at = r.reader.offset
+      var row = TransactionRow()
+      try r.forEachMember(txKeys.matcher, names: txKeys.names) { rr, i in
+        guard let key = TxKey(rawValue: i) else { return }
+        try row.read(key, from: &rr)
+      }
+      return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
+    }
+    if splitsLargeArrays, try peek().0 == .array, TransactionArraySplit.applies(to: reader) {
+      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) { collector.add($0) }
+      return
+    }
+    // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
+      collector.add(try transaction(&r, &warnings))
+    }
+  }
+
+  fileprivate mutating func readPendingRenewals() throws -> [PendingRenewal] {
+    var out: [PendingRenewal] = []
+    try forEachObject { r, _ in
+      var p = PendingRenewal()
+      var graceMs: Timestamp?
+      var graceFormatted: Timestamp?
+      try r.forEachMember(pendingKeys.matcher, names: pendingKeys.names) { rr, i in
+        guard let key = PendingKey(rawValue: i) else { return }
+        switch key {
+        case .productID: p.productID = try rr.text()
+        case .autoRenewProductID: p.autoRenewProductID = try rr.text()
+        case .originalTransactionID: p.originalTransactionID = try rr.identifier()
+        case .autoRenewStatus: p.autoRenewStatus = try rr.code()
+        case .expirationIntent: p.expirationIntent = try rr.code()
+        case .isInBillingRetryPeriod: p.isInBillingRetryPeriod = try rr.flag()
+        case .gracePeriodExpiresDate: graceFormatted = try rr.formattedDate()
+        case .gracePeriodExpiresDateMs: graceMs = try rr.milliseconds()
+        case .priceConsentStatus: p.priceConsentStatus = try rr.code()
+        }
+      }
+      p.gracePeriodExpiresDate = graceMs ?? graceFormatted
+      out.append(p)
+    }
+    return out
+  }
+
+  fileprivate mutating func readUnifiedReceipt(
+    into top: inout TopLevel, collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws {
+    let (k, at) = try peek()
+    guard k == .object else { throw wrongType(k, expected: "an object", at: at) }
+    try forEachMember(unifiedKeys.matcher, names: unifiedKeys.names) { r, i in
+      guard let key = UnifiedKey(rawValue: i) else { return }
+      switch key {
+      case .environment: top.unifiedEnvironment = try r.text()
+      case .latestReceipt: (top.latestReceiptLength, top.latestReceipt) = try r.secret()
+      case .latestReceiptInfo: try r.readTransactions(.latestReceiptInfo, into: &collector, warnings: &warnings)
+      case .pendingRenewalInfo: top.pending += try r.readPendingRenewals()
+      case .status: top.status = try r.integer(in: 0...Int64(Int32.max), what: "a status code")
+      }
+    }
+  }
+
+  /// A credential string (`latest_receipt`, `password`): its length, and the value only with `keepSecrets`.
+  mutating func secret() throws -> (Int?, String?) {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      return (token.end - token.start, keepSecrets ? reader.string(token) : nil)
+    case .null:
+      try reader.readNull()
+      return (nil, nil)
+    default:
+      throw wrongType(kind, expected: "a string", at: at)
+    }
+  }
+}

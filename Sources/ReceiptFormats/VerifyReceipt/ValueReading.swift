@@ -1,0 +1,311 @@
+import ReceiptModel
+import ReceiptRules
+
+/// A step in a JSON path, for messages such as `latest_receipt_info[3].expires_date_ms`.
+enum PathComponent {
+  case key(String)
+  case index(Int)
+}
+
+/// Reads the loosely typed scalars of Apple's JSON with the current path at hand for messages.
+///
+/// Apple sends most numbers and booleans as strings, and some producers send them as JSON
+/// numbers and booleans; both are accepted. Empty strings and null mean "absent". Anything
+/// else that cannot be interpreted is an error naming the path and the value.
+struct ValueReading {
+  var reader: JSONReader
+  let source: String
+  var path: [PathComponent] = []
+  /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
+  var keepSecrets = false
+  var interner = StringInterner()
+  /// Read large transaction arrays on two threads (`TransactionArraySplit`); tests compare both ways.
+  var splitsLargeArrays = true
+  /// How many arrays were read on two threads with the helper's part used (for tests).
+  var arraysReadOnTwoThreads = 0
+
+  init(reader: JSONReader, source: String) {
+    self.reader = reader
+    self.source = source
+  }
+
+  var pathString: String {
+    var s = ""
+    for component in path {
+      switch component {
+      case .key(let k):
+        if !s.isEmpty { s += "." }
+        s += k
+      case .index(let i): s += "[\(i)]"
+      }
+    }
+    return s.isEmpty ? "(top level)" : s
+  }
+
+  /// A field error at the value that starts at `offset`.
+  func fieldError(_ message: String, at offset: Int) -> ReceiptError {
+    let place = reader.error("", at: offset)
+    return .field(source: source, path: pathString, message: message, line: place.line, column: place.column)
+  }
+
+  mutating func withKey<R>(_ key: String, _ body: (inout ValueReading) throws -> R) rethrows -> R {
+    path.append(.key(key))
+    defer { path.removeLast() }
+    return try body(&self)
+  }
+
+  mutating func withIndex<R>(_ index: Int, _ body: (inout ValueReading) throws -> R) rethrows -> R {
+    path.append(.index(index))
+    defer { path.removeLast() }
+    return try body(&self)
+  }
+
+  /// Rethrows JSON syntax errors as positioned `ReceiptError`s.
+  func syntax(_ e: JSONSyntaxError) -> ReceiptError { .syntax(source: source, e) }
+
+  /// The next value's kind and where it starts.
+  mutating func peek() throws -> (JSONKind, Int) {
+    let kind = try reader.peek()
+    return (kind, reader.offset)
+  }
+
+  func wrongType(_ kind: JSONKind, expected: String, at offset: Int) -> ReceiptError {
+    fieldError("expected \(expected), found \(kind.noun)", at: offset)
+  }
+
+  /// Text of a number token, clipped for messages.
+  func numberText(_ t: JSONReader.NumberToken) -> String { Excerpt.clip(reader.text(t.start, t.end)) }
+
+  // MARK: Scalars
+
+  /// The String of a token; `repeating` values are shared through the interner.
+  mutating func string(_ token: JSONStringToken, repeating: Bool) -> String {
+    guard repeating, !token.hasEscapes else { return reader.string(token) }
+    return reader.withBytes(token) { interner.string($0) }
+  }
+
+  /// A string; numbers are accepted as their text (some producers send versions as numbers). "" and null are nil.
+  /// `repeating` marks values most rows share (a product id), which are interned.
+  mutating func text(repeating: Bool = false) throws -> String? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
+    case .number:
+      let t = try reader.readNumberToken()
+      return reader.text(t.start, t.end)
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a string", at: at)
+    }
+  }
+
+  /// An identifier: a string, or an integer number kept as its digits.
+  mutating func identifier(repeating: Bool = false) throws -> String? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
+    case .number:
+      let t = try reader.readNumberToken()
+      guard t.isInteger else {
+        throw fieldError("\(numberText(t)) is not an identifier (identifiers are strings of digits)", at: at)
+      }
+      return reader.text(t.start, t.end)
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a string identifier", at: at)
+    }
+  }
+
+  /// A `*_ms` value: milliseconds since 1970 as a digit string or an integer number.
+  mutating func milliseconds() throws -> Timestamp? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      if reader.isEmpty(token) { return nil }
+      let parsed = token.hasEscapes ? nil : reader.withBytes(token) { Timestamp.parse(milliseconds: $0) }
+      guard let parsed else { throw badMilliseconds(Excerpt.quoted(reader.string(token)), at: at) }
+      return parsed
+    case .number:
+      let t = try reader.readNumberToken()
+      let parsed = t.isInteger ? reader.withBytes(t) { Timestamp.parse(milliseconds: $0) } : nil
+      guard let parsed else { throw badMilliseconds(numberText(t), at: at) }
+      return parsed
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a millisecond timestamp", at: at)
+    }
+  }
+
+  func badMilliseconds(_ shown: String, at offset: Int) -> ReceiptError {
+    fieldError("\(shown) is not a millisecond timestamp (digits only, 1970 to 9999)", at: offset)
+  }
+
+  /// A formatted date (`2020-07-23 19:32:51 Etc/GMT`, ISO 8601), or digits meaning milliseconds
+  /// (iOS 6-style bodies put milliseconds in `expires_date`).
+  mutating func formattedDate() throws -> Timestamp? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      if reader.isEmpty(token) { return nil }
+      if !token.hasEscapes, let t = reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) }) {
+        return t
+      }
+      let s = reader.string(token)
+      if let t = Timestamp.parse(formatted: s) ?? Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
+      throw fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
+    case .number:
+      let t = try reader.readNumberToken()
+      let parsed = t.isInteger ? reader.withBytes(t) { Timestamp.parse(milliseconds: $0) } : nil
+      guard let parsed else { throw badMilliseconds(numberText(t), at: at) }
+      return parsed
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a date string", at: at)
+    }
+  }
+
+  /// A boolean: JSON true/false, "true"/"false", "1"/"0", or the numbers 1/0.
+  mutating func flag() throws -> Bool? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .bool: return try reader.readBool()
+    case .string:
+      let token = try reader.readStringToken()
+      if reader.isEmpty(token) { return nil }
+      switch reader.string(token) {
+      case "true", "1": return true
+      case "false", "0": return false
+      case let other: throw fieldError("\(Excerpt.quoted(other)) is not a boolean (expected \"true\", \"false\", \"1\" or \"0\")", at: at)
+      }
+    case .number:
+      let t = try reader.readNumberToken()
+      switch reader.text(t.start, t.end) {
+      case "1": return true
+      case "0": return false
+      default: throw fieldError("\(numberText(t)) is not a boolean (expected 1 or 0)", at: at)
+      }
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a boolean", at: at)
+    }
+  }
+
+  /// A whole number within `range`, as a JSON integer or a digit string.
+  mutating func integer(in range: ClosedRange<Int64>, what: String) throws -> Int64? {
+    let (kind, at) = try peek()
+    let shown: String
+    let digits: String
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      if reader.isEmpty(token) { return nil }
+      digits = reader.string(token)
+      shown = Excerpt.quoted(digits)
+    case .number:
+      let t = try reader.readNumberToken()
+      digits = reader.text(t.start, t.end)
+      shown = numberText(t)
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: what, at: at)
+    }
+    let body = digits.hasPrefix("-") ? digits.dropFirst() : Substring(digits)
+    guard !body.isEmpty, body.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(digits) else {
+      throw fieldError("\(shown) is not \(what)", at: at)
+    }
+    guard range.contains(value) else {
+      throw fieldError("\(shown) is out of range for \(what) (\(range.lowerBound) to \(range.upperBound))", at: at)
+    }
+    return value
+  }
+
+  /// A small code Apple sends as a digit string ("1") or number; kept as its text.
+  mutating func code() throws -> String? {
+    let (kind, at) = try peek()
+    switch kind {
+    case .string:
+      let token = try reader.readStringToken()
+      return reader.isEmpty(token) ? nil : reader.string(token)
+    case .number:
+      let t = try reader.readNumberToken()
+      return reader.text(t.start, t.end)
+    case .bool:
+      return try reader.readBool() ? "true" : "false"
+    case .null:
+      try reader.readNull()
+      return nil
+    default:
+      throw wrongType(kind, expected: "a string or number code", at: at)
+    }
+  }
+
+  // MARK: Containers
+
+  /// Visits each element of an array of objects; a single object counts as a one-element
+  /// array (iOS 6-style `latest_receipt_info`) unless `singleObjectAllowed` is false; null counts as empty.
+  mutating func forEachObject(singleObjectAllowed: Bool = true, _ body: (inout ValueReading, Int) throws -> Void) throws {
+    let (kind, at) = try peek()
+    switch kind {
+    case .null:
+      try reader.readNull()
+    case .object where singleObjectAllowed:
+      try withIndex(0) { try body(&$0, 0) }
+    case .array:
+      try reader.beginArray()
+      var i = 0
+      while try reader.nextElement() {
+        try withIndex(i) { inner in
+          let (k, elementAt) = try inner.peek()
+          guard k == .object else { throw inner.wrongType(k, expected: "an object", at: elementAt) }
+          try body(&inner, i)
+        }
+        i += 1
+      }
+    default:
+      throw wrongType(kind, expected: "an array of objects", at: at)
+    }
+  }
+
+  /// Visits each member of an object, telling `body` the member's index in `keys` (nil for keys
+  /// receipt-tool does not read, which are skipped unless `body` reads them).
+  ///
+  /// A key receipt-tool reads that appears twice in one object is an error: the two values could
+  /// disagree and the tool does not guess which one is meant.
+  mutating func forEachMember(
+    _ keys: KeyMatcher, names: [String], _ body: (inout ValueReading, Int) throws -> Void
+  ) throws {
+    try reader.beginObject()
+    // Key lists have fewer than 64 names, so one word records which were seen.
+    var seen: UInt64 = 0
+    while let key = try reader.nextKey() {
+      guard let index = keys.index(of: key, in: reader) else {
+        try reader.skipValue()
+        continue
+      }
+      let bit: UInt64 = 1 << UInt64(index & 63)
+      guard seen & bit == 0 else {
+        throw withKey(names[index]) { $0.fieldError("duplicate key; receipt-tool reads it and will not guess which value is meant", at: key.start &- 1) }
+      }
+      seen |= bit
+      try withKey(names[index]) { try body(&$0, index) }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A point in time in whole milliseconds since 1970-01-01T00:00:00Z, the unit of Apple's `*_ms` fields.
+///
+/// Kept as an integer so that comparisons are exact; printed as ISO 8601 UTC.
+public struct Timestamp: Comparable, Hashable, Sendable {
+  public var milliseconds: Int64
+
+  /// 9999-12-31T23:59:59.999Z: later values are rejected rather than printed as five-digit years.
+  public static let maximumMilliseconds: Int64 = 253_402_300_799_999
+
+  public init?(milliseconds: Int64) {
+    guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return nil }
+    self.milliseconds = milliseconds
+  }
+
+  public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
+
+  /// `2024-06-15T00:00:00Z`, or with `.123` when the milliseconds are not zero.
+  public var iso8601: String {
+    let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (y, m, d) = Timestamp.civil(fromDays: days)
+    let seconds = msOfDay / 1000
+    let ms = msOfDay % 1000
+    var s = "\(Timestamp.pad(y, 4))-\(Timestamp.pad(m, 2))-\(Timestamp.pad(d, 2))"
+    s += "T\(Timestamp.pad(seconds / 3600, 2)):\(Timestamp.pad(seconds / 60 % 60, 2)):\(Timestamp.pad(seconds % 60, 2))"
+    if ms != 0 { s += "." + Timestamp.pad(ms, 3) }
+    return s + "Z"
+  }
+
+  /// `2024-06-15`.
+  public var date: String { String(iso8601.prefix(10)) }
+
+  /// `iso8601` cut to the whole second (`2024-06-15T12:00:00Z`), for the evaluation time in text a
+  /// person reads: `--as-of now` carries the clock's milliseconds, which only JSON needs exactly.
+  public var iso8601WholeSeconds: String {
+    Timestamp(unchecked: milliseconds - milliseconds % 1000).iso8601
+  }
+
+  /// This time plus a number of days, or nil past the representable range.
+  public func adding(days: Int64) -> Timestamp? {
+    let (delta, o1) = days.multipliedReportingOverflow(by: 86_400_000)
+    guard !o1 else { return nil }
+    let (sum, o2) = milliseconds.addingReportingOverflow(delta)
+    return o2 ? nil : Timestamp(milliseconds: sum)
+  }
+
+  package static func pad(_ v: Int64, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+
+  /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian), for non-negative day counts.
+  package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    let z = z0 + 719_468
+    let era = z / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  /// Days since 1970-01-01 of a civil date (inverse of `civil`).
+  package static func days(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+    let y = m <= 2 ? y0 - 1 : y0
+    let era = y / 400
+    let yoe = y - era * 400
+    let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// Days in each month of a common year.
+  private static let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+  /// Builds a timestamp from calendar fields, validating each one.
+  public init?(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0) {
+    guard (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
+      (0...59).contains(minute), (0...59).contains(second), (0...999).contains(millisecond)
+    else { return nil }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let maxDay = month == 2 && leap ? 29 : Timestamp.monthDays[Int(month - 1)]
+    guard (1...maxDay).contains(day) else { return nil }
+    let days = Timestamp.days(year: year, month: month, day: day)
+    self.init(milliseconds: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond)
+  }
+
+  /// Parses Apple's `2020-07-23 19:32:51 Etc/GMT` (also `GMT`/`UTC`) and ISO 8601 `2020-07-23T19:32:51Z`,
+  /// `2020-07-23T19:32:51.250Z`, `2020-07-23T19:32:51+01:00` and a bare date `2020-07-23` (midnight UTC).
+  public static func parse(formatted text: String) -> Timestamp? {
+    var text = text
+    return text.withUTF8 { parse(formatted: $0) }
+  }
+
+  /// `parse(formatted:)` over UTF-8 bytes, so the decoder need not build a String per date.
+  public static func parse(formatted b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    func num(_ from: Int, _ count: Int) -> Int64? {
+      guard from + count <= b.count else { return nil }
+      var v: Int64 = 0
+      for i in from..<(from + count) {
+        let c = b[i]
+        guard c >= 0x30, c <= 0x39 else { return nil }
+        v = v * 10 + Int64(c - 0x30)
+      }
+      return v
+    }
+    guard b.count >= 10, let y = num(0, 4), b[4] == 0x2D, let mo = num(5, 2), b[7] == 0x2D, let d = num(8, 2) else {
+      return nil
+    }
+    if b.count == 10 { return Timestamp(year: y, month: mo, day: d) }
+    guard b.count >= 19, b[10] == 0x20 || b[10] == 0x54, let h = num(11, 2), b[13] == 0x3A, let mi = num(14, 2),
+      b[16] == 0x3A, let s = num(17, 2)
+    else { return nil }
+    var i = 19
+    var ms: Int64 = 0
+    if i < b.count, b[i] == 0x2E {
+      i += 1
+      var digits = 0
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+        if digits < 3 { ms = ms * 10 + Int64(b[i] - 0x30) }
+        digits += 1
+        i += 1
+      }
+      guard digits > 0 else { return nil }
+      for _ in digits..<max(digits, 3) { ms *= 10 }
+    }
+    guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else { return nil }
+    let zone = UnsafeBufferPointer(rebasing: b[i...])
+    if isUTC(zone) { return base }
+    // ±HH:MM or ±HHMM
+    guard zone.count == 6 || zone.count == 5, zone[0] == 0x2B || zone[0] == 0x2D else { return nil }
+    let hh = num(i + 1, 2)
+    let mm = zone.count == 6 ? (zone[3] == 0x3A ? num(i + 4, 2) : nil) : num(i + 3, 2)
+    guard let hh, let mm, hh < 24, mm < 60 else { return nil }
+    let offset = (hh * 60 + mm) * 60_000
+    return Timestamp(milliseconds: zone[0] == 0x2B ? base.milliseconds - offset : base.milliseconds + offset)
+  }
+
+  /// `Z`, ` Etc/GMT`, ` GMT`, ` UTC` or ` Etc/UTC`: the zones Apple and ISO 8601 write for UTC.
+  private static func isUTC(_ zone: UnsafeBufferPointer<UInt8>) -> Bool {
+    func equals(_ name: StaticString) -> Bool {
+      guard zone.count == name.utf8CodeUnitCount, let z = zone.baseAddress else { return false }
+      return memcmp(z, name.utf8Start, zone.count) == 0
+    }
+    switch zone.count {
+    case 1: return equals("Z")
+    case 4: return equals(" GMT") || equals(" UTC")
+    case 8: return equals(" Etc/GMT") || equals(" Etc/UTC")
+    default: return false
+    }
+  }
+
+  /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.
+  public static func parse(milliseconds bytes: some Collection<UInt8>) -> Timestamp? {
+    guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
+    var v: Int64 = 0
+    for c in bytes {
+      guard c >= 0x30, c <= 0x39 else { return nil }
+      v = v * 10 + Int64(c - 0x30)
+    }
+    return Timestamp(milliseconds: v)
+  }
+}
+
+extension Timestamp {
+  /// 1970-01-01T00:00:00Z.
+  public static let epoch = Timestamp(unchecked: 0)
+
+  /// For values already known to be in range (arithmetic on valid timestamps that cannot leave it).
+  package init(unchecked milliseconds: Int64) { self.milliseconds = milliseconds }
+
+  /// The current time from the system clock.
+  public static func now() -> Timestamp {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    let ms = Int64(ts.tv_sec).multipliedReportingOverflow(by: 1000).partialValue + Int64(ts.tv_nsec / 1_000_000)
+    return Timestamp(milliseconds: ms) ?? Timestamp(milliseconds: Timestamp.maximumMilliseconds) ?? Timestamp.epoch
+  }
+}
+
+extension Optional where Wrapped == Timestamp {
+  /// ISO 8601 or a dash.
+  public var display: String { self?.iso8601 ?? "-" }
+}

@@ -1,0 +1,227 @@
+import ReceiptModel
+
+/// What kind of in-app product a product id is.
+public enum ProductType: String, Sendable, CaseIterable {
+  case autoRenewable = "auto_renewable"
+  case nonRenewing = "non_renewing"
+  case nonConsumable = "non_consumable"
+  case consumable = "consumable"
+
+  public var description: String {
+    switch self {
+    case .autoRenewable: "auto-renewable subscription"
+    case .nonRenewing: "non-renewing subscription"
+    case .nonConsumable: "non-consumable"
+    case .consumable: "consumable"
+    }
+  }
+}
+
+/// How an introductory offer is paid for.
+public enum IntroPaymentMode: String, Sendable, CaseIterable {
+  case freeTrial = "free_trial"
+  case payAsYouGo = "pay_as_you_go"
+  case payUpFront = "pay_up_front"
+}
+
+/// An exact decimal amount, `units` × 10^-`scale`. Money never passes through binary floating point.
+public struct DecimalAmount: Hashable, Sendable {
+  public var units: Int64
+  public var scale: Int
+
+  public init(units: Int64, scale: Int) {
+    self.units = units
+    self.scale = scale
+  }
+
+  /// Parses `9.99`, `10`, `0.5`; nil for signs, exponents, more than 18 digits or anything else.
+  public init?(parsing text: String) {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty else { return nil }
+    let fraction = parts.count == 2 ? parts[1] : ""
+    guard parts.count == 1 || !fraction.isEmpty else { return nil }
+    let digits = whole + fraction
+    guard digits.count <= 18, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let v = Int64(digits) else {
+      return nil
+    }
+    units = v
+    scale = fraction.count
+  }
+
+  /// The amount with exactly `digits` decimals, or nil when that would drop non-zero digits or overflow.
+  public func rescaled(to digits: Int) -> DecimalAmount? {
+    if digits == scale { return self }
+    if digits > scale {
+      var v = units
+      for _ in scale..<digits {
+        let (m, o) = v.multipliedReportingOverflow(by: 10)
+        if o { return nil }
+        v = m
+      }
+      return DecimalAmount(units: v, scale: digits)
+    }
+    var divisor: Int64 = 1
+    for _ in digits..<scale { divisor *= 10 }
+    guard units % divisor == 0 else { return nil }
+    return DecimalAmount(units: units / divisor, scale: digits)
+  }
+
+  /// `units` written with `scale` decimals: `9.99`, `-0.50`, `300`.
+  public var text: String {
+    guard scale > 0 else { return String(units) }
+    let negative = units < 0
+    let magnitude = units.magnitude
+    var digits = String(magnitude)
+    if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
+    let cut = digits.index(digits.endIndex, offsetBy: -scale)
+    return (negative ? "-" : "") + digits[..<cut] + "." + digits[cut...]
+  }
+}
+
+/// An introductory offer as a catalog describes it.
+public struct IntroOffer: Hashable, Sendable {
+  public var paymentMode: IntroPaymentMode
+  /// ISO 8601 period of one offer period (`P1W`), when known.
+  public var period: String?
+  /// The offer price for the paid modes.
+  public var price: DecimalAmount?
+  /// Number of periods for pay-as-you-go.
+  public var periods: Int?
+
+  public init(paymentMode: IntroPaymentMode, period: String? = nil, price: DecimalAmount? = nil, periods: Int? = nil) {
+    self.paymentMode = paymentMode
+    self.period = period
+    self.price = price
+    self.periods = periods
+  }
+}
+
+/// An ISO 8601 period such as `P1W`, `P1M`, `P90D`, `P1Y`.
+public struct ISOPeriod: Hashable, Sendable {
+  public var years: Int
+  public var months: Int
+  public var days: Int
+  public var text: String
+
+  /// Parses `PnYnMnWnD` (each part optional, at least one present); nil otherwise.
+  public init?(_ text: String) {
+    var y = 0, m = 0, d = 0
+    var rest = Substring(text)
+    guard rest.first == "P", rest.count > 1 else { return nil }
+    rest = rest.dropFirst()
+    var number = ""
+    var order = 0
+    for c in rest {
+      if c.isASCII, c.isNumber {
+        number.append(c)
+        guard number.count <= 5 else { return nil }
+        continue
+      }
+      guard let n = Int(number) else { return nil }
+      number = ""
+      let units: [Character: Int] = ["Y": 1, "M": 2, "W": 3, "D": 4]
+      guard let rank = units[c], rank > order else { return nil }
+      order = rank
+      switch c {
+      case "Y": y = n
+      case "M": m = n
+      case "W": d += n * 7
+      default: d += n
+      }
+    }
+    guard number.isEmpty, order > 0 else { return nil }
+    years = y
+    months = m
+    days = d
+    self.text = text
+  }
+
+  /// `start` plus this period, calendar-aware for months and years (clamped to the month's end).
+  public func added(to start: Timestamp) -> Timestamp? {
+    let (dayCount, msOfDay) = start.milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (y0, m0, d0) = Timestamp.civil(fromDays: dayCount)
+    let totalMonths = (y0 * 12 + (m0 - 1)) + Int64(years) * 12 + Int64(months)
+    let y = totalMonths / 12
+    let m = totalMonths % 12 + 1
+    guard y <= 9999 else { return nil }
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    let monthDays: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    let d = min(d0, monthDays[Int(m - 1)])
+    let days = Timestamp.days(year: y, month: m, day: d) + Int64(self.days)
+    return Timestamp(milliseconds: days * 86_400_000 + msOfDay)
+  }
+}
+
+/// One product as the catalog(s) describe it.
+public struct CatalogProduct: Hashable, Sendable {
+  public var productID: String
+  public var type: ProductType
+  /// The catalog's group id (a `.storekit` group id is local to its file; see `groupIsLocalToFile`).
+  public var subscriptionGroup: String?
+  /// Entitlement names; defaults to the product id.
+  public var entitlements: [String]
+  public var price: DecimalAmount?
+  public var currency: String?
+  public var familyShareable: Bool?
+  /// nil: the product has no introductory offer.
+  public var introOffer: IntroOffer?
+  /// Access length of a non-renewing subscription.
+  public var duration: ISOPeriod?
+  /// The catalog file this entry came from.
+  public var origin: String
+  /// True for a `.storekit` group id, which names the group only within its file
+  /// (receipts carry App Store group ids; `SubscriptionGroups` links the two through shared products).
+  public var groupIsLocalToFile: Bool = false
+
+  public init(
+    productID: String, type: ProductType, subscriptionGroup: String? = nil, entitlements: [String]? = nil,
+    price: DecimalAmount? = nil, currency: String? = nil, familyShareable: Bool? = nil,
+    introOffer: IntroOffer? = nil, duration: ISOPeriod? = nil, origin: String = ""
+  ) {
+    self.productID = productID
+    self.type = type
+    self.subscriptionGroup = subscriptionGroup
+    self.entitlements = entitlements ?? [productID]
+    self.price = price
+    self.currency = currency
+    self.familyShareable = familyShareable
+    self.introOffer = introOffer
+    self.duration = duration
+    self.origin = origin
+  }
+}
+
+/// Products from one or more catalog files; later files override earlier ones per product.
+public struct Catalog: Sendable {
+  public private(set) var products: [String: CatalogProduct] = [:]
+  /// Product ids in the order they were first defined, for stable output.
+  public private(set) var order: [String] = []
+  /// Non-fatal notes from loading (e.g. a `.storekit` file whose currency is unknown).
+  public var warnings: [String] = []
+
+  public init() {}
+
+  public init(_ products: [CatalogProduct]) {
+    for p in products { add(p) }
+  }
+
+  public var isEmpty: Bool { products.isEmpty }
+
+  public mutating func add(_ product: CatalogProduct) {
+    if products[product.productID] == nil { order.append(product.productID) }
+    products[product.productID] = product
+  }
+
+  /// Merges `other` over this catalog.
+  public mutating func merge(_ other: Catalog) {
+    for id in other.order {
+      if let p = other.products[id] { add(p) }
+    }
+    warnings += other.warnings
+  }
+
+  public func product(_ id: String) -> CatalogProduct? { products[id] }
+
+  /// Every product in definition order.
+  public var allProducts: [CatalogProduct] { order.compactMap { products[$0] } }
+}

@@ -1,0 +1,128 @@
+import ReceiptModel
+
+/// Why one transaction does or does not give access at a moment.
+public enum AccessGrant: Hashable, Sendable {
+  /// Grants access; `until` is nil for access that does not expire (non-consumables).
+  case grants(until: Timestamp?)
+  /// Bought after the moment asked about.
+  case notYetPurchased(Timestamp)
+  /// Refunded at or before the moment: from then on, as if never bought (Apple, Receipt Fields).
+  case refunded(Timestamp)
+  /// A FAMILY_SHARED copy taken away at or before the moment (the purchaser stopped sharing, left, or was refunded).
+  case revoked(Timestamp)
+  /// `is_upgraded`: the App Store replaced it with another product of the subscription group.
+  case upgraded
+  /// An auto-renewable subscription whose expires_date is at or before the moment.
+  case expired(Timestamp)
+  /// A non-renewing subscription past purchase + the catalog's duration.
+  case durationEnded(Timestamp, ISOPeriod)
+  /// Consumables never give lasting access.
+  case consumable
+  /// No catalog entry and no expires_date: consumable, non-consumable or non-renewing cannot be told apart.
+  case unknownType
+  /// A non-renewing subscription the catalog gives no duration for.
+  case unknownDuration
+  /// The catalog says auto-renewable, but the transaction has no expires_date.
+  case missingExpiresDate
+  /// No purchase_date, so whether it was bought by the moment cannot be told.
+  case missingPurchaseDate
+
+  public var grantsAccess: Bool {
+    if case .grants = self { return true }
+    return false
+  }
+
+  /// The answer cannot be told from the receipt (and catalog).
+  public var isUnknown: Bool {
+    switch self {
+    case .unknownType, .unknownDuration, .missingExpiresDate, .missingPurchaseDate: true
+    default: false
+    }
+  }
+
+  /// A stable code for JSON.
+  public var code: String {
+    switch self {
+    case .grants: "grants"
+    case .notYetPurchased: "not_yet_purchased"
+    case .refunded: "refunded"
+    case .revoked: "revoked"
+    case .upgraded: "upgraded"
+    case .expired: "expired"
+    case .durationEnded: "duration_ended"
+    case .consumable: "consumable"
+    case .unknownType: "unknown_product_type"
+    case .unknownDuration: "unknown_duration"
+    case .missingExpiresDate: "missing_expires_date"
+    case .missingPurchaseDate: "missing_purchase_date"
+    }
+  }
+}
+
+/// Decides whether `transaction` gives access at `time`.
+///
+/// Order matters: `is_upgraded` is checked before the cancellation date because old receipts also set
+/// cancellation_date on upgrades; a cancellation after `time` does not matter, because before it the
+/// transaction did grant.
+public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
+  guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
+  if purchased > time { return .notYetPurchased(purchased) }
+  if transaction.isUpgraded { return .upgraded }
+  if let cancelled = transaction.cancellationDate, cancelled <= time {
+    return transaction.ownership == .familyShared ? .revoked(cancelled) : .refunded(cancelled)
+  }
+  guard let type = resolveProductType(of: transaction, catalog: catalog)?.type else { return .unknownType }
+  switch type {
+  case .consumable:
+    return .consumable
+  case .nonConsumable:
+    return .grants(until: nil)
+  case .autoRenewable:
+    guard let expires = transaction.expiresDate else { return .missingExpiresDate }
+    return expires > time ? .grants(until: expires) : .expired(expires)
+  case .nonRenewing:
+    guard let duration = catalog.product(transaction.productID)?.duration else { return .unknownDuration }
+    // A period that runs past year 9999 never ends within what can be written down.
+    guard let end = duration.added(to: purchased) else { return .grants(until: nil) }
+    return end > time ? .grants(until: end) : .durationEnded(end, duration)
+  }
+}
+
+extension AccessGrant {
+  /// One sentence on `transaction` under this decision, for --explain.
+  public func explanation(of t: PurchaseTransaction) -> String {
+    let what = "\(t.productID) (transaction \(t.transactionID), \(ownershipPhrase(t)))"
+    switch self {
+    case .grants(let until):
+      if let until { return "\(what) grants access until \(until.iso8601)." }
+      return "\(what) grants access that does not expire."
+    case .notYetPurchased(let at):
+      return "\(what) was bought later, on \(at.iso8601)."
+    case .refunded(let at):
+      return "\(what) was refunded on \(at.iso8601), so it counts as never bought."
+    case .revoked(let at):
+      return "\(what) was revoked from Family Sharing on \(at.iso8601), so it no longer counts."
+    case .upgraded:
+      return "\(what) was replaced by an upgrade to another product in its subscription group."
+    case .expired(let at):
+      return "\(what) expired on \(at.iso8601)."
+    case .durationEnded(let end, let duration):
+      return "\(what) is a non-renewing subscription of \(duration.text) that ended on \(end.iso8601)."
+    case .consumable:
+      return "\(what) is a consumable, which never gives lasting access."
+    case .unknownType:
+      return "\(what) has no expires_date, so it could be a consumable, a non-consumable or a non-renewing subscription; give a catalog with --catalog to say which."
+    case .unknownDuration:
+      return "\(what) is a non-renewing subscription and the catalog gives no duration for it, so how long it lasts is unknown; add a duration to the catalog."
+    case .missingExpiresDate:
+      return "\(what) is an auto-renewable subscription in the catalog, but the receipt gives no expires_date for it."
+    case .missingPurchaseDate:
+      return "\(what) has no purchase_date, so whether it was bought by then cannot be told."
+    }
+  }
+}
+
+/// "PURCHASED", "FAMILY_SHARED", or "PURCHASED assumed" when the receipt did not say.
+func ownershipPhrase(_ t: PurchaseTransaction) -> String {
+  t.ownershipAssumed ? "\(t.ownership.raw) assumed: no in_app_ownership_type" : t.ownership.raw
+}

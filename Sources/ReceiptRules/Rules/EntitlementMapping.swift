@@ -1,0 +1,40 @@
+import ReceiptModel
+
+/// One entitlement and the products that give it.
+public struct EntitlementDefinition: Hashable, Sendable {
+  public var id: String
+  /// In catalog order, then in the order the receipt first shows them.
+  public var productIDs: [String]
+
+  public init(id: String, productIDs: [String]) {
+    self.id = id
+    self.productIDs = productIDs
+  }
+}
+
+/// Decides which entitlements to report for a receipt.
+///
+/// The catalog's entitlement names come first, each with every non-consumable and subscription product that
+/// names it, whether or not the receipt holds a transaction for it (those end up `not_purchased`).
+/// A product the catalog does not list is its own entitlement, named by its product id, so that nothing in
+/// the receipt is left out; without a catalog that is every product. Consumables are never entitlements.
+public func entitlementDefinitions(for document: ReceiptDocument, catalog: Catalog) -> [EntitlementDefinition] {
+  var order: [String] = []
+  var products: [String: [String]] = [:]
+  func add(_ entitlement: String, _ productID: String) {
+    if products[entitlement] == nil {
+      order.append(entitlement)
+      products[entitlement] = []
+    }
+    if products[entitlement]?.contains(productID) == false { products[entitlement]?.append(productID) }
+  }
+  for product in catalog.allProducts where product.type != .consumable {
+    for entitlement in product.entitlements { add(entitlement, product.productID) }
+  }
+  // A large receipt repeats a handful of products many times: look each one up once.
+  var seen = Set<String>()
+  for t in document.transactions where seen.insert(t.productID).inserted && catalog.product(t.productID) == nil {
+    add(t.productID, t.productID)
+  }
+  return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
+}

@@ -1,0 +1,113 @@
+import ReceiptModel
+
+/// The distinct transactions of every document `revenue` reads, kept compactly: a 5,000-receipt
+/// export holds 100,000 of them, and the commission year needs a subscription's whole history
+/// whatever order documents came in, so they stay until `report` runs.
+///
+/// Only what revenue reads is kept (a 104-byte entry plus its slot in the id index, about 150 bytes a
+/// transaction, instead of a full `PurchaseTransaction` in a dictionary):
+/// ids as numbers when they are plain digits, product ids and odd ownership values once each.
+public struct RevenueLedger: Sendable {
+  struct Entry: Sendable {
+    var id: IDRef
+    var originalID: IDRef?
+    var product: Int
+    /// 0 PURCHASED, 1 FAMILY_SHARED, n + 2 `texts[n]` (a value Apple does not document).
+    var ownership: Int
+    var quantity: Int32?
+    var isTrialPeriod: Bool
+    var isInIntroOfferPeriod: Bool
+    var purchaseDate: Timestamp?
+    var expiresDate: Timestamp?
+    var cancellationDate: Timestamp?
+  }
+
+  /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
+  enum IDRef: Sendable {
+    case number(UInt64)
+    case text(Int)
+  }
+
+  var entries: [Entry] = []
+  var index = TransactionIDIndex()
+  var products: [String] = []
+  var productNumbers: [String: Int] = [:]
+  /// Ids that are not plain numbers, and unrecognised ownership values.
+  var texts: [String] = []
+  public private(set) var duplicatesMerged = 0
+  public var errors: [RevenueInputError] = []
+
+  public init() {}
+
+  public var distinctTransactions: Int { entries.count }
+
+  /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
+  public mutating func add(_ document: ReceiptDocument) {
+    duplicatesMerged += document.duplicateRowsMerged
+    for t in document.transactions {
+      if let i = index.position(of: t.transactionID, inserting: entries.count) {
+        duplicatesMerged += 1
+        // A later copy may know of a refund the earlier one did not.
+        if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.cancellationDate }
+        continue
+      }
+      let ownership: Int
+      switch t.ownership {
+      case .purchased: ownership = 0
+      case .familyShared: ownership = 1
+      case .unrecognized(let raw):
+        ownership = texts.count + 2
+        texts.append(raw)
+      }
+      entries.append(Entry(
+        id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
+        product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
+        isTrialPeriod: t.isTrialPeriod, isInIntroOfferPeriod: t.isInIntroOfferPeriod,
+        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.cancellationDate))
+    }
+  }
+
+  private mutating func reference(_ id: String) -> IDRef {
+    if let n = TransactionIDIndex.numericKey(id), n < 1 << 63 { return .number(n) }
+    texts.append(id)
+    return .text(texts.count - 1)
+  }
+
+  private mutating func productNumber(_ id: String) -> Int {
+    if let n = productNumbers[id] { return n }
+    let n = products.count
+    products.append(id)
+    productNumbers[id] = n
+    return n
+  }
+
+  func text(of id: IDRef) -> String {
+    switch id {
+    case .number(let n): String(n)
+    case .text(let i): texts[i]
+    }
+  }
+
+  /// The transaction as the revenue rules read it. (Quantity was read as 1 to 1,000,000, so it fits Int32.)
+  func transaction(_ e: Entry) -> PurchaseTransaction {
+    let ownership: Ownership =
+      switch e.ownership {
+      case 0: .purchased
+      case 1: .familyShared
+      default: .unrecognized(texts[e.ownership - 2])
+      }
+    return PurchaseTransaction(
+      transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[e.product],
+      ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate, expiresDate: e.expiresDate,
+      cancellationDate: e.cancellationDate, isTrialPeriod: e.isTrialPeriod, isInIntroOfferPeriod: e.isInIntroOfferPeriod)
+  }
+
+  /// Entry positions by purchase date (undated first), then transaction_id as text.
+  func purchaseOrder() -> [Int] {
+    entries.indices.sorted { i, j in
+      let (a, b) = (entries[i], entries[j])
+      let (x, y) = (a.purchaseDate?.milliseconds ?? Int64.min, b.purchaseDate?.milliseconds ?? Int64.min)
+      return x != y ? x < y : text(of: a.id) < text(of: b.id)
+    }
+  }
+}

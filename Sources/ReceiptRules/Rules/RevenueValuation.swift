@@ -1,0 +1,98 @@
+import ReceiptModel
+
+/// Minor-unit digits of a currency (ISO 4217): 0 for JPY, KRW and the like, 3 for BHD, KWD, ...; 2 otherwise.
+public func minorDigits(ofCurrency code: String) -> Int {
+  // The catalog already rejects codes it does not know; 2 is ISO 4217's usual exponent.
+  CurrencyTable.minorDigits(code.uppercased()) ?? 2
+}
+
+/// An amount of one currency in its minor units (cents for USD, yen for JPY).
+public struct Money: Hashable, Sendable {
+  public var minorUnits: Int64
+  public var currency: String
+
+  public init(minorUnits: Int64, currency: String) {
+    self.minorUnits = minorUnits
+    self.currency = currency
+  }
+
+  /// `29.97`, `300` (JPY), `1.250` (KWD).
+  public var text: String {
+    DecimalAmount(units: minorUnits, scale: minorDigits(ofCurrency: currency)).text
+  }
+
+  /// Parses an amount written with exactly the currency's minor digits (as `text` writes it); nil otherwise.
+  public init?(parsing text: String, currency: String) {
+    let negative = text.hasPrefix("-")
+    let digits = minorDigits(ofCurrency: currency)
+    guard let amount = DecimalAmount(parsing: negative ? String(text.dropFirst()) : text), amount.scale == digits
+    else { return nil }
+    minorUnits = negative ? -amount.units : amount.units
+    self.currency = currency
+  }
+}
+
+/// `a + b`, or a data error naming `what` when the sum does not fit.
+func addMoney(_ a: Int64, _ b: Int64, what: String) throws(ReceiptError) -> Int64 {
+  let (sum, overflow) = a.addingReportingOverflow(b)
+  if overflow { throw .data(source: nil, message: "\(what): the total is too large to compute exactly") }
+  return sum
+}
+
+/// What one owner transaction is worth, as far as the catalog says.
+public enum TransactionValue: Hashable, Sendable {
+  /// Paid: the catalog (or intro) price × quantity.
+  case paid(Money, basis: PriceBasis)
+  /// A free-trial period: worth 0. The currency is the product's catalog currency, when known.
+  case trial(currency: String?)
+  /// No price is known; never counted as 0.
+  case unpriced(reason: String)
+
+  public enum PriceBasis: String, Sendable {
+    case catalogPrice = "catalog price"
+    case introPrice = "introductory price"
+  }
+}
+
+/// How many units a transaction is. Apple always sends `quantity`; when it is missing the
+/// transaction counts as one unit (one purchase), which is what every receipt without it has meant.
+public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transaction.quantity ?? 1) }
+
+/// Values one owner transaction: a free trial (is_trial_period, or an intro period whose catalog offer
+/// is a free trial) is 0; an intro-offer period is the catalog's intro price; otherwise the catalog price;
+/// × quantity. Without a price and currency in the catalog the transaction is unpriced, never 0.
+/// Throws when the catalog price has more decimals than the currency has or the product overflows.
+public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws(ReceiptError) -> TransactionValue {
+  let product = catalog.product(transaction.productID)
+  if transaction.isTrialPeriod
+    || (transaction.isInIntroOfferPeriod && product?.introOffer?.paymentMode == .freeTrial)
+  {
+    return .trial(currency: product?.currency)
+  }
+  guard let product else { return .unpriced(reason: "product not in the catalog") }
+  guard let currency = product.currency else { return .unpriced(reason: "the catalog gives no currency") }
+  let price: DecimalAmount
+  let basis: TransactionValue.PriceBasis
+  if transaction.isInIntroOfferPeriod {
+    guard let intro = product.introOffer?.price else {
+      return .unpriced(reason: "introductory-offer period, and the catalog gives no introductory price")
+    }
+    price = intro
+    basis = .introPrice
+  } else {
+    guard let p = product.price else { return .unpriced(reason: "the catalog gives no price") }
+    price = p
+    basis = .catalogPrice
+  }
+  let digits = minorDigits(ofCurrency: currency)
+  guard let minor = price.rescaled(to: digits) else {
+    throw .data(
+      source: product.origin.isEmpty ? nil : product.origin,
+      message: "\(product.productID): \(basis.rawValue) \(price.text) cannot be written in \(currency)'s \(digits) minor digits")
+  }
+  let (total, overflow) = minor.units.multipliedReportingOverflow(by: units(of: transaction))
+  if overflow {
+    throw .data(source: nil, message: "transaction \(Excerpt.quoted(transaction.transactionID)): price × quantity is too large")
+  }
+  return .paid(Money(minorUnits: total, currency: currency), basis: basis)
+}

@@ -1,0 +1,81 @@
+import ReceiptCLI
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs one fuzz input through the JSON reader, the catalog loader and every subcommand in every output format.
+/// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.
+public enum FuzzDriver {
+  /// Properties that must hold for any input; returns the ones that failed (empty when all is well).
+  /// `write` stores the bytes at `scratchPath` so the subcommands read them as a real file.
+  public static func exercise(
+    _ bytes: [UInt8], scratchPath: String, catalogPath: String? = nil, allVariants: Bool = false,
+    write: ([UInt8], String) -> Bool
+  ) -> [String] {
+    var problems: [String] = []
+
+    // The tree reader: anything it accepts must re-render to text it reads back as the same tree.
+    if let value = try? JSONValue.parse(bytes) {
+      for pretty in [false, true] {
+        let text = value.rendered(pretty: pretty)
+        guard let again = try? JSONValue.parse(Array(text.utf8)) else {
+          problems.append("rendered JSON does not parse again (pretty: \(pretty))")
+          continue
+        }
+        if again != value { problems.append("rendered JSON reads back different (pretty: \(pretty))") }
+      }
+    }
+    _ = try? CatalogLoader.load(bytes, source: "fuzz")
+    _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
+
+    guard write(bytes, scratchPath) else { return problems }
+    let null = open("/dev/null", O_WRONLY)
+    guard null >= 0 else { return problems }
+    defer { close(null) }
+    // FNV-1a of the input picks which extra variant runs, so a finding replays the same way.
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+    for command in ReceiptTool.commands {
+      let all = variants(of: command, scratchPath: scratchPath, catalogPath: catalogPath)
+      let chosen = allVariants ? all : [all[0], all[Int(hash % UInt64(all.count))]]
+      for (i, variant) in chosen.enumerated() {
+        let context = CommandContext(
+          environment: ProcessEnvironment(variables: [:], stdoutIsTerminal: i == 0),
+          stdout: OutputSink(fd: null), stderr: OutputSink(fd: null))
+        let status = ReceiptTool.run(arguments: [command.name] + variant + [scratchPath], context: context)
+        // A usage error here means the driver built a command line the tool rejects; only 70 is a tool bug.
+        if status == .software || (status == .usage && i == 0) {
+          problems.append("\(command.name) \(variant.joined(separator: " ")) exited \(status.rawValue)")
+        }
+      }
+    }
+    return problems
+  }
+
+  /// Option sets worth running: every allowed value of every closed option, every flag, the input as a catalog.
+  static func variants(of command: CommandSpec, scratchPath: String, catalogPath: String?) -> [[String]] {
+    let names = Set(command.options.map(\.name))
+    let asOf = names.contains("as-of") ? ["--as-of", "2026-01-01T00:00:00Z"] : []
+    var fixed = asOf
+    if let catalogPath, names.contains("catalog") { fixed += ["--catalog", catalogPath] }
+    var out: [[String]] = [fixed]
+    for option in command.options where option.name != "quiet" {
+      if let allowed = option.allowed {
+        out += allowed.map { fixed + ["--\(option.name)", $0] }
+      } else if option.isFlag {
+        // Alone: some flags (revenue --merge) refuse a catalog.
+        out.append(asOf + ["--\(option.name)"])
+      }
+    }
+    if names.contains("catalog") { out.append(["--catalog", scratchPath]) }
+    return out
+  }
+}
