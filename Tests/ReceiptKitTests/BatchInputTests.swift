@@ -86,7 +86,7 @@ import Testing
       environment: ProcessEnvironment(variables: [:], stdoutIsTerminal: false),
       stdout: OutputSink(fd: fd), stderr: OutputSink(fd: 2))
     let status = DocumentRunner.run(
-      paths: [path], format: .ndjson, quiet: false, forceNDJSON: false, context: context
+      InputOptions(paths: [path], forceNDJSON: false, quiet: false), format: .ndjson, context: context
     ) { (input) throws(ReceiptError) in
       let doc = try ReceiptDecoder.decode(input.bytes, source: input.label)
       return DocumentOutput(text: "", json: .object([("line", .int(input.line)), ("transactions", .int(doc.transactions.count))]))
@@ -144,7 +144,7 @@ import Testing
       environment: ProcessEnvironment(variables: [:], stdoutIsTerminal: false),
       stdout: OutputSink(fd: fd), stderr: OutputSink(fd: fd))
     let status = DocumentRunner.run(
-      paths: [path], format: .ndjson, quiet: true, forceNDJSON: false, context: context
+      InputOptions(paths: [path], forceNDJSON: false, quiet: true), format: .ndjson, context: context
     ) { (input) throws(ReceiptError) in
       _ = try ReceiptDecoder.decode(input.bytes, source: input.label)
       return DocumentOutput(text: "", json: .null)

@@ -50,8 +50,8 @@ import Testing
   /// About 5 MB: over the split threshold.
   static let big = Array(SyntheticReceipts.verifyReceipt(index: 7, transactions: 6_000).utf8)
 
-  static func both(_ bytes: [UInt8]) -> (Result<ReceiptDocument, ReceiptError>, Result<ReceiptDocument, ReceiptError>) {
-    func run(_ split: Bool) -> Result<ReceiptDocument, ReceiptError> {
+  static func both(_ bytes: [UInt8]) -> (Result<PurchaseHistory, ReceiptError>, Result<PurchaseHistory, ReceiptError>) {
+    func run(_ split: Bool) -> Result<PurchaseHistory, ReceiptError> {
       do throws(ReceiptError) {
         return .success(try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
       } catch { return .failure(error) }
@@ -73,7 +73,7 @@ import Testing
     let b = try sequential.get()
     #expect(a.transactions.count == 6_000)
     #expect(a.transactions == b.transactions)
-    #expect(a.duplicateRowsMerged == b.duplicateRowsMerged)
+    #expect(a.provenance.duplicateRowsMerged == b.provenance.duplicateRowsMerged)
     // And the helper thread's part was really used.
     let adopted = try JSONReader.withReader(Self.big) { reader in
       var reading = ValueReading(reader: reader, source: "big.json")

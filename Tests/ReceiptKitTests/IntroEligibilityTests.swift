@@ -8,9 +8,9 @@ import Testing
 
 private func ms(_ iso: String) -> Timestamp? { Timestamp.parse(formatted: iso) }
 
-private func document(_ transactions: [PurchaseTransaction]) -> ReceiptDocument {
-  var doc = ReceiptDocument(kind: .verifyReceiptResponse)
-  doc.status = ReceiptStatus(0)
+private func document(_ transactions: [PurchaseTransaction]) -> PurchaseHistory {
+  var doc = PurchaseHistory(format: VerifyReceiptFormats.response)
+  doc.provenance.status = ReceiptStatus(0)
   doc.transactions = transactions
   return doc
 }
@@ -31,11 +31,12 @@ private func sub(
 ) -> PurchaseTransaction {
   PurchaseTransaction(
     transactionID: id, productID: product, ownership: ownership, purchaseDate: ms(from), expiresDate: ms(to),
-    cancellationDate: cancelled.flatMap(ms), isTrialPeriod: trial, isInIntroOfferPeriod: intro, subscriptionGroup: group)
+    revocation: cancelled.flatMap(ms).map { Revocation(date: $0) },
+    offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group)
 }
 
 private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme) -> [IntroEligibilityResult] {
-  decideIntroEligibility(products: products, document: document(transactions), catalog: catalog, at: at)
+  decideIntroEligibility(products: products, history: document(transactions), catalog: catalog, at: at)
 }
 
 @Suite struct IntroEligibilityTests {
@@ -177,10 +178,10 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
       (false, "2024-02-25T00:00:00Z", .eligible), (false, nil, .eligible),
     ] {
       var doc = document([lapsed])
-      doc.pendingRenewals = [PendingRenewal(
+      doc.renewals = [RenewalState(
         productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
         gracePeriodExpiresDate: grace.flatMap(ms))]
-      let r = try #require(decideIntroEligibility(products: ["com.acme.pro.yearly"], document: doc, catalog: acme, at: at).first)
+      let r = try #require(decideIntroEligibility(products: ["com.acme.pro.yearly"], history: doc, catalog: acme, at: at).first)
       #expect(r.status == status, "retry \(retry), grace \(grace ?? "none")")
       if status == .ineligible {
         #expect(r.transactionID == "5001")

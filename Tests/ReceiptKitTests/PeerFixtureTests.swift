@@ -77,7 +77,7 @@ import Testing
     }
     let url = shared.appendingPathComponent("peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseSandbox.json")
     let doc = try ReceiptDecoder.decode(Array(try Data(contentsOf: url)), source: "x")
-    #expect(doc.status?.code == 21007)
-    #expect(doc.status?.carriesValidReceipt == false)
+    #expect(doc.provenance.status?.code == 21007)
+    #expect(doc.provenance.status?.carriesValidReceipt == false)
   }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import ReceiptTestSupport
 
 @Suite struct ReceiptDecoderTests {
-  func decode(_ text: String) throws -> ReceiptDocument {
+  func decode(_ text: String) throws -> PurchaseHistory {
     try ReceiptDecoder.decode(Array(text.utf8), source: "test.json")
   }
 
@@ -30,12 +30,13 @@ import Testing
          "is_trial_period": "false", "is_in_intro_offer_period": 0}
       ]}
       """)
-    #expect(doc.status?.code == 0)
+    #expect(doc.provenance.status?.code == 0)
     #expect(doc.transactions.map(\.transactionID) == ["1000", "1001"])
     #expect(doc.transactions[0].quantity == 2)
-    #expect(doc.transactions[0].isTrialPeriod)
-    #expect(doc.transactions[0].isInIntroOfferPeriod)
-    #expect(!doc.transactions[1].isTrialPeriod)
+    // Both intro flags true cannot both hold: read as a free trial, and said so.
+    #expect(doc.transactions[0].offer == .freeTrial)
+    #expect(doc.warnings.contains { $0.message.contains("both is_trial_period and is_in_intro_offer_period are true") })
+    #expect(doc.transactions[1].offer == nil)
     #expect(doc.transactions[0].purchaseDate == doc.transactions[1].purchaseDate)
   }
 
@@ -61,7 +62,7 @@ import Testing
          {"transaction_id": "2", "product_id": "p", "purchase_date_ms": "2", "in_app_ownership_type": "FAMILY_SHARED", "subscription_group_identifier": "9"}]}
       """)
     #expect(doc.transactions.count == 2)
-    #expect(doc.duplicateRowsMerged == 1)
+    #expect(doc.provenance.duplicateRowsMerged == 1)
     let merged = try #require(doc.transactions.first { $0.transactionID == "2" })
     #expect(merged.sources == [.inApp, .latestReceiptInfo])
     #expect(merged.ownership == .familyShared)
@@ -81,13 +82,13 @@ import Testing
   }
 
   @Test func recognisesTheThreeKinds() throws {
-    #expect(try decode(#"{"status": 21007}"#).kind == .verifyReceiptResponse)
+    #expect(try decode(#"{"status": 21007}"#).provenance.format == VerifyReceiptFormats.response)
     let n = try decode(#"{"notification_type": "REVOKE", "password": "s3cret", "unified_receipt": {"latest_receipt_info": []}}"#)
-    #expect(n.kind == .notificationV1)
-    #expect(n.status == nil)
-    #expect(n.notification?.hasPassword == true)
-    #expect(n.notification?.password == nil)
-    #expect(try decode(#"{"bundle_id": "b", "in_app": []}"#).kind == .receipt)
+    #expect(n.provenance.format == VerifyReceiptFormats.notificationV1)
+    #expect(n.provenance.status == nil)
+    #expect(n.provenance.notification?.hasPassword == true)
+    #expect(n.provenance.notification?.password == nil)
+    #expect(try decode(#"{"bundle_id": "b", "in_app": []}"#).provenance.format == VerifyReceiptFormats.bareReceipt)
     #expect(error(#"{"transaction_id": "1", "product_id": "p"}"#)?.exitStatus == .dataError)
     #expect(error("[]")?.exitStatus == .dataError)
   }
@@ -100,14 +101,14 @@ import Testing
       """)
     #expect(doc.transactions.count == 1)
     #expect(doc.transactions[0].expiresDate?.milliseconds == 1_550_386_188_000)
-    #expect(doc.isRetryable == false)
-    #expect(doc.status?.carriesValidReceipt == true)
-    #expect(try decode(#"{"status": 21100, "is-retryable": true}"#).isRetryable == true)
+    #expect(doc.provenance.isRetryable == false)
+    #expect(doc.provenance.status?.carriesValidReceipt == true)
+    #expect(try decode(#"{"status": 21100, "is-retryable": true}"#).provenance.isRetryable == true)
   }
 
   @Test func emptyStringsMeanAbsent() throws {
     let doc = try decode(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "cancellation_date_ms": "", "original_transaction_id": ""}]}"#)
-    #expect(doc.transactions[0].cancellationDate == nil)
+    #expect(doc.transactions[0].revocation == nil)
     #expect(doc.transactions[0].originalTransactionID == nil)
   }
 
@@ -124,7 +125,7 @@ import Testing
     let e = try #require(error(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "1", "expires_date_ms": "2"}]}"#))
     #expect(e.message.contains("latest_receipt_info[0].expires_date_ms: duplicate key"))
     // Keys it does not read may repeat.
-    #expect(try decode(#"{"status": 0, "x": 1, "x": 2}"#).status?.code == 0)
+    #expect(try decode(#"{"status": 0, "x": 1, "x": 2}"#).provenance.status?.code == 0)
   }
 
   @Test(arguments: [

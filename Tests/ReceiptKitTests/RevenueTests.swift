@@ -20,15 +20,15 @@ enum RevenueFixtures {
 
   static func day(_ text: String) -> Timestamp? { Timestamp.parse(formatted: text + "T00:00:00Z") }
 
-  static func document(_ transactions: [PurchaseTransaction], duplicateRows: Int = 0) -> ReceiptDocument {
-    var doc = ReceiptDocument(kind: .verifyReceiptResponse)
+  static func document(_ transactions: [PurchaseTransaction], duplicateRows: Int = 0) -> PurchaseHistory {
+    var doc = PurchaseHistory(format: VerifyReceiptFormats.response)
     doc.transactions = transactions
-    doc.duplicateRowsMerged = duplicateRows
+    doc.provenance.duplicateRowsMerged = duplicateRows
     return doc
   }
 
   static func report(
-    _ docs: [ReceiptDocument], catalog: Catalog = catalog, by grouping: RevenueGrouping = .product,
+    _ docs: [PurchaseHistory], catalog: Catalog = catalog, by grouping: RevenueGrouping = .product,
     range: PurchaseDateRange = PurchaseDateRange(), commission: CommissionPlan = .none
   ) throws -> RevenueReport {
     var ledger = RevenueLedger()
@@ -82,9 +82,12 @@ enum RevenueFixtures {
     // Paths relative to the repository root, without changing the process's directory under parallel tests.
     let arguments = arguments.map { $0.hasPrefix("examples/") ? root.appendingPathComponent($0).path : $0 }
     var status: ReceiptCLI.ExitStatus
-    do {
-      let parsed = try ArgumentParsing.parse(Array(arguments.dropFirst()), options: RevenueCommand.options, command: "revenue")
-      status = try RevenueCommand.run(parsed, context, catalog: catalog)
+    do throws(ReceiptToolError) {
+      let parsed = try ArgumentParsing.parse(
+        Array(arguments.dropFirst()), options: RevenueCommand.configuration.options, command: "revenue")
+      let command = try RevenueCommand(parsed)
+      try command.validate()
+      status = try command.run(context, catalog: catalog)
     } catch {
       context.report(error)
       status = error.exitStatus
@@ -108,9 +111,9 @@ enum RevenueFixtures {
   }
 
   @Test func trialIsZeroAndIntroUsesIntroPrice() throws {
-    let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", isTrialPeriod: true)
+    let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", offer: .freeTrial)
     #expect(try valueOf(trial, catalog: F.catalog) == .trial(currency: "USD"))
-    let intro = PurchaseTransaction(transactionID: "2", productID: "pro.yearly", isInIntroOfferPeriod: true)
+    let intro = PurchaseTransaction(transactionID: "2", productID: "pro.yearly", offer: .introductoryPrice)
     #expect(try valueOf(intro, catalog: F.catalog) == .paid(Money(minorUnits: 1999, currency: "USD"), basis: .introPrice))
     // An intro period whose catalog offer has no price is unpriced, not valued at the full price.
     var noIntroPrice = F.usdYearlyIntro
@@ -166,7 +169,7 @@ enum RevenueFixtures {
     // The decoder merged one in_app/latest_receipt_info pair in each document.
     let a = F.document([t], duplicateRows: 1)
     var later = t
-    later.cancellationDate = F.day("2024-01-09")
+    later.revocation = F.day("2024-01-09").map { Revocation(date: $0) }
     let b = F.document([later], duplicateRows: 1)
     let r = try F.report([a, b])
     #expect(r.counts.counted == 1)
@@ -178,7 +181,7 @@ enum RevenueFixtures {
 
   @Test func refundsCountInGrossAndRefunds() throws {
     let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"), cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"), revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
       PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
     ])])
     let total = try #require(F.usd(r)?.total)
@@ -191,7 +194,7 @@ enum RevenueFixtures {
 
   @Test func trialsAreCountedAtZero() throws {
     let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), isTrialPeriod: true),
+      PurchaseTransaction(transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), offer: .freeTrial),
       PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
     ])])
     let total = try #require(F.usd(r)?.total)
@@ -204,7 +207,7 @@ enum RevenueFixtures {
 
   @Test func introPricePeriods() throws {
     let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), isInIntroOfferPeriod: true),
+      PurchaseTransaction(transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), offer: .introductoryPrice),
       PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
     ])])
     let gross = try #require(F.usd(r)?.total.gross)
@@ -276,7 +279,7 @@ enum RevenueFixtures {
   @Test func standardCrossesTheFirstPaidYear() throws {
     var transactions = [PurchaseTransaction(
       transactionID: "t0", originalTransactionID: "t0", productID: "pro.monthly",
-      purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), isTrialPeriod: true)]
+      purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), offer: .freeTrial)]
     var start = try #require(F.day("2023-01-08"))
     for i in 1...13 {
       let end = try #require(ISOPeriod("P1M")?.added(to: start))
@@ -302,7 +305,7 @@ enum RevenueFixtures {
 
   @Test func refundedTransactionsHaveNoProceeds() throws {
     let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "1", productID: "coins", revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
       PurchaseTransaction(transactionID: "2", productID: "coins"),
     ])], commission: .standard)
     #expect(F.usd(r)?.total.proceeds == 69)
@@ -394,7 +397,7 @@ enum RevenueFixtures {
 
   @Test func readerRoundTripsTheJSON() throws {
     let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 3, cancellationDate: F.day("2024-01-02")),
+      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 3, revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
       PurchaseTransaction(transactionID: "2", productID: "theme"),
       PurchaseTransaction(transactionID: "3", productID: "mystery"),
       PurchaseTransaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),

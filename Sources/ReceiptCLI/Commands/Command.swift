@@ -32,16 +32,28 @@ public struct CommandSpec: Sendable {
   }
 }
 
-/// Streams and environment a command runs with.
+/// Streams, environment and input formats a command runs with.
 public final class CommandContext: @unchecked Sendable {
   public let environment: ProcessEnvironment
   public let stdout: OutputSink
   public let stderr: OutputSink
+  /// The formats documents are read in; tests add their own.
+  public let formats: FormatRegistry
 
-  public init(environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink) {
+  public init(
+    environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, formats: FormatRegistry = .standard
+  ) {
     self.environment = environment
     self.stdout = stdout
     self.stderr = stderr
+    self.formats = formats
+  }
+
+  /// Decodes one input document with the format that recognises it.
+  func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
+    try formats.decode(
+      input.bytes, source: input.label,
+      options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
   }
 
   /// Writes `receipt-tool: error: <message>` on one line.

@@ -44,106 +44,98 @@ public enum DocumentFormat: String, Sendable {
   public static let names = ["text", "json", "ndjson"]
 }
 
-/// Runs a per-document command (decode, entitlements, intro-eligibility) over every input document
-/// and writes one result per document, in input order.
+/// Runs a command over every input document: the one loop every command's input goes through.
 ///
-/// - text: each result, preceded by `==> name <==` when there are several documents;
-/// - json: one object, or an array of objects when there are several documents;
-/// - ndjson: one line per document; a document that cannot be read gets an error line in its place.
+/// Documents are read and processed on all cores (`DocumentPipeline`) and handed back in input order.
+/// A failed document never stops the others: its error is reported on standard error, with its place
+/// in the file, and the run goes on.
 ///
-/// A failed document never stops the others. The exit status is that of the first failure,
-/// else 1 when a check failed, else 0. Documents are processed on all cores (`DocumentPipeline`).
-public enum DocumentRunner {
-  private enum Outcome {
-    /// What to write: text or an NDJSON line already rendered, or the JSON value to collect.
-    case output(DocumentOutput, rendered: String, json: JSONValue?)
-    case failure(ReceiptToolError)
+/// - `run`, for per-document commands (decode, entitlements, intro-eligibility), writes one result per
+///   document: text, each preceded by `==> name <==` when there are several; json, one object, or an
+///   array when there are several documents; ndjson, one line per document, with an error line in
+///   place of a document that cannot be read. The exit status is that of the first failure, else 1 when
+///   a check failed, else 0.
+/// - `aggregate`, for commands that answer once over everything read (revenue), hands each document's
+///   value to `consume` and returns what failed.
+enum DocumentRunner {
+  /// One input document's outcome, in input order.
+  enum Event<T> {
+    case processed(InputDocument, T)
+    /// `input` is nil for a file that could not be read at all; `label` names it either way.
+    case failed(ReceiptToolError, input: InputDocument?, label: String)
   }
 
-  private static func one(
-    _ document: InputDocument, _ format: DocumentFormat?,
-    _ process: (InputDocument) throws(ReceiptError) -> DocumentOutput
-  ) -> Outcome {
-    let output: DocumentOutput
-    do throws(ReceiptError) {
-      output = try process(document)
-    } catch {
-      return .failure(document.locatedInFile(.input(error)))
-    }
-    switch format {
-    case .text: return .output(output, rendered: output.text, json: nil)
-    case .ndjson: return .output(output, rendered: output.json.rendered(pretty: false) + "\n", json: nil)
-    case .json: return .output(output, rendered: "", json: output.json)
-    case nil: return .output(output, rendered: "", json: nil)
+  /// Calls `body` with every document's outcome, in input order. `transform` runs on worker threads.
+  static func forEach<T>(
+    _ inputs: InputOptions, context: CommandContext,
+    transform: (InputDocument) throws(ReceiptError) -> T, _ body: (Event<T>) -> Void
+  ) {
+    DocumentPipeline.run(
+      paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, notice: context.warn,
+      transform: { (document) throws(ReceiptToolError) -> T in try lifting { () throws(ReceiptError) in try transform(document) } }
+    ) { document, result in
+      switch (document, result) {
+      case (let document?, .success(let value)):
+        body(.processed(document, value))
+      case (let document?, .failure(let error)):
+        body(.failed(document.locatedInFile(error), input: document, label: document.label))
+      case (nil, .failure(let error)):
+        var label = "<input>"
+        if case .input(let e) = error, let source = e.source { label = source }
+        body(.failed(error, input: nil, label: label))
+      case (nil, .success):
+        break
+      }
     }
   }
 
-  public static func run(
-    paths: [String], format: DocumentFormat, quiet: Bool, forceNDJSON: Bool, context: CommandContext,
+  /// Runs a per-document command and writes one result per document, in input order.
+  static func run(
+    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
+    let quiet = inputs.quiet
     var firstError: ExitStatus?
     var checkFailed = false
     var jsonResults: [JSONValue] = []
     var count = 0
-    let several = paths.count > 1
+    let several = inputs.paths.count > 1
 
-    func failed(_ error: ReceiptToolError, input: JSONValue) {
-      context.report(error)
-      if firstError == nil { firstError = error.exitStatus }
-      if format == .ndjson, !quiet {
-        let line = JSONValue.object([
-          ("input", input),
-          ("error", .object([("exit_code", .int(error.exitStatus.rawValue)), ("message", .string(error.message))])),
-        ])
-        context.stdout.write(line.rendered(pretty: false) + "\n")
-      }
-    }
-
-    func emit(_ document: InputDocument, _ outcome: Outcome) {
+    forEach(inputs, context: context, transform: { (document) throws(ReceiptError) in
+      try rendered(process(document), quiet ? nil : format)
+    }) { event in
       count += 1
-      let output: DocumentOutput
-      let rendered: String
-      let value: JSONValue?
-      switch outcome {
-      case .failure(let error):
-        failed(error, input: document.inputJSON)
-        return
-      case .output(let o, let text, let json):
-        output = o
-        rendered = text
-        value = json
-      }
-      for warning in output.warnings { context.warn("\(document.label): \(warning)") }
-      for check in output.failedChecks {
-        context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
-        checkFailed = true
-      }
-      guard !quiet else { return }
-      switch format {
-      case .text:
-        if several || document.line != nil {
-          context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
+      switch event {
+      case .failed(let error, let document, _):
+        context.report(error)
+        if firstError == nil { firstError = error.exitStatus }
+        if format == .ndjson, !quiet {
+          let input = document?.inputJSON ?? .object([("file", .null), ("line", .null)])
+          let line = JSONValue.object([
+            ("input", input),
+            ("error", .object([("exit_code", .int(error.exitStatus.rawValue)), ("message", .string(error.message))])),
+          ])
+          context.stdout.write(line.rendered(pretty: false) + "\n")
         }
-        context.stdout.write(rendered)
-      case .json:
-        if let value { jsonResults.append(value) }
-      case .ndjson:
-        context.stdout.write(rendered)
-      }
-    }
-
-    DocumentPipeline.run(
-      paths: paths, forceNDJSON: forceNDJSON, notice: context.warn,
-      transform: { (document) throws(ReceiptToolError) in one(document, quiet ? nil : format, process) }
-    ) { document, result in
-      switch (document, result) {
-      case (let document?, .success(let outcome)): emit(document, outcome)
-      case (let document?, .failure(let error)): emit(document, .failure(error))
-      case (nil, .failure(let error)):
-        count += 1
-        failed(error, input: .object([("file", .null), ("line", .null)]))
-      case (nil, .success): break
+      case .processed(let document, let result):
+        let output = result.output
+        for warning in output.warnings { context.warn("\(document.label): \(warning)") }
+        for check in output.failedChecks {
+          context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
+          checkFailed = true
+        }
+        guard !quiet else { return }
+        switch format {
+        case .text:
+          if several || document.line != nil {
+            context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
+          }
+          context.stdout.write(result.text)
+        case .json:
+          if let value = result.json { jsonResults.append(value) }
+        case .ndjson:
+          context.stdout.write(result.text)
+        }
       }
     }
     if format == .json, !quiet {
@@ -156,5 +148,53 @@ public enum DocumentRunner {
     context.stderr.flush()
     if let firstError { return firstError }
     return checkFailed ? .checkFailed : .ok
+  }
+
+  /// Runs an aggregating command: `transform` on worker threads, then `consume` on this thread in input
+  /// order. A document that fails either step is reported and listed, and the others go on.
+  /// - Returns: the first failure's exit status, if any, and every failure by input.
+  static func aggregate<T>(
+    _ inputs: InputOptions, context: CommandContext,
+    transform: (InputDocument) throws(ReceiptError) -> T,
+    consume: (T) throws(ReceiptError) -> Void
+  ) -> (firstError: ExitStatus?, errors: [RevenueInputError]) {
+    var firstError: ExitStatus?
+    var errors: [RevenueInputError] = []
+    func fail(_ error: ReceiptToolError, label: String) {
+      var error = error
+      if case .input(let e) = error { error = .input(e.inSource(label)) }
+      context.report(error)
+      if firstError == nil { firstError = error.exitStatus }
+      errors.append(RevenueInputError(input: label, message: error.message))
+    }
+    forEach(inputs, context: context, transform: transform) { event in
+      switch event {
+      case .failed(let error, _, let label):
+        fail(error, label: label)
+      case .processed(let document, let value):
+        do throws(ReceiptError) {
+          try consume(value)
+        } catch {
+          fail(document.locatedInFile(.input(error)), label: document.label)
+        }
+      }
+    }
+    return (firstError, errors)
+  }
+
+  /// A document's output, rendered on the worker thread in the format being written.
+  struct Rendered {
+    var output: DocumentOutput
+    var text: String
+    var json: JSONValue?
+  }
+
+  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
+    switch format {
+    case .text: Rendered(output: output, text: output.text, json: nil)
+    case .ndjson: Rendered(output: output, text: output.json.rendered(pretty: false) + "\n", json: nil)
+    case .json: Rendered(output: output, text: "", json: output.json)
+    case nil: Rendered(output: output, text: "", json: nil)
+    }
   }
 }

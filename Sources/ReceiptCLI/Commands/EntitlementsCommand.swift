@@ -3,48 +3,55 @@ import ReceiptModel
 import ReceiptRules
 
 /// `receipt-tool entitlements`: what the customer may use at a moment, and why.
-public enum EntitlementsCommand {
-  public static let name = "entitlements"
-  public static let abstract = "Show which entitlements a receipt grants, as of a moment, and why."
-  public static let discussion =
-    "Access is the union of every transaction of an entitlement's products, whatever their ownership: a customer who loses Family Sharing access keeps the entitlement when they also bought the product. Without a catalog every non-consumable or subscription product is its own entitlement; a product with no expires_date cannot be told apart from a consumable and is reported as unknown."
+struct EntitlementsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "entitlements",
+    abstract: "Show which entitlements a receipt grants, as of a moment, and why.",
+    discussion:
+      "Access is the union of every transaction of an entitlement's products, whatever their ownership: a customer who loses Family Sharing access keeps the entitlement when they also bought the product. Without a catalog every non-consumable or subscription product is its own entitlement; a product with no expires_date cannot be told apart from a consumable and is reported as unknown.",
+    options: [
+      CommonOptions.format(DocumentFormat.names),
+      CommonOptions.catalog,
+      CommonOptions.asOf,
+      OptionSpec(
+        "require", value: "id",
+        help: "Exit 1 unless this entitlement is active (or in its billing grace period); each missing one is named on standard error with its reason. Repeatable.",
+        repeatable: true),
+      OptionSpec(
+        "explain", help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
+      CommonOptions.ndjson,
+      CommonOptions.quiet,
+    ])
 
-  public static let spec = CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options, run: run)
+  var inputs: InputOptions
+  var format: DocumentFormat
+  var catalog: CatalogOptions
+  var asOf: AsOfChoice
+  var required: [String]
+  var explain: Bool
 
-  static let options: [OptionSpec] = [
-    CommonOptions.format(DocumentFormat.names),
-    CommonOptions.catalog,
-    CommonOptions.asOf,
-    OptionSpec(
-      "require", value: "id",
-      help: "Exit 1 unless this entitlement is active (or in its billing grace period); each missing one is named on standard error with its reason. Repeatable.",
-      repeatable: true),
-    OptionSpec("explain", help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
-    CommonOptions.ndjson,
-    CommonOptions.quiet,
-  ]
+  init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
+    inputs = InputOptions(arguments)
+    format = DocumentFormat(arguments)
+    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    asOf = try AsOfChoice(arguments, command: Self.configuration.name)
+    required = arguments.all("require")
+    explain = arguments.flag("explain")
+  }
 
-  static func run(_ args: ParsedArguments, _ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let format = DocumentFormat(rawValue: args.value("format") ?? "text") ?? .text
-    let asOf = try AsOfChoice.parse(args.value("as-of"))
-    let catalog = try CatalogLoading.load(args, context)
-    let explain = args.flag("explain")
-    let required = args.all("require")
+  func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
+    let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
-    return DocumentRunner.run(
-      paths: args.positionals, format: format, quiet: args.flag("quiet"), forceNDJSON: args.flag("ndjson"),
-      context: context
-    ) { (input) throws(ReceiptError) in
-      let document = try ReceiptDecoder.decode(input.bytes, source: input.label)
-      try document.requireValidStatus(source: input.label)
-      let evaluation = try asOf.resolve(moment: document.moment, now: now)
-      let results = entitlementStatuses(of: document, catalog: catalog, at: evaluation.time)
+    let (color, width) = (context.environment.useColor, context.environment.columns)
+    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+      let history = try context.decode(input)
+      try history.requireValidStatus(source: input.label)
+      let evaluation = try asOf.resolve(moment: history.moment, now: now)
+      let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(CommandLineHints.adding(to:))
       return DocumentOutput(
-        text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: context.environment.useColor,
-          width: context.environment.columns),
+        text: EntitlementsTextRenderer.render(results, evaluation: evaluation, explain: explain, color: color, width: width),
         json: EntitlementsJSONRenderer.render(results, evaluation: evaluation, input: input, explain: explain),
-        failedChecks: missingRequirements(required, results))
+        failedChecks: Self.missingRequirements(required, results))
     }
   }
 

@@ -3,57 +3,67 @@ import ReceiptModel
 import ReceiptRules
 
 /// `receipt-tool intro-eligibility`: may this customer still get each product's introductory offer?
-public enum IntroEligibilityCommand {
-  public static let name = "intro-eligibility"
-  public static let abstract = "Decide, per product, whether the customer can still get its introductory offer."
-  public static let discussion =
-    "Every transaction counts, FAMILY_SHARED ones included: an offer a family member used through Family Sharing makes the whole subscription group ineligible here too, as does a subscription in the group that is active or whose renewal is in the billing grace period or billing retry. Groups come from the catalog and from subscription_group_identifier, linked through shared product ids."
+struct IntroEligibilityCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "intro-eligibility",
+    abstract: "Decide, per product, whether the customer can still get its introductory offer.",
+    discussion:
+      "Every transaction counts, FAMILY_SHARED ones included: an offer a family member used through Family Sharing makes the whole subscription group ineligible here too, as does a subscription in the group that is active or whose renewal is in the billing grace period or billing retry. Groups come from the catalog and from subscription_group_identifier, linked through shared product ids.",
+    options: [
+      OptionSpec(
+        "product", value: "id",
+        help: "Answer for this product id. Repeatable. (default: every auto-renewable product in the catalog and the receipt)",
+        repeatable: true),
+      CommonOptions.catalog,
+      CommonOptions.currency,
+      CommonOptions.asOf,
+      OptionSpec(
+        "expect", value: "status",
+        help: "Exit 1 unless every product has this status: eligible, ineligible, unknown or no_intro_offer.",
+        allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
+      CommonOptions.format(DocumentFormat.names),
+      CommonOptions.ndjson,
+      CommonOptions.quiet,
+    ])
 
-  public static let spec = CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options, run: run)
+  var inputs: InputOptions
+  var format: DocumentFormat
+  var catalog: CatalogOptions
+  var asOf: AsOfChoice
+  var products: [String]
+  var expected: IntroEligibilityStatus?
 
-  static let options: [OptionSpec] = [
-    OptionSpec(
-      "product", value: "id",
-      help: "Answer for this product id. Repeatable. (default: every auto-renewable product in the catalog and the receipt)",
-      repeatable: true),
-    CommonOptions.catalog,
-    CommonOptions.currency,
-    CommonOptions.asOf,
-    OptionSpec(
-      "expect", value: "status",
-      help: "Exit 1 unless every product has this status: eligible, ineligible, unknown or no_intro_offer.",
-      allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
-    CommonOptions.format(DocumentFormat.names),
-    CommonOptions.ndjson,
-    CommonOptions.quiet,
-  ]
+  init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
+    inputs = InputOptions(arguments)
+    format = DocumentFormat(arguments)
+    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    asOf = try AsOfChoice(arguments, command: Self.configuration.name)
+    products = arguments.all("product")
+    expected = arguments.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
+  }
 
-  static func run(_ args: ParsedArguments, _ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let format = DocumentFormat(rawValue: args.value("format") ?? "text") ?? .text
-    let asOf = try AsOfChoice.parse(args.value("as-of"))
-    let expected = args.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
-    let products = args.all("product")
-    let catalog = try CatalogLoading.load(args, context)
+  func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
+    let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
-    return DocumentRunner.run(
-      paths: args.positionals, format: format, quiet: args.flag("quiet"), forceNDJSON: args.flag("ndjson"),
-      context: context
-    ) { (input) throws(ReceiptError) in
-      let document = try ReceiptDecoder.decode(input.bytes, source: input.label)
-      try document.requireValidStatus(
+    let (color, width) = (context.environment.useColor, context.environment.columns)
+    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+      let history = try context.decode(input)
+      try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
-      let time = try asOf.resolve(moment: document.moment, now: now)
+      let time = try asOf.resolve(moment: history.moment, now: now)
       let results = decideIntroEligibility(
-        products: products.isEmpty ? nil : products, document: document, catalog: catalog, at: time)
-      var failed: [String] = []
-      if let expected {
-        for r in results where r.status != expected {
-          failed.append("expected \(r.productID) to be \(expected.rawValue), but it is \(r.reason)")
-        }
-      }
+        products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
       return DocumentOutput(
-        text: IntroEligibilityTextRenderer.render(results, time: time, color: context.environment.useColor, width: context.environment.columns),
-        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: failed)
+        text: IntroEligibilityTextRenderer.render(results, time: time, color: color, width: width),
+        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results))
+    }
+  }
+
+  /// One sentence per product whose status is not the one `--expect` asked for.
+  func unmet(_ results: [IntroEligibilityResult]) -> [String] {
+    guard let expected else { return [] }
+    return results.filter { $0.status != expected }.map {
+      "expected \($0.productID) to be \(expected.rawValue), but it is \($0.reason)"
     }
   }
 }

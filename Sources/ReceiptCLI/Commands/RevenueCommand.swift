@@ -3,93 +3,92 @@ import ReceiptModel
 import ReceiptRules
 
 /// `receipt-tool revenue`: the purchaser's revenue over every document read.
-public enum RevenueCommand {
-  public static let name = "revenue"
-  public static let abstract = "Owner-only revenue; family-shared copies never count."
-  public static let discussion = """
-    Transactions are de-duplicated by transaction_id across in_app, latest_receipt_info and every document read. Only PURCHASED transactions (and those with no ownership field, from receipts older than Family Sharing) are revenue; FAMILY_SHARED copies are only counted in family_shared_excluded. Each is valued at its catalog price × quantity (a missing quantity counts as 1); a free trial is 0; an introductory-offer period is the catalog's intro price; without a catalog price it is listed as unpriced, never valued at 0. Receipts carry no storefront, so a product has one price: its catalog price. Currencies are never added together.
+struct RevenueCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "revenue",
+    abstract: "Owner-only revenue; family-shared copies never count.",
+    discussion: """
+      Transactions are de-duplicated by transaction_id across in_app, latest_receipt_info and every document read. Only PURCHASED transactions (and those with no ownership field, from receipts older than Family Sharing) are revenue; FAMILY_SHARED copies are only counted in family_shared_excluded. Each is valued at its catalog price × quantity (a missing quantity counts as 1); a free trial is 0; an introductory-offer period is the catalog's intro price; without a catalog price it is listed as unpriced, never valued at 0. Receipts carry no storefront, so a product has one price: its catalog price. Currencies are never added together.
 
-    --commission estimates proceeds (commission rounded half-up per transaction). Taxes and regional terms are not modelled: App Store Connect reports are the record.
+      --commission estimates proceeds (commission rounded half-up per transaction). Taxes and regional terms are not modelled: App Store Connect reports are the record.
 
-    With --merge the files are earlier 'revenue --format json' outputs, which are summed; de-duplication and the commission year are per part, so split inputs by customer.
-    """
+      With --merge the files are earlier 'revenue --format json' outputs, which are summed; de-duplication and the commission year are per part, so split inputs by customer.
+      """,
+    options: [
+      CommonOptions.catalog,
+      OptionSpec(
+        "by", value: "grouping", help: "Rows by product, purchase month or day (UTC), or one row. (default: product)",
+        allowed: RevenueGrouping.allCases.map(\.rawValue)),
+      OptionSpec("from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
+      OptionSpec("to", value: "time", help: "Only transactions purchased before this time (same syntax as --as-of)."),
+      OptionSpec(
+        "commission", value: "plan",
+        help: "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
+        allowed: CommissionPlan.allCases.map(\.rawValue)),
+      CommonOptions.format(RevenueReporters.names),
+      OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
+      CommonOptions.ndjson,
+      CommonOptions.quiet,
+    ])
 
-  public static let spec = CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options, run: run)
+  var inputs: InputOptions
+  var catalog: CatalogOptions
+  var grouping: RevenueGrouping
+  var range: PurchaseDateRange
+  var plan: CommissionPlan
+  var reporter: RevenueReporters.Reporter
+  var merging: Bool
+  /// Options given alongside `--merge`, which conflict with it.
+  var givenWithMerge: [String]
 
-  static let options: [OptionSpec] = [
-    CommonOptions.catalog,
-    OptionSpec("by", value: "grouping", help: "Rows by product, purchase month or day (UTC), or one row. (default: product)", allowed: RevenueGrouping.allCases.map(\.rawValue)),
-    OptionSpec("from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
-    OptionSpec("to", value: "time", help: "Only transactions purchased before this time (same syntax as --as-of)."),
-    OptionSpec(
-      "commission", value: "plan",
-      help: "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
-      allowed: CommissionPlan.allCases.map(\.rawValue)),
-    CommonOptions.format(["text", "json", "csv"]),
-    OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
-    CommonOptions.ndjson,
-    CommonOptions.quiet,
-  ]
+  init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
+    inputs = InputOptions(arguments)
+    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    grouping = arguments.value("by").flatMap(RevenueGrouping.init(rawValue:)) ?? .product
+    plan = arguments.value("commission").flatMap(CommissionPlan.init(rawValue:)) ?? .none
+    range = PurchaseDateRange(from: try Self.time(arguments, "from"), to: try Self.time(arguments, "to"))
+    reporter = RevenueReporters.named(arguments.value("format"))
+    merging = arguments.flag("merge")
+    givenWithMerge = ["catalog", "by", "from", "to", "commission"].filter { !arguments.all($0).isEmpty }
+  }
 
-  static func run(_ args: ParsedArguments, _ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let catalog = args.flag("merge") ? Catalog() : try CatalogLoading.load(args, context)
-    return try run(args, context, catalog: catalog)
+  func validate() throws(ReceiptToolError) {
+    if merging, let option = givenWithMerge.first {
+      throw Self.usage("--\(option) cannot be used with --merge: the parts were computed with their own options.")
+    }
+  }
+
+  func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
+    try run(context, catalog: merging ? Catalog() : try catalog.load(context))
   }
 
   /// The command with its catalog already loaded (tests pass one built in code).
-  static func run(_ args: ParsedArguments, _ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
-    let grouping = RevenueGrouping(rawValue: args.value("by") ?? "product") ?? .product
-    let plan = CommissionPlan(rawValue: args.value("commission") ?? "none") ?? .none
-    let range = PurchaseDateRange(from: try time(args, "from"), to: try time(args, "to"))
-    let merging = args.flag("merge")
-    if merging {
-      for option in ["catalog", "by", "from", "to", "commission"] where !args.all(option).isEmpty {
-        throw .usage("--\(option) cannot be used with --merge: the parts were computed with their own options.", command: name)
-      }
-    }
-    var firstError: ExitStatus?
-    var errors: [RevenueInputError] = []
-    var ledger = RevenueLedger()
-    var merged = RevenueReport(hasProceeds: false)
-    /// A part read back, or a receipt decoded and checked; decoded on all cores, added in input order.
-    enum Read {
-      case part(RevenueReport)
-      case receipt(ReceiptDocument)
-    }
-    DocumentPipeline.run(
-      paths: args.positionals, forceNDJSON: args.flag("ndjson"), notice: context.warn,
-      transform: { (document) throws(ReceiptToolError) -> Read in
-        try lifting { () throws(ReceiptError) -> Read in
-          if merging { return .part(try RevenueReportReader.read(document.bytes, source: document.label)) }
-          let receipt = try ReceiptDecoder.decode(document.bytes, source: document.label)
-          try receipt.requireValidStatus(source: document.label)
-          return .receipt(receipt)
-        }
-      }
-    ) { document, result in
-      var label = document?.label ?? "<input>"
-      do throws(ReceiptToolError) {
-        switch result {
-        case .success(.part(let part)): try lifting { () throws(ReceiptError) in try merged.merge(part) }
-        case .success(.receipt(let receipt)): ledger.add(receipt)
-        case .failure(let error):
-          if case .input(let e) = error, e.kind == .noInput, let source = e.source { label = source }
-          throw error
-        }
-      } catch {
-        var error = document?.locatedInFile(error) ?? error
-        if case .input(let e) = error { error = .input(e.inSource(label)) }
-        context.report(error)
-        if firstError == nil { firstError = error.exitStatus }
-        errors.append(RevenueInputError(input: label, message: error.message))
-      }
-    }
+  func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
     var report: RevenueReport
+    var firstError: ExitStatus?
     if merging {
+      var merged = RevenueReport(hasProceeds: false)
+      let outcome = DocumentRunner.aggregate(
+        inputs, context: context,
+        transform: { (document) throws(ReceiptError) in try RevenueReportReader.read(document.bytes, source: document.label) },
+        consume: { (part) throws(ReceiptError) in try merged.merge(part) })
       report = merged
-      report.errors += errors
+      report.errors += outcome.errors
+      firstError = outcome.firstError
+      // Parts read back may carry errors of their own runs.
+      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
     } else {
-      ledger.errors = errors
+      var ledger = RevenueLedger()
+      let outcome = DocumentRunner.aggregate(
+        inputs, context: context,
+        transform: { (document) throws(ReceiptError) in
+          let history = try context.decode(document)
+          try history.requireValidStatus(source: document.label)
+          return history
+        },
+        consume: { history in ledger.add(history) })
+      ledger.errors = outcome.errors
+      firstError = outcome.firstError
       report = try lifting { () throws(ReceiptError) in
         try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
@@ -97,31 +96,53 @@ public enum RevenueCommand {
     if report.counts.undatedExcluded > 0 {
       context.warn("\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
     }
-    if !args.flag("quiet") {
-      switch args.value("format") ?? "text" {
-      case "json": context.stdout.write(RevenueJSONRenderer.render(report).rendered() + "\n")
-      case "csv": context.stdout.write(RevenueCSVRenderer.render(report, grouping: grouping))
-      default:
-        context.stdout.write(
-          RevenueTextRenderer.render(report, grouping: grouping, color: context.environment.useColor, width: context.environment.columns))
-      }
+    if !inputs.quiet {
+      let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
+      context.stdout.write(reporter.render(report, grouping, style))
     }
-    // Parts read back with --merge may carry errors of their own runs.
-    if firstError == nil, merging, !report.errors.isEmpty { firstError = .dataError }
     return firstError ?? .ok
   }
 
-  static func time(_ args: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
-    guard let text = args.value(option) else { return nil }
-    do {
-      switch try AsOfChoice.parse(text) {
+  static func time(_ arguments: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
+    guard let text = arguments.value(option) else { return nil }
+    if let choice = try? AsOfChoice.parse(text) {
+      switch choice {
       case .fixed(let t): return t
       case .now: return Timestamp.now()
       case .automatic, .request: break
       }
-    } catch {}
-    throw .usage(
-      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'.",
-      command: name)
+    }
+    throw usage(
+      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'.")
+  }
+}
+
+/// Colour and width for text output.
+struct TextStyle {
+  var color: Bool
+  var width: Int
+}
+
+/// `revenue`'s output formats, looked up by `--format` name, as SwiftLint looks up its reporters.
+enum RevenueReporters {
+  struct Reporter: Sendable {
+    var name: String
+    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle) -> String
+  }
+
+  /// In the order help lists them; the first is the default.
+  static let all: [Reporter] = [
+    Reporter(name: "text") { report, grouping, style in
+      RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
+    },
+    Reporter(name: "json") { report, _, _ in RevenueJSONRenderer.render(report).rendered() + "\n" },
+    Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
+  ]
+
+  static var names: [String] { all.map(\.name) }
+
+  /// The reporter for a `--format` value the parser already checked, or the default.
+  static func named(_ name: String?) -> Reporter {
+    all.first { $0.name == name } ?? all[0]
   }
 }

@@ -4,20 +4,24 @@ import ReceiptRules
 
 /// `decode --format json`: the documented schema, keys in a fixed order.
 public enum DecodeJSONRenderer {
-  public static func render(_ doc: ReceiptDocument, input: InputDocument, catalog: Catalog) -> JSONValue {
+  public static func render(_ doc: PurchaseHistory, input: InputDocument, catalog: Catalog) -> JSONValue {
+    let source = doc.provenance
     var members: [(key: String, value: JSONValue)] = [
       ("input", input.inputJSON),
-      ("kind", .string(doc.kind.rawValue)),
-      ("status", .int(doc.status?.code)),
-      ("status_meaning", .str(doc.status?.meaning)),
-      ("is_retryable", .flag(doc.isRetryable)),
+      ("kind", .string(source.format.name)),
+      ("status", .int(source.status?.code)),
+      ("status_meaning", .str(source.status?.meaning)),
+      ("is_retryable", .flag(source.isRetryable)),
       ("environment", .str(doc.environment)),
     ]
-    if let n = doc.notification {
+    if let signature = source.signature {
+      members.append(("signature", signatureJSON(signature)))
+    }
+    if let n = source.notification {
       var notification: [(key: String, value: JSONValue)] = [
         ("notification_type", .str(n.notificationType)),
         ("environment", .str(n.environment)),
-        ("auto_renew_status", .str(n.autoRenewStatus)),
+        ("auto_renew_status", .str(n.autoRenewStatus?.code)),
         ("auto_renew_product_id", .str(n.autoRenewProductID)),
         ("bundle_id", .str(n.bundleID)),
         ("has_password", .bool(n.hasPassword)),
@@ -25,17 +29,27 @@ public enum DecodeJSONRenderer {
       if let password = n.password { notification.append(("password", .string(password))) }
       members.append(("notification", .object(notification)))
     }
-    members.append(("receipt", doc.receipt.map(receipt) ?? .null))
+    members.append(("receipt", source.receipt.map(receipt) ?? .null))
     members.append(("transactions", .array(doc.transactions.map { transaction($0, catalog: catalog) })))
-    members.append(("pending_renewals", .array(doc.pendingRenewals.map(pending))))
-    members.append(("latest_receipt_length", .int(doc.latestReceiptLength)))
-    if let secret = doc.latestReceipt { members.append(("latest_receipt", .string(secret))) }
-    members.append(("duplicate_rows_merged", .int(doc.duplicateRowsMerged)))
+    members.append(("pending_renewals", .array(doc.renewals.map(pending))))
+    members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
+    if let secret = source.latestReceipt { members.append(("latest_receipt", .string(secret))) }
+    members.append(("duplicate_rows_merged", .int(source.duplicateRowsMerged)))
     members.append(("warnings", .array(doc.warnings.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })))
     return .object(members)
   }
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
+
+  /// What the header of signed data says; `signature_verified` is always false.
+  static func signatureJSON(_ s: SignatureFacts) -> JSONValue {
+    .object([
+      ("algorithm", .str(s.algorithm)),
+      ("key_id", .str(s.keyID)),
+      ("certificates", .int(s.certificateCount)),
+      ("signature_verified", .bool(s.verified)),
+    ])
+  }
 
   static func receipt(_ r: ReceiptInfo) -> JSONValue {
     .object([
@@ -68,27 +82,30 @@ public enum DecodeJSONRenderer {
       ("purchase_date", date(t.purchaseDate)),
       ("original_purchase_date", date(t.originalPurchaseDate)),
       ("expires_date", date(t.expiresDate)),
-      ("cancellation_date", date(t.cancellationDate)),
-      ("cancellation_reason", .str(t.cancellationReason)),
-      ("is_trial_period", .bool(t.isTrialPeriod)),
-      ("is_in_intro_offer_period", .bool(t.isInIntroOfferPeriod)),
+      ("cancellation_date", date(t.revocation?.date)),
+      ("cancellation_reason", .str(t.revocation?.reason?.code)),
+      ("is_trial_period", .bool(t.offer?.isFreeTrial == true)),
+      ("is_in_intro_offer_period", .bool(t.offer.map { $0.pricing != nil && !$0.isFreeTrial } ?? false)),
       ("is_upgraded", .bool(t.isUpgraded)),
       ("subscription_group", .str(t.subscriptionGroup)),
       ("web_order_line_item_id", .str(t.webOrderLineItemID)),
-      ("promotional_offer_id", .str(t.promotionalOfferID)),
-      ("offer_code_ref_name", .str(t.offerCodeRefName)),
+      ("promotional_offer_id", .str(t.offer?.kind == .promotional ? t.offer?.identifier : nil)),
+      ("offer_code_ref_name", .str(t.offer?.kind == .offerCode ? t.offer?.identifier : nil)),
       ("sources", .array(t.sources.names.map(JSONValue.string))),
     ]
+    if let price = t.price {
+      members.append(("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
+    }
     return .object(members)
   }
 
-  static func pending(_ p: PendingRenewal) -> JSONValue {
+  static func pending(_ p: RenewalState) -> JSONValue {
     .object([
       ("product_id", .str(p.productID)),
       ("auto_renew_product_id", .str(p.autoRenewProductID)),
       ("original_transaction_id", .str(p.originalTransactionID)),
-      ("auto_renew_status", .str(p.autoRenewStatus)),
-      ("expiration_intent", .str(p.expirationIntent)),
+      ("auto_renew_status", .str(p.autoRenewStatus?.code)),
+      ("expiration_intent", .str(p.expirationIntent?.code)),
       ("is_in_billing_retry_period", .flag(p.isInBillingRetryPeriod)),
       ("grace_period_expires_date", date(p.gracePeriodExpiresDate)),
       ("price_consent_status", .str(p.priceConsentStatus)),

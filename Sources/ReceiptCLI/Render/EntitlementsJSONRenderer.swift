@@ -48,10 +48,10 @@ public enum EntitlementsJSONRenderer {
       ("ownership_assumed", .bool(t.ownershipAssumed)),
       ("purchase_date", date(t.purchaseDate)),
       ("expires_date", date(t.expiresDate)),
-      ("cancellation_date", date(t.cancellationDate)),
+      ("cancellation_date", date(t.revocation?.date)),
       ("grants", .bool(c.grant.grantsAccess)),
       ("decision", .string(c.grant.code)),
-      ("reason", .string(c.grant.explanation(of: t))),
+      ("reason", .string(CommandLineHints.explanation(c))),
     ])
   }
 }

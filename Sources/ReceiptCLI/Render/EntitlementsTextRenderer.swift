@@ -26,7 +26,7 @@ public enum EntitlementsTextRenderer {
       out += HelpGenerator.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
       if explain {
         for c in r.considered {
-          out += "  - " + HelpGenerator.wrap(c.grant.explanation(of: c.transaction), indent: 4, columns: width).dropFirst(4) + "\n"
+          out += "  - " + HelpGenerator.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
         }
       }
     }

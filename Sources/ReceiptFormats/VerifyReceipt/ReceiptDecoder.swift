@@ -1,7 +1,7 @@
 import ReceiptModel
 import ReceiptRules
 
-/// Reads one JSON document into a `ReceiptDocument`, in a single pass over the bytes.
+/// Reads one verifyReceipt-family JSON document into a `PurchaseHistory`, in a single pass over the bytes.
 ///
 /// Recognises verifyReceipt response bodies, App Store Server Notification v1 bodies and
 /// bare receipt objects from their keys. Transactions from `receipt.in_app`,
@@ -11,13 +11,13 @@ public enum ReceiptDecoder {
   /// With `options.keepSecrets`, `latest_receipt` and a notification's `password` are kept for `--show-secrets`.
   public static func decode(
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
-  ) throws(ReceiptError) -> ReceiptDocument {
+  ) throws(ReceiptError) -> PurchaseHistory {
     try decode(bytes, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
   }
 
   static func decode(
     _ bytes: [UInt8], source: String, keepSecrets: Bool, splittingLargeArrays: Bool
-  ) throws(ReceiptError) -> ReceiptDocument {
+  ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(bytes) { reader in
         var reading = ValueReading(reader: reader, source: source)
@@ -245,56 +245,47 @@ private struct TransactionRow {
       purchaseDate: purchaseMs ?? purchaseFormatted,
       originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted,
       expiresDate: expiresMs ?? expiresFormatted,
-      cancellationDate: cancellationMs ?? cancellationFormatted, cancellationReason: cancellationReason,
-      isTrialPeriod: isTrialPeriod ?? false, isInIntroOfferPeriod: isInIntroOfferPeriod ?? false,
+      revocation: (cancellationMs ?? cancellationFormatted).map {
+        Revocation(date: $0, reason: cancellationReason.map(RevocationReason.init(code:)))
+      },
+      offer: offer(at: r.pathString, warnings: &warnings),
       isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup,
-      webOrderLineItemID: webOrderLineItemID, promotionalOfferID: promotionalOfferID,
-      offerCodeRefName: offerCodeRefName, sources: source)
+      webOrderLineItemID: webOrderLineItemID, sources: source)
+  }
+
+  /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's
+  /// receipt rule reads them, whatever offer id comes with it.
+  func offer(at path: String, warnings: inout [DataWarning]) -> OfferUse? {
+    let pricing: OfferUse.Pricing? =
+      isTrialPeriod == true ? .freeTrial : isInIntroOfferPeriod == true ? .introductoryPrice : nil
+    if isTrialPeriod == true, isInIntroOfferPeriod == true {
+      warnings.append(DataWarning(
+        path: path, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
+    }
+    if promotionalOfferID != nil, offerCodeRefName != nil {
+      warnings.append(DataWarning(
+        path: path + ".offer_code_ref_name",
+        message: "both promotional_offer_id and offer_code_ref_name are set; read as the promotional offer"))
+    }
+    let kind: OfferUse.Kind
+    if promotionalOfferID != nil {
+      kind = .promotional
+    } else if offerCodeRefName != nil {
+      kind = .offerCode
+    } else if pricing != nil {
+      kind = .introductory
+    } else {
+      return nil
+    }
+    return OfferUse(
+      kind: kind, pricing: pricing, identifier: promotionalOfferID ?? offerCodeRefName,
+      usesIntroductoryOffer: pricing != nil)
   }
 }
 
-/// Merges transaction rows by `transaction_id`, keeping first-seen order.
-private struct TransactionCollector {
-  var transactions: [PurchaseTransaction] = []
-  var index = TransactionIDIndex()
-  var duplicates = 0
-
-  mutating func add(_ t: PurchaseTransaction) {
-    guard let i = index.position(of: t.transactionID, inserting: transactions.count) else {
-      transactions.append(t)
-      return
-    }
-    duplicates += 1
-    transactions[i] = Self.merge(transactions[i], t)
-  }
-
-  /// Fields present in only one row are kept; where both rows have a value, the
-  /// `latest_receipt_info` row wins, since Apple documents more fields there.
-  static func merge(_ a: PurchaseTransaction, _ b: PurchaseTransaction) -> PurchaseTransaction {
-    let bWins = b.sources.contains(.latestReceiptInfo) && !a.sources.contains(.latestReceiptInfo)
-    let (p, s) = bWins ? (b, a) : (a, b)
-    var m = p
-    m.originalTransactionID = p.originalTransactionID ?? s.originalTransactionID
-    if p.ownershipAssumed && !s.ownershipAssumed {
-      m.ownership = s.ownership
-      m.ownershipAssumed = false
-    }
-    m.quantity = p.quantity ?? s.quantity
-    m.purchaseDate = p.purchaseDate ?? s.purchaseDate
-    m.originalPurchaseDate = p.originalPurchaseDate ?? s.originalPurchaseDate
-    m.expiresDate = p.expiresDate ?? s.expiresDate
-    m.cancellationDate = p.cancellationDate ?? s.cancellationDate
-    m.cancellationReason = p.cancellationReason ?? s.cancellationReason
-    m.isTrialPeriod = p.isTrialPeriod || s.isTrialPeriod
-    m.isInIntroOfferPeriod = p.isInIntroOfferPeriod || s.isInIntroOfferPeriod
-    m.isUpgraded = p.isUpgraded || s.isUpgraded
-    m.subscriptionGroup = p.subscriptionGroup ?? s.subscriptionGroup
-    m.webOrderLineItemID = p.webOrderLineItemID ?? s.webOrderLineItemID
-    m.promotionalOfferID = p.promotionalOfferID ?? s.promotionalOfferID
-    m.offerCodeRefName = p.offerCodeRefName ?? s.offerCodeRefName
-    m.sources = a.sources.union(b.sources)
-    return m
-  }
+/// The `latest_receipt_info` copy of a transaction wins over its `in_app` copy: Apple documents more fields there.
+private func latestReceiptInfoWins(_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool {
+  new.sources.contains(.latestReceiptInfo) && !held.sources.contains(.latestReceiptInfo)
 }
 
 /// What the top level and `unified_receipt` held, before the kind is decided.
@@ -307,21 +298,21 @@ private struct TopLevel {
   var bareReceipt = ReceiptInfo()
   var sawBareReceiptKey = false
   var latestReceiptLength: Int?
-  var pending: [PendingRenewal] = []
+  var pending: [RenewalState] = []
   var notificationType: String?
   var sawUnifiedReceipt = false
   var sawVerifyReceiptKey = false
   var hasPassword = false
   var password: String?
   var latestReceipt: String?
-  var autoRenewStatus: String?
+  var autoRenewStatus: AutoRenewStatus?
   var autoRenewProductID: String?
 }
 
 // MARK: - Decoding
 
 extension ValueReading {
-  mutating func decodeDocument() throws -> ReceiptDocument {
+  mutating func decodeDocument() throws -> PurchaseHistory {
     do {
       return try decodeDocumentBody()
     } catch let e as JSONSyntaxError {
@@ -329,7 +320,7 @@ extension ValueReading {
     }
   }
 
-  private mutating func decodeDocumentBody() throws -> ReceiptDocument {
+  private mutating func decodeDocumentBody() throws -> PurchaseHistory {
     let (kind, at) = try peek()
     guard kind == .object else {
       // Positioned like a syntax error, so an NDJSON line's message names the file's line.
@@ -378,7 +369,7 @@ extension ValueReading {
           }
         }
         if !row.isEmpty {
-          collector.add(try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings))
+          collector.add(try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings), prefer: latestReceiptInfoWins)
         }
         top.receipt = info
       case .latestReceiptInfo:
@@ -399,36 +390,37 @@ extension ValueReading {
         // The app's shared secret: kept only for --show-secrets.
         top.hasPassword = true
         top.password = try r.secret().1
-      case .autoRenewStatus: top.autoRenewStatus = try r.code()
+      case .autoRenewStatus: top.autoRenewStatus = try r.code().map(AutoRenewStatus.init(code:))
       case .autoRenewProductID: top.autoRenewProductID = try r.text()
       }
     }
     try reader.finish()
 
-    let docKind: DocumentKind
+    let format: FormatIdentity
     if top.notificationType != nil || top.sawUnifiedReceipt {
-      docKind = .notificationV1
+      format = VerifyReceiptFormats.notificationV1
     } else if top.sawVerifyReceiptKey {
-      docKind = .verifyReceiptResponse
+      format = VerifyReceiptFormats.response
     } else if top.sawBareReceiptKey {
-      docKind = .receipt
+      format = VerifyReceiptFormats.bareReceipt
     } else {
       throw ReceiptError.data(
         source: source,
         message: "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app")
     }
 
-    var doc = ReceiptDocument(kind: docKind)
-    doc.status = top.status.map(ReceiptStatus.init)
-    doc.isRetryable = top.isRetryable
-    doc.pendingRenewals = top.pending
-    doc.latestReceiptLength = top.latestReceiptLength
-    doc.latestReceipt = top.latestReceipt
-    doc.transactions = collector.transactions
-    doc.duplicateRowsMerged = collector.duplicates
-    switch docKind {
-    case .notificationV1:
-      doc.environment = top.unifiedEnvironment ?? top.topEnvironment
+    var history = PurchaseHistory(format: format)
+    history.provenance.status = top.status.map(ReceiptStatus.init)
+    history.provenance.isRetryable = top.isRetryable
+    history.provenance.latestReceiptLength = top.latestReceiptLength
+    history.provenance.latestReceipt = top.latestReceipt
+    history.provenance.duplicateRowsMerged = collector.duplicates
+    history.renewals = top.pending
+    history.transactions = collector.transactions
+    history.environment = top.topEnvironment
+    switch format {
+    case VerifyReceiptFormats.notificationV1:
+      history.environment = top.unifiedEnvironment ?? top.topEnvironment
       var n = NotificationInfo()
       n.notificationType = top.notificationType
       n.environment = top.topEnvironment
@@ -437,20 +429,21 @@ extension ValueReading {
       n.bundleID = top.bareReceipt.bundleID
       n.hasPassword = top.hasPassword
       n.password = top.password
-      doc.notification = n
-      doc.receipt = top.receipt
-    case .verifyReceiptResponse:
-      doc.environment = top.topEnvironment
-      doc.receipt = top.receipt
-    case .receipt:
-      doc.environment = top.topEnvironment
-      doc.receipt = top.bareReceipt
+      history.provenance.notification = n
+      history.provenance.receipt = top.receipt
+    case VerifyReceiptFormats.response:
+      history.provenance.receipt = top.receipt
+    default:
+      history.provenance.receipt = top.bareReceipt
     }
-    if let status = doc.status, !status.isKnown {
+    history.moment = history.provenance.receipt?.requestDate.map {
+      DataMoment(time: $0, field: "request_date", description: "the receipt's request_date")
+    }
+    if let status = history.provenance.status, !status.isKnown {
       warnings.append(DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
     }
-    doc.warnings = warnings
-    return doc
+    history.warnings = warnings
+    return history
   }
 
   /// Reads one key of a `receipt` object (or of a bare receipt at the top level).
@@ -491,7 +484,7 @@ extension ValueReading {
   ) throws {
     // A transaction takes a few hundred bytes; reserving for what is left of the input avoids
     // copying a large array as it grows, and untouched capacity costs address space only.
-    collector.transactions.reserveCapacity(collector.transactions.count + (reader.end - reader.offset) / 256)
+    collector.reserve((reader.end - reader.offset) / 256)
     let transaction: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction = { r, warnings in
       let at = r.reader.offset
       var row = TransactionRow()
@@ -502,19 +495,19 @@ extension ValueReading {
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
     if splitsLargeArrays, try peek().0 == .array, TransactionArraySplit.applies(to: reader) {
-      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) { collector.add($0) }
+      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) { collector.add($0, prefer: latestReceiptInfoWins) }
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
     try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
-      collector.add(try transaction(&r, &warnings))
+      collector.add(try transaction(&r, &warnings), prefer: latestReceiptInfoWins)
     }
   }
 
-  fileprivate mutating func readPendingRenewals() throws -> [PendingRenewal] {
-    var out: [PendingRenewal] = []
+  fileprivate mutating func readPendingRenewals() throws -> [RenewalState] {
+    var out: [RenewalState] = []
     try forEachObject { r, _ in
-      var p = PendingRenewal()
+      var p = RenewalState()
       var graceMs: Timestamp?
       var graceFormatted: Timestamp?
       try r.forEachMember(pendingKeys.matcher, names: pendingKeys.names) { rr, i in
@@ -523,8 +516,8 @@ extension ValueReading {
         case .productID: p.productID = try rr.text()
         case .autoRenewProductID: p.autoRenewProductID = try rr.text()
         case .originalTransactionID: p.originalTransactionID = try rr.identifier()
-        case .autoRenewStatus: p.autoRenewStatus = try rr.code()
-        case .expirationIntent: p.expirationIntent = try rr.code()
+        case .autoRenewStatus: p.autoRenewStatus = try rr.code().map(AutoRenewStatus.init(code:))
+        case .expirationIntent: p.expirationIntent = try rr.code().map(ExpirationIntent.init(code:))
         case .isInBillingRetryPeriod: p.isInBillingRetryPeriod = try rr.flag()
         case .gracePeriodExpiresDate: graceFormatted = try rr.formattedDate()
         case .gracePeriodExpiresDateMs: graceMs = try rr.milliseconds()
@@ -568,4 +561,12 @@ extension ValueReading {
       throw wrongType(kind, expected: "a string", at: at)
     }
   }
+}
+
+/// The three JSON shapes this decoder reads, told apart by their keys.
+public enum VerifyReceiptFormats {
+  public static let response = FormatIdentity(name: "verify_receipt_response", description: "verifyReceipt response")
+  public static let notificationV1 = FormatIdentity(
+    name: "notification_v1", description: "App Store Server Notification v1")
+  public static let bareReceipt = FormatIdentity(name: "receipt", description: "bare receipt object")
 }

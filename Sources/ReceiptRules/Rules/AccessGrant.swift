@@ -18,7 +18,7 @@ public enum AccessGrant: Hashable, Sendable {
   case durationEnded(Timestamp, ISOPeriod)
   /// Consumables never give lasting access.
   case consumable
-  /// No catalog entry and no expires_date: consumable, non-consumable or non-renewing cannot be told apart.
+  /// No catalog entry and no expiry date: consumable, non-consumable or non-renewing cannot be told apart.
   case unknownType
   /// A non-renewing subscription the catalog gives no duration for.
   case unknownDuration
@@ -61,14 +61,19 @@ public enum AccessGrant: Hashable, Sendable {
 
 /// Decides whether `transaction` gives access at `time`.
 ///
-/// Order matters: `is_upgraded` is checked before the cancellation date because old receipts also set
-/// cancellation_date on upgrades; a cancellation after `time` does not matter, because before it the
+/// Order matters: the upgrade flag is checked before the revocation date because old receipts also set
+/// cancellation_date on upgrades; a revocation after `time` does not matter, because before it the
 /// transaction did grant.
+/// - Parameters:
+///   - transaction: the transaction to judge.
+///   - catalog: product types and durations the data does not carry.
+///   - time: the moment asked about.
+/// - Returns: whether it grants access then, and why not when it does not.
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
   if transaction.isUpgraded { return .upgraded }
-  if let cancelled = transaction.cancellationDate, cancelled <= time {
+  if let cancelled = transaction.revocation?.date, cancelled <= time {
     return transaction.ownership == .familyShared ? .revoked(cancelled) : .refunded(cancelled)
   }
   guard let type = resolveProductType(of: transaction, catalog: catalog)?.type else { return .unknownType }
@@ -88,10 +93,30 @@ public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, a
   }
 }
 
+/// What a command line could add to make an undecided answer decidable.
+public enum MissingKnowledge: Hashable, Sendable {
+  /// The product's type (consumable, non-consumable, non-renewing), which a catalog gives.
+  case productType
+  /// A non-renewing subscription's duration, which a catalog gives.
+  case duration
+}
+
 extension AccessGrant {
+  /// What would decide this grant, when it is undecided for want of product facts.
+  public var missingKnowledge: MissingKnowledge? {
+    switch self {
+    case .unknownType: .productType
+    case .unknownDuration: .duration
+    default: nil
+    }
+  }
+
   /// One sentence on `transaction` under this decision, for --explain.
+  /// - Parameter t: the transaction the decision is about.
+  /// - Returns: the sentence, quoting the transaction's own field names.
   public func explanation(of t: PurchaseTransaction) -> String {
     let what = "\(t.productID) (transaction \(t.transactionID), \(ownershipPhrase(t)))"
+    let names = t.vocabulary
     switch self {
     case .grants(let until):
       if let until { return "\(what) grants access until \(until.iso8601)." }
@@ -111,18 +136,18 @@ extension AccessGrant {
     case .consumable:
       return "\(what) is a consumable, which never gives lasting access."
     case .unknownType:
-      return "\(what) has no expires_date, so it could be a consumable, a non-consumable or a non-renewing subscription; give a catalog with --catalog to say which."
+      return "\(what) has no \(names.expiresDate), so it could be a consumable, a non-consumable or a non-renewing subscription."
     case .unknownDuration:
-      return "\(what) is a non-renewing subscription and the catalog gives no duration for it, so how long it lasts is unknown; add a duration to the catalog."
+      return "\(what) is a non-renewing subscription and the catalog gives no duration for it, so how long it lasts is unknown."
     case .missingExpiresDate:
-      return "\(what) is an auto-renewable subscription in the catalog, but the receipt gives no expires_date for it."
+      return "\(what) is an auto-renewable subscription in the catalog, but \(names.document) gives no \(names.expiresDate) for it."
     case .missingPurchaseDate:
-      return "\(what) has no purchase_date, so whether it was bought by then cannot be told."
+      return "\(what) has no \(names.purchaseDate), so whether it was bought by then cannot be told."
     }
   }
 }
 
-/// "PURCHASED", "FAMILY_SHARED", or "PURCHASED assumed" when the receipt did not say.
+/// "PURCHASED", "FAMILY_SHARED", or "PURCHASED assumed" when the data did not say.
 func ownershipPhrase(_ t: PurchaseTransaction) -> String {
-  t.ownershipAssumed ? "\(t.ownership.raw) assumed: no in_app_ownership_type" : t.ownership.raw
+  t.ownershipAssumed ? "\(t.ownership.raw) assumed: no \(t.vocabulary.ownership)" : t.ownership.raw
 }

@@ -38,7 +38,7 @@ public func proceeds(of amount: Int64, commissionPercent percent: Int64) throws(
 /// Paid service a transaction adds to its subscription: purchase to expiry. Free trials, refunded
 /// transactions and transactions without both dates add nothing.
 public func paidService(of transaction: PurchaseTransaction, isTrial: Bool) -> Int64 {
-  guard !isTrial, transaction.cancellationDate == nil,
+  guard !isTrial, transaction.revocation == nil,
     let start = transaction.purchaseDate, let end = transaction.expiresDate, end > start
   else { return 0 }
   return end.milliseconds - start.milliseconds

@@ -18,7 +18,7 @@ public struct EntitlementDefinition: Hashable, Sendable {
 /// names it, whether or not the receipt holds a transaction for it (those end up `not_purchased`).
 /// A product the catalog does not list is its own entitlement, named by its product id, so that nothing in
 /// the receipt is left out; without a catalog that is every product. Consumables are never entitlements.
-public func entitlementDefinitions(for document: ReceiptDocument, catalog: Catalog) -> [EntitlementDefinition] {
+public func entitlementDefinitions(for history: PurchaseHistory, catalog: Catalog) -> [EntitlementDefinition] {
   var order: [String] = []
   var products: [String: [String]] = [:]
   func add(_ entitlement: String, _ productID: String) {
@@ -33,7 +33,7 @@ public func entitlementDefinitions(for document: ReceiptDocument, catalog: Catal
   }
   // A large receipt repeats a handful of products many times: look each one up once.
   var seen = Set<String>()
-  for t in document.transactions where seen.insert(t.productID).inserted && catalog.product(t.productID) == nil {
+  for t in history.transactions where seen.insert(t.productID).inserted && catalog.product(t.productID) == nil {
     add(t.productID, t.productID)
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }

@@ -22,22 +22,48 @@ public struct ConsideredTransaction: Hashable, Sendable {
   public var grant: AccessGrant
 }
 
+/// What decided an entitlement's state: the finding its state and reason are read from.
+public enum EntitlementFinding: Hashable, Sendable {
+  /// No transaction of the entitlement's products at all.
+  case noPurchase
+  /// Some transaction grants access; `lost` is the newest refund or revocation, when one explains why
+  /// access rests on this transaction.
+  case granted(ConsideredTransaction, until: Timestamp?, lost: ConsideredTransaction?)
+  /// The newest subscription period expired, and Apple's billing grace period still keeps access.
+  case inGracePeriod(ConsideredTransaction, expired: Timestamp, graceEnds: Timestamp)
+  /// A transaction whose answer cannot be told from the data (and catalog).
+  case undecided(ConsideredTransaction)
+  /// The newest subscription period expired and Apple is still retrying the charge.
+  case inBillingRetry(ConsideredTransaction, expired: Timestamp, graceEnded: Timestamp?)
+  /// Every transaction was bought after the moment asked about.
+  case nothingBoughtYet(firstPurchase: Timestamp?)
+  /// The newest loss of access decides: refunded, revoked, upgraded or expired.
+  case lost(ConsideredTransaction, renewal: RenewalState?, upgradeTarget: String?)
+}
+
 /// The answer for one entitlement.
 public struct EntitlementResult: Hashable, Sendable {
   public var id: String
+  public var finding: EntitlementFinding
   public var state: EntitlementState
   /// The transaction the state rests on; nil for not_purchased.
   public var deciding: PurchaseTransaction?
-  /// When the deciding transaction's access ends or ended: its expires_date, or purchase + duration for a
+  /// When the deciding transaction's access ends or ended: its expiry date, or purchase + duration for a
   /// non-renewing subscription; nil for access that does not expire.
   public var expiresDate: Timestamp?
   /// Set when the billing grace period matters to the answer.
   public var gracePeriodExpiresDate: Timestamp?
   public var reason: String
-  /// Every transaction of the entitlement's products, in receipt order.
+  /// Every transaction of the entitlement's products, in the data's order.
   public var considered: [ConsideredTransaction]
 
   public var isActive: Bool { state.isActive }
+
+  /// What would decide an unknown answer, when product facts are missing.
+  public var missingKnowledge: MissingKnowledge? {
+    if case .undecided(let c) = finding { return c.grant.missingKnowledge }
+    return nil
+  }
 }
 
 /// Decides an entitlement's state at `time` from every transaction of its products, whatever their ownership:
@@ -45,112 +71,86 @@ public struct EntitlementResult: Hashable, Sendable {
 ///
 /// 1. Some transaction grants: active; the longest-lasting grant is reported (non-expiring first, then
 ///    PURCHASED before FAMILY_SHARED).
-/// 2. The newest subscription transaction expired and its pending renewal is in the billing grace period: grace_period.
+/// 2. The newest subscription transaction expired and its renewal is in the billing grace period: grace_period.
 /// 3. A transaction whose answer cannot be told: unknown.
 /// 4. The same subscription is in billing retry: billing_retry.
 /// 5. Otherwise the newest event decides: refunded, revoked, upgraded or expired.
+/// - Parameters:
+///   - definition: the entitlement and the products that give it.
+///   - history: the customer's purchase history.
+///   - catalog: product facts the data does not carry.
+///   - time: the moment asked about.
+/// - Returns: the state, the transaction it rests on, and the reason.
 public func entitlementStatus(
-  _ definition: EntitlementDefinition, document: ReceiptDocument, catalog: Catalog, at time: Timestamp
+  _ definition: EntitlementDefinition, history: PurchaseHistory, catalog: Catalog, at time: Timestamp
 ) -> EntitlementResult {
-  var considered: [ConsideredTransaction] = []
-  for t in document.transactions where definition.productIDs.contains(t.productID) {
-    considered.append(ConsideredTransaction(transaction: t, grant: accessGrant(of: t, catalog: catalog, at: time)))
+  let considered = history.transactions.filter { definition.productIDs.contains($0.productID) }.map {
+    ConsideredTransaction(transaction: $0, grant: accessGrant(of: $0, catalog: catalog, at: time))
   }
+  let finding = findEntitlement(definition, considered: considered, history: history, at: time)
   var result = EntitlementResult(
-    id: definition.id, state: .notPurchased, deciding: nil, expiresDate: nil, gracePeriodExpiresDate: nil, reason: "", considered: considered)
-
-  guard !considered.isEmpty else {
-    let products = definition.productIDs.joined(separator: " or ")
-    result.reason = "The receipt holds no purchase of \(products.isEmpty ? definition.id : products)."
-    return result
-  }
-
-  if let best = longestGrant(considered), case .grants(let until) = best.grant {
-    result.state = .active
-    result.deciding = best.transaction
-    result.expiresDate = until
-    result.reason = activeReason(best.transaction, until: until, lost: newestLoss(considered, at: time))
-    return result
-  }
-
-  let renewal = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, PendingRenewal, Timestamp)? in
-    guard case .expired(let expired) = c.grant,
-      let pending = document.pendingRenewal(originalTransactionID: c.transaction.originalTransactionID ?? c.transaction.transactionID)
-    else { return nil }
-    return (c, pending, expired)
-  }
-  if let (c, pending, expired) = renewal, let grace = pending.gracePeriodExpiresDate, grace > time {
-    result.state = .gracePeriod
-    result.deciding = c.transaction
+    id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
+    gracePeriodExpiresDate: nil, reason: entitlementReason(finding, definition: definition, at: time),
+    considered: considered)
+  switch finding {
+  case .noPurchase, .nothingBoughtYet:
+    break
+  case .granted(let c, let until, _):
+    (result.state, result.deciding, result.expiresDate) = (.active, c.transaction, until)
+  case .inGracePeriod(let c, let expired, let grace):
+    (result.state, result.deciding, result.expiresDate) = (.gracePeriod, c.transaction, expired)
     result.gracePeriodExpiresDate = grace
-    result.expiresDate = expired
-    result.reason =
-      "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
-    return result
-  }
-
-  if let unknown = considered.first(where: { $0.grant.isUnknown }) {
-    result.state = .unknown
-    result.deciding = unknown.transaction
-    result.expiresDate = unknown.transaction.expiresDate
-    result.reason = unknown.grant.explanation(of: unknown.transaction)
-    return result
-  }
-
-  if let (c, pending, expired) = renewal, pending.isInBillingRetryPeriod == true {
-    result.state = .billingRetry
-    result.deciding = c.transaction
-    result.gracePeriodExpiresDate = pending.gracePeriodExpiresDate
-    result.expiresDate = expired
-    var reason = "\(c.transaction.productID) expired on \(expired.iso8601) because the payment failed"
-    if let grace = pending.gracePeriodExpiresDate { reason += " and the billing grace period ended on \(grace.iso8601)" }
-    result.reason = reason + "; Apple is still retrying the charge, and access returns if it succeeds."
-    return result
-  }
-
-  guard let newest = newestEvent(considered) else {
-    // Every transaction was bought after `time` (or is a consumable).
-    let first = considered.compactMap(\.transaction.purchaseDate).min()
-    result.reason = "Nothing was bought by \(time.iso8601WholeSeconds)" + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
-    return result
-  }
-  result.deciding = newest.transaction
-  let t = newest.transaction
-  result.expiresDate = t.expiresDate
-  switch newest.grant {
-  case .refunded(let at):
-    result.state = .refunded
-    result.reason = "\(t.productID) (transaction \(t.transactionID)) was refunded on \(at.iso8601)\(cancellationCause(t)), so it counts as never bought."
-  case .revoked(let at):
-    result.state = .revoked
-    result.reason = "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
-  case .upgraded:
-    result.state = .upgraded
-    let target = upgradeTarget(of: t, in: document, excluding: definition.productIDs)
-    result.reason = "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
-  case .expired(let at):
-    result.state = .expired
-    var reason = "\(t.productID) expired on \(at.iso8601)"
-    let pending = document.pendingRenewal(originalTransactionID: t.originalTransactionID ?? t.transactionID)
-    if let intent = pending?.expirationIntent {
-      reason += " and was not renewed: \(PendingRenewal.describe(expirationIntent: intent))"
-    } else {
-      reason += " and has not been renewed"
-    }
-    if let grace = pending?.gracePeriodExpiresDate {
-      reason += "; the billing grace period ended on \(grace.iso8601)"
-      result.gracePeriodExpiresDate = grace
-    }
-    result.reason = reason + "."
-  case .durationEnded(let end, let duration):
-    result.state = .expired
-    result.expiresDate = end
-    result.reason = "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
-  default:
-    result.state = .unknown
-    result.reason = newest.grant.explanation(of: t)
+  case .undecided(let c):
+    (result.state, result.deciding, result.expiresDate) = (.unknown, c.transaction, c.transaction.expiresDate)
+  case .inBillingRetry(let c, let expired, let graceEnded):
+    (result.state, result.deciding, result.expiresDate) = (.billingRetry, c.transaction, expired)
+    result.gracePeriodExpiresDate = graceEnded
+  case .lost(let c, let renewal, _):
+    (result.state, result.deciding, result.expiresDate) = (lostState(c.grant), c.transaction, c.transaction.expiresDate)
+    if case .durationEnded(let end, _) = c.grant { result.expiresDate = end }
+    if case .expired = c.grant { result.gracePeriodExpiresDate = renewal?.gracePeriodExpiresDate }
   }
   return result
+}
+
+/// Which finding decides, in the order the rule above lists.
+func findEntitlement(
+  _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: PurchaseHistory,
+  at time: Timestamp
+) -> EntitlementFinding {
+  guard !considered.isEmpty else { return .noPurchase }
+  if let best = longestGrant(considered), case .grants(let until) = best.grant {
+    return .granted(best, until: until, lost: newestLoss(considered))
+  }
+  let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
+    guard case .expired(let expired) = c.grant, let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
+    else { return nil }
+    return (c, renewal, expired)
+  }
+  if let (c, renewal, expired) = lapse, let grace = renewal.gracePeriodExpiresDate, grace > time {
+    return .inGracePeriod(c, expired: expired, graceEnds: grace)
+  }
+  if let undecided = considered.first(where: { $0.grant.isUnknown }) { return .undecided(undecided) }
+  if let (c, renewal, expired) = lapse, renewal.isInBillingRetryPeriod == true {
+    return .inBillingRetry(c, expired: expired, graceEnded: renewal.gracePeriodExpiresDate)
+  }
+  guard let newest = newestEvent(considered) else {
+    return .nothingBoughtYet(firstPurchase: considered.compactMap(\.transaction.purchaseDate).min())
+  }
+  let t = newest.transaction
+  let target = newest.grant == .upgraded ? upgradeTarget(of: t, in: history, excluding: definition.productIDs) : nil
+  return .lost(newest, renewal: history.renewal(originalTransactionID: t.chainID), upgradeTarget: target)
+}
+
+/// The state a lost grant leaves the entitlement in.
+func lostState(_ grant: AccessGrant) -> EntitlementState {
+  switch grant {
+  case .refunded: .refunded
+  case .revoked: .revoked
+  case .upgraded: .upgraded
+  case .expired, .durationEnded: .expired
+  default: .unknown
+  }
 }
 
 /// The grant that lasts longest: non-expiring first, then the latest end; on a tie PURCHASED before FAMILY_SHARED.
@@ -167,7 +167,7 @@ func longestGrant(_ considered: [ConsideredTransaction]) -> ConsideredTransactio
   return best
 }
 
-/// The subscription transaction with the latest expires_date (the newest period of the subscription).
+/// The subscription transaction with the latest expiry date (the newest period of the subscription).
 func latestSubscription(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
   var latest: ConsideredTransaction?
   for c in considered {
@@ -200,7 +200,7 @@ func newestEvent(_ considered: [ConsideredTransaction]) -> ConsideredTransaction
 }
 
 /// The latest refund or revocation, to explain why access rests on another transaction.
-func newestLoss(_ considered: [ConsideredTransaction], at time: Timestamp) -> ConsideredTransaction? {
+func newestLoss(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
   var newest: (ConsideredTransaction, Timestamp)?
   for c in considered {
     switch c.grant {
@@ -213,51 +213,27 @@ func newestLoss(_ considered: [ConsideredTransaction], at time: Timestamp) -> Co
   return newest?.0
 }
 
-func activeReason(_ t: PurchaseTransaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
-  let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
-  // The product is named unless the sentence already did.
-  let id = lost?.transaction.productID == t.productID ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
-  let source: String
-  switch t.ownership {
-  case .familyShared: source = "Family Sharing (\(id))"
-  case .purchased where t.ownershipAssumed:
-    source = "the customer's own purchase (\(id); the receipt has no in_app_ownership_type, so it is taken as bought by the customer)"
-  case .purchased: source = "the customer's own purchase (\(id))"
-  case .unrecognized(let raw): source = "\(id) (ownership \(raw))"
-  }
-  guard let lost else {
-    return source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
-  }
-  let l = lost.transaction
-  switch lost.grant {
-  case .revoked(let at):
-    return "Family Sharing access to \(l.productID) was revoked on \(at.iso8601); \(source) \(keeps)."
-  case .refunded(let at):
-    return "\(l.productID) (transaction \(l.transactionID)) was refunded on \(at.iso8601); \(source) \(keeps)."
-  default:
-    return source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
-  }
-}
-
-func cancellationCause(_ t: PurchaseTransaction) -> String {
-  switch t.cancellationReason {
-  case "1": " (the customer reported a problem with the app)"
-  case "0": " (for a reason other than a problem with the app)"
-  default: ""
-  }
-}
-
 /// The product an upgraded transaction was replaced by: the next purchase in its subscription group outside the entitlement.
-func upgradeTarget(of t: PurchaseTransaction, in document: ReceiptDocument, excluding products: [String]) -> String? {
+func upgradeTarget(of t: PurchaseTransaction, in history: PurchaseHistory, excluding products: [String]) -> String? {
   guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
-  return document.transactions
-    .filter { $0.subscriptionGroup == group && !products.contains($0.productID) && ($0.purchaseDate ?? bought) >= bought }
-    .min { ($0.purchaseDate ?? bought) < ($1.purchaseDate ?? bought) }?.productID
+  var target: (String, Timestamp)?
+  for other in history.transactions where other.subscriptionGroup == group && !products.contains(other.productID) {
+    let at = other.purchaseDate ?? bought
+    guard at >= bought else { continue }
+    if let current = target, current.1 <= at { continue }
+    target = (other.productID, at)
+  }
+  return target?.0
 }
 
-/// Every entitlement of a receipt at `time`, in `entitlementDefinitions` order.
-public func entitlementStatuses(of document: ReceiptDocument, catalog: Catalog, at time: Timestamp) -> [EntitlementResult] {
-  entitlementDefinitions(for: document, catalog: catalog).map {
-    entitlementStatus($0, document: document, catalog: catalog, at: time)
+/// Every entitlement of a purchase history at `time`, in `entitlementDefinitions` order.
+/// - Parameters:
+///   - history: the customer's purchase history.
+///   - catalog: product facts the data does not carry.
+///   - time: the moment asked about.
+/// - Returns: one result per entitlement.
+public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [EntitlementResult] {
+  entitlementDefinitions(for: history, catalog: catalog).map {
+    entitlementStatus($0, history: history, catalog: catalog, at: time)
   }
 }

@@ -5,6 +5,8 @@ public struct ResolvedProductType: Hashable, Sendable {
   public enum Basis: String, Sendable {
     /// The catalog says so.
     case catalog
+    /// The transaction itself says so (signed transactions' `type`).
+    case transaction
     /// Only auto-renewable subscriptions carry expires_date.
     case expiresDate = "expires_date"
   }
@@ -13,10 +15,15 @@ public struct ResolvedProductType: Hashable, Sendable {
   public var basis: Basis
 }
 
-/// Decides a transaction's product type: the catalog's word first; without one, an expires_date
-/// means an auto-renewable subscription; otherwise it is unknown (it could be a consumable,
-/// a non-consumable or a non-renewing subscription, which receipts do not tell apart).
+/// Decides a transaction's product type: the data's own word first, then the catalog's; without
+/// either, an expiry date means an auto-renewable subscription; otherwise it is unknown (it could be a
+/// consumable, a non-consumable or a non-renewing subscription, which receipts do not tell apart).
+/// - Parameters:
+///   - transaction: the transaction.
+///   - catalog: the products the app sells.
+/// - Returns: the type and how it is known, or nil when it cannot be told.
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
+  if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   if let product = catalog.product(transaction.productID) {
     return ResolvedProductType(type: product.type, basis: .catalog)
   }

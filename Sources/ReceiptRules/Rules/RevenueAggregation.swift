@@ -197,7 +197,7 @@ extension RevenueLedger {
     for position in purchaseOrder() {
       let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
-      let chain = t.originalTransactionID ?? t.transactionID
+      let chain = t.chainID
       let before: Int64? = isSubscription ? paidSoFar[chain] ?? 0 : nil
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
       if isSubscription, t.isOwnedByPurchaser {
@@ -214,14 +214,14 @@ extension RevenueLedger {
       case .familyShared:
         report.counts.familySharedExcluded += 1
         continue
-      case .unrecognized:
+      case .unrecognized, .unknown:
         report.counts.unrecognizedOwnershipExcluded += 1
         continue
       case .purchased:
         break
       }
       report.counts.counted += 1
-      let refunded = t.cancellationDate != nil
+      let refunded = t.revocation != nil
       if refunded { report.counts.refunded += 1 }
       let u = units(of: t)
       var row = RevenueGroup(key: grouping.key(for: t), proceeds: commission == .none ? nil : 0)

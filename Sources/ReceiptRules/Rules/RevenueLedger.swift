@@ -15,8 +15,9 @@ public struct RevenueLedger: Sendable {
     /// 0 PURCHASED, 1 FAMILY_SHARED, n + 2 `texts[n]` (a value Apple does not document).
     var ownership: Int
     var quantity: Int32?
-    var isTrialPeriod: Bool
-    var isInIntroOfferPeriod: Bool
+    /// The offer's pricing and whether it used the introductory offer: all that valuing it needs.
+    var offerPricing: OfferUse.Pricing?
+    var usesIntroductoryOffer: Bool
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var cancellationDate: Timestamp?
@@ -42,19 +43,22 @@ public struct RevenueLedger: Sendable {
   public var distinctTransactions: Int { entries.count }
 
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
-  public mutating func add(_ document: ReceiptDocument) {
-    duplicatesMerged += document.duplicateRowsMerged
-    for t in document.transactions {
+  public mutating func add(_ history: PurchaseHistory) {
+    duplicatesMerged += history.provenance.duplicateRowsMerged
+    for t in history.transactions {
       if let i = index.position(of: t.transactionID, inserting: entries.count) {
         duplicatesMerged += 1
         // A later copy may know of a refund the earlier one did not.
-        if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.cancellationDate }
+        if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
         continue
       }
       let ownership: Int
       switch t.ownership {
       case .purchased: ownership = 0
       case .familyShared: ownership = 1
+      case .unknown:
+        ownership = texts.count + 2
+        texts.append(Ownership.unknown.raw)
       case .unrecognized(let raw):
         ownership = texts.count + 2
         texts.append(raw)
@@ -62,8 +66,8 @@ public struct RevenueLedger: Sendable {
       entries.append(Entry(
         id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
         product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
-        isTrialPeriod: t.isTrialPeriod, isInIntroOfferPeriod: t.isInIntroOfferPeriod,
-        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.cancellationDate))
+        offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
+        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
     }
   }
 
@@ -99,7 +103,11 @@ public struct RevenueLedger: Sendable {
     return PurchaseTransaction(
       transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[e.product],
       ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate, expiresDate: e.expiresDate,
-      cancellationDate: e.cancellationDate, isTrialPeriod: e.isTrialPeriod, isInIntroOfferPeriod: e.isInIntroOfferPeriod)
+      revocation: e.cancellationDate.map { Revocation(date: $0) },
+      offer: e.offerPricing.map {
+        OfferUse(kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
+          usesIntroductoryOffer: e.usesIntroductoryOffer)
+      })
   }
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.

@@ -58,22 +58,26 @@ public enum TransactionValue: Hashable, Sendable {
 /// transaction counts as one unit (one purchase), which is what every receipt without it has meant.
 public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transaction.quantity ?? 1) }
 
-/// Values one owner transaction: a free trial (is_trial_period, or an intro period whose catalog offer
-/// is a free trial) is 0; an intro-offer period is the catalog's intro price; otherwise the catalog price;
-/// × quantity. Without a price and currency in the catalog the transaction is unpriced, never 0.
-/// Throws when the catalog price has more decimals than the currency has or the product overflows.
+/// Values one owner transaction: a free trial (stated by the data, or an introductory offer whose catalog
+/// offer is a free trial) is 0; an introductory-price period is the catalog's intro price; otherwise the
+/// catalog price; × quantity. Without a price and currency in the catalog the transaction is unpriced, never 0.
+/// - Parameters:
+///   - transaction: a transaction the purchaser owns.
+///   - catalog: prices and currencies.
+/// - Returns: its value, or why it has none.
+/// - Throws: `ReceiptError` when the catalog price has more decimals than the currency has or the product overflows.
 public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws(ReceiptError) -> TransactionValue {
   let product = catalog.product(transaction.productID)
-  if transaction.isTrialPeriod
-    || (transaction.isInIntroOfferPeriod && product?.introOffer?.paymentMode == .freeTrial)
-  {
+  let offer = transaction.offer
+  let inIntroductoryPrice = offer.map { $0.usesIntroductoryOffer && $0.pricing != nil && !$0.isFreeTrial } ?? false
+  if offer?.isFreeTrial == true || (inIntroductoryPrice && product?.introOffer?.paymentMode == .freeTrial) {
     return .trial(currency: product?.currency)
   }
   guard let product else { return .unpriced(reason: "product not in the catalog") }
   guard let currency = product.currency else { return .unpriced(reason: "the catalog gives no currency") }
   let price: DecimalAmount
   let basis: TransactionValue.PriceBasis
-  if transaction.isInIntroOfferPeriod {
+  if inIntroductoryPrice {
     guard let intro = product.introOffer?.price else {
       return .unpriced(reason: "introductory-offer period, and the catalog gives no introductory price")
     }

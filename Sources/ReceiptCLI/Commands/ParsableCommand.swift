@@ -1,0 +1,116 @@
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+
+/// A subcommand, shaped like swift-argument-parser's `ParsableCommand`: its options are parsed once into
+/// typed values by `init`, checked together by `validate()`, and only then does `run` see them.
+protocol ParsableCommand {
+  /// The name, help text and options that help, completions and parsing share.
+  static var configuration: CommandConfiguration { get }
+  /// Reads every option into a typed value; a value that cannot be read is a usage error.
+  init(_ arguments: ParsedArguments) throws(ReceiptToolError)
+  /// Checks options against each other (conflicts, ranges), before any input is read.
+  func validate() throws(ReceiptToolError)
+  func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus
+}
+
+extension ParsableCommand {
+  func validate() throws(ReceiptToolError) {}
+
+  /// The command as the dispatcher, help and completions see it.
+  static var spec: CommandSpec {
+    let configuration = Self.configuration
+    return CommandSpec(
+      name: configuration.name, abstract: configuration.abstract, discussion: configuration.discussion,
+      options: configuration.options
+    ) { (arguments, context) throws(ReceiptToolError) in
+      let command = try Self(arguments)
+      try command.validate()
+      return try command.run(context)
+    }
+  }
+
+  /// A usage error that points at this command's help.
+  static func usage(_ message: String) -> ReceiptToolError { .usage(message, command: configuration.name) }
+}
+
+/// A command's name, help and options.
+struct CommandConfiguration {
+  var name: String
+  /// One line for the OVERVIEW and the SUBCOMMANDS list.
+  var abstract: String
+  /// Extra paragraphs (separated by blank lines) printed after OVERVIEW.
+  var discussion: String
+  var options: [OptionSpec]
+}
+
+/// The inputs every document command reads: files (standard input when none), NDJSON, quiet.
+struct InputOptions {
+  var paths: [String]
+  var forceNDJSON: Bool
+  var quiet: Bool
+
+  init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
+    self.paths = paths
+    self.forceNDJSON = forceNDJSON
+    self.quiet = quiet
+  }
+
+  init(_ arguments: ParsedArguments) {
+    paths = arguments.positionals
+    forceNDJSON = arguments.flag("ndjson")
+    quiet = arguments.flag("quiet")
+  }
+}
+
+/// `--catalog` (else `$RECEIPT_TOOL_CATALOG`) and `--currency`.
+struct CatalogOptions {
+  var paths: [String]
+  var currency: String?
+
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
+    paths = arguments.all("catalog")
+    currency = arguments.value("currency")
+    if let code = currency, CurrencyTable.minorDigits(code) == nil {
+      throw .usage(
+        "The value '\(code)' is invalid for '--currency <code>'. Please provide an ISO 4217 currency code such as USD or EUR.",
+        command: command)
+    }
+  }
+
+  /// Reads every catalog named, later files overriding earlier ones per product; warnings go to stderr.
+  func load(_ context: CommandContext) throws(ReceiptToolError) -> Catalog {
+    var paths = self.paths
+    if paths.isEmpty, let env = context.environment.variables["RECEIPT_TOOL_CATALOG"], !env.isEmpty {
+      paths = [env]
+    }
+    var catalog = Catalog()
+    for path in paths {
+      let bytes = try FileInput.readAll(path: path)
+      let source = FileInput.displayName(path)
+      let currency = self.currency
+      catalog.merge(try lifting { () throws(ReceiptError) in try CatalogLoader.load(bytes, source: source, currency: currency) })
+    }
+    for warning in catalog.warnings { context.warn(warning) }
+    return catalog
+  }
+}
+
+extension DocumentFormat {
+  /// `--format`, already checked against the allowed names by the parser.
+  init(_ arguments: ParsedArguments) {
+    self = arguments.value("format").flatMap(DocumentFormat.init(rawValue:)) ?? .text
+  }
+}
+
+extension AsOfChoice {
+  /// `--as-of`.
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
+    do throws(ReceiptToolError) {
+      self = try AsOfChoice.parse(arguments.value("as-of"))
+    } catch {
+      guard case .usage(let message, _) = error else { throw error }
+      throw .usage(message, command: command)
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import ReceiptModel
+import ReceiptRules
+
+/// What to do on the command line to decide an undecided answer. Rules say what is missing; only the
+/// command line knows which option supplies it.
+enum CommandLineHints {
+  /// The hint for a missing fact, as the end of a sentence.
+  static func hint(for missing: MissingKnowledge) -> String {
+    switch missing {
+    case .productType: "give a catalog with --catalog to say which"
+    case .duration: "add a duration to the catalog"
+    }
+  }
+
+  /// `sentence` with the hint for `missing` joined to it: "…subscription; give a catalog with --catalog to say which."
+  static func adding(_ missing: MissingKnowledge?, to sentence: String) -> String {
+    guard let missing else { return sentence }
+    let body = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    return body + "; " + hint(for: missing) + "."
+  }
+
+  /// An entitlement result whose reason carries the hint it needs.
+  static func adding(to result: EntitlementResult) -> EntitlementResult {
+    var result = result
+    result.reason = adding(result.missingKnowledge, to: result.reason)
+    return result
+  }
+
+  /// `--explain`'s sentence for one considered transaction, with its hint.
+  static func explanation(_ c: ConsideredTransaction) -> String {
+    adding(c.grant.missingKnowledge, to: c.grant.explanation(of: c.transaction))
+  }
+}

@@ -1,0 +1,116 @@
+import ReceiptModel
+
+/// How sure a format is that a document is its own.
+public enum Recognition: Int, Comparable, Sendable {
+  case no
+  /// The shape fits, but so might another format's (a JSON object of unknown keys).
+  case possible
+  /// A mark only this format has (a key, a magic number).
+  case certain
+
+  public static func < (a: Recognition, b: Recognition) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The first bytes of a document, which formats recognise themselves by without reading the rest.
+public struct DocumentSniff: Sendable {
+  /// How many bytes a format may look at.
+  public static let length = 4096
+
+  /// Up to `length` bytes from the start, after a UTF-8 byte order mark.
+  public let prefix: ArraySlice<UInt8>
+  /// The first byte that is not JSON whitespace, if any.
+  public let firstSignificantByte: UInt8?
+
+  /// - Parameter bytes: the whole document.
+  public init(_ bytes: [UInt8]) {
+    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    prefix = bytes[start..<min(bytes.count, start + Self.length)]
+    firstSignificantByte = prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+  }
+
+  /// Whether `"key"` followed by a colon appears in the prefix: a cheap test for a JSON key.
+  public func containsKey(_ key: String) -> Bool {
+    let needle = Array("\"\(key)\"".utf8)
+    guard prefix.count >= needle.count, let first = needle.first else { return false }
+    var i = prefix.startIndex
+    while i <= prefix.endIndex - needle.count {
+      if prefix[i] == first, prefix[i..<(i + needle.count)].elementsEqual(needle) {
+        var j = i + needle.count
+        while j < prefix.endIndex, prefix[j] == 0x20 || prefix[j] == 0x0A || prefix[j] == 0x0D || prefix[j] == 0x09 {
+          j += 1
+        }
+        if j < prefix.endIndex, prefix[j] == UInt8(ascii: ":") { return true }
+      }
+      i += 1
+    }
+    return false
+  }
+}
+
+/// One input format: a name, a recognition from the first bytes, and a decoder into the format-neutral
+/// purchase history. Adding a format is one type conforming to this, plus one entry in `FormatRegistry.standard`.
+public protocol InputFormat: Sendable {
+  /// A short name for messages and documentation (`verifyReceipt JSON`).
+  var name: String { get }
+  /// - Parameter sniff: the document's first bytes.
+  /// - Returns: how sure this format is that the document is its own.
+  func recognition(of sniff: DocumentSniff) -> Recognition
+  /// Reads a whole document.
+  /// - Parameters:
+  ///   - bytes: the document.
+  ///   - source: the input's name for messages (a file name, `<stdin>`, `batch.ndjson:12`).
+  ///   - options: what the caller allows.
+  /// - Returns: the purchase history the document describes.
+  /// - Throws: `ReceiptError` naming the source, the path or byte offset, and the value.
+  func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory
+}
+
+/// The input formats receipt-tool reads, and which one reads a document.
+public struct FormatRegistry: Sendable {
+  public var formats: [any InputFormat]
+  /// Reads what no format recognises, so that its error says why it is not that format.
+  public var fallback: any InputFormat
+
+  /// - Parameters:
+  ///   - formats: the formats, in the order ties are broken.
+  ///   - fallback: the format that reads a document no format recognises.
+  public init(formats: [any InputFormat], fallback: any InputFormat) {
+    self.formats = formats
+    self.fallback = fallback
+  }
+
+  /// Every format receipt-tool ships.
+  public static let standard = FormatRegistry(
+    formats: [VerifyReceiptFormat()],
+    fallback: VerifyReceiptFormat())
+
+  /// The format that reads `bytes`: the first that is certain, else the first that finds it possible,
+  /// else the fallback.
+  /// - Parameter bytes: the whole document.
+  /// - Returns: the format to decode it with.
+  public func format(for bytes: [UInt8]) -> any InputFormat {
+    let sniff = DocumentSniff(bytes)
+    var possible: (any InputFormat)?
+    for format in formats {
+      switch format.recognition(of: sniff) {
+      case .certain: return format
+      case .possible: if possible == nil { possible = format }
+      case .no: continue
+      }
+    }
+    return possible ?? fallback
+  }
+
+  /// Decodes a document with the format that recognises it.
+  /// - Parameters:
+  ///   - bytes: the document.
+  ///   - source: the input's name for messages.
+  ///   - options: what the caller allows.
+  /// - Returns: the purchase history the document describes.
+  /// - Throws: the format's `ReceiptError`.
+  public func decode(
+    _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try format(for: bytes).decode(bytes, source: source, options: options)
+  }
+}

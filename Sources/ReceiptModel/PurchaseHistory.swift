@@ -1,0 +1,117 @@
+/// Which input format a document was read as.
+public struct FormatIdentity: Hashable, Sendable {
+  /// A stable name for machine-readable output (`verify_receipt_response`).
+  public var name: String
+  /// How a person names it ("verifyReceipt response").
+  public var description: String
+
+  public init(name: String, description: String) {
+    self.name = name
+    self.description = description
+  }
+}
+
+/// A message about a value that was carried through rather than understood.
+public struct DataWarning: Hashable, Sendable {
+  public var path: String
+  public var message: String
+
+  public init(path: String, message: String) {
+    self.path = path
+    self.message = message
+  }
+}
+
+/// The app receipt's own metadata (verifyReceipt's `receipt` object, an on-device receipt's app fields).
+public struct ReceiptInfo: Hashable, Sendable {
+  public var bundleID: String?
+  public var applicationVersion: String?
+  public var originalApplicationVersion: String?
+  public var receiptType: String?
+  public var receiptCreationDate: Timestamp?
+  public var requestDate: Timestamp?
+  public var originalPurchaseDate: Timestamp?
+
+  public init() {}
+}
+
+/// The top-level fields only a v1 notification has. `password` is deliberately not kept unless asked
+/// for: it is the app's shared secret.
+public struct NotificationInfo: Hashable, Sendable {
+  public var notificationType: String?
+  /// "PROD" or "Sandbox" (the notification's own spelling).
+  public var environment: String?
+  public var autoRenewStatus: AutoRenewStatus?
+  public var autoRenewProductID: String?
+  public var bundleID: String?
+  public var hasPassword: Bool = false
+  /// Only kept when asked for with `--show-secrets`.
+  public var password: String?
+
+  public init() {}
+}
+
+/// What a signed document's header says. The signature itself is never verified by this tool.
+public struct SignatureFacts: Hashable, Sendable {
+  public var algorithm: String?
+  public var keyID: String?
+  public var certificateCount: Int
+  /// Always false: receipt-tool has no cryptography and checks no signature.
+  public var verified: Bool { false }
+
+  public init(algorithm: String?, keyID: String?, certificateCount: Int) {
+    self.algorithm = algorithm
+    self.keyID = keyID
+    self.certificateCount = certificateCount
+  }
+}
+
+/// Where a purchase history came from, in the terms of its format: what the rules do not need but a
+/// person reading `decode` does.
+public struct Provenance: Sendable {
+  public var format: FormatIdentity
+  /// verifyReceipt's `status`; nil when the document has none.
+  public var status: ReceiptStatus?
+  public var isRetryable: Bool?
+  public var receipt: ReceiptInfo?
+  public var notification: NotificationInfo?
+  /// Length of the base64 `latest_receipt`; the credential itself is never kept unless asked for.
+  public var latestReceiptLength: Int?
+  /// The base64 `latest_receipt` itself, only kept when asked for with `--show-secrets`.
+  public var latestReceipt: String?
+  /// How many rows were merged into a transaction already seen.
+  public var duplicateRowsMerged: Int
+  public var signature: SignatureFacts?
+
+  public init(format: FormatIdentity) {
+    self.format = format
+    duplicateRowsMerged = 0
+  }
+}
+
+/// Everything receipt-tool knows about one customer's purchases from one input document, whatever
+/// its format: the only thing the rules read.
+public struct PurchaseHistory: Sendable {
+  /// De-duplicated by transaction id, in the order first seen.
+  public var transactions: [PurchaseTransaction]
+  public var renewals: [RenewalState]
+  /// The moment the data describes, when it names one.
+  public var moment: DataMoment?
+  /// The App Store environment (`Production`, `Sandbox`, `Xcode`), as the data spells it.
+  public var environment: String?
+  public var warnings: [DataWarning]
+  public var provenance: Provenance
+
+  public init(format: FormatIdentity) {
+    transactions = []
+    renewals = []
+    warnings = []
+    provenance = Provenance(format: format)
+  }
+
+  /// The renewal state of a subscription chain.
+  public func renewal(originalTransactionID: String?) -> RenewalState? {
+    guard let originalTransactionID else { return nil }
+    return renewals.first { $0.originalTransactionID == originalTransactionID }
+  }
+}

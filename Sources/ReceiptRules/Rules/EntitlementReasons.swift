@@ -1,0 +1,91 @@
+import ReceiptModel
+
+/// The sentence a support person reads out for an entitlement finding: every entitlement reason is
+/// written here, from the finding alone.
+/// - Parameters:
+///   - finding: what decided the entitlement.
+///   - definition: the entitlement and its products.
+///   - time: the moment asked about.
+/// - Returns: one or two sentences, quoting the data's own field names where they matter.
+func entitlementReason(_ finding: EntitlementFinding, definition: EntitlementDefinition, at time: Timestamp) -> String {
+  switch finding {
+  case .noPurchase:
+    let products = definition.productIDs.joined(separator: " or ")
+    return "The receipt holds no purchase of \(products.isEmpty ? definition.id : products)."
+  case .granted(let c, let until, let lost):
+    return grantedReason(c.transaction, until: until, lost: lost)
+  case .inGracePeriod(let c, let expired, let grace):
+    return "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
+  case .undecided(let c):
+    return c.grant.explanation(of: c.transaction)
+  case .inBillingRetry(let c, let expired, let graceEnded):
+    var reason = "\(c.transaction.productID) expired on \(expired.iso8601) because the payment failed"
+    if let grace = graceEnded { reason += " and the billing grace period ended on \(grace.iso8601)" }
+    return reason + "; Apple is still retrying the charge, and access returns if it succeeds."
+  case .nothingBoughtYet(let first):
+    return "Nothing was bought by \(time.iso8601WholeSeconds)" + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
+  case .lost(let c, let renewal, let target):
+    return lostReason(c, renewal: renewal, upgradeTarget: target, definition: definition)
+  }
+}
+
+private func lostReason(
+  _ c: ConsideredTransaction, renewal: RenewalState?, upgradeTarget target: String?, definition: EntitlementDefinition
+) -> String {
+  let t = c.transaction
+  switch c.grant {
+  case .refunded(let at):
+    return "\(t.productID) (transaction \(t.transactionID)) was refunded on \(at.iso8601)\(revocationCause(t)), so it counts as never bought."
+  case .revoked(let at):
+    return "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
+  case .upgraded:
+    return "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
+  case .expired(let at):
+    var reason = "\(t.productID) expired on \(at.iso8601)"
+    if let intent = renewal?.expirationIntent {
+      reason += " and was not renewed: \(intent.description)"
+    } else {
+      reason += " and has not been renewed"
+    }
+    if let grace = renewal?.gracePeriodExpiresDate { reason += "; the billing grace period ended on \(grace.iso8601)" }
+    return reason + "."
+  case .durationEnded(let end, let duration):
+    return "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
+  default:
+    return c.grant.explanation(of: t)
+  }
+}
+
+private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
+  let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
+  // The product is named unless the sentence already did.
+  let id = lost?.transaction.productID == t.productID ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
+  let source: String
+  switch t.ownership {
+  case .familyShared: source = "Family Sharing (\(id))"
+  case .purchased where t.ownershipAssumed:
+    source = "the customer's own purchase (\(id); \(t.vocabulary.document) has no \(t.vocabulary.ownership), so it is taken as bought by the customer)"
+  case .purchased: source = "the customer's own purchase (\(id))"
+  case .unknown: source = "\(id) (\(t.vocabulary.document) cannot say whether the customer or a family member bought it)"
+  case .unrecognized(let raw): source = "\(id) (ownership \(raw))"
+  }
+  let sentence = source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
+  guard let lost else { return sentence }
+  let l = lost.transaction
+  switch lost.grant {
+  case .revoked(let at):
+    return "Family Sharing access to \(l.productID) was revoked on \(at.iso8601); \(source) \(keeps)."
+  case .refunded(let at):
+    return "\(l.productID) (transaction \(l.transactionID)) was refunded on \(at.iso8601); \(source) \(keeps)."
+  default:
+    return sentence
+  }
+}
+
+private func revocationCause(_ t: PurchaseTransaction) -> String {
+  switch t.revocation?.reason {
+  case .appIssue: " (the customer reported a problem with the app)"
+  case .other: " (for a reason other than a problem with the app)"
+  case .unrecognized, nil: ""
+  }
+}
