@@ -30,7 +30,9 @@ let package = Package(
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
-      dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport", "receipt-tool"],
+      dependencies: [
+        "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport", "receipt-tool",
+      ],
       // Data read by path from the tests, not resources.
       exclude: ["Fixtures", "FuzzRegressions"]
     ),

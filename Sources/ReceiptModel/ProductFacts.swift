@@ -75,4 +75,3 @@ public struct DecimalAmount: Hashable, Sendable {
     return (negative ? "-" : "") + digits[..<cut] + "." + digits[cut...]
   }
 }
-

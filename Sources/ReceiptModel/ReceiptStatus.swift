@@ -19,8 +19,12 @@ public struct ReceiptStatus: Hashable, Sendable {
     case 21004: return "The shared secret does not match the one on file for the account."
     case 21005: return "The receipt server was temporarily unable to provide the receipt; try again."
     case 21006: return "The receipt is valid, but the subscription has expired."
-    case 21007: return "This receipt is from the test (sandbox) environment, but it was sent to the production environment for verification."
-    case 21008: return "This receipt is from the production environment, but it was sent to the test (sandbox) environment for verification."
+    case 21007:
+      return
+        "This receipt is from the test (sandbox) environment, but it was sent to the production environment for verification."
+    case 21008:
+      return
+        "This receipt is from the production environment, but it was sent to the test (sandbox) environment for verification."
     case 21009: return "Internal data access error; try again later."
     case 21010: return "The user account cannot be found or has been deleted."
     case 21100...21199: return "Internal data access error (21100-21199); see is-retryable."

@@ -83,7 +83,9 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   private static let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
   /// Builds a timestamp from calendar fields, validating each one.
-  public init?(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0) {
+  public init?(
+    year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0
+  ) {
     guard (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
       (0...59).contains(minute), (0...59).contains(second), (0...999).contains(millisecond)
     else { return nil }
@@ -133,7 +135,9 @@ public struct Timestamp: Comparable, Hashable, Sendable {
       guard digits > 0 else { return nil }
       for _ in digits..<max(digits, 3) { ms *= 10 }
     }
-    guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else { return nil }
+    guard let base = Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms) else {
+      return nil
+    }
     let zone = UnsafeBufferPointer(rebasing: b[i...])
     if isUTC(zone) { return base }
     // ±HH:MM or ±HHMM

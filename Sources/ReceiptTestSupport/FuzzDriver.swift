@@ -13,10 +13,10 @@ import ReceiptRules
 
 /// Runs one fuzz input through the JSON reader, the catalog loader and every subcommand in every output format.
 /// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.
-public enum FuzzDriver {
+package enum FuzzDriver {
   /// Properties that must hold for any input; returns the ones that failed (empty when all is well).
   /// `write` stores the bytes at `scratchPath` so the subcommands read them as a real file.
-  public static func exercise(
+  package static func exercise(
     _ bytes: [UInt8], scratchPath: String, catalogPath: String? = nil, allVariants: Bool = false,
     write: ([UInt8], String) -> Bool
   ) -> [String] {

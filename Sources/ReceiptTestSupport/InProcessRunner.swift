@@ -1,9 +1,9 @@
+import Foundation
 import ReceiptCLI
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-import Foundation
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel

@@ -8,12 +8,14 @@ import ReceiptRules
 /// Every value is a function of the receipt and transaction index, so two runs produce the
 /// same bytes. Every 7th transaction is FAMILY_SHARED; receipt.in_app repeats every 4th
 /// transaction of latest_receipt_info, so readers must merge by transaction_id.
-public enum SyntheticReceipts {
-  static let products = ["com.example.pro.monthly", "com.example.pro.yearly", "com.example.coins.100", "com.example.unlock"]
+package enum SyntheticReceipts {
+  static let products = [
+    "com.example.pro.monthly", "com.example.pro.yearly", "com.example.coins.100", "com.example.unlock",
+  ]
 
   /// One compact (single-line) verifyReceipt response with `transactions` transactions and a
   /// base64-like `latest_receipt` of `latestReceiptBytes` bytes.
-  public static func verifyReceipt(index: Int, transactions: Int, latestReceiptBytes: Int = 720) -> String {
+  package static func verifyReceipt(index: Int, transactions: Int, latestReceiptBytes: Int = 720) -> String {
     var out = "{\"status\":0,\"environment\":\"Production\",\"receipt\":{\"receipt_type\":\"Production\","
     out += "\"bundle_id\":\"com.example.app\",\"application_version\":\"42\",\"original_application_version\":\"1.0\","
     out += "\"request_date_ms\":\"\(1_735_689_600_000 + index)\",\"request_date\":\"2025-01-01 00:00:00 Etc/GMT\","
@@ -29,7 +31,8 @@ public enum SyntheticReceipts {
       if t > 0 { out += "," }
       out += transaction(receipt: index, number: t)
     }
-    out += "],\"latest_receipt\":\"\(String(repeating: "MIIUFAYJKoZIhvcNAQcCoIIUBTCCFAECAQEx", count: 1 + latestReceiptBytes / 36).prefix(latestReceiptBytes))\"}"
+    out +=
+      "],\"latest_receipt\":\"\(String(repeating: "MIIUFAYJKoZIhvcNAQcCoIIUBTCCFAECAQEx", count: 1 + latestReceiptBytes / 36).prefix(latestReceiptBytes))\"}"
     return out
   }
 

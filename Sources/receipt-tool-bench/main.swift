@@ -2,10 +2,10 @@
 // Usage: swift build -c release && .build/release/receipt-tool-bench [work-dir]
 // Not run by `swift test`. See README section "batch".
 import Foundation
-import ReceiptTestSupport
 import ReceiptCLI
-import ReceiptModel
 import ReceiptFormats
+import ReceiptModel
+import ReceiptTestSupport
 
 let workDir = CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "receipt-tool-bench"
 let toolDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -57,8 +57,10 @@ func size(_ path: String) -> Double {
 /// Runs `sh -c command` with output to /dev/null; returns wall seconds, peak RSS (KiB) and exit status.
 func measure(_ command: String) -> (seconds: Double, rssKiB: Int, status: Int32) {
   var pid: pid_t = 0
-  let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null; " + command), nil]
-  defer { argv.forEach { free($0) } }
+  let argv: [UnsafeMutablePointer<CChar>?] = [
+    strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null; " + command), nil,
+  ]
+  defer { for p in argv { free(p) } }
   let start = DispatchTime.now()
   guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return (0, 0, -1) }
   var status: Int32 = 0
@@ -91,8 +93,10 @@ let haveJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 let txs = "([.receipt.in_app[]?, .latest_receipt_info[]?] | unique_by(.transaction_id))"
 let jqPrograms: [String: String] = [
   "decode": "\(txs) | map({transaction_id, product_id, in_app_ownership_type, purchase_date_ms, expires_date_ms})",
-  "entitlements": "\(txs) | group_by(.product_id) | map({product: .[0].product_id, expires: (map(.expires_date_ms // \"0\" | tonumber) | max), family_shared_only: all(.in_app_ownership_type == \"FAMILY_SHARED\")})",
-  "revenue": "\(txs) | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})",
+  "entitlements":
+    "\(txs) | group_by(.product_id) | map({product: .[0].product_id, expires: (map(.expires_date_ms // \"0\" | tonumber) | max), family_shared_only: all(.in_app_ownership_type == \"FAMILY_SHARED\")})",
+  "revenue":
+    "\(txs) | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})",
 ]
 
 var machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores"
@@ -102,7 +106,9 @@ if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
   machine += ", " + (model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
 }
 print("receipt-tool-bench on \(machine)")
-print(String(format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20)", big, size(big), batch, size(batch)))
+print(
+  String(
+    format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20)", big, size(big), batch, size(batch)))
 if !haveJQ { print("note: jq not installed (apt-get install -y jq); jq columns are empty") }
 print("")
 print("command       input   receipt-tool      MB/s   peak RSS | jq              MB/s  | ratio")
@@ -117,15 +123,19 @@ for command in ["decode", "entitlements", "revenue"] {
     let ours = measure("\(shellQuote(tool)) \(command) --format \(format) \(extra) \(shellQuote(path))")
     let mb = size(path)
     func padded(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-    var line = padded(command, 14) + padded(label, 6) + String(
-      format: "  %6.2f s  %8.0f  %6d MiB", ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
+    var line =
+      padded(command, 14) + padded(label, 6)
+      + String(
+        format: "  %6.2f s  %8.0f  %6d MiB", ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
     if ours.status != 0 { line += " (exit \(ours.status))" }
     if haveJQ, let program = jqPrograms[command] {
-      let jqCommand = label == "batch" && command == "revenue"
+      let jqCommand =
+        label == "batch" && command == "revenue"
         ? "jq -c \(shellQuote("[" + txs.replacingOccurrences(of: "[.", with: "[.") + "[] ]")) \(shellQuote(path)) | jq -s \(shellQuote("add | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})"))"
         : "jq -c \(shellQuote(program)) \(shellQuote(path))"
       let theirs = measure(jqCommand)
-      line += String(format: " | %6.2f s  %8.0f  | %5.1fx", theirs.seconds, mb / theirs.seconds, theirs.seconds / ours.seconds)
+      line += String(
+        format: " | %6.2f s  %8.0f  | %5.1fx", theirs.seconds, mb / theirs.seconds, theirs.seconds / ours.seconds)
     }
     print(line)
   }
@@ -135,5 +145,8 @@ for command in ["decode", "entitlements", "revenue"] {
 var times: [Double] = []
 for _ in 0..<51 { times.append(measure("\(shellQuote(tool)) decode \(shellQuote(small))").seconds) }
 times.sort()
-print(String(format: "\nsmall receipt (%.0f bytes) decode end to end: median %.1f ms, best %.1f ms (includes /bin/sh start)", size(small) * 1_000_000, times[times.count / 2] * 1000, times[0] * 1000))
+print(
+  String(
+    format: "\nsmall receipt (%.0f bytes) decode end to end: median %.1f ms, best %.1f ms (includes /bin/sh start)",
+    size(small) * 1_000_000, times[times.count / 2] * 1000, times[0] * 1000))
 print("targets: >= 10x jq and >= 400 MB/s on the big document; batch peak RSS <= 64 MiB; small receipt <= 15 ms")

@@ -1,10 +1,10 @@
+import ReceiptCLI
+import ReceiptFormats
+import ReceiptModel
 // libFuzzer entry point. Only a `swift build --sanitize=fuzzer` build fuzzes (Tests/Fuzz/run-fuzz.sh);
 // a normal build links this as a harmless executable that does nothing.
 // Declarations only: fuzzer builds compile every module as a library.
 import ReceiptTestSupport
-import ReceiptCLI
-import ReceiptModel
-import ReceiptFormats
 
 #if canImport(Glibc)
   import Glibc

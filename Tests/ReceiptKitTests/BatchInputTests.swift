@@ -19,7 +19,8 @@ import Testing
   static func documents(_ path: String, ndjson: Bool = false) -> ([String], [String]) {
     var seen: [String] = []
     var notices: [String] = []
-    InputDocuments.forEach(paths: [path], forceNDJSON: ndjson, notice: { notices.append($0) }) { doc, error in
+    let notice: (String) -> Void = { notices.append($0) }
+    InputDocuments.forEach(paths: [path], forceNDJSON: ndjson, notice: notice) { doc, error in
       if let doc { seen.append("\(doc.line.map(String.init) ?? "-"):\(String(decoding: doc.bytes, as: UTF8.self))") }
       if let error { seen.append("error:\(error.message)") }
     }
@@ -89,7 +90,8 @@ import Testing
       InputOptions(paths: [path], forceNDJSON: false, quiet: false), format: .ndjson, context: context
     ) { (input) throws(ReceiptError) in
       let doc = try ReceiptDecoder.decode(input.bytes, source: input.label)
-      return DocumentOutput(text: "", json: .object([("line", .int(input.line)), ("transactions", .int(doc.transactions.count))]))
+      return DocumentOutput(
+        text: "", json: .object([("line", .int(input.line)), ("transactions", .int(doc.transactions.count))]))
     }
     context.stdout.flush()
     close(fd)
@@ -115,7 +117,8 @@ import Testing
     #expect(syntax.message == "batch.ndjson:2:1:2: unexpected character 'b'; expected a string key")
     #expect(doc.locatedInFile(syntax).message == "batch.ndjson:2:2: unexpected character 'b'; expected a string key")
 
-    let field = ReceiptToolError.input(.field(source: doc.label, path: "receipt.in_app[0].expires_date_ms", message: "bad", line: 1, column: 91))
+    let field = ReceiptToolError.input(
+      .field(source: doc.label, path: "receipt.in_app[0].expires_date_ms", message: "bad", line: 1, column: 91))
     #expect(doc.locatedInFile(field).message == "batch.ndjson:2:91: receipt.in_app[0].expires_date_ms: bad")
     // Without a position the document label is the place: file and line.
     let unplaced = ReceiptToolError.input(.field(source: doc.label, path: "$", message: "bad", line: nil, column: nil))
@@ -175,7 +178,9 @@ import Testing
   static var binary: String? {
     let dir = packageRoot
     let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent().appendingPathComponent("receipt-tool").path,
+      URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent().appendingPathComponent(
+        "receipt-tool"
+      ).path,
       dir.appendingPathComponent(".build/debug/receipt-tool").path,
     ]
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -199,7 +204,8 @@ import Testing
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(lines.count == 6)
     for (i, line) in lines.enumerated() {
-      #expect(line.hasPrefix("{\"input\":{\"file\":\"\(path)\",\"line\":\(i + 1)}"), "line \(i + 1): \(line.prefix(80))")
+      #expect(
+        line.hasPrefix("{\"input\":{\"file\":\"\(path)\",\"line\":\(i + 1)}"), "line \(i + 1): \(line.prefix(80))")
     }
     #expect([1, 3, 4].allSatisfy { lines[$0].contains("\"error\":{\"exit_code\":65") })
     #expect([0, 2, 5].allSatisfy { !lines[$0].contains("\"error\"") })
@@ -210,13 +216,15 @@ import Testing
   /// (decode prints only its length) so that a debug build gets through in seconds.
   @Test func batch_larger_than_memory_target_streams_in_bounded_memory() throws {
     guard let binary = Self.releaseBinary else {
-      print("note: SKIPPED batch_larger_than_memory_target_streams_in_bounded_memory: run `swift build -c release` first")
+      print(
+        "note: SKIPPED batch_larger_than_memory_target_streams_in_bounded_memory: run `swift build -c release` first")
       return
     }
     let timeTool = "/usr/bin/time"
     let measureRSS = FileManager.default.isExecutableFile(atPath: timeTool)
     if !measureRSS { print("note: \(timeTool) missing; peak RSS is not checked, only line counts") }
-    let line = Data((SyntheticReceipts.verifyReceipt(index: 7, transactions: 2, latestReceiptBytes: 200_000) + "\n").utf8)
+    let line = Data(
+      (SyntheticReceipts.verifyReceipt(index: 7, transactions: 2, latestReceiptBytes: 200_000) + "\n").utf8)
     let repeats = 105_000_000 / line.count + 1
     let rssFile = FileManager.default.temporaryDirectory.appendingPathComponent("batch-rss-\(getpid())").path
     let process = Process()
@@ -240,7 +248,8 @@ import Testing
     #expect(repeats * line.count > 100_000_000)
     if measureRSS {
       let text = try String(contentsOfFile: rssFile, encoding: .utf8)
-      let kib = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? ""))
+      let kib = try #require(
+        Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? ""))
       print("batch of \(repeats * line.count / 1_000_000) MB: peak RSS \(kib / 1024) MiB")
       #expect(kib <= 64 * 1024, "peak RSS \(kib) KiB exceeds 64 MiB")
     }

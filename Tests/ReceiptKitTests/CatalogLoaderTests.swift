@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -80,7 +81,9 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   }
 
   @Test func realStoreKitV1WithoutStorefrontIsUnpricedWithWarningUnlessCurrencyGiven() throws {
-    guard let bytes = peerFixture("rudifa__ImplementingAStoreInYourAppUsingTheStoreKitAPI/Products.storekit") else { return }
+    guard let bytes = peerFixture("rudifa__ImplementingAStoreInYourAppUsingTheStoreKitAPI/Products.storekit") else {
+      return
+    }
     let unpriced = try CatalogLoader.load(bytes, source: "Products.storekit")
     #expect(unpriced.product("nonconsumable.car")?.price == nil)
     #expect(unpriced.warnings.count == 1)
@@ -90,7 +93,8 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
     #expect(priced.product("nonconsumable.car")?.currency == "EUR")
     #expect(priced.warnings.isEmpty)
     let pro = try #require(priced.product("subscription.pro"))
-    #expect(pro.introOffer == IntroOffer(paymentMode: .payUpFront, period: "P2M", price: DecimalAmount(units: 199, scale: 2)))
+    #expect(
+      pro.introOffer == IntroOffer(paymentMode: .payUpFront, period: "P2M", price: DecimalAmount(units: 199, scale: 2)))
     #expect(priced.product("subscription.premium")?.introOffer == nil)
     #expect(priced.product("subscription.standard")?.introOffer == nil)
   }
@@ -115,64 +119,107 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
            "subscriptionPeriod": "P1M"}]}]}], "settings": {"_storefront": "USA"}}
       """
     let offer = try #require(try loadCatalog(doc).product("s")?.introOffer)
-    #expect(offer == IntroOffer(paymentMode: .payAsYouGo, period: "P1M", price: DecimalAmount(units: 99, scale: 2), periods: 3))
+    #expect(
+      offer
+        == IntroOffer(paymentMode: .payAsYouGo, period: "P1M", price: DecimalAmount(units: 99, scale: 2), periods: 3))
   }
 
   @Test func laterCatalogOverridesEarlierPerProduct() throws {
-    var catalog = try loadCatalog(#"{"products": [{"product_id": "a", "type": "consumable"}, {"product_id": "b", "type": "consumable"}]}"#)
-    catalog.merge(try loadCatalog(#"{"products": [{"product_id": "a", "type": "non_consumable", "entitlements": ["x"]}]}"#))
+    var catalog = try loadCatalog(
+      #"{"products": [{"product_id": "a", "type": "consumable"}, {"product_id": "b", "type": "consumable"}]}"#)
+    catalog.merge(
+      try loadCatalog(#"{"products": [{"product_id": "a", "type": "non_consumable", "entitlements": ["x"]}]}"#))
     #expect(catalog.product("a")?.type == .nonConsumable)
     #expect(catalog.product("a")?.entitlements == ["x"])
     #expect(catalog.order == ["a", "b"])
   }
 
   @Test func jsonPriceAsNumberIsExact() throws {
-    let c = try loadCatalog(#"{"products": [{"product_id": "a", "type": "consumable", "price": 0.30, "currency": "USD"}]}"#)
+    let c = try loadCatalog(
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": 0.30, "currency": "USD"}]}"#)
     #expect(c.product("a")?.price == DecimalAmount(units: 30, scale: 2))
   }
 
   /// Every bad catalog: exit 65, naming the file, the JSON path and the value.
   @Test(arguments: [
-    (#"{"products": [{"product_id": "a", "type": "consumable"}, {"product_id": "a", "type": "consumable"}]}"#,
-     "cat.json: $.products[1].product_id: duplicate product id \"a\" (first at $.products[0])"),
-    (#"{"products": [{"product_id": "a", "type": "subscription"}]}"#,
-     "cat.json: $.products[0].type: unknown product type \"subscription\""),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": "-1.00", "currency": "USD"}]}"#,
-     "cat.json: $.products[0].price: \"-1.00\" is negative"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": "abc", "currency": "USD"}]}"#,
-     "cat.json: $.products[0].price: \"abc\" is not a decimal number"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": true, "currency": "USD"}]}"#,
-     "cat.json: $.products[0].price: expected a decimal price such as \"9.99\", found true"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": "9.999", "currency": "USD"}]}"#,
-     "cat.json: $.products[0].price: \"9.999\" has more decimals than USD allows (2)"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": "9.99"}]}"#,
-     "cat.json: $.products[0].price: a price needs a currency"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "price": "9.99", "currency": "XYZ"}]}"#,
-     "cat.json: $.products[0].currency: \"XYZ\" is not an ISO 4217 currency code"),
-    (#"{"products": [{"product_id": "a", "type": "non_renewing", "duration": "90 days"}]}"#,
-     "cat.json: $.products[0].duration: \"90 days\" is not an ISO 8601 period"),
-    (#"{"products": [{"product_id": "a", "type": "auto_renewable", "intro_offer": {"payment_mode": "free_trial", "period": "P1X"}}]}"#,
-     "cat.json: $.products[0].intro_offer.period: \"P1X\" is not an ISO 8601 period"),
-    (#"{"products": [{"product_id": "a", "type": "auto_renewable", "intro_offer": {"payment_mode": "trial"}}]}"#,
-     "cat.json: $.products[0].intro_offer.payment_mode: unknown payment mode \"trial\""),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "intro_offer": {"payment_mode": "free_trial"}}]}"#,
-     "cat.json: $.products[0].intro_offer: only auto_renewable products have introductory offers"),
-    (#"{"products": [{"product_id": "a", "type": "consumable", "entitlement": ["x"]}]}"#,
-     "cat.json: $.products[0].entitlement: unknown key \"entitlement\""),
-    (#"{"products": [{"product_id": "a", "type": "consumable"}, {"type": "consumable"}]}"#,
-     "cat.json: $.products[1].product_id: missing"),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable"}, {"product_id": "a", "type": "consumable"}]}"#,
+      "cat.json: $.products[1].product_id: duplicate product id \"a\" (first at $.products[0])"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "subscription"}]}"#,
+      "cat.json: $.products[0].type: unknown product type \"subscription\""
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": "-1.00", "currency": "USD"}]}"#,
+      "cat.json: $.products[0].price: \"-1.00\" is negative"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": "abc", "currency": "USD"}]}"#,
+      "cat.json: $.products[0].price: \"abc\" is not a decimal number"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": true, "currency": "USD"}]}"#,
+      "cat.json: $.products[0].price: expected a decimal price such as \"9.99\", found true"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": "9.999", "currency": "USD"}]}"#,
+      "cat.json: $.products[0].price: \"9.999\" has more decimals than USD allows (2)"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": "9.99"}]}"#,
+      "cat.json: $.products[0].price: a price needs a currency"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "price": "9.99", "currency": "XYZ"}]}"#,
+      "cat.json: $.products[0].currency: \"XYZ\" is not an ISO 4217 currency code"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "non_renewing", "duration": "90 days"}]}"#,
+      "cat.json: $.products[0].duration: \"90 days\" is not an ISO 8601 period"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "auto_renewable", "intro_offer": {"payment_mode": "free_trial", "period": "P1X"}}]}"#,
+      "cat.json: $.products[0].intro_offer.period: \"P1X\" is not an ISO 8601 period"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "auto_renewable", "intro_offer": {"payment_mode": "trial"}}]}"#,
+      "cat.json: $.products[0].intro_offer.payment_mode: unknown payment mode \"trial\""
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "intro_offer": {"payment_mode": "free_trial"}}]}"#,
+      "cat.json: $.products[0].intro_offer: only auto_renewable products have introductory offers"
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable", "entitlement": ["x"]}]}"#,
+      "cat.json: $.products[0].entitlement: unknown key \"entitlement\""
+    ),
+    (
+      #"{"products": [{"product_id": "a", "type": "consumable"}, {"type": "consumable"}]}"#,
+      "cat.json: $.products[1].product_id: missing"
+    ),
     (#"{"items": []}"#, "cat.json: $: neither a receipt-tool catalog"),
     (#"[1, 2]"#, "cat.json: $: a catalog is a JSON object, found an array"),
-    (#"{"products": [{"productID": "a", "type": "Subscription"}]}"#,
-     "cat.json: $.products[0].type: unknown product type \"Subscription\""),
-    (#"{"products": [{"productID": "a", "type": "Consumable"}, {"productID": "a", "type": "Consumable"}]}"#,
-     "cat.json: $.products[1].productID: duplicate product id \"a\" (first at $.products[0])"),
-    (#"{"settings": {"_storefront": "USA"}, "products": [{"productID": "a", "type": "Consumable", "displayPrice": "-0.99"}]}"#,
-     "cat.json: $.products[0].displayPrice: \"-0.99\" is negative"),
-    (#"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "monthly"}]}]}"#,
-     "cat.json: $.subscriptionGroups[0].subscriptions[0].recurringSubscriptionPeriod: \"monthly\" is not an ISO 8601 period"),
-    (#"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "type": "RecurringSubscription", "introductoryOffer": {"paymentMode": "freeTrial"}}]}]}"#,
-     "cat.json: $.subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode: unknown payment mode \"freeTrial\""),
+    (
+      #"{"products": [{"productID": "a", "type": "Subscription"}]}"#,
+      "cat.json: $.products[0].type: unknown product type \"Subscription\""
+    ),
+    (
+      #"{"products": [{"productID": "a", "type": "Consumable"}, {"productID": "a", "type": "Consumable"}]}"#,
+      "cat.json: $.products[1].productID: duplicate product id \"a\" (first at $.products[0])"
+    ),
+    (
+      #"{"settings": {"_storefront": "USA"}, "products": [{"productID": "a", "type": "Consumable", "displayPrice": "-0.99"}]}"#,
+      "cat.json: $.products[0].displayPrice: \"-0.99\" is negative"
+    ),
+    (
+      #"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "monthly"}]}]}"#,
+      "cat.json: $.subscriptionGroups[0].subscriptions[0].recurringSubscriptionPeriod: \"monthly\" is not an ISO 8601 period"
+    ),
+    (
+      #"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "type": "RecurringSubscription", "introductoryOffer": {"paymentMode": "freeTrial"}}]}]}"#,
+      "cat.json: $.subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode: unknown payment mode \"freeTrial\""
+    ),
   ])
   func badCatalogFailsWithPathAndValue(_ doc: String, _ expected: String) throws {
     let error = try #require(catalogError(doc))
@@ -189,15 +236,19 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
 
 @Suite struct SubscriptionGroupsTests {
   @Test func storeKitGroupLinksToReceiptGroupThroughSharedProduct() throws {
-    var monthly = CatalogProduct(productID: "m", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "A.storekit")
+    var monthly = CatalogProduct(
+      productID: "m", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "A.storekit")
     monthly.groupIsLocalToFile = true
-    var yearly = CatalogProduct(productID: "y", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "A.storekit")
+    var yearly = CatalogProduct(
+      productID: "y", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "A.storekit")
     yearly.groupIsLocalToFile = true
-    var other = CatalogProduct(productID: "o", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "B.storekit")
+    var other = CatalogProduct(
+      productID: "o", type: .autoRenewable, subscriptionGroup: "3F19ED53", origin: "B.storekit")
     other.groupIsLocalToFile = true
     let catalog = Catalog([monthly, yearly, other])
     let groups = SubscriptionGroups(
-      catalog: catalog, transactions: [PurchaseTransaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111")])
+      catalog: catalog,
+      transactions: [PurchaseTransaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111")])
     let g = try #require(groups.group(of: "y"))
     #expect(g.displayID == "21000111")
     #expect(g.productIDs == ["m", "y"])
@@ -215,7 +266,8 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   }
 
   @Test func unknownGroupWithoutCatalogOrGroupIdentifier() {
-    let groups = SubscriptionGroups(catalog: Catalog(), transactions: [PurchaseTransaction(transactionID: "1", productID: "a")])
+    let groups = SubscriptionGroups(
+      catalog: Catalog(), transactions: [PurchaseTransaction(transactionID: "1", productID: "a")])
     #expect(groups.group(of: "a") == nil)
   }
 }

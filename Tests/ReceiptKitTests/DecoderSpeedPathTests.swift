@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -21,7 +22,9 @@ import Testing
   @Test func theIndexGrowsPastManyRows() {
     var index = TransactionIDIndex()
     for row in 0..<10_000 { #expect(index.position(of: String(1_000_000 + row * 7), inserting: row) == nil) }
-    for row in stride(from: 0, to: 10_000, by: 997) { #expect(index.position(of: String(1_000_000 + row * 7), inserting: -1) == row) }
+    for row in stride(from: 0, to: 10_000, by: 997) {
+      #expect(index.position(of: String(1_000_000 + row * 7), inserting: -1) == row)
+    }
   }
 
   @Test func internedStringsEqualTheirBytesEvenWhenSlotsCollide() {
@@ -35,7 +38,10 @@ import Testing
   }
 
   @Test func formattedDatesParseTheSameFromBytesAndStrings() {
-    for text in ["2020-07-23 19:32:51 Etc/GMT", "2020-07-23T19:32:51.25Z", "2020-07-23T19:32:51+01:30", "2020-07-23", "2020-02-30", "2020-07-23 19:32:51 PST"] {
+    for text in [
+      "2020-07-23 19:32:51 Etc/GMT", "2020-07-23T19:32:51.25Z", "2020-07-23T19:32:51+01:30", "2020-07-23", "2020-02-30",
+      "2020-07-23 19:32:51 PST",
+    ] {
       var bytes = Array(text.utf8)
       let fromBytes = bytes.withUnsafeMutableBufferPointer { Timestamp.parse(formatted: UnsafeBufferPointer($0)) }
       #expect(fromBytes == Timestamp.parse(formatted: text), "\(text)")
@@ -53,7 +59,8 @@ import Testing
   static func both(_ bytes: [UInt8]) -> (Result<PurchaseHistory, ReceiptError>, Result<PurchaseHistory, ReceiptError>) {
     func run(_ split: Bool) -> Result<PurchaseHistory, ReceiptError> {
       do throws(ReceiptError) {
-        return .success(try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
+        return .success(
+          try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
       } catch { return .failure(error) }
     }
     return (run(true), run(false))
@@ -104,7 +111,8 @@ import Testing
   }
 
   @Test func warningsAfterTheSplitPointNameTheirElement() throws {
-    let odd = Self.replacingLast(#""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
+    let odd = Self.replacingLast(
+      #""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
     let (split, sequential) = Self.both(odd)
     let a = try split.get()
     let b = try sequential.get()
@@ -113,7 +121,8 @@ import Testing
   }
 
   @Test func bracketsInsideStringsDoNotMoveTheSplit() throws {
-    let tricky = Self.replacingLast(#""subscription_group_identifier":"21000111""#, with: #""subscription_group_identifier":"},{\"]}[{""#)
+    let tricky = Self.replacingLast(
+      #""subscription_group_identifier":"21000111""#, with: #""subscription_group_identifier":"},{\"]}[{""#)
     let (split, sequential) = Self.both(tricky)
     let a = try split.get()
     let b = try sequential.get()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -30,18 +31,21 @@ private let familyThenOwn = doc([
   PurchaseTransaction(
     transactionID: "2200", productID: yearly, ownership: .familyShared, purchaseDate: at("2023-09-01"),
     expiresDate: at("2024-09-01"), revocation: Revocation(date: at("2024-03-01"))),
-  PurchaseTransaction(transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
+  PurchaseTransaction(
+    transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
 ])
 
 @Suite struct AccessGrantTests {
-  let sub = PurchaseTransaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"))
+  let sub = PurchaseTransaction(
+    transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"))
 
   @Test func notYetPurchased() {
     #expect(accessGrant(of: sub, catalog: Catalog(), at: at("2024-04-30")) == .notYetPurchased(at("2024-05-01")))
   }
 
   @Test func autoRenewableGrantsUntilExpiryExclusive() {
-    #expect(accessGrant(of: sub, catalog: Catalog(), at: at("2024-05-31T23:59:59Z")) == .grants(until: at("2024-06-01")))
+    #expect(
+      accessGrant(of: sub, catalog: Catalog(), at: at("2024-05-31T23:59:59Z")) == .grants(until: at("2024-06-01")))
     #expect(accessGrant(of: sub, catalog: Catalog(), at: at("2024-06-01")) == .expired(at("2024-06-01")))
   }
 
@@ -92,7 +96,10 @@ private let familyThenOwn = doc([
     #expect(r.state == .active)
     #expect(r.isActive)
     #expect(r.deciding?.transactionID == "3100")
-    #expect(r.reason == "Family Sharing access to com.acme.pro.yearly was revoked on 2024-03-01T00:00:00Z; the customer's own purchase (transaction 3100) keeps it active until 2025-03-02T00:00:00Z.")
+    #expect(
+      r.reason
+        == "Family Sharing access to com.acme.pro.yearly was revoked on 2024-03-01T00:00:00Z; the customer's own purchase (transaction 3100) keeps it active until 2025-03-02T00:00:00Z."
+    )
     #expect(r.considered.map(\.grant.code) == ["revoked", "grants"])
   }
 
@@ -109,34 +116,50 @@ private let familyThenOwn = doc([
 
   @Test func tiePrefersPurchasedOverFamilyShared() throws {
     let d = doc([
-      PurchaseTransaction(transactionID: "F", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
-      PurchaseTransaction(transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01")),
+      PurchaseTransaction(
+        transactionID: "F", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"),
+        expiresDate: at("2025-01-01")),
+      PurchaseTransaction(
+        transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01")),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "P")
   }
 
   @Test func longestGrantWinsAndNonExpiringFirst() throws {
     let d = doc([
-      PurchaseTransaction(transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01")),
-      PurchaseTransaction(transactionID: "B", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"), expiresDate: at("2025-01-01")),
+      PurchaseTransaction(
+        transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01")),
+      PurchaseTransaction(
+        transactionID: "B", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"),
+        expiresDate: at("2025-01-01")),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "B")
-    let lifetime = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable, entitlements: ["pro"])])
+    let lifetime = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable, entitlements: ["pro"])]
+    )
     var catalog = proCatalog
     catalog.merge(lifetime)
     var withLifetime = d
-    withLifetime.transactions.append(PurchaseTransaction(transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01")))
+    withLifetime.transactions.append(
+      PurchaseTransaction(transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01")))
     let r = try #require(pro(withLifetime, "2024-06-15", catalog: catalog))
     #expect(r.deciding?.transactionID == "L")
     #expect(r.expiresDate == nil)
   }
 
   private let failedRenewal = [
-    PurchaseTransaction(transactionID: "1", originalTransactionID: "1", productID: monthly, purchaseDate: at("2024-05-10"), expiresDate: at("2024-06-10"))
+    PurchaseTransaction(
+      transactionID: "1", originalTransactionID: "1", productID: monthly, purchaseDate: at("2024-05-10"),
+      expiresDate: at("2024-06-10"))
   ]
 
   @Test func gracePeriodEndingExactlyAtTimeIsOver() throws {
-    let d = doc(failedRenewal, pending: [RenewalState(originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true, gracePeriodExpiresDate: at("2024-06-26T00:00:00Z"))])
+    let d = doc(
+      failedRenewal,
+      pending: [
+        RenewalState(
+          originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true,
+          gracePeriodExpiresDate: at("2024-06-26T00:00:00Z"))
+      ])
     let oneSecondBefore = try #require(pro(d, "2024-06-25T23:59:59Z"))
     #expect(oneSecondBefore.state == .gracePeriod)
     #expect(oneSecondBefore.isActive)
@@ -148,40 +171,70 @@ private let familyThenOwn = doc([
   }
 
   @Test func graceOverWithoutRetryIsExpired() throws {
-    let d = doc(failedRenewal, pending: [RenewalState(originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: false, gracePeriodExpiresDate: at("2024-06-26"))])
+    let d = doc(
+      failedRenewal,
+      pending: [
+        RenewalState(
+          originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: false,
+          gracePeriodExpiresDate: at("2024-06-26"))
+      ])
     let r = try #require(pro(d, "2024-06-26T00:00:01Z"))
     #expect(r.state == .expired)
     #expect(r.reason.contains("a billing error"))
   }
 
   @Test func billingRetry() throws {
-    let d = doc(failedRenewal, pending: [RenewalState(originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true)])
+    let d = doc(
+      failedRenewal,
+      pending: [
+        RenewalState(
+          originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true)
+      ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .billingRetry)
     #expect(!r.isActive)
   }
 
   @Test func voluntaryExpiry() throws {
-    let d = doc(failedRenewal, pending: [RenewalState(originalTransactionID: "1", autoRenewStatus: AutoRenewStatus(code: "0"), expirationIntent: ExpirationIntent(code: "1"), isInBillingRetryPeriod: false)])
+    let d = doc(
+      failedRenewal,
+      pending: [
+        RenewalState(
+          originalTransactionID: "1", autoRenewStatus: AutoRenewStatus(code: "0"),
+          expirationIntent: ExpirationIntent(code: "1"), isInBillingRetryPeriod: false)
+      ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .expired)
-    #expect(r.reason == "com.acme.pro.monthly expired on 2024-06-10T00:00:00Z and was not renewed: the customer cancelled the subscription.")
+    #expect(
+      r.reason
+        == "com.acme.pro.monthly expired on 2024-06-10T00:00:00Z and was not renewed: the customer cancelled the subscription."
+    )
   }
 
   @Test func upgradeToProductOutsideEntitlement() throws {
     let d = doc([
-      PurchaseTransaction(transactionID: "1", productID: monthly, purchaseDate: at("2024-05-20"), expiresDate: at("2024-06-20"), isUpgraded: true, subscriptionGroup: "21000111"),
-      PurchaseTransaction(transactionID: "2", productID: "com.acme.team.monthly", purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01"), subscriptionGroup: "21000111"),
+      PurchaseTransaction(
+        transactionID: "1", productID: monthly, purchaseDate: at("2024-05-20"), expiresDate: at("2024-06-20"),
+        isUpgraded: true, subscriptionGroup: "21000111"),
+      PurchaseTransaction(
+        transactionID: "2", productID: "com.acme.team.monthly", purchaseDate: at("2024-06-01"),
+        expiresDate: at("2024-07-01"), subscriptionGroup: "21000111"),
     ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .upgraded)
     #expect(r.reason.contains("upgraded to com.acme.team.monthly"))
-    let team = entitlementStatuses(of: d, catalog: proCatalog, at: at("2024-06-15")).first { $0.id == "com.acme.team.monthly" }
+    let team = entitlementStatuses(of: d, catalog: proCatalog, at: at("2024-06-15")).first {
+      $0.id == "com.acme.team.monthly"
+    }
     #expect(team?.state == .active)
   }
 
   @Test func refund() throws {
-    let d = doc([PurchaseTransaction(transactionID: "1", productID: yearly, purchaseDate: at("2024-02-20"), expiresDate: at("2025-02-20"), revocation: Revocation(date: at("2024-02-27"), reason: RevocationReason(code: "1")))])
+    let d = doc([
+      PurchaseTransaction(
+        transactionID: "1", productID: yearly, purchaseDate: at("2024-02-20"), expiresDate: at("2025-02-20"),
+        revocation: Revocation(date: at("2024-02-27"), reason: RevocationReason(code: "1")))
+    ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .refunded)
     #expect(r.reason.contains("refunded on 2024-02-27T00:00:00Z"))
@@ -189,14 +242,20 @@ private let familyThenOwn = doc([
   }
 
   @Test func preFamilySharingReceiptWithoutOwnership() throws {
-    let d = doc([PurchaseTransaction(transactionID: "1", productID: yearly, ownership: .purchased, ownershipAssumed: true, purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp)])
+    let d = doc([
+      PurchaseTransaction(
+        transactionID: "1", productID: yearly, ownership: .purchased, ownershipAssumed: true,
+        purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp)
+    ])
     let r = try #require(pro(d, "2019-08-01"))
     #expect(r.state == .active)
     #expect(r.reason.contains("no in_app_ownership_type"))
   }
 
   @Test func unknownProductWithoutCatalog() throws {
-    let d = doc([PurchaseTransaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))])
+    let d = doc([
+      PurchaseTransaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
+    ])
     let results = entitlementStatuses(of: d, catalog: Catalog(), at: at("2024-01-01"))
     #expect(results.map(\.id) == ["com.acme.lifetime"])
     #expect(results.first?.state == .unknown)
@@ -231,7 +290,10 @@ private let familyThenOwn = doc([
     var catalog = proCatalog
     catalog.add(CatalogProduct(productID: "com.acme.coins", type: .consumable, entitlements: ["coins"]))
     let d = doc([PurchaseTransaction(transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"))])
-    #expect(entitlementDefinitions(for: d, catalog: catalog) == [EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])])
+    #expect(
+      entitlementDefinitions(for: d, catalog: catalog) == [
+        EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])
+      ])
   }
 }
 
@@ -253,7 +315,8 @@ private let familyThenOwn = doc([
     #expect(r.id == "pro")
     #expect(r.state == .revoked)
     #expect(r.deciding?.ownership == .familyShared)
-    #expect(r.reason.hasPrefix("Family Sharing access to com.acme.pro.yearly (transaction 2200) was revoked on 2024-03-01"))
+    #expect(
+      r.reason.hasPrefix("Family Sharing access to com.acme.pro.yearly (transaction 2200) was revoked on 2024-03-01"))
   }
 
   @Test func failedStatusIsRejectedButExpiredSubscriptionStatusIsNot() throws {

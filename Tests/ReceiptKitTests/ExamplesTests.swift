@@ -24,10 +24,14 @@ import Testing
 
   @Test func everyExampleHasAGoldenCase() throws {
     let cmds = GoldenCLITests.caseNames.compactMap {
-      try? String(contentsOf: GoldenCLITests.casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd"), encoding: .utf8)
+      try? String(
+        contentsOf: GoldenCLITests.casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd"),
+        encoding: .utf8)
     }
     for file in Self.files {
-      #expect(cmds.contains { GoldenCLITests.arguments($0).contains("examples/\(file)") }, "no Tests/CLITests case runs examples/\(file)")
+      #expect(
+        cmds.contains { GoldenCLITests.arguments($0).contains("examples/\(file)") },
+        "no Tests/CLITests case runs examples/\(file)")
     }
   }
 
@@ -35,7 +39,8 @@ import Testing
   @Test func goldenCasesNamedInTheExamplesReadmeExist() throws {
     let names = Set(GoldenCLITests.caseNames)
     let named = Self.readme.split(separator: "`").map(String.init).filter {
-      $0.hasPrefix("entitlements-") || $0.hasPrefix("intro-eligibility-") || $0.hasPrefix("revenue-family-") || $0.hasPrefix("decode-")
+      $0.hasPrefix("entitlements-") || $0.hasPrefix("intro-eligibility-") || $0.hasPrefix("revenue-family-")
+        || $0.hasPrefix("decode-")
     }.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".ndjson") }
     #expect(!named.isEmpty)
     for name in named {

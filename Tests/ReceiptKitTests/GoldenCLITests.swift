@@ -10,7 +10,8 @@ import Testing
   static var caseNames: [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: casesDirectory.path)) ?? []
     return names.filter {
-      FileManager.default.fileExists(atPath: casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd").path)
+      FileManager.default.fileExists(
+        atPath: casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd").path)
     }.sorted()
   }
 
@@ -50,7 +51,9 @@ import Testing
     #expect(!result.signalled, "receipt-tool crashed on \(name)")
     let actual = ["stdout": result.stdout, "stderr": result.stderr, "status": "\(result.status)\n"]
     if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] != nil {
-      for (file, text) in actual { try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+      for (file, text) in actual {
+        try text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8)
+      }
       print("recorded \(name)")
       return
     }
@@ -65,7 +68,10 @@ import Testing
   @Test func everyCaseHasAllThreeGoldens() {
     for name in Self.caseNames {
       for file in ["stdout", "stderr", "status"] {
-        #expect(FileManager.default.fileExists(atPath: Self.casesDirectory.appendingPathComponent(name).appendingPathComponent(file).path), "\(name)/\(file)")
+        #expect(
+          FileManager.default.fileExists(
+            atPath: Self.casesDirectory.appendingPathComponent(name).appendingPathComponent(file).path),
+          "\(name)/\(file)")
       }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -19,9 +20,15 @@ private let at = EvaluationTime(time: Timestamp.parse(formatted: "2024-03-01T00:
 
 private let trial = IntroOffer(paymentMode: .freeTrial, period: "P1W")
 private let acme = Catalog([
-  CatalogProduct(productID: "com.acme.pro.monthly", type: .autoRenewable, subscriptionGroup: "21000111", introOffer: trial, origin: "c.json"),
-  CatalogProduct(productID: "com.acme.pro.yearly", type: .autoRenewable, subscriptionGroup: "21000111", introOffer: trial, origin: "c.json"),
-  CatalogProduct(productID: "com.acme.photos.monthly", type: .autoRenewable, subscriptionGroup: "21000222", introOffer: trial, origin: "c.json"),
+  CatalogProduct(
+    productID: "com.acme.pro.monthly", type: .autoRenewable, subscriptionGroup: "21000111", introOffer: trial,
+    origin: "c.json"),
+  CatalogProduct(
+    productID: "com.acme.pro.yearly", type: .autoRenewable, subscriptionGroup: "21000111", introOffer: trial,
+    origin: "c.json"),
+  CatalogProduct(
+    productID: "com.acme.photos.monthly", type: .autoRenewable, subscriptionGroup: "21000222", introOffer: trial,
+    origin: "c.json"),
   CatalogProduct(productID: "com.acme.coins.100", type: .consumable, origin: "c.json"),
 ])
 
@@ -35,41 +42,63 @@ private func sub(
     offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group)
 }
 
-private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme) -> [IntroEligibilityResult] {
+private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme)
+  -> [IntroEligibilityResult]
+{
   decideIntroEligibility(products: products, history: document(transactions), catalog: catalog, at: at)
 }
 
 @Suite struct IntroEligibilityTests {
   @Test func familySharedFreeTrialClosesTheWholeGroup() throws {
     let history = [
-      sub("11001", "com.acme.pro.monthly", from: "2023-01-01T10:00:00Z", to: "2023-01-08T10:00:00Z", trial: true, ownership: .familyShared),
-      sub("11002", "com.acme.pro.monthly", from: "2023-01-08T10:00:00Z", to: "2023-02-08T10:00:00Z", ownership: .familyShared),
+      sub(
+        "11001", "com.acme.pro.monthly", from: "2023-01-01T10:00:00Z", to: "2023-01-08T10:00:00Z", trial: true,
+        ownership: .familyShared),
+      sub(
+        "11002", "com.acme.pro.monthly", from: "2023-01-08T10:00:00Z", to: "2023-02-08T10:00:00Z",
+        ownership: .familyShared),
     ]
     let r = try #require(decide(["com.acme.pro.yearly"], history).first)
     #expect(r.status == .ineligible)
     #expect(r.transactionID == "11001")
     #expect(r.ownership == .familyShared)
     #expect(r.subscriptionGroup == "21000111")
-    #expect(r.reason == "ineligible: family-shared transaction 11001 (com.acme.pro.monthly, group 21000111) was a free trial from 2023-01-01T10:00:00Z")
+    #expect(
+      r.reason
+        == "ineligible: family-shared transaction 11001 (com.acme.pro.monthly, group 21000111) was a free trial from 2023-01-01T10:00:00Z"
+    )
   }
 
   @Test func introPricePeriodMakesIneligible() throws {
-    let history = [sub("5", "com.acme.pro.monthly", from: "2023-05-02T00:00:00Z", to: "2023-06-02T00:00:00Z", intro: true)]
+    let history = [
+      sub("5", "com.acme.pro.monthly", from: "2023-05-02T00:00:00Z", to: "2023-06-02T00:00:00Z", intro: true)
+    ]
     let r = try #require(decide(["com.acme.pro.monthly"], history).first)
     #expect(r.status == .ineligible)
     #expect(r.ownership == .purchased)
-    #expect(r.reason == "ineligible: purchased transaction 5 (com.acme.pro.monthly, group 21000111) was in an introductory price period from 2023-05-02T00:00:00Z")
+    #expect(
+      r.reason
+        == "ineligible: purchased transaction 5 (com.acme.pro.monthly, group 21000111) was in an introductory price period from 2023-05-02T00:00:00Z"
+    )
   }
 
   @Test func refundedTrialStillCounts() throws {
-    let history = [sub("6", "com.acme.pro.monthly", from: "2023-05-02T00:00:00Z", to: "2023-05-09T00:00:00Z", trial: true, cancelled: "2023-05-03T00:00:00Z")]
+    let history = [
+      sub(
+        "6", "com.acme.pro.monthly", from: "2023-05-02T00:00:00Z", to: "2023-05-09T00:00:00Z", trial: true,
+        cancelled: "2023-05-03T00:00:00Z")
+    ]
     let r = try #require(decide(["com.acme.pro.yearly"], history).first)
     #expect(r.status == .ineligible)
     #expect(r.reason.contains("cancelled on 2023-05-03T00:00:00Z, but a used offer still counts"))
   }
 
   @Test func anotherGroupIsUnaffected() throws {
-    let history = [sub("11001", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true, ownership: .familyShared)]
+    let history = [
+      sub(
+        "11001", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true,
+        ownership: .familyShared)
+    ]
     let r = try #require(decide(["com.acme.photos.monthly"], history).first)
     #expect(r.status == .eligible)
     #expect(r.subscriptionGroup == "21000222")
@@ -87,11 +116,15 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
   @Test func lapsedSubscriberWhoNeverUsedAnOfferIsEligible() throws {
     let history = [
       sub("8", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z"),
-      sub("9", "com.acme.pro.monthly", from: "2023-02-01T00:00:00Z", to: "2023-03-01T00:00:00Z", ownership: .familyShared),
+      sub(
+        "9", "com.acme.pro.monthly", from: "2023-02-01T00:00:00Z", to: "2023-03-01T00:00:00Z", ownership: .familyShared),
     ]
     let r = try #require(decide(["com.acme.pro.yearly"], history).first)
     #expect(r.status == .eligible)
-    #expect(r.reason == "eligible: none of the 2 transactions in group 21000111 (1 family-shared) used an introductory offer, and none is active at 2024-03-01T00:00:00Z")
+    #expect(
+      r.reason
+        == "eligible: none of the 2 transactions in group 21000111 (1 family-shared) used an introductory offer, and none is active at 2024-03-01T00:00:00Z"
+    )
   }
 
   @Test func receiptGroupIdLinksProductsWithoutCatalog() throws {
@@ -107,7 +140,11 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
   @Test(arguments: ["examples/catalog.json", "examples/Acme.storekit"])
   func noIntroOfferFromCatalogFile(_ file: String) throws {
     let catalog = try CatalogLoader.load(try FileInput.readAll(path: repoFile(file)), source: file)
-    let history = [sub("3", "com.acme.photos.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true, group: "21000222")]
+    let history = [
+      sub(
+        "3", "com.acme.photos.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true,
+        group: "21000222")
+    ]
     let r = try #require(decide(["com.acme.photos.monthly"], history, catalog: catalog).first)
     #expect(r.status == .noIntroOffer)
     #expect(r.reason == "no_intro_offer: the catalog (\(file)) lists no introductory offer for com.acme.photos.monthly")
@@ -116,15 +153,21 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
   }
 
   @Test func unknownWithoutCatalog() throws {
-    let history = [sub("4", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z", group: nil)]
+    let history = [
+      sub("4", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z", group: nil)
+    ]
     let results = decide(nil, history, catalog: Catalog())
     #expect(results.map(\.status) == [.unknown])
-    #expect(results.first?.reason.contains("subscription group (and any offer used in it) cannot be determined") == true)
+    #expect(
+      results.first?.reason.contains("subscription group (and any offer used in it) cannot be determined") == true)
     #expect(decide(["never.seen"], [], catalog: Catalog()).first?.status == .unknown)
     let groupless = Catalog([CatalogProduct(productID: "g", type: .autoRenewable, introOffer: trial, origin: "c.json")])
     let r = try #require(decide(["g"], [], catalog: groupless).first)
     #expect(r.status == .unknown)
-    #expect(r.reason == "unknown: the catalog (c.json) gives no subscription group for g and the receipt has no transaction of it, so its subscription group (and any offer used in it) cannot be determined")
+    #expect(
+      r.reason
+        == "unknown: the catalog (c.json) gives no subscription group for g and the receipt has no transaction of it, so its subscription group (and any offer used in it) cannot be determined"
+    )
   }
 
   @Test func nonSubscriptionIsUnknown() throws {
@@ -141,19 +184,28 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
 
   @Test func defaultProductsAreCatalogAutoRenewablesThenReceiptOnes() {
     let history = [sub("1", "other.sub", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z", group: "9")]
-    #expect(decide(nil, history).map(\.productID) == ["com.acme.pro.monthly", "com.acme.pro.yearly", "com.acme.photos.monthly", "other.sub"])
+    #expect(
+      decide(nil, history).map(\.productID) == [
+        "com.acme.pro.monthly", "com.acme.pro.yearly", "com.acme.photos.monthly", "other.sub",
+      ])
   }
 }
 
 @Suite struct IntroEligibilityCommandTests {
   @Test func expectExitCodes() throws {
-    let base = ["intro-eligibility", "examples/family-trial.json", "--catalog", "examples/catalog.json", "--product", "com.acme.pro.yearly", "--quiet"]
+    let base = [
+      "intro-eligibility", "examples/family-trial.json", "--catalog", "examples/catalog.json", "--product",
+      "com.acme.pro.yearly", "--quiet",
+    ]
     let pass = try BinaryRunner.run(base + ["--expect", "ineligible"])
     #expect(pass.status == 0)
     #expect(pass.stdout.isEmpty)
     let fail = try BinaryRunner.run(base + ["--expect", "eligible"])
     #expect(fail.status == 1)
-    #expect(fail.stderr.contains("check failed: examples/family-trial.json: expected com.acme.pro.yearly to be eligible, but it is ineligible: family-shared transaction 11001"))
+    #expect(
+      fail.stderr.contains(
+        "check failed: examples/family-trial.json: expected com.acme.pro.yearly to be eligible, but it is ineligible: family-shared transaction 11001"
+      ))
     let bad = try BinaryRunner.run(base + ["--expect", "maybe"])
     #expect(bad.status == 64)
   }
@@ -166,7 +218,8 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
 
   @Test func expiredStatus21006IsStillJudged() throws {
     let body = #"{"status": 21006, "receipt": {"bundle_id": "a", "in_app": []}}"#
-    let r = try BinaryRunner.run(["intro-eligibility", "--product", "p", "--as-of", "2024-01-01"], stdin: Data(body.utf8))
+    let r = try BinaryRunner.run(
+      ["intro-eligibility", "--product", "p", "--as-of", "2024-01-01"], stdin: Data(body.utf8))
     #expect(r.status == 0)
     #expect(r.stdout.contains("Status  unknown"))
   }
@@ -178,16 +231,22 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
       (false, "2024-02-25T00:00:00Z", .eligible), (false, nil, .eligible),
     ] {
       var doc = document([lapsed])
-      doc.renewals = [RenewalState(
-        productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
-        gracePeriodExpiresDate: grace.flatMap(ms))]
-      let r = try #require(decideIntroEligibility(products: ["com.acme.pro.yearly"], history: doc, catalog: acme, at: at).first)
+      doc.renewals = [
+        RenewalState(
+          productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
+          gracePeriodExpiresDate: grace.flatMap(ms))
+      ]
+      let r = try #require(
+        decideIntroEligibility(products: ["com.acme.pro.yearly"], history: doc, catalog: acme, at: at).first)
       #expect(r.status == status, "retry \(retry), grace \(grace ?? "none")")
       if status == .ineligible {
         #expect(r.transactionID == "5001")
         #expect(r.reason.contains(retry ? "in billing retry" : "billing grace period until 2024-03-05T00:00:00Z"))
       } else {
-        #expect(r.reason.hasPrefix("eligible: the 1 transaction in group 21000111 (0 family-shared) did not use an introductory offer, and it is not active at"))
+        #expect(
+          r.reason.hasPrefix(
+            "eligible: the 1 transaction in group 21000111 (0 family-shared) did not use an introductory offer, and it is not active at"
+          ))
       }
     }
   }

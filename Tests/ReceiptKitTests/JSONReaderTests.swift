@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -21,7 +22,8 @@ import Testing
 
   @Test func parsesEveryKind() throws {
     let v = try parse(#"{"a": [1, -2.5e3, true, false, null, "x\n\u00e9\ud83d\ude00"], "b": {}}"#)
-    #expect(v.member("a") == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\né😀")]))
+    #expect(
+      v.member("a") == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\né😀")]))
     #expect(v.member("b") == .object([]))
   }
 
@@ -44,7 +46,10 @@ import Testing
     #expect(e.column == 7)
   }
 
-  @Test(arguments: ["[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[\"a\\x\"]", "[\"\u{01}\"]", "{\"a\" 1}", "[1 2]", "", "  ", "[", "{\"a\":1} x", "[-]", "[1e]", "[\"\\u12\"]", "[NaN]", "['a']"])
+  @Test(arguments: [
+    "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[\"a\\x\"]", "[\"\u{01}\"]", "{\"a\" 1}", "[1 2]", "", "  ", "[",
+    "{\"a\":1} x", "[-]", "[1e]", "[\"\\u12\"]", "[NaN]", "['a']",
+  ])
   func rejects(_ text: String) {
     #expect(syntaxError(text) != nil, "accepted \(text.debugDescription)")
   }
@@ -76,7 +81,10 @@ import Testing
   }
 
   @Test func rejectsInvalidUTF8InStrings() {
-    for bytes: [UInt8] in [[0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22]] {
+    for bytes: [UInt8] in [
+      [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
+      [0x22, 0xE2, 0x82, 0x22],
+    ] {
       #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bytes) }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -30,7 +31,8 @@ import Testing
       #expect(text.contains(".It Cm \(state.rawValue)\n"), "man page lacks entitlement status \(state.rawValue)")
     }
     for status in IntroEligibilityStatus.allCases {
-      #expect(text.contains(".It Li \(status.rawValue)\n"), "man page lacks intro-eligibility status \(status.rawValue)")
+      #expect(
+        text.contains(".It Li \(status.rawValue)\n"), "man page lacks intro-eligibility status \(status.rawValue)")
     }
     for variable in ["RECEIPT_TOOL_CATALOG", "NO_COLOR", "COLUMNS"] {
       #expect(text.contains(".It Ev \(variable)\n"), "man page ENVIRONMENT lacks \(variable)")
@@ -67,12 +69,16 @@ import Testing
   @Test func bashCompletionLoadsAndCompletesSubcommands() throws {
     guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
     let script = try #require(CompletionScripts.script(for: "bash", commands: ReceiptTool.commands))
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-tool-completion-\(UUID().uuidString).bash")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "receipt-tool-completion-\(UUID().uuidString).bash")
     try script.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", "source '\(url.path)' && COMP_WORDS=(receipt-tool de) COMP_CWORD=1 && _receipt_tool && echo \"${COMPREPLY[@]}\" && COMP_WORDS=(receipt-tool decode --for) COMP_CWORD=2 && _receipt_tool && echo \"${COMPREPLY[@]}\""]
+    process.arguments = [
+      "-c",
+      "source '\(url.path)' && COMP_WORDS=(receipt-tool de) COMP_CWORD=1 && _receipt_tool && echo \"${COMPREPLY[@]}\" && COMP_WORDS=(receipt-tool decode --for) COMP_CWORD=2 && _receipt_tool && echo \"${COMPREPLY[@]}\"",
+    ]
     let out = Pipe()
     process.standardOutput = out
     try process.run()

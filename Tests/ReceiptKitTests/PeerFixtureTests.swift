@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -12,7 +13,8 @@ import Testing
   static var fixtures: [URL] {
     guard let shared = TestPaths.shared else { return [] }
     let root = shared.appendingPathComponent("peer-fixtures")
-    let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+    let files =
+      FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
     return files.filter { $0.pathExtension == "json" || $0.lastPathComponent == "verifyReceiptSample1.txt" }
       .sorted { $0.path < $1.path }
   }
@@ -22,7 +24,7 @@ import Testing
   static func expectedTransactionIDs(_ object: [String: Any]) -> Set<String> {
     var ids = Set<String>()
     func add(_ any: Any?) {
-      if let rows = any as? [[String: Any]] { rows.forEach { add($0) } }
+      if let rows = any as? [[String: Any]] { for row in rows { add(row) } }
       if let row = any as? [String: Any], let id = row["transaction_id"] { ids.insert("\(id)") }
     }
     let receipt = object["receipt"] as? [String: Any]
@@ -46,7 +48,8 @@ import Testing
     var checked = 0
     for url in Self.fixtures {
       let data = try Data(contentsOf: url)
-      guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], Self.isReceiptLike(object) else {
+      guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], Self.isReceiptLike(object)
+      else {
         continue
       }
       let doc = try ReceiptDecoder.decode(Array(data), source: url.lastPathComponent)
@@ -63,7 +66,8 @@ import Testing
       TestPaths.noteSharedMissing("the broken fixture")
       return
     }
-    let url = shared.appendingPathComponent("peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseInvalidFormat.json")
+    let url = shared.appendingPathComponent(
+      "peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseInvalidFormat.json")
     let result = try BinaryRunner.run(["decode", url.path])
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix("receipt-tool: error: \(url.path):4:1: "))
@@ -75,7 +79,8 @@ import Testing
       TestPaths.noteSharedMissing("the 21007 fixture")
       return
     }
-    let url = shared.appendingPathComponent("peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseSandbox.json")
+    let url = shared.appendingPathComponent(
+      "peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseSandbox.json")
     let doc = try ReceiptDecoder.decode(Array(try Data(contentsOf: url)), source: "x")
     #expect(doc.provenance.status?.code == 21007)
     #expect(doc.provenance.status?.carriesValidReceipt == false)

@@ -12,7 +12,8 @@ import Testing
   }
 
   static func section(_ name: String) -> String {
-    let readme = (try? String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    let readme =
+      (try? String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
     guard let start = readme.range(of: "<!-- section: \(name) -->"),
       let end = readme.range(of: "<!-- end: \(name) -->", range: start.upperBound..<readme.endIndex)
     else { return "" }
@@ -70,14 +71,20 @@ import Testing
     try #require(!text.isEmpty, "README.md has no section \(name)")
     guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
     let usesJQ = text.contains("| jq ")
-    if usesJQ, !["/usr/bin/jq", "/usr/local/bin/jq", "/opt/homebrew/bin/jq"].contains(where: FileManager.default.isExecutableFile) {
+    if usesJQ,
+      !["/usr/bin/jq", "/usr/local/bin/jq", "/opt/homebrew/bin/jq"].contains(
+        where: FileManager.default.isExecutableFile)
+    {
       print("note: jq is not installed; skipping the README \(name) recipes")
       return
     }
     // The tour names its catalog once, with export, as a reader would.
-    let catalog = name != "tour" ? nil : text.range(of: "export RECEIPT_TOOL_CATALOG=").map {
-      String(text[$0.upperBound...].prefix { !$0.isWhitespace })
-    }
+    let catalog =
+      name != "tour"
+      ? nil
+      : text.range(of: "export RECEIPT_TOOL_CATALOG=").map {
+        String(text[$0.upperBound...].prefix { !$0.isWhitespace })
+      }
     let blocks = Self.steps(in: text)
     #expect(!blocks.isEmpty)
     for block in blocks {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -22,7 +23,8 @@ import Testing
   }
 
   @Test func acceptsStringsNumbersAndBooleansAlike() throws {
-    let doc = try decode("""
+    let doc = try decode(
+      """
       {"status": "0", "latest_receipt_info": [
         {"transaction_id": 1000, "product_id": "p", "quantity": 2, "purchase_date_ms": 1600000000000,
          "is_trial_period": true, "is_in_intro_offer_period": "1", "is_upgraded": "false"},
@@ -41,7 +43,8 @@ import Testing
   }
 
   @Test func prefersMillisecondsAndFallsBackToFormattedDates() throws {
-    let doc = try decode("""
+    let doc = try decode(
+      """
       {"status": 0, "latest_receipt_info": [
         {"transaction_id": "1", "product_id": "p", "expires_date": "2020-01-01 00:00:00 Etc/GMT", "expires_date_ms": "1595532771000"},
         {"transaction_id": "2", "product_id": "p", "expires_date": "2020-07-23 19:32:51 Etc/GMT"}
@@ -53,7 +56,8 @@ import Testing
 
   @Test func mergesBothArraysByTransactionID() throws {
     // With exclude-old-transactions, latest_receipt_info holds only the newest row: history is in in_app.
-    let doc = try decode("""
+    let doc = try decode(
+      """
       {"status": 0,
        "receipt": {"bundle_id": "b", "in_app": [
          {"transaction_id": "1", "product_id": "p", "purchase_date_ms": "1"},
@@ -74,7 +78,9 @@ import Testing
   }
 
   @Test func keepsUnknownOwnershipRawAndFlagsIt() throws {
-    let doc = try decode(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "in_app_ownership_type": "BORROWED"}]}"#)
+    let doc = try decode(
+      #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "in_app_ownership_type": "BORROWED"}]}"#
+    )
     #expect(doc.transactions[0].ownership == .unrecognized("BORROWED"))
     #expect(!doc.transactions[0].isOwnedByPurchaser)
     #expect(doc.warnings.count == 1)
@@ -83,7 +89,8 @@ import Testing
 
   @Test func recognisesTheThreeKinds() throws {
     #expect(try decode(#"{"status": 21007}"#).provenance.format == VerifyReceiptFormats.response)
-    let n = try decode(#"{"notification_type": "REVOKE", "password": "s3cret", "unified_receipt": {"latest_receipt_info": []}}"#)
+    let n = try decode(
+      #"{"notification_type": "REVOKE", "password": "s3cret", "unified_receipt": {"latest_receipt_info": []}}"#)
     #expect(n.provenance.format == VerifyReceiptFormats.notificationV1)
     #expect(n.provenance.status == nil)
     #expect(n.provenance.notification?.hasPassword == true)
@@ -95,7 +102,8 @@ import Testing
 
   @Test func acceptsLegacyShapes() throws {
     // iOS 6 style: latest_receipt_info as an object, milliseconds in expires_date, both retry spellings.
-    let doc = try decode("""
+    let doc = try decode(
+      """
       {"status": 21006, "is_retryable": false,
        "latest_receipt_info": {"transaction_id": "7", "product_id": "p", "expires_date": "1550386188000"}}
       """)
@@ -107,22 +115,37 @@ import Testing
   }
 
   @Test func emptyStringsMeanAbsent() throws {
-    let doc = try decode(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "cancellation_date_ms": "", "original_transaction_id": ""}]}"#)
+    let doc = try decode(
+      #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "cancellation_date_ms": "", "original_transaction_id": ""}]}"#
+    )
     #expect(doc.transactions[0].revocation == nil)
     #expect(doc.transactions[0].originalTransactionID == nil)
   }
 
   @Test func fieldErrorsNameThePathAndTheValue() throws {
-    let e = try #require(error("{\"status\": 0, \"latest_receipt_info\": [{}, {}, {}, {\"transaction_id\": \"1\", \"product_id\": \"p\", \"expires_date_ms\": \"12x\"}]}"))
-    #expect(e.message.contains("latest_receipt_info[3].expires_date_ms: \"12x\" is not a millisecond timestamp") || e.message.contains("missing transaction_id"))
-    let f = try #require(error(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "12x"}]}"#))
+    let e = try #require(
+      error(
+        "{\"status\": 0, \"latest_receipt_info\": [{}, {}, {}, {\"transaction_id\": \"1\", \"product_id\": \"p\", \"expires_date_ms\": \"12x\"}]}"
+      ))
+    #expect(
+      e.message.contains("latest_receipt_info[3].expires_date_ms: \"12x\" is not a millisecond timestamp")
+        || e.message.contains("missing transaction_id"))
+    let f = try #require(
+      error(
+        #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "12x"}]}"#
+      ))
     #expect(f.message.hasPrefix("test.json:1:"))
-    #expect(f.message.hasSuffix("latest_receipt_info[0].expires_date_ms: \"12x\" is not a millisecond timestamp (digits only, 1970 to 9999)"))
+    #expect(
+      f.message.hasSuffix(
+        "latest_receipt_info[0].expires_date_ms: \"12x\" is not a millisecond timestamp (digits only, 1970 to 9999)"))
     #expect(f.exitStatus == .dataError)
   }
 
   @Test func aDuplicateKeyTheToolReadsIsAnError() throws {
-    let e = try #require(error(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "1", "expires_date_ms": "2"}]}"#))
+    let e = try #require(
+      error(
+        #"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "expires_date_ms": "1", "expires_date_ms": "2"}]}"#
+      ))
     #expect(e.message.contains("latest_receipt_info[0].expires_date_ms: duplicate key"))
     // Keys it does not read may repeat.
     #expect(try decode(#"{"status": 0, "x": 1, "x": 2}"#).provenance.status?.code == 0)
@@ -134,8 +157,14 @@ import Testing
     (#""latest_receipt_info": [[1]]"#, "latest_receipt_info[0]: expected an object, found an array"),
     (#""latest_receipt_info": [{"product_id": "p"}]"#, "latest_receipt_info[0]: missing transaction_id"),
     (#""latest_receipt_info": [{"transaction_id": "1"}]"#, "latest_receipt_info[0]: missing product_id"),
-    (#""latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "quantity": "0"}]"#, "quantity: \"0\" is out of range"),
-    (#""latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "is_trial_period": "yes"}]"#, "is_trial_period: \"yes\" is not a boolean"),
+    (
+      #""latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "quantity": "0"}]"#,
+      "quantity: \"0\" is out of range"
+    ),
+    (
+      #""latest_receipt_info": [{"transaction_id": "1", "product_id": "p", "is_trial_period": "yes"}]"#,
+      "is_trial_period: \"yes\" is not a boolean"
+    ),
   ])
   func wrongTypes(_ member: String, _ expected: String) throws {
     let e = try #require(error("{\(member)}"))

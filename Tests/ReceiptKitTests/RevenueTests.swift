@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -14,8 +15,10 @@ enum RevenueFixtures {
   static let usdYearlyIntro = CatalogProduct(
     productID: "pro.yearly", type: .autoRenewable, price: DecimalAmount(units: 4999, scale: 2), currency: "USD",
     introOffer: IntroOffer(paymentMode: .payUpFront, period: "P1Y", price: DecimalAmount(units: 1999, scale: 2)))
-  static let coins = CatalogProduct(productID: "coins", type: .consumable, price: DecimalAmount(units: 99, scale: 2), currency: "USD")
-  static let yenTheme = CatalogProduct(productID: "theme", type: .nonConsumable, price: DecimalAmount(units: 300, scale: 0), currency: "JPY")
+  static let coins = CatalogProduct(
+    productID: "coins", type: .consumable, price: DecimalAmount(units: 99, scale: 2), currency: "USD")
+  static let yenTheme = CatalogProduct(
+    productID: "theme", type: .nonConsumable, price: DecimalAmount(units: 300, scale: 0), currency: "JPY")
   static let catalog = Catalog([usdMonthly, usdYearlyIntro, coins, yenTheme])
 
   static func day(_ text: String) -> Timestamp? { Timestamp.parse(formatted: text + "T00:00:00Z") }
@@ -61,7 +64,9 @@ enum RevenueFixtures {
       var product = CatalogProduct(productID: id, type: productType, origin: "examples/revenue-catalog.json")
       if case .string(let p)? = item.member("price") { product.price = DecimalAmount(parsing: p) }
       if case .string(let c)? = item.member("currency") { product.currency = c }
-      if case .string(let mode)? = item.member("intro_offer")?.member("payment_mode"), let m = IntroPaymentMode(rawValue: mode) {
+      if case .string(let mode)? = item.member("intro_offer")?.member("payment_mode"),
+        let m = IntroPaymentMode(rawValue: mode)
+      {
         product.introOffer = IntroOffer(paymentMode: m)
       }
       catalog.add(product)
@@ -70,12 +75,16 @@ enum RevenueFixtures {
   }
 
   /// Runs `receipt-tool <arguments>` in-process, examples/ paths relative to the repository root, with `catalog` instead of --catalog.
-  static func run(_ arguments: [String], catalog: Catalog) throws -> (stdout: String, stderr: String, status: ReceiptCLI.ExitStatus) {
+  static func run(_ arguments: [String], catalog: Catalog) throws -> (
+    stdout: String, stderr: String, status: ReceiptCLI.ExitStatus
+  ) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("revenue-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let outPath = dir.appendingPathComponent("out").path, errPath = dir.appendingPathComponent("err").path
-    let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600), errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let outPath = dir.appendingPathComponent("out").path
+    let errPath = dir.appendingPathComponent("err").path
+    let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     let context = CommandContext(
       environment: ProcessEnvironment(variables: ["NO_COLOR": "1", "COLUMNS": "80"], stdoutIsTerminal: false),
       stdout: OutputSink(fd: outFD), stderr: OutputSink(fd: errFD, bufferSize: 0))
@@ -96,7 +105,9 @@ enum RevenueFixtures {
     context.stderr.flush()
     close(outFD)
     close(errFD)
-    return (try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8), status)
+    return (
+      try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8), status
+    )
   }
 }
 
@@ -107,14 +118,17 @@ enum RevenueFixtures {
     let t = PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 5)
     #expect(try valueOf(t, catalog: F.catalog) == .paid(Money(minorUnits: 495, currency: "USD"), basis: .catalogPrice))
     let noQuantity = PurchaseTransaction(transactionID: "2", productID: "coins", quantity: nil)
-    #expect(try valueOf(noQuantity, catalog: F.catalog) == .paid(Money(minorUnits: 99, currency: "USD"), basis: .catalogPrice))
+    #expect(
+      try valueOf(noQuantity, catalog: F.catalog) == .paid(Money(minorUnits: 99, currency: "USD"), basis: .catalogPrice)
+    )
   }
 
   @Test func trialIsZeroAndIntroUsesIntroPrice() throws {
     let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", offer: .freeTrial)
     #expect(try valueOf(trial, catalog: F.catalog) == .trial(currency: "USD"))
     let intro = PurchaseTransaction(transactionID: "2", productID: "pro.yearly", offer: .introductoryPrice)
-    #expect(try valueOf(intro, catalog: F.catalog) == .paid(Money(minorUnits: 1999, currency: "USD"), basis: .introPrice))
+    #expect(
+      try valueOf(intro, catalog: F.catalog) == .paid(Money(minorUnits: 1999, currency: "USD"), basis: .introPrice))
     // An intro period whose catalog offer has no price is unpriced, not valued at the full price.
     var noIntroPrice = F.usdYearlyIntro
     noIntroPrice.introOffer?.price = nil
@@ -135,8 +149,11 @@ enum RevenueFixtures {
   }
 
   @Test func priceWithMoreDecimalsThanTheCurrencyFails() {
-    let bad = CatalogProduct(productID: "x", type: .consumable, price: DecimalAmount(units: 3005, scale: 1), currency: "JPY")
-    #expect(throws: ReceiptError.self) { try valueOf(PurchaseTransaction(transactionID: "1", productID: "x"), catalog: Catalog([bad])) }
+    let bad = CatalogProduct(
+      productID: "x", type: .consumable, price: DecimalAmount(units: 3005, scale: 1), currency: "JPY")
+    #expect(throws: ReceiptError.self) {
+      try valueOf(PurchaseTransaction(transactionID: "1", productID: "x"), catalog: Catalog([bad]))
+    }
   }
 
   @Test func moneyTextUsesMinorDigits() {
@@ -153,9 +170,17 @@ enum RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func familySharedExcludedWhilePurchaserCounted() throws {
-    let purchaser = F.document([PurchaseTransaction(transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"))])
-    let member = F.document([PurchaseTransaction(transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"))])
-    let odd = F.document([PurchaseTransaction(transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"))])
+    let purchaser = F.document([
+      PurchaseTransaction(
+        transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"))
+    ])
+    let member = F.document([
+      PurchaseTransaction(
+        transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"))
+    ])
+    let odd = F.document([
+      PurchaseTransaction(transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"))
+    ])
     let r = try F.report([purchaser, member, odd])
     #expect(r.counts.counted == 1)
     #expect(r.counts.familySharedExcluded == 1)
@@ -180,10 +205,14 @@ enum RevenueFixtures {
   }
 
   @Test func refundsCountInGrossAndRefunds() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"), revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-      PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
-    ])])
+    let r = try F.report([
+      F.document([
+        PurchaseTransaction(
+          transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"),
+          revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
+        PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
+      ])
+    ])
     let total = try #require(F.usd(r)?.total)
     #expect(total.gross == 297)
     #expect(total.refunds == 198)
@@ -193,10 +222,14 @@ enum RevenueFixtures {
   }
 
   @Test func trialsAreCountedAtZero() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), offer: .freeTrial),
-      PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
-    ])])
+    let r = try F.report([
+      F.document([
+        PurchaseTransaction(
+          transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), offer: .freeTrial),
+        PurchaseTransaction(
+          transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
+      ])
+    ])
     let total = try #require(F.usd(r)?.total)
     #expect(total.units == 2)
     #expect(total.trials == 1)
@@ -206,20 +239,26 @@ enum RevenueFixtures {
   }
 
   @Test func introPricePeriods() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), offer: .introductoryPrice),
-      PurchaseTransaction(transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
-    ])])
+    let r = try F.report([
+      F.document([
+        PurchaseTransaction(
+          transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), offer: .introductoryPrice),
+        PurchaseTransaction(
+          transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
+      ])
+    ])
     let gross = try #require(F.usd(r)?.total.gross)
     #expect(gross == Int64(1999 + 4999))
   }
 
   @Test func unpricedProductsAreListedNotZero() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "mystery", quantity: 2),
-      PurchaseTransaction(transactionID: "2", productID: "mystery"),
-      PurchaseTransaction(transactionID: "3", productID: "coins"),
-    ])])
+    let r = try F.report([
+      F.document([
+        PurchaseTransaction(transactionID: "1", productID: "mystery", quantity: 2),
+        PurchaseTransaction(transactionID: "2", productID: "mystery"),
+        PurchaseTransaction(transactionID: "3", productID: "coins"),
+      ])
+    ])
     #expect(r.counts.unpriced == 2)
     #expect(r.counts.counted == 3)
     #expect(r.unpricedProducts.map(\.productID) == ["mystery"])
@@ -234,26 +273,31 @@ enum RevenueFixtures {
   }
 
   @Test func groupingByMonthAndRange() throws {
-    let docs = [F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31")),
-      PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01")),
-      PurchaseTransaction(transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29")),
-      PurchaseTransaction(transactionID: "4", productID: "coins", purchaseDate: nil),
-    ])]
+    let docs = [
+      F.document([
+        PurchaseTransaction(transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31")),
+        PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01")),
+        PurchaseTransaction(transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29")),
+        PurchaseTransaction(transactionID: "4", productID: "coins", purchaseDate: nil),
+      ])
+    ]
     let r = try F.report(docs, by: .month)
     #expect(F.usd(r)?.groups.map(\.key) == ["2024-01", "2024-02", "undated"])
     #expect(F.usd(r)?.groups.map(\.units) == [1, 2, 1])
-    let feb = try F.report(docs, by: .month, range: PurchaseDateRange(from: F.day("2024-02-01"), to: F.day("2024-03-01")))
+    let feb = try F.report(
+      docs, by: .month, range: PurchaseDateRange(from: F.day("2024-02-01"), to: F.day("2024-03-01")))
     #expect(F.usd(feb)?.groups.map(\.key) == ["2024-02"])
     #expect(feb.counts.counted == 2)
     #expect(feb.counts.undatedExcluded == 1)
   }
 
   @Test func currenciesAreKeptApart() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins"),
-      PurchaseTransaction(transactionID: "2", productID: "theme"),
-    ])])
+    let r = try F.report([
+      F.document([
+        PurchaseTransaction(transactionID: "1", productID: "coins"),
+        PurchaseTransaction(transactionID: "2", productID: "theme"),
+      ])
+    ])
     #expect(r.currencies.map(\.currency) == ["JPY", "USD"])
     #expect(r.currencies.map(\.total.gross) == [300, 99])
     let json = RevenueJSONRenderer.render(r).rendered()
@@ -277,14 +321,18 @@ enum RevenueFixtures {
   /// A monthly subscriber: a trial week, then 13 paid months. Paid service reaches a year at
   /// the 13th paid month (the trial week does not count), whose proceeds are at 15%.
   @Test func standardCrossesTheFirstPaidYear() throws {
-    var transactions = [PurchaseTransaction(
-      transactionID: "t0", originalTransactionID: "t0", productID: "pro.monthly",
-      purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), offer: .freeTrial)]
+    var transactions = [
+      PurchaseTransaction(
+        transactionID: "t0", originalTransactionID: "t0", productID: "pro.monthly",
+        purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), offer: .freeTrial)
+    ]
     var start = try #require(F.day("2023-01-08"))
     for i in 1...13 {
       let end = try #require(ISOPeriod("P1M")?.added(to: start))
-      transactions.append(PurchaseTransaction(
-        transactionID: "t\(i)", originalTransactionID: "t0", productID: "pro.monthly", purchaseDate: start, expiresDate: end))
+      transactions.append(
+        PurchaseTransaction(
+          transactionID: "t\(i)", originalTransactionID: "t0", productID: "pro.monthly", purchaseDate: start,
+          expiresDate: end))
       start = end
     }
     let r = try F.report([F.document(transactions)], by: .day, commission: .standard)
@@ -293,7 +341,7 @@ enum RevenueFixtures {
     // 12 paid months (2023-01-08 … 2024-01-08) reach 365 days, so the 13th month is at 15%.
     let proceedsByMonth = groups.map { $0.proceeds ?? -1 }
     #expect(proceedsByMonth.first == 0)  // the trial
-    #expect(proceedsByMonth.dropFirst().dropLast() .allSatisfy { $0 == 699 })
+    #expect(proceedsByMonth.dropFirst().dropLast().allSatisfy { $0 == 699 })
     #expect(proceedsByMonth.last == 849)
     let total = try #require(F.usd(r)?.total.proceeds)
     #expect(total == Int64(12 * 699 + 849))
@@ -304,10 +352,14 @@ enum RevenueFixtures {
   }
 
   @Test func refundedTransactionsHaveNoProceeds() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-      PurchaseTransaction(transactionID: "2", productID: "coins"),
-    ])], commission: .standard)
+    let r = try F.report(
+      [
+        F.document([
+          PurchaseTransaction(
+            transactionID: "1", productID: "coins", revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
+          PurchaseTransaction(transactionID: "2", productID: "coins"),
+        ])
+      ], commission: .standard)
     #expect(F.usd(r)?.total.proceeds == 69)
   }
 }
@@ -332,11 +384,13 @@ enum RevenueFixtures {
     if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] != nil {
       try result.stdout.write(to: dir.appendingPathComponent("stdout"), atomically: true, encoding: .utf8)
       try result.stderr.write(to: dir.appendingPathComponent("stderr"), atomically: true, encoding: .utf8)
-      try "\(result.status.rawValue)\n".write(to: dir.appendingPathComponent("status"), atomically: true, encoding: .utf8)
+      try "\(result.status.rawValue)\n".write(
+        to: dir.appendingPathComponent("status"), atomically: true, encoding: .utf8)
     }
     #expect(result.stdout == (try String(contentsOf: dir.appendingPathComponent("stdout"), encoding: .utf8)))
     #expect(result.stderr == (try String(contentsOf: dir.appendingPathComponent("stderr"), encoding: .utf8)))
-    #expect("\(result.status.rawValue)\n" == (try String(contentsOf: dir.appendingPathComponent("status"), encoding: .utf8)))
+    #expect(
+      "\(result.status.rawValue)\n" == (try String(contentsOf: dir.appendingPathComponent("status"), encoding: .utf8)))
   }
 
   @Test func familyExampleCountsOnlyThePurchasersOwn() throws {
@@ -358,7 +412,8 @@ enum RevenueFixtures {
     let partA = try F.run(["revenue"] + Self.family.prefix(2) + options, catalog: catalog)
     let partB = try F.run(["revenue"] + Self.family.dropFirst(2) + options, catalog: catalog)
     let whole = try F.run(["revenue"] + Self.family + options, catalog: catalog)
-    let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.json")
+    let a = dir.appendingPathComponent("a.json")
+    let b = dir.appendingPathComponent("b.json")
     try partA.stdout.write(to: a, atomically: true, encoding: .utf8)
     try partB.stdout.write(to: b, atomically: true, encoding: .utf8)
     let merged = try F.run(["revenue", "--merge", a.path, b.path, "--format", "json"], catalog: Catalog())
@@ -368,7 +423,8 @@ enum RevenueFixtures {
   }
 
   @Test func unreadableDocumentsAreListedAndExit65() throws {
-    let result = try F.run(["revenue", "examples/revenue-catalog.json", Self.family[0], "--format", "json"], catalog: F.exampleCatalog())
+    let result = try F.run(
+      ["revenue", "examples/revenue-catalog.json", Self.family[0], "--format", "json"], catalog: F.exampleCatalog())
     #expect(result.status == .dataError)
     #expect(result.stderr.contains("examples/revenue-catalog.json"))
     let json = try JSONValue.parse(Array(result.stdout.utf8))
@@ -396,12 +452,17 @@ enum RevenueFixtures {
   }
 
   @Test func readerRoundTripsTheJSON() throws {
-    let r = try F.report([F.document([
-      PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 3, revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-      PurchaseTransaction(transactionID: "2", productID: "theme"),
-      PurchaseTransaction(transactionID: "3", productID: "mystery"),
-      PurchaseTransaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
-    ])], commission: .smallBusiness)
+    let r = try F.report(
+      [
+        F.document([
+          PurchaseTransaction(
+            transactionID: "1", productID: "coins", quantity: 3,
+            revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
+          PurchaseTransaction(transactionID: "2", productID: "theme"),
+          PurchaseTransaction(transactionID: "3", productID: "mystery"),
+          PurchaseTransaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
+        ])
+      ], commission: .smallBusiness)
     let json = RevenueJSONRenderer.render(r)
     let back = try RevenueReportReader.read(Array(json.rendered().utf8), source: "part.json")
     #expect(RevenueJSONRenderer.render(back) == json)
@@ -409,10 +470,12 @@ enum RevenueFixtures {
   }
 
   @Test func readerNamesThePathOfABadAmount() {
-    let bad = #"{"currencies":[{"currency":"USD","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"9.9","refunds":"0.00"}]}]}"#
-    #expect(throws: ReceiptError.field(
-      source: "p.json", path: "currencies[0].groups[0].gross",
-      message: #"expected a USD amount with 2 decimals, found "9.9""#, line: nil, column: nil)
+    let bad =
+      #"{"currencies":[{"currency":"USD","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"9.9","refunds":"0.00"}]}]}"#
+    #expect(
+      throws: ReceiptError.field(
+        source: "p.json", path: "currencies[0].groups[0].gross",
+        message: #"expected a USD amount with 2 decimals, found "9.9""#, line: nil, column: nil)
     ) { try RevenueReportReader.read(Array(bad.utf8), source: "p.json") }
   }
 }
@@ -420,7 +483,8 @@ enum RevenueFixtures {
 @Suite struct RevenueTextTests {
   @Test func commissionTableFitsEightyColumns() throws {
     let result = try RevenueFixtures.run(
-      ["revenue"] + RevenueCommandTests.family + ["--commission", "standard"], catalog: RevenueFixtures.exampleCatalog())
+      ["revenue"] + RevenueCommandTests.family + ["--commission", "standard"], catalog: RevenueFixtures.exampleCatalog()
+    )
     #expect(result.status == .ok)
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 80 })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel

@@ -3,19 +3,19 @@ import ReceiptModel
 import ReceiptRules
 
 /// One option a command accepts.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
   /// Long name without dashes (`format`).
-  public var name: String
+  package var name: String
   /// Optional one-letter short name (`q`).
-  public var short: Character?
+  package var short: Character?
   /// Placeholder for the value (`<format>`); nil for a flag.
-  public var valueName: String?
-  public var help: String
-  public var repeatable: Bool
+  package var valueName: String?
+  package var help: String
+  package var repeatable: Bool
   /// The values accepted, when the set is closed.
-  public var allowed: [String]?
+  package var allowed: [String]?
 
-  public init(
+  package init(
     _ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false,
     allowed: [String]? = nil
   ) {
@@ -27,35 +27,37 @@ public struct OptionSpec: Sendable {
     self.allowed = allowed
   }
 
-  public var isFlag: Bool { valueName == nil }
+  package var isFlag: Bool { valueName == nil }
 
   /// `--format <format>` as argument-parser writes it.
-  public var synopsis: String {
+  package var synopsis: String {
     "--\(name)" + (valueName.map { " <\($0)>" } ?? "")
   }
 
-  public var label: String {
+  package var label: String {
     (short.map { "-\($0), " } ?? "") + synopsis
   }
 }
 
 /// A parsed command line for one subcommand.
-public struct ParsedArguments: Sendable {
-  public var values: [String: [String]] = [:]
-  public var flags: Set<String> = []
-  public var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+  package var values: [String: [String]] = [:]
+  package var flags: Set<String> = []
+  package var positionals: [String] = []
 
-  public init() {}
+  package init() {}
 
-  public func value(_ name: String) -> String? { values[name]?.last }
-  public func all(_ name: String) -> [String] { values[name] ?? [] }
-  public func flag(_ name: String) -> Bool { flags.contains(name) }
+  package func value(_ name: String) -> String? { values[name]?.last }
+  package func all(_ name: String) -> [String] { values[name] ?? [] }
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 /// Splits arguments the way swift-argument-parser does: `--name value`, `--name=value`,
 /// `-x`, a lone `-` is a positional (standard input), and `--` ends the options.
-public enum ArgumentParsing {
-  public static func parse(_ args: [String], options: [OptionSpec], command: String) throws(ReceiptToolError) -> ParsedArguments {
+package enum ArgumentParsing {
+  package static func parse(_ args: [String], options: [OptionSpec], command: String) throws(ReceiptToolError)
+    -> ParsedArguments
+  {
     var result = ParsedArguments()
     var i = 0
     var optionsEnded = false
@@ -92,7 +94,9 @@ public enum ArgumentParsing {
       }
       guard let spec else {
         let suggestion = closest(to: name, among: options.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
-        throw .usage("Unknown option '\(arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg)'.\(suggestion)", command: command)
+        throw .usage(
+          "Unknown option '\(arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg)'.\(suggestion)",
+          command: command)
       }
       name = spec.name
       if spec.isFlag {
@@ -126,7 +130,7 @@ public enum ArgumentParsing {
   }
 
   /// The candidate within edit distance 2 (or sharing a long prefix), if any.
-  public static func closest(to word: String, among candidates: [String]) -> String? {
+  package static func closest(to word: String, among candidates: [String]) -> String? {
     var best: (String, Int)?
     for c in candidates {
       let d = editDistance(word, c)
@@ -136,7 +140,8 @@ public enum ArgumentParsing {
   }
 
   static func editDistance(_ a: String, _ b: String) -> Int {
-    let x = Array(a.prefix(64)), y = Array(b.prefix(64))
+    let x = Array(a.prefix(64))
+    let y = Array(b.prefix(64))
     if x.isEmpty { return y.count }
     if y.isEmpty { return x.count }
     var previous = Array(0...y.count)

@@ -1,7 +1,7 @@
 import ReceiptModel
 
 /// What `--as-of` asked for, before a document is known.
-public enum AsOfChoice: Hashable, Sendable {
+package enum AsOfChoice: Hashable, Sendable {
   /// The moment the data describes when it names one, else now.
   case automatic
   case now
@@ -9,7 +9,7 @@ public enum AsOfChoice: Hashable, Sendable {
   case fixed(Timestamp)
 
   /// Parses `now`, `request`, epoch milliseconds, or an ISO 8601 date / date-time.
-  public static func parse(_ text: String?) throws(ReceiptToolError) -> AsOfChoice {
+  package static func parse(_ text: String?) throws(ReceiptToolError) -> AsOfChoice {
     guard let text else { return .automatic }
     switch text {
     case "now": return .now
@@ -25,7 +25,7 @@ public enum AsOfChoice: Hashable, Sendable {
   }
 
   /// The time for one document; `now` is the clock, passed in so tests can fix it.
-  public func resolve(moment: DataMoment?, now: Timestamp) throws(ReceiptError) -> EvaluationTime {
+  package func resolve(moment: DataMoment?, now: Timestamp) throws(ReceiptError) -> EvaluationTime {
     switch self {
     case .fixed(let t): return EvaluationTime(time: t, source: .given)
     case .now: return EvaluationTime(time: now, source: .now)

@@ -3,22 +3,25 @@ import ReceiptModel
 import ReceiptRules
 
 /// A subcommand: its help text, its options and what it does.
-public struct CommandSpec: Sendable {
-  public var name: String
+package struct CommandSpec: Sendable {
+  package var name: String
   /// One line for the OVERVIEW and the SUBCOMMANDS list.
-  public var abstract: String
+  package var abstract: String
   /// Extra paragraphs (separated by blank lines) printed after OVERVIEW.
-  public var discussion: String
-  public var options: [OptionSpec]
+  package var discussion: String
+  package var options: [OptionSpec]
   /// `(label, help)` rows for the ARGUMENTS section.
-  public var arguments: [(String, String)]
-  public var run: @Sendable (ParsedArguments, CommandContext) throws(ReceiptToolError) -> ExitStatus
+  package var arguments: [(String, String)]
+  package var run: @Sendable (ParsedArguments, CommandContext) throws(ReceiptToolError) -> ExitStatus
 
-  public static let fileArguments = [
-    ("<file> ...", "Receipt JSON files (verifyReceipt responses, notification v1 bodies, receipts, or NDJSON of them). '-' or none reads standard input.")
+  package static let fileArguments = [
+    (
+      "<file> ...",
+      "Receipt JSON files (verifyReceipt responses, notification v1 bodies, receipts, or NDJSON of them). '-' or none reads standard input."
+    )
   ]
 
-  public init(
+  package init(
     name: String, abstract: String, discussion: String = "", options: [OptionSpec],
     arguments: [(String, String)] = CommandSpec.fileArguments,
     run: @escaping @Sendable (ParsedArguments, CommandContext) throws(ReceiptToolError) -> ExitStatus
@@ -33,14 +36,14 @@ public struct CommandSpec: Sendable {
 }
 
 /// Streams, environment and input formats a command runs with.
-public final class CommandContext: @unchecked Sendable {
-  public let environment: ProcessEnvironment
-  public let stdout: OutputSink
-  public let stderr: OutputSink
+package final class CommandContext: @unchecked Sendable {
+  package let environment: ProcessEnvironment
+  package let stdout: OutputSink
+  package let stderr: OutputSink
   /// The formats documents are read in; tests add their own.
-  public let formats: FormatRegistry
+  package let formats: FormatRegistry
 
-  public init(
+  package init(
     environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, formats: FormatRegistry = .standard
   ) {
     self.environment = environment
@@ -57,13 +60,13 @@ public final class CommandContext: @unchecked Sendable {
   }
 
   /// Writes `receipt-tool: error: <message>` on one line.
-  public func report(_ error: ReceiptToolError) {
+  package func report(_ error: ReceiptToolError) {
     stderr.write("receipt-tool: error: \(error.message)\n")
     stderr.flush()
   }
 
   /// Writes `receipt-tool: warning: <message>` on one line.
-  public func warn(_ message: String) {
+  package func warn(_ message: String) {
     stderr.write("receipt-tool: warning: \(message.replacingNewlines)\n")
     stderr.flush()
   }
@@ -74,34 +77,39 @@ extension String {
 }
 
 /// Options several commands share, spelled once.
-public enum CommonOptions {
-  public static func format(_ formats: [String]) -> OptionSpec {
+package enum CommonOptions {
+  package static func format(_ formats: [String]) -> OptionSpec {
     OptionSpec(
       "format", value: "format",
       help: "Output format: \(formats.joined(separator: ", ")). (default: \(formats.first ?? "text"))",
       allowed: formats)
   }
 
-  public static let catalog = OptionSpec(
+  package static let catalog = OptionSpec(
     "catalog", value: "file",
-    help: "Product catalog: receipt-tool catalog JSON or an Xcode .storekit file. Repeatable; later files override earlier ones per product. (default: $RECEIPT_TOOL_CATALOG)",
+    help:
+      "Product catalog: receipt-tool catalog JSON or an Xcode .storekit file. Repeatable; later files override earlier ones per product. (default: $RECEIPT_TOOL_CATALOG)",
     repeatable: true)
 
-  public static let currency = OptionSpec(
+  package static let currency = OptionSpec(
     "currency", value: "code",
-    help: "ISO 4217 currency of a .storekit file's prices (and of JSON catalog entries that name none). (default: from the .storekit storefront)")
+    help:
+      "ISO 4217 currency of a .storekit file's prices (and of JSON catalog entries that name none). (default: from the .storekit storefront)"
+  )
 
-  public static let asOf = OptionSpec(
+  package static let asOf = OptionSpec(
     "as-of", value: "time",
-    help: "Evaluate at this time: ISO 8601 date or date-time, epoch milliseconds, 'now', or 'request' (the receipt's request_date). (default: the receipt's request_date, else now)")
+    help:
+      "Evaluate at this time: ISO 8601 date or date-time, epoch milliseconds, 'now', or 'request' (the receipt's request_date). (default: the receipt's request_date, else now)"
+  )
 
-  public static let ndjson = OptionSpec(
+  package static let ndjson = OptionSpec(
     "ndjson", help: "Read every input as NDJSON (one JSON document per line). Detected automatically otherwise.")
 
-  public static let quiet = OptionSpec(
+  package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")
 
-  public static let showSecrets = OptionSpec(
+  package static let showSecrets = OptionSpec(
     "show-secrets",
     help: "Print the base64 latest_receipt in full. It is a customer credential; by default only its length is shown.")
 }

@@ -3,8 +3,8 @@ import ReceiptModel
 import ReceiptRules
 
 /// Shell completion scripts, printed by `receipt-tool --generate-completion-script <shell>`.
-public enum CompletionScripts {
-  public static func script(for shell: String, commands: [CommandSpec]) -> String? {
+package enum CompletionScripts {
+  package static func script(for shell: String, commands: [CommandSpec]) -> String? {
     switch shell {
     case "bash": bash(commands)
     case "zsh": zsh(commands)
@@ -40,7 +40,8 @@ public enum CompletionScripts {
       out += "      case \"$prev\" in\n"
       for o in c.options where !o.isFlag {
         if let choices = valueChoices(o) {
-          out += "        --\(o.name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+          out +=
+            "        --\(o.name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
         } else if o.name == "catalog" {
           out += "        --\(o.name)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
         } else {
@@ -48,7 +49,8 @@ public enum CompletionScripts {
         }
       }
       out += "      esac\n"
-      out += "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(flags)\" -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+      out +=
+        "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(flags)\" -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
       out += "      ;;\n"
     }
     out += """
@@ -82,7 +84,8 @@ public enum CompletionScripts {
         if o.isFlag {
           out += "        '\(o.repeatable ? "*" : "")--\(o.name)[\(desc)]' \\\n"
         } else if let choices = valueChoices(o) {
-          out += "        '\(o.repeatable ? "*" : "")--\(o.name)=[\(desc)]:\(o.valueName ?? "value"):(\(choices.joined(separator: " ")))' \\\n"
+          out +=
+            "        '\(o.repeatable ? "*" : "")--\(o.name)=[\(desc)]:\(o.valueName ?? "value"):(\(choices.joined(separator: " ")))' \\\n"
         } else {
           out += "        '\(o.repeatable ? "*" : "")--\(o.name)=[\(desc)]:\(o.valueName ?? "value"):_files' \\\n"
         }

@@ -1,8 +1,7 @@
+import Dispatch
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
-
-import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -16,18 +15,18 @@ import Dispatch
 ///
 /// `text` and `json` are rendered on demand: the runner asks only for the format being written,
 /// on the worker thread that processed the document.
-public struct DocumentOutput: @unchecked Sendable {
+package struct DocumentOutput: @unchecked Sendable {
   private let renderText: () -> String
   private let renderJSON: () -> JSONValue
-  public var text: String { renderText() }
-  public var json: JSONValue { renderJSON() }
+  package var text: String { renderText() }
+  package var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
-  public var failedChecks: [String]
+  package var failedChecks: [String]
   /// Warnings about this document, printed on stderr in input order (`process` runs on
   /// several threads at once, so it must not write to the context itself).
-  public var warnings: [String]
+  package var warnings: [String]
 
-  public init(
+  package init(
     text: @autoclosure @escaping () -> String, json: @autoclosure @escaping () -> JSONValue,
     failedChecks: [String] = [], warnings: [String] = []
   ) {
@@ -39,9 +38,9 @@ public struct DocumentOutput: @unchecked Sendable {
 }
 
 /// Output formats of the per-document commands.
-public enum DocumentFormat: String, Sendable {
+package enum DocumentFormat: String, Sendable {
   case text, json, ndjson
-  public static let names = ["text", "json", "ndjson"]
+  package static let names = ["text", "json", "ndjson"]
 }
 
 /// Runs a command over every input document: the one loop every command's input goes through.
@@ -70,9 +69,11 @@ enum DocumentRunner {
     _ inputs: InputOptions, context: CommandContext,
     transform: (InputDocument) throws(ReceiptError) -> T, _ body: (Event<T>) -> Void
   ) {
+    let lifted = { (document: InputDocument) throws(ReceiptToolError) -> T in
+      try lifting { () throws(ReceiptError) in try transform(document) }
+    }
     DocumentPipeline.run(
-      paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, notice: context.warn,
-      transform: { (document) throws(ReceiptToolError) -> T in try lifting { () throws(ReceiptError) in try transform(document) } }
+      paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, notice: context.warn, transform: lifted
     ) { document, result in
       switch (document, result) {
       case (let document?, .success(let value)):
@@ -101,9 +102,10 @@ enum DocumentRunner {
     var count = 0
     let several = inputs.paths.count > 1
 
-    forEach(inputs, context: context, transform: { (document) throws(ReceiptError) in
+    let render = { (document: InputDocument) throws(ReceiptError) in
       try rendered(process(document), quiet ? nil : format)
-    }) { event in
+    }
+    forEach(inputs, context: context, transform: render) { event in
       count += 1
       switch event {
       case .failed(let error, let document, _):

@@ -15,10 +15,12 @@ struct EntitlementsCommand: ParsableCommand {
       CommonOptions.asOf,
       OptionSpec(
         "require", value: "id",
-        help: "Exit 1 unless this entitlement is active (or in its billing grace period); each missing one is named on standard error with its reason. Repeatable.",
+        help:
+          "Exit 1 unless this entitlement is active (or in its billing grace period); each missing one is named on standard error with its reason. Repeatable.",
         repeatable: true),
       OptionSpec(
-        "explain", help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
+        "explain",
+        help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
       CommonOptions.ndjson,
       CommonOptions.quiet,
     ])
@@ -47,9 +49,11 @@ struct EntitlementsCommand: ParsableCommand {
       let history = try context.decode(input)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
-      let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(CommandLineHints.adding(to:))
+      let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
+        CommandLineHints.adding(to:))
       return DocumentOutput(
-        text: EntitlementsTextRenderer.render(results, evaluation: evaluation, explain: explain, color: color, width: width),
+        text: EntitlementsTextRenderer.render(
+          results, evaluation: evaluation, explain: explain, color: color, width: width),
         json: EntitlementsJSONRenderer.render(results, evaluation: evaluation, input: input, explain: explain),
         failedChecks: Self.missingRequirements(required, results))
     }

@@ -4,10 +4,10 @@ import ReceiptRules
 
 /// Help text in swift-argument-parser's layout: OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS,
 /// labels indented two spaces, help text from column 26, wrapped to the terminal width.
-public enum HelpGenerator {
+package enum HelpGenerator {
   static let labelColumn = 26
 
-  public static func rootHelp(commands: [CommandSpec], columns: Int) -> String {
+  package static func rootHelp(commands: [CommandSpec], columns: Int) -> String {
     var out = "OVERVIEW: \(ReceiptTool.abstract)\n\n"
     out += wrap(ReceiptTool.discussion, indent: 0, columns: columns) + "\n\n"
     out += "USAGE: receipt-tool <subcommand>\n\n"
@@ -22,7 +22,7 @@ public enum HelpGenerator {
     return out
   }
 
-  public static func commandHelp(_ c: CommandSpec, columns: Int) -> String {
+  package static func commandHelp(_ c: CommandSpec, columns: Int) -> String {
     var out = "OVERVIEW: \(c.abstract)\n"
     if !c.discussion.isEmpty {
       out += "\n"
@@ -46,7 +46,7 @@ public enum HelpGenerator {
   }
 
   /// `receipt-tool decode [<file> ...] [--format <format>] ...`
-  public static func usage(_ c: CommandSpec) -> String {
+  package static func usage(_ c: CommandSpec) -> String {
     var parts = ["receipt-tool", c.name]
     if !c.arguments.isEmpty { parts.append("[<file> ...]") }
     for o in c.options {
@@ -65,7 +65,7 @@ public enum HelpGenerator {
   }
 
   /// Wraps words to `columns`, every line indented by `indent` spaces (the first one included).
-  public static func wrap(_ text: String, indent: Int, columns: Int) -> String {
+  package static func wrap(_ text: String, indent: Int, columns: Int) -> String {
     let width = max(20, columns - indent)
     var lines: [String] = []
     var line = ""

@@ -12,7 +12,8 @@ struct IntroEligibilityCommand: ParsableCommand {
     options: [
       OptionSpec(
         "product", value: "id",
-        help: "Answer for this product id. Repeatable. (default: every auto-renewable product in the catalog and the receipt)",
+        help:
+          "Answer for this product id. Repeatable. (default: every auto-renewable product in the catalog and the receipt)",
         repeatable: true),
       CommonOptions.catalog,
       CommonOptions.currency,

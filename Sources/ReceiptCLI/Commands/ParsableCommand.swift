@@ -89,7 +89,8 @@ struct CatalogOptions {
       let bytes = try FileInput.readAll(path: path)
       let source = FileInput.displayName(path)
       let currency = self.currency
-      catalog.merge(try lifting { () throws(ReceiptError) in try CatalogLoader.load(bytes, source: source, currency: currency) })
+      catalog.merge(
+        try lifting { () throws(ReceiptError) in try CatalogLoader.load(bytes, source: source, currency: currency) })
     }
     for warning in catalog.warnings { context.warn(warning) }
     return catalog

@@ -11,21 +11,21 @@ import ReceiptRules
 #endif
 
 /// Ends the process with `status`, after standard output has been flushed.
-public func exitProcess(_ status: ExitStatus) -> Never {
+package func exitProcess(_ status: ExitStatus) -> Never {
   exit(status.rawValue)
 }
 
 /// Process-level facts the command line needs, gathered in one place so tests can supply their own.
-public struct ProcessEnvironment: Sendable {
-  public var variables: [String: String]
-  public var stdoutIsTerminal: Bool
+package struct ProcessEnvironment: Sendable {
+  package var variables: [String: String]
+  package var stdoutIsTerminal: Bool
 
-  public init(variables: [String: String], stdoutIsTerminal: Bool) {
+  package init(variables: [String: String], stdoutIsTerminal: Bool) {
     self.variables = variables
     self.stdoutIsTerminal = stdoutIsTerminal
   }
 
-  public static func current() -> ProcessEnvironment {
+  package static func current() -> ProcessEnvironment {
     var vars: [String: String] = [:]
     var p = environ
     while let entry = p.pointee {
@@ -39,40 +39,40 @@ public struct ProcessEnvironment: Sendable {
   }
 
   /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
-  public var useColor: Bool {
+  package var useColor: Bool {
     stdoutIsTerminal && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
   }
 
   /// Output width for help and tables: COLUMNS when it is a sensible number, else 80.
-  public var columns: Int {
+  package var columns: Int {
     if let c = variables["COLUMNS"].flatMap(Int.init), (40...500).contains(c) { return c }
     return 80
   }
 }
 
 /// Buffered writes to a file descriptor. A closed pipe (EPIPE) ends output quietly, as `head` expects.
-public final class OutputSink: @unchecked Sendable {
+package final class OutputSink: @unchecked Sendable {
   private let fd: Int32
   private var buffer: [UInt8] = []
   private let limit: Int
   /// True once the reader went away; later writes are dropped.
-  public private(set) var isClosed = false
+  package private(set) var isClosed = false
   /// Set when a write failed for a reason other than a closed pipe.
-  public private(set) var failure: String?
+  package private(set) var failure: String?
 
-  public init(fd: Int32, bufferSize: Int = 1 << 16) {
+  package init(fd: Int32, bufferSize: Int = 1 << 16) {
     self.fd = fd
     self.limit = bufferSize
     buffer.reserveCapacity(bufferSize)
   }
 
-  public func write(_ s: String) {
+  package func write(_ s: String) {
     guard !isClosed else { return }
     buffer.append(contentsOf: s.utf8)
     if buffer.count >= limit { flush() }
   }
 
-  public func flush() {
+  package func flush() {
     guard !isClosed, !buffer.isEmpty else { return }
     var offset = 0
     buffer.withUnsafeBytes { raw in
@@ -106,8 +106,8 @@ func ignoreSigpipe() {
 }
 
 /// Reads a whole file (or standard input for `-`) into memory.
-public enum FileInput {
-  public static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
+package enum FileInput {
+  package static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
     var reader = try ChunkReader(path: path)
     defer { reader.close() }
     return try reader.readRest()
@@ -123,5 +123,5 @@ public enum FileInput {
   }
 
   /// How messages name an input.
-  public static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+  package static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 }

@@ -3,19 +3,20 @@ import ReceiptModel
 import ReceiptRules
 
 /// The `receipt-tool` command: dispatches to a subcommand and turns every outcome into an exit status.
-public enum ReceiptTool {
-  public static let version = "1.0.0"
-  public static let abstract = "Inspect Apple in-app purchase receipts: entitlements, revenue and intro-offer eligibility."
-  public static let discussion =
+package enum ReceiptTool {
+  package static let version = "1.0.0"
+  package static let abstract =
+    "Inspect Apple in-app purchase receipts: entitlements, revenue and intro-offer eligibility."
+  package static let discussion =
     "Reads the JSON that Apple's verifyReceipt endpoint returned, App Store Server Notification v1 bodies and bare receipt objects. Family Sharing aware: access survives losing a shared copy when the customer also bought the product, revenue counts only the purchaser's transactions, and intro-offer eligibility counts family-shared history."
 
   /// Subcommands in the order help lists them.
-  public static var commands: [CommandSpec] {
+  package static var commands: [CommandSpec] {
     [DecodeCommand.spec, EntitlementsCommand.spec, RevenueCommand.spec, IntroEligibilityCommand.spec]
   }
 
   /// Runs with the real process environment and streams.
-  public static func main(arguments: [String]) -> ExitStatus {
+  package static func main(arguments: [String]) -> ExitStatus {
     ignoreSigpipe()
     let context = CommandContext(
       environment: .current(), stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, bufferSize: 0))
@@ -23,7 +24,7 @@ public enum ReceiptTool {
   }
 
   /// Runs a command line; never throws and never traps on input.
-  public static func run(arguments: [String], context: CommandContext) -> ExitStatus {
+  package static func run(arguments: [String], context: CommandContext) -> ExitStatus {
     let status = dispatch(arguments, context)
     context.stdout.flush()
     if let failure = context.stdout.failure {
@@ -52,7 +53,8 @@ public enum ReceiptTool {
         return .ok
       }
       guard let command = commands.first(where: { $0.name == arguments[1] }) else {
-        return usageError(.usage("Unknown subcommand '\(arguments[1])'.\(suggest(arguments[1]))", command: nil), context)
+        return usageError(
+          .usage("Unknown subcommand '\(arguments[1])'.\(suggest(arguments[1]))", command: nil), context)
       }
       context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
       return .ok
@@ -63,7 +65,9 @@ public enum ReceiptTool {
       let shell = arguments[1].hasPrefix("--") ? nil : arguments[1]
       guard let script = shell.flatMap({ CompletionScripts.script(for: $0, commands: commands) }) else {
         return usageError(
-          .usage("The value '\(arguments[1])' is invalid for '--generate-completion-script <shell>'. Please provide one of 'bash', 'zsh' or 'fish'.", command: nil),
+          .usage(
+            "The value '\(arguments[1])' is invalid for '--generate-completion-script <shell>'. Please provide one of 'bash', 'zsh' or 'fish'.",
+            command: nil),
           context)
       }
       context.stdout.write(script)

@@ -3,7 +3,7 @@ import ReceiptModel
 import ReceiptRules
 
 /// Process exit statuses, from sysexits(3) where one fits.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
   /// Everything asked for was done and every check passed.
   case ok = 0
   /// A check the user asked for (`--require`, `--expect`) failed.
@@ -23,7 +23,7 @@ public enum ExitStatus: Int32, Sendable {
 /// Every failure receipt-tool reports. Each becomes one line on standard error and one exit status.
 ///
 /// Only the command line knows exit statuses: the library throws `ReceiptError`, which this wraps.
-public enum ReceiptToolError: Error, Sendable, Equatable {
+package enum ReceiptToolError: Error, Sendable, Equatable {
   /// Bad command line. `command` names the subcommand whose help to point at.
   case usage(String, command: String?)
   /// A problem with the input, a catalog, or reading and writing them.
@@ -31,7 +31,7 @@ public enum ReceiptToolError: Error, Sendable, Equatable {
   /// A check asked for on the command line failed; the details were already printed.
   case checkFailed(String)
 
-  public init(_ error: ReceiptError) { self = .input(error) }
+  package init(_ error: ReceiptError) { self = .input(error) }
 
   /// An input that cannot be opened.
   static func noInput(source: String, reason: String) -> ReceiptToolError {
@@ -46,7 +46,7 @@ public enum ReceiptToolError: Error, Sendable, Equatable {
     .input(ReceiptError(.internalFailure, message: message))
   }
 
-  public var exitStatus: ExitStatus {
+  package var exitStatus: ExitStatus {
     switch self {
     case .usage: .usage
     case .checkFailed: .checkFailed
@@ -61,7 +61,7 @@ public enum ReceiptToolError: Error, Sendable, Equatable {
   }
 
   /// The message without the `receipt-tool: error:` prefix, on one line.
-  public var message: String {
+  package var message: String {
     switch self {
     case .usage(let m, _), .checkFailed(let m): m.replacingNewlines
     case .input(let error): error.description

@@ -19,11 +19,13 @@ struct RevenueCommand: ParsableCommand {
       OptionSpec(
         "by", value: "grouping", help: "Rows by product, purchase month or day (UTC), or one row. (default: product)",
         allowed: RevenueGrouping.allCases.map(\.rawValue)),
-      OptionSpec("from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
+      OptionSpec(
+        "from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
       OptionSpec("to", value: "time", help: "Only transactions purchased before this time (same syntax as --as-of)."),
       OptionSpec(
         "commission", value: "plan",
-        help: "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
+        help:
+          "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
         allowed: CommissionPlan.allCases.map(\.rawValue)),
       CommonOptions.format(RevenueReporters.names),
       OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
@@ -70,7 +72,9 @@ struct RevenueCommand: ParsableCommand {
       var merged = RevenueReport(hasProceeds: false)
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
-        transform: { (document) throws(ReceiptError) in try RevenueReportReader.read(document.bytes, source: document.label) },
+        transform: { (document) throws(ReceiptError) in
+          try RevenueReportReader.read(document.bytes, source: document.label)
+        },
         consume: { (part) throws(ReceiptError) in try merged.merge(part) })
       report = merged
       report.errors += outcome.errors
@@ -94,7 +98,8 @@ struct RevenueCommand: ParsableCommand {
       }
     }
     if report.counts.undatedExcluded > 0 {
-      context.warn("\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
+      context.warn(
+        "\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
     }
     if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
@@ -113,7 +118,8 @@ struct RevenueCommand: ParsableCommand {
       }
     }
     throw usage(
-      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'.")
+      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'."
+    )
   }
 }
 

@@ -1,8 +1,7 @@
+import Dispatch
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
-
-import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +16,7 @@ import Dispatch
 /// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes; each
 /// window is transformed in parallel and delivered before the next is read, so memory stays
 /// bounded however many documents there are.
-public enum DocumentPipeline {
+package enum DocumentPipeline {
   static let windowDocuments = 64
   static let windowBytes = 1 << 20
   /// Worker threads: the online processors (at least 1).
@@ -34,7 +33,7 @@ public enum DocumentPipeline {
   /// `deliver` runs on the calling thread, in input order, with the document or, for an input that
   /// could not be read, nil and the error. `notice` gets messages about the input (skipped blank lines)
   /// in their place in that order.
-  public static func run<T>(
+  package static func run<T>(
     paths: [String], forceNDJSON: Bool,
     notice: (String) -> Void = { _ in },
     transform: (InputDocument) throws(ReceiptToolError) -> T,
@@ -51,13 +50,12 @@ public enum DocumentPipeline {
       window.removeAll(keepingCapacity: true)
       windowSize = 0
     }
-    InputDocuments.forEach(
-      paths: paths, forceNDJSON: forceNDJSON,
-      notice: { message in
-        flushWindow()
-        notice(message)
-      }
-    ) { document, readError in
+    // A notice is written in its place in the output: what was read before it goes first.
+    let noticeInOrder = { (message: String) in
+      flushWindow()
+      notice(message)
+    }
+    InputDocuments.forEach(paths: paths, forceNDJSON: forceNDJSON, notice: noticeInOrder) { document, readError in
       guard let document else {
         flushWindow()
         deliver(nil, .failure(readError ?? .internalError("an input was neither read nor failed")))

@@ -11,28 +11,28 @@ import ReceiptRules
 #endif
 
 /// One JSON document to process, and where it came from.
-public struct InputDocument: Sendable {
+package struct InputDocument: Sendable {
   /// The file name, or `<stdin>`.
-  public var source: String
+  package var source: String
   /// 1-based line for documents read from NDJSON; nil for a whole file.
-  public var line: Int?
-  public var bytes: [UInt8]
+  package var line: Int?
+  package var bytes: [UInt8]
 
-  public init(source: String, line: Int? = nil, bytes: [UInt8]) {
+  package init(source: String, line: Int? = nil, bytes: [UInt8]) {
     self.source = source
     self.line = line
     self.bytes = bytes
   }
 
   /// How messages name this document: `file.json`, or `batch.ndjson:12` for an NDJSON line.
-  public var label: String { line.map { "\(source):\($0)" } ?? source }
+  package var label: String { line.map { "\(source):\($0)" } ?? source }
 
   /// `error`, raised while reading this document under `label`, with its position given as a place in
   /// the file, as editors and compilers expect: the JSON reader counts lines from the document's own
   /// start, so for an NDJSON line `batch.ndjson:2` + `1:5` becomes `batch.ndjson:2:5` rather than
   /// `batch.ndjson:2:1:5`. Errors without a position keep the label (`batch.ndjson:2: message`), and a
   /// whole-file document is unchanged.
-  public func locatedInFile(_ error: ReceiptToolError) -> ReceiptToolError {
+  package func locatedInFile(_ error: ReceiptToolError) -> ReceiptToolError {
     guard let line else { return error }
     // The document starts at column 1 of file line `line`, so its line n is file line `line + n - 1`.
     func fileLine(_ n: Int) -> Int? {
@@ -48,7 +48,7 @@ public struct InputDocument: Sendable {
   }
 
   /// `{"file": ..., "line": ...}` for JSON output.
-  public var inputJSON: JSONValue {
+  package var inputJSON: JSONValue {
     .object([("file", .string(source)), ("line", .int(line))])
   }
 }
@@ -63,10 +63,10 @@ public struct InputDocument: Sendable {
 /// Blank (whitespace-only) NDJSON lines carry no document and are skipped; the documents keep
 /// their physical line numbers and `notice` is told how many lines were skipped, so every
 /// input line is accounted for.
-public enum InputDocuments {
+package enum InputDocuments {
   /// Calls `body` for each document of `paths` (standard input when empty), in input order.
   /// A file that cannot be read is passed to `body` as a failure and the rest go on.
-  public static func forEach(
+  package static func forEach(
     paths: [String], forceNDJSON: Bool,
     notice: (String) -> Void = { _ in },
     _ body: (InputDocument?, ReceiptToolError?) -> Void

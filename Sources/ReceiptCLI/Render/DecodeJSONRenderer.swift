@@ -3,8 +3,8 @@ import ReceiptModel
 import ReceiptRules
 
 /// `decode --format json`: the documented schema, keys in a fixed order.
-public enum DecodeJSONRenderer {
-  public static func render(_ doc: PurchaseHistory, input: InputDocument, catalog: Catalog) -> JSONValue {
+package enum DecodeJSONRenderer {
+  package static func render(_ doc: PurchaseHistory, input: InputDocument, catalog: Catalog) -> JSONValue {
     let source = doc.provenance
     var members: [(key: String, value: JSONValue)] = [
       ("input", input.inputJSON),
@@ -35,7 +35,11 @@ public enum DecodeJSONRenderer {
     members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
     if let secret = source.latestReceipt { members.append(("latest_receipt", .string(secret))) }
     members.append(("duplicate_rows_merged", .int(source.duplicateRowsMerged)))
-    members.append(("warnings", .array(doc.warnings.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })))
+    members.append(
+      (
+        "warnings",
+        .array(doc.warnings.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })
+      ))
     return .object(members)
   }
 
@@ -63,7 +67,7 @@ public enum DecodeJSONRenderer {
     ])
   }
 
-  public static func transaction(_ t: PurchaseTransaction, catalog: Catalog) -> JSONValue {
+  package static func transaction(_ t: PurchaseTransaction, catalog: Catalog) -> JSONValue {
     let resolved = resolveProductType(of: t, catalog: catalog)
     var members: [(key: String, value: JSONValue)] = [
       ("transaction_id", .string(t.transactionID)),
@@ -94,7 +98,8 @@ public enum DecodeJSONRenderer {
       ("sources", .array(t.sources.names.map(JSONValue.string))),
     ]
     if let price = t.price {
-      members.append(("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
+      members.append(
+        ("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
     }
     return .object(members)
   }

@@ -3,8 +3,8 @@ import ReceiptModel
 import ReceiptRules
 
 /// `decode --format text`: the document as a support person reads it.
-public enum DecodeTextRenderer {
-  public static func render(_ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80) -> String {
+package enum DecodeTextRenderer {
+  package static func render(_ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80) -> String {
     let layout = TextLayout(color: color, width: width)
     let source = doc.provenance
     var head: [(String, String)] = [("Kind", source.format.description)]
@@ -111,7 +111,8 @@ public enum DecodeTextRenderer {
     }
     if let price = t.price { rows.append(("Price", "\(price.amount.text) \(price.currency)")) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
-    return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n" + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
+    return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
+      + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
   }
 
   static func autoRenewText(_ status: AutoRenewStatus) -> String {

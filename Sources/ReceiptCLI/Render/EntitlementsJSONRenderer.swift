@@ -3,8 +3,8 @@ import ReceiptModel
 import ReceiptRules
 
 /// `entitlements --format json`: the documented schema, keys in a fixed order.
-public enum EntitlementsJSONRenderer {
-  public static func render(
+package enum EntitlementsJSONRenderer {
+  package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool
   ) -> JSONValue {
     .object([
@@ -17,7 +17,7 @@ public enum EntitlementsJSONRenderer {
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
 
-  public static func entitlement(_ r: EntitlementResult, explain: Bool) -> JSONValue {
+  package static func entitlement(_ r: EntitlementResult, explain: Bool) -> JSONValue {
     let t = r.deciding
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(r.id)),

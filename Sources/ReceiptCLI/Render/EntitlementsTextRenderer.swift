@@ -3,8 +3,8 @@ import ReceiptModel
 import ReceiptRules
 
 /// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
-public enum EntitlementsTextRenderer {
-  public static func render(
+package enum EntitlementsTextRenderer {
+  package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
   ) -> String {
     let layout = TextLayout(color: color, width: width)
@@ -26,7 +26,8 @@ public enum EntitlementsTextRenderer {
       out += HelpGenerator.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
       if explain {
         for c in r.considered {
-          out += "  - " + HelpGenerator.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
+          out +=
+            "  - " + HelpGenerator.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
         }
       }
     }

@@ -3,12 +3,16 @@ import ReceiptModel
 import ReceiptRules
 
 /// `intro-eligibility --format text`: one block per product, status first, then the reason.
-public enum IntroEligibilityTextRenderer {
-  public static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80) -> String {
+package enum IntroEligibilityTextRenderer {
+  package static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80)
+    -> String
+  {
     let layout = TextLayout(color: color, width: width)
     // The same words as entitlements, so the two answers read alike.
     let source = EntitlementsTextRenderer.sourceDescription(time.source)
-    var out = layout.fields([("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", String(results.count))])
+    var out = layout.fields([
+      ("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", String(results.count)),
+    ])
     for r in results {
       let tone: TextLayout.Tone
       switch r.status {
@@ -18,11 +22,12 @@ public enum IntroEligibilityTextRenderer {
       case .noIntroOffer: tone = .dim
       }
       out += "\n" + layout.paint(HelpGenerator.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
-      out += layout.fields([
-        ("Status", layout.paint(r.status.rawValue, tone)),
-        ("Group", r.subscriptionGroup ?? "unknown"),
-        ("Reason", r.reason),
-      ], indent: 2)
+      out += layout.fields(
+        [
+          ("Status", layout.paint(r.status.rawValue, tone)),
+          ("Group", r.subscriptionGroup ?? "unknown"),
+          ("Reason", r.reason),
+        ], indent: 2)
     }
     return out
   }

@@ -3,15 +3,21 @@ import ReceiptModel
 import ReceiptRules
 
 /// `revenue --format csv`: a header row, then one row per currency and group (RFC 4180 quoting, LF line ends).
-public enum RevenueCSVRenderer {
-  public static func render(_ report: RevenueReport, grouping: RevenueGrouping) -> String {
-    var header = ["currency", grouping.rawValue == "none" ? "group" : grouping.rawValue, "units", "trials", "refunded", "gross", "refunds", "net"]
+package enum RevenueCSVRenderer {
+  package static func render(_ report: RevenueReport, grouping: RevenueGrouping) -> String {
+    var header = [
+      "currency", grouping.rawValue == "none" ? "group" : grouping.rawValue, "units", "trials", "refunded", "gross",
+      "refunds", "net",
+    ]
     if report.hasProceeds { header.append("proceeds") }
     var lines = [header.joined(separator: ",")]
     for c in report.currencies {
       for g in c.groups {
         func money(_ v: Int64) -> String { Money(minorUnits: v, currency: c.currency).text }
-        var cells = [c.currency, g.key, String(g.units), String(g.trials), String(g.refunded), money(g.gross), money(g.refunds), money(g.net)]
+        var cells = [
+          c.currency, g.key, String(g.units), String(g.trials), String(g.refunded), money(g.gross), money(g.refunds),
+          money(g.net),
+        ]
         if let p = g.proceeds { cells.append(money(p)) }
         lines.append(cells.map(field).joined(separator: ","))
       }

@@ -4,8 +4,10 @@ import ReceiptRules
 
 /// `revenue --format text`: per currency a table of rows and its total, then the transaction counts,
 /// unpriced products and unreadable inputs.
-public enum RevenueTextRenderer {
-  public static func render(_ report: RevenueReport, grouping: RevenueGrouping, color: Bool = false, width: Int = 80) -> String {
+package enum RevenueTextRenderer {
+  package static func render(_ report: RevenueReport, grouping: RevenueGrouping, color: Bool = false, width: Int = 80)
+    -> String
+  {
     let layout = TextLayout(color: color, width: width)
     var out = ""
     let currencies = report.currencies
@@ -15,17 +17,22 @@ public enum RevenueTextRenderer {
     for c in currencies {
       if !out.isEmpty { out += "\n" }
       out += layout.paint(c.currency, .bold) + "\n"
-      var header = [grouping == .none ? "group" : grouping.rawValue, "units", "trials", "refunded", "gross", "refunds", "net"]
+      var header = [
+        grouping == .none ? "group" : grouping.rawValue, "units", "trials", "refunded", "gross", "refunds", "net",
+      ]
       if report.hasProceeds { header.append("proceeds") }
       func money(_ v: Int64) -> String { Money(minorUnits: v, currency: c.currency).text }
       func cells(_ g: RevenueGroup) -> [String] {
-        var row = [g.key, String(g.units), String(g.trials), String(g.refunded), money(g.gross), money(g.refunds), money(g.net)]
+        var row = [
+          g.key, String(g.units), String(g.trials), String(g.refunded), money(g.gross), money(g.refunds), money(g.net),
+        ]
         if let p = g.proceeds { row.append(money(p)) }
         return row
       }
       out += layout.table(
         // With --by none the single row is the total; printing it twice says nothing.
-        header: header, rows: c.groups.map(cells) + (grouping == .none ? [] : [cells(c.total)]), rightAligned: Set(1..<header.count),
+        header: header, rows: c.groups.map(cells) + (grouping == .none ? [] : [cells(c.total)]),
+        rightAligned: Set(1..<header.count),
         flexible: [0], indent: 2)
     }
     let n = report.counts
@@ -38,7 +45,8 @@ public enum RevenueTextRenderer {
       ("duplicates merged", "\(n.duplicatesMerged) (the same transaction_id read again)"),
     ]
     if n.unrecognizedOwnershipExcluded > 0 {
-      rows.append(("unrecognized ownership", "\(n.unrecognizedOwnershipExcluded) (not known to be the purchaser's; not counted)"))
+      rows.append(
+        ("unrecognized ownership", "\(n.unrecognizedOwnershipExcluded) (not known to be the purchaser's; not counted)"))
     }
     if n.undatedExcluded > 0 {
       rows.append(("undated excluded", "\(n.undatedExcluded) (no purchase date, so outside --from/--to)"))
@@ -47,11 +55,15 @@ public enum RevenueTextRenderer {
     let unpriced = report.unpricedProducts
     if !unpriced.isEmpty {
       out += "\nUnpriced products\n"
-      out += layout.table(header: ["product", "units"], rows: unpriced.map { [$0.productID, String($0.units)] }, rightAligned: [1], flexible: [0], indent: 2)
+      out += layout.table(
+        header: ["product", "units"], rows: unpriced.map { [$0.productID, String($0.units)] }, rightAligned: [1],
+        flexible: [0], indent: 2)
     }
     if !report.errors.isEmpty {
       out += "\n" + layout.paint("Not read (their transactions are missing from the totals)", .bad) + "\n"
-      for e in report.errors { out += "  " + HelpGenerator.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n" }
+      for e in report.errors {
+        out += "  " + HelpGenerator.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n"
+      }
     }
     return out
   }

@@ -3,19 +3,19 @@ import ReceiptModel
 import ReceiptRules
 
 /// Building blocks for the text renderers: aligned label/value blocks, tables and optional colour.
-public struct TextLayout: Sendable {
-  public var color: Bool
-  public var width: Int
+package struct TextLayout: Sendable {
+  package var color: Bool
+  package var width: Int
 
-  public init(color: Bool, width: Int = 80) {
+  package init(color: Bool, width: Int = 80) {
     self.color = color
     self.width = width
   }
 
-  public enum Tone: Sendable { case good, warn, bad, dim, bold }
+  package enum Tone: Sendable { case good, warn, bad, dim, bold }
 
   /// `text` in ANSI colour when colour is on.
-  public func paint(_ text: String, _ tone: Tone) -> String {
+  package func paint(_ text: String, _ tone: Tone) -> String {
     guard color else { return text }
     let code: String
     switch tone {
@@ -29,7 +29,7 @@ public struct TextLayout: Sendable {
   }
 
   /// Label/value lines with the values aligned; long values wrap under the value column.
-  public func fields(_ rows: [(String, String)], indent: Int = 0, minimumLabelWidth: Int = 0) -> String {
+  package func fields(_ rows: [(String, String)], indent: Int = 0, minimumLabelWidth: Int = 0) -> String {
     let labelWidth = max(minimumLabelWidth, (rows.map(\.0.count).max() ?? 0) + 2)
     let pad = String(repeating: " ", count: indent)
     var out = ""
@@ -52,7 +52,7 @@ public struct TextLayout: Sendable {
   /// and their long cells shortened in the middle with "…", keeping the start and the end of an id
   /// (`com.example.a…promo2026`), where product ids differ. `style` decorates a body cell after padding,
   /// so colour escape codes never count towards column widths.
-  public func table(
+  package func table(
     header: [String], rows: [[String]], rightAligned: Set<Int> = [], flexible: [Int] = [], indent: Int = 0,
     style: ((_ row: Int, _ column: Int, _ cell: String) -> String)? = nil
   ) -> String {

@@ -41,7 +41,9 @@ struct CatalogFieldReader {
 
   func bool(_ parent: JSONValue, _ key: String, _ path: String) throws(ReceiptError) -> Bool? {
     guard let value = parent.member(key), value != .null else { return nil }
-    guard case .bool(let b) = value else { throw fail("\(path).\(key)", "expected true or false, found \(value.excerpt)") }
+    guard case .bool(let b) = value else {
+      throw fail("\(path).\(key)", "expected true or false, found \(value.excerpt)")
+    }
     return b
   }
 
@@ -63,7 +65,9 @@ struct CatalogFieldReader {
 
   /// A price as a decimal string or JSON number, read exactly and checked against the currency's decimals.
   /// With no known currency the amount is still validated, and returned at its written scale.
-  func price(_ parent: JSONValue, _ key: String, _ path: String, currency: String?) throws(ReceiptError) -> DecimalAmount? {
+  func price(_ parent: JSONValue, _ key: String, _ path: String, currency: String?) throws(ReceiptError)
+    -> DecimalAmount?
+  {
     guard let value = parent.member(key), value != .null else { return nil }
     let at = "\(path).\(key)"
     let text: String

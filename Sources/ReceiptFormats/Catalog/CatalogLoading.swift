@@ -14,11 +14,13 @@ public enum CatalogLoader {
   public static func load(_ bytes: [UInt8], source: String, currency: String? = nil) throws(ReceiptError) -> Catalog {
     let root = try JSONValue.parse(bytes, source: source)
     guard case .object = root else {
-      throw .field(source: source, path: "$", message: "a catalog is a JSON object, found \(root.excerpt)", line: nil, column: nil)
+      throw .field(
+        source: source, path: "$", message: "a catalog is a JSON object, found \(root.excerpt)", line: nil, column: nil)
     }
     if let path = root.firstDuplicateKey(among: readKeys) {
       throw .field(
-        source: source, path: path, message: "duplicate key; receipt-tool reads it and will not guess which value is meant",
+        source: source, path: path,
+        message: "duplicate key; receipt-tool reads it and will not guess which value is meant",
         line: nil, column: nil)
     }
     if StoreKitConfigurationFormat.recognises(root) {
@@ -29,7 +31,8 @@ public enum CatalogLoader {
     }
     throw .field(
       source: source, path: "$",
-      message: "neither a receipt-tool catalog (\"products\" entries with \"product_id\") nor an Xcode .storekit file (\"subscriptionGroups\", or \"products\" entries with \"productID\")",
+      message:
+        "neither a receipt-tool catalog (\"products\" entries with \"product_id\") nor an Xcode .storekit file (\"subscriptionGroups\", or \"products\" entries with \"productID\")",
       line: nil, column: nil)
   }
 }

@@ -23,7 +23,9 @@ enum JSONCatalogFormat {
       let path = "$.products[\(index)]"
       let product = try loadProduct(try r.object(item, path), path: path, r, defaultCurrency: defaultCurrency)
       if let earlier = firstIndex[product.productID] {
-        throw r.fail("\(path).product_id", "duplicate product id \(Excerpt.quoted(product.productID)) (first at $.products[\(earlier)])")
+        throw r.fail(
+          "\(path).product_id",
+          "duplicate product id \(Excerpt.quoted(product.productID)) (first at $.products[\(earlier)])")
       }
       firstIndex[product.productID] = index
       catalog.add(product)
@@ -38,7 +40,10 @@ enum JSONCatalogFormat {
     let id = try r.requiredString(item, "product_id", path)
     let typeName = try r.requiredString(item, "type", path)
     guard let type = ProductType(rawValue: typeName) else {
-      throw r.fail("\(path).type", "unknown product type \(Excerpt.quoted(typeName)); expected \(Excerpt.listed(ProductType.allCases.map(\.rawValue)))")
+      throw r.fail(
+        "\(path).type",
+        "unknown product type \(Excerpt.quoted(typeName)); expected \(Excerpt.listed(ProductType.allCases.map(\.rawValue)))"
+      )
     }
     let explicitCurrency = try r.currency(item, "currency", path)
     let currency = explicitCurrency ?? defaultCurrency
@@ -65,13 +70,17 @@ enum JSONCatalogFormat {
     if let value = item.member("intro_offer"), value != .null {
       let at = "\(path).intro_offer"
       guard type == .autoRenewable else {
-        throw r.fail(at, "only auto_renewable products have introductory offers; this one is \(Excerpt.quoted(typeName))")
+        throw r.fail(
+          at, "only auto_renewable products have introductory offers; this one is \(Excerpt.quoted(typeName))")
       }
       let o = try r.object(value, at)
       try rejectUnknownKeys(o, allowed: offerKeys, path: at, r)
       let modeName = try r.requiredString(o, "payment_mode", at)
       guard let mode = IntroPaymentMode(rawValue: modeName) else {
-        throw r.fail("\(at).payment_mode", "unknown payment mode \(Excerpt.quoted(modeName)); expected \(Excerpt.listed(IntroPaymentMode.allCases.map(\.rawValue)))")
+        throw r.fail(
+          "\(at).payment_mode",
+          "unknown payment mode \(Excerpt.quoted(modeName)); expected \(Excerpt.listed(IntroPaymentMode.allCases.map(\.rawValue)))"
+        )
       }
       offer = IntroOffer(
         paymentMode: mode, period: try r.period(o, "period", at)?.text,
@@ -85,10 +94,14 @@ enum JSONCatalogFormat {
   }
 
   /// Our own format rejects unknown keys, so a typo (`entitlement`) is never silently ignored.
-  static func rejectUnknownKeys(_ object: JSONValue, allowed: Set<String>, path: String, _ r: CatalogFieldReader) throws(ReceiptError) {
+  static func rejectUnknownKeys(_ object: JSONValue, allowed: Set<String>, path: String, _ r: CatalogFieldReader)
+    throws(ReceiptError)
+  {
     guard case .object(let members) = object else { return }
     for member in members where !allowed.contains(member.key) {
-      throw r.fail("\(path).\(member.key)", "unknown key \(Excerpt.quoted(member.key)); expected \(Excerpt.listed(allowed.sorted()))")
+      throw r.fail(
+        "\(path).\(member.key)",
+        "unknown key \(Excerpt.quoted(member.key)); expected \(Excerpt.listed(allowed.sorted()))")
     }
   }
 }

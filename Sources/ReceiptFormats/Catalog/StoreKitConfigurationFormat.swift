@@ -25,7 +25,9 @@ enum StoreKitConfigurationFormat {
     let r = CatalogFieldReader(source: source)
     var catalog = Catalog()
     if case .number(let major)? = root.member("version")?.member("major"), let v = Int(major), !(1...4).contains(v) {
-      catalog.warnings.append("\(source): .storekit format version \(major) is newer than receipt-tool knows (1.x to 4.x); reading what it recognises")
+      catalog.warnings.append(
+        "\(source): .storekit format version \(major) is newer than receipt-tool knows (1.x to 4.x); reading what it recognises"
+      )
     }
     let currency = try resolveCurrency(root, source: source, option: currencyOption, r, warnings: &catalog.warnings)
     var seen: [String: String] = [:]
@@ -33,7 +35,8 @@ enum StoreKitConfigurationFormat {
     func add(_ item: JSONValue, path: String, group: String?) throws(ReceiptError) {
       let product = try loadProduct(try r.object(item, path), path: path, group: group, currency: currency, r)
       if let earlier = seen[product.productID] {
-        throw r.fail("\(path).productID", "duplicate product id \(Excerpt.quoted(product.productID)) (first at \(earlier))")
+        throw r.fail(
+          "\(path).productID", "duplicate product id \(Excerpt.quoted(product.productID)) (first at \(earlier))")
       }
       seen[product.productID] = path
       catalog.add(product)
@@ -65,11 +68,15 @@ enum StoreKitConfigurationFormat {
     if let option { return option }
     let settings = root.member("settings") ?? .null
     guard let storefront = try r.string(settings, "_storefront", "$.settings") else {
-      warnings.append("\(source): no settings._storefront, so the currency of its prices is unknown; they stay unpriced (give --currency)")
+      warnings.append(
+        "\(source): no settings._storefront, so the currency of its prices is unknown; they stay unpriced (give --currency)"
+      )
       return nil
     }
     guard let currency = CurrencyTable.currency(forStorefront: storefront) else {
-      warnings.append("\(source): storefront \(Excerpt.quoted(storefront)) is not in receipt-tool's storefront table; its prices stay unpriced (give --currency)")
+      warnings.append(
+        "\(source): storefront \(Excerpt.quoted(storefront)) is not in receipt-tool's storefront table; its prices stay unpriced (give --currency)"
+      )
       return nil
     }
     return currency
@@ -81,7 +88,9 @@ enum StoreKitConfigurationFormat {
     let id = try r.requiredString(item, "productID", path)
     let typeName = try r.requiredString(item, "type", path)
     guard let type = productTypes[typeName] else {
-      throw r.fail("\(path).type", "unknown product type \(Excerpt.quoted(typeName)); expected \(Excerpt.listed(productTypes.keys.sorted()))")
+      throw r.fail(
+        "\(path).type",
+        "unknown product type \(Excerpt.quoted(typeName)); expected \(Excerpt.listed(productTypes.keys.sorted()))")
     }
     let price = try r.price(item, "displayPrice", path, currency: currency)
     _ = try r.period(item, "recurringSubscriptionPeriod", path)
@@ -95,7 +104,9 @@ enum StoreKitConfigurationFormat {
   }
 
   /// `introductoryOffer` (object or null), or the newer `introductoryOffers` array.
-  static func introOffer(_ item: JSONValue, path: String, currency: String?, _ r: CatalogFieldReader) throws(ReceiptError) -> IntroOffer? {
+  static func introOffer(_ item: JSONValue, path: String, currency: String?, _ r: CatalogFieldReader)
+    throws(ReceiptError) -> IntroOffer?
+  {
     var offerValue: JSONValue?
     var at = "\(path).introductoryOffer"
     if let single = item.member("introductoryOffer"), single != .null {
@@ -109,7 +120,9 @@ enum StoreKitConfigurationFormat {
     let o = try r.object(offerValue, at)
     let modeName = try r.requiredString(o, "paymentMode", at)
     guard let mode = paymentModes[modeName] else {
-      throw r.fail("\(at).paymentMode", "unknown payment mode \(Excerpt.quoted(modeName)); expected \(Excerpt.listed(paymentModes.keys.sorted()))")
+      throw r.fail(
+        "\(at).paymentMode",
+        "unknown payment mode \(Excerpt.quoted(modeName)); expected \(Excerpt.listed(paymentModes.keys.sorted()))")
     }
     let price = try r.price(o, "displayPrice", at, currency: currency)
     return IntroOffer(

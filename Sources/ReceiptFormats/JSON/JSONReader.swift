@@ -81,10 +81,13 @@ public struct JSONReader {
 
   mutating func checkEncoding() throws {
     if end >= 2, (buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] == 0xFF && buf[1] == 0xFE) {
-      throw error("input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8", at: 0)
+      throw error(
+        "input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8",
+        at: 0)
     }
     if end >= 2, buf[0] == 0 || buf[1] == 0, buf[0] != 0 || buf[1] != 0 {
-      throw error("input looks like UTF-16 or UTF-32 (NUL bytes among the first characters); convert it to UTF-8", at: 0)
+      throw error(
+        "input looks like UTF-16 or UTF-32 (NUL bytes among the first characters); convert it to UTF-8", at: 0)
     }
     if end >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF {
       pos = 3
@@ -190,7 +193,9 @@ public struct JSONReader {
         depth &-= 1
         return nil
       }
-      guard buf[pos] == UInt8(ascii: ",") else { throw unexpected(at: pos, expecting: "',' or '}' after an object member") }
+      guard buf[pos] == UInt8(ascii: ",") else {
+        throw unexpected(at: pos, expecting: "',' or '}' after an object member")
+      }
       pos &+= 1
       skipWhitespace()
     }
@@ -221,7 +226,9 @@ public struct JSONReader {
       afterOpen = false
       return true
     }
-    guard buf[pos] == UInt8(ascii: ",") else { throw unexpected(at: pos, expecting: "',' or ']' after an array element") }
+    guard buf[pos] == UInt8(ascii: ",") else {
+      throw unexpected(at: pos, expecting: "',' or ']' after an array element")
+    }
     pos &+= 1
     return true
   }
@@ -467,12 +474,20 @@ public struct JSONReader {
     var hi: UInt8 = 0xBF
     switch b0 {
     case 0xC2...0xDF: need = 1
-    case 0xE0: need = 2; lo = 0xA0
+    case 0xE0:
+      need = 2
+      lo = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: need = 2
-    case 0xED: need = 2; hi = 0x9F
-    case 0xF0: need = 3; lo = 0x90
+    case 0xED:
+      need = 2
+      hi = 0x9F
+    case 0xF0:
+      need = 3
+      lo = 0x90
     case 0xF1...0xF3: need = 3
-    case 0xF4: need = 3; hi = 0x8F
+    case 0xF4:
+      need = 3
+      hi = 0x8F
     default: throw error("invalid UTF-8 (\(Self.describe(byte: b0)))", at: pos)
     }
     guard end - pos > need else { throw error("truncated UTF-8 sequence", at: pos) }

@@ -70,7 +70,9 @@ extension JSONValue {
     while i < bytes.count {
       let b = base[i]
       if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
-        if runStart < i { out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self) }
+        if runStart < i {
+          out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self)
+        }
         out += escape(b)
         runStart = i + 1
       }

@@ -42,7 +42,10 @@ public enum RevenueReportReader {
     func money(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> Int64 {
       let s = try string(v, path)
       guard let m = Money(parsing: s, currency: currency) else {
-        throw fail(path, "expected a \(currency) amount with \(minorDigits(ofCurrency: currency)) decimals, found \(Excerpt.quoted(s))")
+        throw fail(
+          path,
+          "expected a \(currency) amount with \(minorDigits(ofCurrency: currency)) decimals, found \(Excerpt.quoted(s))"
+        )
       }
       return m.minorUnits
     }
@@ -90,12 +93,15 @@ public enum RevenueReportReader {
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
-          productID: string(member(u, "product_id", up), up + ".product_id"), units: count(member(u, "units", up), up + ".units"))
+          productID: string(member(u, "product_id", up), up + ".product_id"),
+          units: count(member(u, "units", up), up + ".units"))
       }
       for (i, e) in try array(member(root, "errors", "$"), "errors").enumerated() {
         let ep = "errors[\(i)]"
         report.errors.append(
-          RevenueInputError(input: try string(member(e, "input", ep), ep + ".input"), message: try string(member(e, "message", ep), ep + ".message")))
+          RevenueInputError(
+            input: try string(member(e, "input", ep), ep + ".input"),
+            message: try string(member(e, "message", ep), ep + ".message")))
       }
       return report
     }

@@ -235,9 +235,12 @@ private struct TransactionRow {
     case "FAMILY_SHARED": ownership = .familyShared
     case let raw?:
       ownership = .unrecognized(raw)
-      warnings.append(DataWarning(
-        path: r.pathString + ".in_app_ownership_type",
-        message: "\(Excerpt.quoted(raw)) is not an ownership type Apple documents; kept as received and not counted as the purchaser's"))
+      warnings.append(
+        DataWarning(
+          path: r.pathString + ".in_app_ownership_type",
+          message:
+            "\(Excerpt.quoted(raw)) is not an ownership type Apple documents; kept as received and not counted as the purchaser's"
+        ))
     }
     return PurchaseTransaction(
       transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,
@@ -259,13 +262,15 @@ private struct TransactionRow {
     let pricing: OfferUse.Pricing? =
       isTrialPeriod == true ? .freeTrial : isInIntroOfferPeriod == true ? .introductoryPrice : nil
     if isTrialPeriod == true, isInIntroOfferPeriod == true {
-      warnings.append(DataWarning(
-        path: path, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
+      warnings.append(
+        DataWarning(
+          path: path, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
     }
     if promotionalOfferID != nil, offerCodeRefName != nil {
-      warnings.append(DataWarning(
-        path: path + ".offer_code_ref_name",
-        message: "both promotional_offer_id and offer_code_ref_name are set; read as the promotional offer"))
+      warnings.append(
+        DataWarning(
+          path: path + ".offer_code_ref_name",
+          message: "both promotional_offer_id and offer_code_ref_name are set; read as the promotional offer"))
     }
     let kind: OfferUse.Kind
     if promotionalOfferID != nil {
@@ -324,7 +329,10 @@ extension ValueReading {
     let (kind, at) = try peek()
     guard kind == .object else {
       // Positioned like a syntax error, so an NDJSON line's message names the file's line.
-      throw syntax(reader.error("expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun)", at: at))
+      throw syntax(
+        reader.error(
+          "expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun)",
+          at: at))
     }
     var top = TopLevel()
     var collector = TransactionCollector()
@@ -369,7 +377,9 @@ extension ValueReading {
           }
         }
         if !row.isEmpty {
-          collector.add(try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings), prefer: latestReceiptInfoWins)
+          collector.add(
+            try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings),
+            prefer: latestReceiptInfoWins)
         }
         top.receipt = info
       case .latestReceiptInfo:
@@ -406,7 +416,9 @@ extension ValueReading {
     } else {
       throw ReceiptError.data(
         source: source,
-        message: "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app")
+        message:
+          "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app"
+      )
     }
 
     var history = PurchaseHistory(format: format)
@@ -440,7 +452,8 @@ extension ValueReading {
       DataMoment(time: $0, field: "request_date", description: "the receipt's request_date")
     }
     if let status = history.provenance.status, !status.isKnown {
-      warnings.append(DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
+      warnings.append(
+        DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
     }
     history.warnings = warnings
     return history
@@ -459,7 +472,11 @@ extension ValueReading {
     case .originalApplicationVersion: info.originalApplicationVersion = try text()
     case .receiptType: info.receiptType = try text()
     case .receiptCreationDate:
-      if info.receiptCreationDate == nil { info.receiptCreationDate = try formattedDate() } else { try reader.skipValue() }
+      if info.receiptCreationDate == nil {
+        info.receiptCreationDate = try formattedDate()
+      } else {
+        try reader.skipValue()
+      }
     case .receiptCreationDateMs:
       if let t = try milliseconds() { info.receiptCreationDate = t }
     case .requestDate:
@@ -495,7 +512,9 @@ extension ValueReading {
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
     if splitsLargeArrays, try peek().0 == .array, TransactionArraySplit.applies(to: reader) {
-      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) { collector.add($0, prefer: latestReceiptInfoWins) }
+      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) {
+        collector.add($0, prefer: latestReceiptInfoWins)
+      }
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.

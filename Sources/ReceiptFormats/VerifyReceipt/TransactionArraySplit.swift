@@ -1,7 +1,6 @@
+import Dispatch
 import ReceiptModel
 import ReceiptRules
-
-import Dispatch
 
 #if canImport(Glibc)
   import Glibc

@@ -159,7 +159,9 @@ struct ValueReading {
     case .string:
       let token = try reader.readStringToken()
       if reader.isEmpty(token) { return nil }
-      if !token.hasEscapes, let t = reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) }) {
+      if !token.hasEscapes,
+        let t = reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) })
+      {
         return t
       }
       let s = reader.string(token)
@@ -189,7 +191,9 @@ struct ValueReading {
       switch reader.string(token) {
       case "true", "1": return true
       case "false", "0": return false
-      case let other: throw fieldError("\(Excerpt.quoted(other)) is not a boolean (expected \"true\", \"false\", \"1\" or \"0\")", at: at)
+      case let other:
+        throw fieldError(
+          "\(Excerpt.quoted(other)) is not a boolean (expected \"true\", \"false\", \"1\" or \"0\")", at: at)
       }
     case .number:
       let t = try reader.readNumberToken()
@@ -261,7 +265,8 @@ struct ValueReading {
 
   /// Visits each element of an array of objects; a single object counts as a one-element
   /// array (iOS 6-style `latest_receipt_info`) unless `singleObjectAllowed` is false; null counts as empty.
-  mutating func forEachObject(singleObjectAllowed: Bool = true, _ body: (inout ValueReading, Int) throws -> Void) throws {
+  mutating func forEachObject(singleObjectAllowed: Bool = true, _ body: (inout ValueReading, Int) throws -> Void) throws
+  {
     let (kind, at) = try peek()
     switch kind {
     case .null:
@@ -302,7 +307,10 @@ struct ValueReading {
       }
       let bit: UInt64 = 1 << UInt64(index & 63)
       guard seen & bit == 0 else {
-        throw withKey(names[index]) { $0.fieldError("duplicate key; receipt-tool reads it and will not guess which value is meant", at: key.start &- 1) }
+        throw withKey(names[index]) {
+          $0.fieldError(
+            "duplicate key; receipt-tool reads it and will not guess which value is meant", at: key.start &- 1)
+        }
       }
       seen |= bit
       try withKey(names[index]) { try body(&$0, index) }

@@ -27,7 +27,9 @@ public struct ISOPeriod: Hashable, Sendable {
 
   /// Parses `PnYnMnWnD` (each part optional, at least one present); nil otherwise.
   public init?(_ text: String) {
-    var y = 0, m = 0, d = 0
+    var y = 0
+    var m = 0
+    var d = 0
     var rest = Substring(text)
     guard rest.first == "P", rest.count > 1 else { return nil }
     rest = rest.dropFirst()

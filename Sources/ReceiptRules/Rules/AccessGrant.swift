@@ -136,11 +136,14 @@ extension AccessGrant {
     case .consumable:
       return "\(what) is a consumable, which never gives lasting access."
     case .unknownType:
-      return "\(what) has no \(names.expiresDate), so it could be a consumable, a non-consumable or a non-renewing subscription."
+      return
+        "\(what) has no \(names.expiresDate), so it could be a consumable, a non-consumable or a non-renewing subscription."
     case .unknownDuration:
-      return "\(what) is a non-renewing subscription and the catalog gives no duration for it, so how long it lasts is unknown."
+      return
+        "\(what) is a non-renewing subscription and the catalog gives no duration for it, so how long it lasts is unknown."
     case .missingExpiresDate:
-      return "\(what) is an auto-renewable subscription in the catalog, but \(names.document) gives no \(names.expiresDate) for it."
+      return
+        "\(what) is an auto-renewable subscription in the catalog, but \(names.document) gives no \(names.expiresDate) for it."
     case .missingPurchaseDate:
       return "\(what) has no \(names.purchaseDate), so whether it was bought by then cannot be told."
     }

@@ -15,7 +15,8 @@ func entitlementReason(_ finding: EntitlementFinding, definition: EntitlementDef
   case .granted(let c, let until, let lost):
     return grantedReason(c.transaction, until: until, lost: lost)
   case .inGracePeriod(let c, let expired, let grace):
-    return "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
+    return
+      "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
   case .undecided(let c):
     return c.grant.explanation(of: c.transaction)
   case .inBillingRetry(let c, let expired, let graceEnded):
@@ -23,7 +24,8 @@ func entitlementReason(_ finding: EntitlementFinding, definition: EntitlementDef
     if let grace = graceEnded { reason += " and the billing grace period ended on \(grace.iso8601)" }
     return reason + "; Apple is still retrying the charge, and access returns if it succeeds."
   case .nothingBoughtYet(let first):
-    return "Nothing was bought by \(time.iso8601WholeSeconds)" + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
+    return "Nothing was bought by \(time.iso8601WholeSeconds)"
+      + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
   case .lost(let c, let renewal, let target):
     return lostReason(c, renewal: renewal, upgradeTarget: target, definition: definition)
   }
@@ -35,11 +37,14 @@ private func lostReason(
   let t = c.transaction
   switch c.grant {
   case .refunded(let at):
-    return "\(t.productID) (transaction \(t.transactionID)) was refunded on \(at.iso8601)\(revocationCause(t)), so it counts as never bought."
+    return
+      "\(t.productID) (transaction \(t.transactionID)) was refunded on \(at.iso8601)\(revocationCause(t)), so it counts as never bought."
   case .revoked(let at):
-    return "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
+    return
+      "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
   case .upgraded:
-    return "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
+    return
+      "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
   case .expired(let at):
     var reason = "\(t.productID) expired on \(at.iso8601)"
     if let intent = renewal?.expirationIntent {
@@ -50,7 +55,8 @@ private func lostReason(
     if let grace = renewal?.gracePeriodExpiresDate { reason += "; the billing grace period ended on \(grace.iso8601)" }
     return reason + "."
   case .durationEnded(let end, let duration):
-    return "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
+    return
+      "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
   default:
     return c.grant.explanation(of: t)
   }
@@ -59,14 +65,18 @@ private func lostReason(
 private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
   let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
   // The product is named unless the sentence already did.
-  let id = lost?.transaction.productID == t.productID ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
+  let id =
+    lost?.transaction.productID == t.productID
+    ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
   let source: String
   switch t.ownership {
   case .familyShared: source = "Family Sharing (\(id))"
   case .purchased where t.ownershipAssumed:
-    source = "the customer's own purchase (\(id); \(t.vocabulary.document) has no \(t.vocabulary.ownership), so it is taken as bought by the customer)"
+    source =
+      "the customer's own purchase (\(id); \(t.vocabulary.document) has no \(t.vocabulary.ownership), so it is taken as bought by the customer)"
   case .purchased: source = "the customer's own purchase (\(id))"
-  case .unknown: source = "\(id) (\(t.vocabulary.document) cannot say whether the customer or a family member bought it)"
+  case .unknown:
+    source = "\(id) (\(t.vocabulary.document) cannot say whether the customer or a family member bought it)"
   case .unrecognized(let raw): source = "\(id) (ownership \(raw))"
   }
   let sentence = source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."

@@ -123,7 +123,8 @@ func findEntitlement(
     return .granted(best, until: until, lost: newestLoss(considered))
   }
   let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
-    guard case .expired(let expired) = c.grant, let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
+    guard case .expired(let expired) = c.grant,
+      let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
     else { return nil }
     return (c, renewal, expired)
   }
@@ -232,7 +233,9 @@ func upgradeTarget(of t: PurchaseTransaction, in history: PurchaseHistory, exclu
 ///   - catalog: product facts the data does not carry.
 ///   - time: the moment asked about.
 /// - Returns: one result per entitlement.
-public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [EntitlementResult] {
+public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
+  -> [EntitlementResult]
+{
   entitlementDefinitions(for: history, catalog: catalog).map {
     entitlementStatus($0, history: history, catalog: catalog, at: time)
   }

@@ -159,7 +159,9 @@ private func currentSubscription(in transactions: [PurchaseTransaction], at time
 private func retryingRenewal(
   of transactions: [PurchaseTransaction], history: PurchaseHistory, at time: Timestamp
 ) -> (PurchaseTransaction, RenewalState)? {
-  let expired = transactions.filter { t in t.expiresDate.map { $0 <= time } == true && t.revocation == nil && !t.isUpgraded }
+  let expired = transactions.filter { t in
+    t.expiresDate.map { $0 <= time } == true && t.revocation == nil && !t.isUpgraded
+  }
   guard let newest = expired.max(by: { ($0.expiresDate ?? .epoch) < ($1.expiresDate ?? .epoch) }),
     let renewal = history.renewal(originalTransactionID: newest.chainID),
     renewal.isInBillingRetryPeriod == true || renewal.gracePeriodExpiresDate.map({ $0 > time }) == true

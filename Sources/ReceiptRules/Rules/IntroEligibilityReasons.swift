@@ -13,40 +13,51 @@ func introEligibilityReason(
   let status = finding.status.rawValue
   switch finding {
   case .notASubscription(let type, let catalog):
-    return "\(status): the catalog (\(catalog)) lists \(productID) as a \(type.description), not an auto-renewable subscription; only those have introductory offers"
+    return
+      "\(status): the catalog (\(catalog)) lists \(productID) as a \(type.description), not an auto-renewable subscription; only those have introductory offers"
   case .noOfferInCatalog(let catalog):
     return "\(status): the catalog (\(catalog)) lists no introductory offer for \(productID)"
   case .notKnownToBeASubscription(let names):
-    return "\(status): \(productID) is not in the catalog and none of its transactions has an \(names.expiresDate), so it is not known to be an auto-renewable subscription"
+    return
+      "\(status): \(productID) is not in the catalog and none of its transactions has an \(names.expiresDate), so it is not known to be an auto-renewable subscription"
   case .offerUsed(let used):
     let what = used.offer?.isFreeTrial == true ? "a free trial" : "in an introductory price period"
-    var reason = "\(status): \(describe(used, group: group)) was \(what) from \(used.purchaseDate.map(\.iso8601) ?? "an unknown date")"
+    var reason =
+      "\(status): \(describe(used, group: group)) was \(what) from \(used.purchaseDate.map(\.iso8601) ?? "an unknown date")"
     if let revoked = used.revocation?.date {
       reason += "; it was cancelled on \(revoked.iso8601), but a used offer still counts"
     }
     return reason
   case .subscribed(let current):
-    return "\(status): \(describe(current, group: group)) is active until \(current.expiresDate.display); active subscribers changing plans get no introductory offer"
+    return
+      "\(status): \(describe(current, group: group)) is active until \(current.expiresDate.display); active subscribers changing plans get no introductory offer"
   case .renewalRetrying(let lapsed, let renewal):
-    let state = renewal.gracePeriodExpiresDate.map { $0 > time } == true
+    let state =
+      renewal.gracePeriodExpiresDate.map { $0 > time } == true
       ? "in Apple's billing grace period until \(renewal.gracePeriodExpiresDate.display)"
       : "in billing retry"
-    return "\(status): \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; active subscribers changing plans get no introductory offer"
+    return
+      "\(status): \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; active subscribers changing plans get no introductory offer"
   case .groupUnknown(let catalog, let hasTransactions, let names):
-    let evidence = hasTransactions
+    let evidence =
+      hasTransactions
       ? "none of its transactions carries \(names.subscriptionGroup)"
       : "the receipt has no transaction of it"
-    let catalogSays = catalog.map { "the catalog (\($0)) gives no subscription group for \(productID)" }
+    let catalogSays =
+      catalog.map { "the catalog (\($0)) gives no subscription group for \(productID)" }
       ?? "\(productID) is not in the catalog"
-    return "\(status): \(catalogSays) and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
+    return
+      "\(status): \(catalogSays) and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
   case .neverUsed(let count, let shared):
     let place = group.map { "group \($0.displayID)" } ?? "product \(productID)"
     guard count > 0 else {
       return "\(status): the receipt has no transaction in \(place); new subscribers get the introductory offer"
     }
     let transactions = count == 1 ? "the 1 transaction" : "none of the \(count) transactions"
-    let verb = count == 1 ? "did not use an introductory offer, and it is not" : "used an introductory offer, and none is"
-    return "\(status): \(transactions) in \(place) (\(shared) family-shared) \(verb) active at \(time.iso8601WholeSeconds)"
+    let verb =
+      count == 1 ? "did not use an introductory offer, and it is not" : "used an introductory offer, and none is"
+    return
+      "\(status): \(transactions) in \(place) (\(shared) family-shared) \(verb) active at \(time.iso8601WholeSeconds)"
   }
 }
 

@@ -147,7 +147,9 @@ public struct RevenueReport: Sendable {
       if rows.isEmpty {
         hasProceeds = other.hasProceeds
       } else if hasProceeds != other.hasProceeds {
-        throw .data(source: nil, message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
+        throw .data(
+          source: nil,
+          message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
       }
     }
     for (currency, groups) in other.rows {

@@ -63,11 +63,12 @@ public struct RevenueLedger: Sendable {
         ownership = texts.count + 2
         texts.append(raw)
       }
-      entries.append(Entry(
-        id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
-        product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
-        offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
+      entries.append(
+        Entry(
+          id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
+          product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
+          offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
+          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
     }
   }
 
@@ -102,10 +103,12 @@ public struct RevenueLedger: Sendable {
       }
     return PurchaseTransaction(
       transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[e.product],
-      ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate, expiresDate: e.expiresDate,
+      ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate,
+      expiresDate: e.expiresDate,
       revocation: e.cancellationDate.map { Revocation(date: $0) },
       offer: e.offerPricing.map {
-        OfferUse(kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
+        OfferUse(
+          kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
           usesIntroductoryOffer: e.usesIntroductoryOffer)
       })
   }

@@ -92,11 +92,14 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
   guard let minor = price.rescaled(to: digits) else {
     throw .data(
       source: product.origin.isEmpty ? nil : product.origin,
-      message: "\(product.productID): \(basis.rawValue) \(price.text) cannot be written in \(currency)'s \(digits) minor digits")
+      message:
+        "\(product.productID): \(basis.rawValue) \(price.text) cannot be written in \(currency)'s \(digits) minor digits"
+    )
   }
   let (total, overflow) = minor.units.multipliedReportingOverflow(by: units(of: transaction))
   if overflow {
-    throw .data(source: nil, message: "transaction \(Excerpt.quoted(transaction.transactionID)): price × quantity is too large")
+    throw .data(
+      source: nil, message: "transaction \(Excerpt.quoted(transaction.transactionID)): price × quantity is too large")
   }
   return .paid(Money(minorUnits: total, currency: currency), basis: basis)
 }

@@ -37,14 +37,17 @@ public struct SubscriptionGroups: Sendable {
   /// The product's group, or nil when neither the catalog nor any transaction places it in one.
   public func group(of productID: String) -> SubscriptionGroup? {
     let root = find("p:\(productID)")
-    var receiptIDs: [String] = [], catalogIDs: [String] = [], products: [String] = []
+    var receiptIDs: [String] = []
+    var catalogIDs: [String] = []
+    var products: [String] = []
     for node in parent.keys where find(node) == root {
       if node.hasPrefix("r:") { receiptIDs.append(String(node.dropFirst(2))) }
       if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
       if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
     }
     guard !receiptIDs.isEmpty || !catalogIDs.isEmpty else { return nil }
-    return SubscriptionGroup(receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted())
+    return SubscriptionGroup(
+      receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted())
   }
 
   private func find(_ node: String) -> String {
@@ -56,7 +59,8 @@ public struct SubscriptionGroups: Sendable {
   private mutating func union(_ a: String, _ b: String) {
     if parent[a] == nil { parent[a] = a }
     if parent[b] == nil { parent[b] = b }
-    let ra = find(a), rb = find(b)
+    let ra = find(a)
+    let rb = find(b)
     if ra != rb { parent[ra] = rb }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -31,7 +32,8 @@ import Testing
     Case(name: name, bytes: Array(text.utf8), status: .dataError, message: message)
   }
 
-  static let notAnObject = "expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found"
+  static let notAnObject =
+    "expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found"
 
   static let deepArrays = String(repeating: "[", count: 100_000)
   static let deepObjects = String(repeating: #"{"a":"#, count: 100_000)
@@ -40,18 +42,24 @@ import Testing
   static let cases: [Case] = structureCases + fieldCases + dateCases + secretCases
 
   static let structureCases: [Case] = [
-    Case(name: "empty file", bytes: [], status: .dataError, message: "FILE:1:1: unexpected end of input; expected a value"),
+    Case(
+      name: "empty file", bytes: [], status: .dataError, message: "FILE:1:1: unexpected end of input; expected a value"),
     data("only whitespace", "  \n\t ", "FILE:2:3: unexpected end of input; expected a value"),
     // RFC 8259 §8.1 lets a parser ignore a UTF-8 byte order mark; the reader skips it.
     Case(name: "UTF-8 BOM", bytes: [0xEF, 0xBB, 0xBF] + Array(receipt(tx("")).utf8), status: .ok, message: nil),
     Case(
-      name: "UTF-16 with BOM", bytes: [0xFF, 0xFE] + Array(#"{"status":0}"#.utf8).flatMap { [$0, 0] }, status: .dataError,
-      message: "FILE:1:1: input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8"),
+      name: "UTF-16 with BOM", bytes: [0xFF, 0xFE] + Array(#"{"status":0}"#.utf8).flatMap { [$0, 0] },
+      status: .dataError,
+      message:
+        "FILE:1:1: input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8"
+    ),
     Case(
       name: "UTF-16 without BOM", bytes: Array(#"{"status":0}"#.utf8).flatMap { [$0, 0] }, status: .dataError,
-      message: "FILE:1:1: input looks like UTF-16 or UTF-32 (NUL bytes among the first characters); convert it to UTF-8"),
+      message: "FILE:1:1: input looks like UTF-16 or UTF-32 (NUL bytes among the first characters); convert it to UTF-8"
+    ),
     Case(
-      name: "bytes that are not UTF-8", bytes: Array(#"{"status":0,"environment":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8),
+      name: "bytes that are not UTF-8",
+      bytes: Array(#"{"status":0,"environment":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8),
       status: .dataError, message: "FILE:1:28: invalid UTF-8 (byte 0xFF)"),
     Case(
       name: "NUL byte after the value", bytes: Array(#"{"status":0}"#.utf8) + [0], status: .dataError,
@@ -69,7 +77,9 @@ import Testing
     data(
       "nesting 100,000 deep inside a skipped member", deepInSkipped,
       "FILE:1:528: nesting deeper than 512 levels"),
-    data("status past Int64", #"{"status":92233720368547758070}"#, "FILE:1:11: status: 92233720368547758070 is not a status code"),
+    data(
+      "status past Int64", #"{"status":92233720368547758070}"#,
+      "FILE:1:11: status: 92233720368547758070 is not a status code"),
     data("status past Double", #"{"status":1e999999}"#, "FILE:1:11: status: 1e999999 is not a status code"),
     // Numbers the tool does not read are validated but never converted, so no size is too big.
     Case(
@@ -81,24 +91,32 @@ import Testing
       "FILE:1:13: status: duplicate key; receipt-tool reads it and will not guess which value is meant"),
     data(
       "duplicate key inside a transaction", receipt(tx(#","quantity":"1","quantity":"2""#)),
-      "FILE:1:143: receipt.in_app[0].quantity: duplicate key; receipt-tool reads it and will not guess which value is meant"),
-    Case(name: "duplicate key the tool skips", bytes: Array(#"{"status":0,"z":1,"z":2,"receipt":{"bundle_id":"x"}}"#.utf8), status: .ok, message: nil),
+      "FILE:1:143: receipt.in_app[0].quantity: duplicate key; receipt-tool reads it and will not guess which value is meant"
+    ),
+    Case(
+      name: "duplicate key the tool skips", bytes: Array(#"{"status":0,"z":1,"z":2,"receipt":{"bundle_id":"x"}}"#.utf8),
+      status: .ok, message: nil),
   ]
 
   static let fieldCases: [Case] = [
     data("status as a word", #"{"status":"ok"}"#, #"FILE:1:11: status: "ok" is not a status code"#),
     data("status as a boolean", #"{"status":true}"#, "FILE:1:11: status: expected a status code, found a boolean"),
     data("status as a fraction", #"{"status":0.5}"#, "FILE:1:11: status: 0.5 is not a status code"),
-    data("status negative", #"{"status":-1}"#, "FILE:1:11: status: -1 is out of range for a status code (0 to 2147483647)"),
-    data("receipt as a string", #"{"status":0,"receipt":"x"}"#, "FILE:1:23: receipt: expected an object, found a string"),
+    data(
+      "status negative", #"{"status":-1}"#, "FILE:1:11: status: -1 is out of range for a status code (0 to 2147483647)"),
+    data(
+      "receipt as a string", #"{"status":0,"receipt":"x"}"#, "FILE:1:23: receipt: expected an object, found a string"),
     data(
       "in_app as a number", #"{"status":0,"receipt":{"bundle_id":"x","in_app":5}}"#,
       "FILE:1:49: receipt.in_app: expected an array of objects, found a number"),
     data(
       "in_app as an object", #"{"status":0,"receipt":{"bundle_id":"x","in_app":"# + tx("") + "}}",
       "FILE:1:49: receipt.in_app: expected an array of objects, found an object"),
-    data("a transaction as an array", receipt("[1]"), "FILE:1:54: receipt.in_app[0]: expected an object, found an array"),
-    data("a transaction as a string", receipt(#""x""#), #"FILE:1:54: receipt.in_app[0]: expected an object, found a string"#),
+    data(
+      "a transaction as an array", receipt("[1]"), "FILE:1:54: receipt.in_app[0]: expected an object, found an array"),
+    data(
+      "a transaction as a string", receipt(#""x""#),
+      #"FILE:1:54: receipt.in_app[0]: expected an object, found a string"#),
     data(
       "latest_receipt_info as a string", #"{"status":0,"latest_receipt_info":"x"}"#,
       "FILE:1:35: latest_receipt_info: expected an array of objects, found a string"),
@@ -133,43 +151,56 @@ import Testing
       "missing product_id", receipt(#"{"transaction_id":"1"}"#), "FILE:1:54: receipt.in_app[0]: missing product_id"),
     data(
       "missing transaction_id", receipt(#"{"product_id":"p"}"#), "FILE:1:54: receipt.in_app[0]: missing transaction_id"),
-    data("quantity 0", receipt(tx(#","quantity":"0""#)), #"FILE:1:139: receipt.in_app[0].quantity: "0" is out of range for a quantity (1 to 1000000)"#),
-    data("quantity negative", receipt(tx(#","quantity":-1"#)), "FILE:1:139: receipt.in_app[0].quantity: -1 is out of range for a quantity (1 to 1000000)"),
+    data(
+      "quantity 0", receipt(tx(#","quantity":"0""#)),
+      #"FILE:1:139: receipt.in_app[0].quantity: "0" is out of range for a quantity (1 to 1000000)"#),
+    data(
+      "quantity negative", receipt(tx(#","quantity":-1"#)),
+      "FILE:1:139: receipt.in_app[0].quantity: -1 is out of range for a quantity (1 to 1000000)"),
     data(
       "quantity huge", receipt(tx(#","quantity":"99999999999999999999""#)),
       #"FILE:1:139: receipt.in_app[0].quantity: "99999999999999999999" is not a quantity"#),
-    data("quantity 1e3", receipt(tx(#","quantity":1e3"#)), "FILE:1:139: receipt.in_app[0].quantity: 1e3 is not a quantity"),
+    data(
+      "quantity 1e3", receipt(tx(#","quantity":1e3"#)), "FILE:1:139: receipt.in_app[0].quantity: 1e3 is not a quantity"),
   ]
 
   /// `*_ms` values: digits only, 1970 to 9999. An empty string means absent, as everywhere in Apple's JSON.
-  static let dateCases: [Case] = ["-1", "+12", "1e3", "12x", "99999999999999999999", "253402300800000", " 12", "0x10"].map { value in
-    data(
-      "expires_date_ms \(value)", receipt(tx(#","expires_date_ms":"\#(value)""#)),
-      #"FILE:1:146: receipt.in_app[0].expires_date_ms: "\#(value)" is not a millisecond timestamp (digits only, 1970 to 9999)"#)
-  } + [
-    Case(name: "expires_date_ms empty", bytes: Array(receipt(tx(#","expires_date_ms":"""#)).utf8), status: ReceiptCLI.ExitStatus.ok, message: nil),
-    data(
-      "expires_date_ms as a number 1e3", receipt(tx(#","expires_date_ms":1e3"#)),
-      "FILE:1:146: receipt.in_app[0].expires_date_ms: 1e3 is not a millisecond timestamp (digits only, 1970 to 9999)"),
-    data(
-      "expires_date_ms as a negative number", receipt(tx(#","expires_date_ms":-1"#)),
-      "FILE:1:146: receipt.in_app[0].expires_date_ms: -1 is not a millisecond timestamp (digits only, 1970 to 9999)"),
-    data(
-      "formatted date past 9999", receipt(tx(#","expires_date":"10000-01-01 00:00:00 Etc/GMT""#)),
-      #"FILE:1:143: receipt.in_app[0].expires_date: "10000-01-01 00:00:00 Etc/GMT" is not a date (expected "YYYY-MM-DD HH:MM:SS Etc/GMT")"#),
-    data(
-      "formatted date 12x", receipt(tx(#","purchase_date":"12x""#)),
-      #"FILE:1:144: receipt.in_app[0].purchase_date: "12x" is not a date (expected "YYYY-MM-DD HH:MM:SS Etc/GMT")"#),
-    data(
-      "request_date_ms past 9999", #"{"status":0,"receipt":{"bundle_id":"x","request_date_ms":"253402300800000"}}"#,
-      #"FILE:1:58: receipt.request_date_ms: "253402300800000" is not a millisecond timestamp (digits only, 1970 to 9999)"#),
-  ]
+  static let dateCases: [Case] =
+    ["-1", "+12", "1e3", "12x", "99999999999999999999", "253402300800000", " 12", "0x10"].map { value in
+      data(
+        "expires_date_ms \(value)", receipt(tx(#","expires_date_ms":"\#(value)""#)),
+        #"FILE:1:146: receipt.in_app[0].expires_date_ms: "\#(value)" is not a millisecond timestamp (digits only, 1970 to 9999)"#
+      )
+    } + [
+      Case(
+        name: "expires_date_ms empty", bytes: Array(receipt(tx(#","expires_date_ms":"""#)).utf8),
+        status: ReceiptCLI.ExitStatus.ok, message: nil),
+      data(
+        "expires_date_ms as a number 1e3", receipt(tx(#","expires_date_ms":1e3"#)),
+        "FILE:1:146: receipt.in_app[0].expires_date_ms: 1e3 is not a millisecond timestamp (digits only, 1970 to 9999)"),
+      data(
+        "expires_date_ms as a negative number", receipt(tx(#","expires_date_ms":-1"#)),
+        "FILE:1:146: receipt.in_app[0].expires_date_ms: -1 is not a millisecond timestamp (digits only, 1970 to 9999)"),
+      data(
+        "formatted date past 9999", receipt(tx(#","expires_date":"10000-01-01 00:00:00 Etc/GMT""#)),
+        #"FILE:1:143: receipt.in_app[0].expires_date: "10000-01-01 00:00:00 Etc/GMT" is not a date (expected "YYYY-MM-DD HH:MM:SS Etc/GMT")"#
+      ),
+      data(
+        "formatted date 12x", receipt(tx(#","purchase_date":"12x""#)),
+        #"FILE:1:144: receipt.in_app[0].purchase_date: "12x" is not a date (expected "YYYY-MM-DD HH:MM:SS Etc/GMT")"#),
+      data(
+        "request_date_ms past 9999", #"{"status":0,"receipt":{"bundle_id":"x","request_date_ms":"253402300800000"}}"#,
+        #"FILE:1:58: receipt.request_date_ms: "253402300800000" is not a millisecond timestamp (digits only, 1970 to 9999)"#
+      ),
+    ]
 
   /// Errors about a long value quote only a short excerpt of it.
   static let secretCases: [Case] = [
     data(
-      "a long bad value is clipped", receipt(tx(#","expires_date_ms":""# + String(repeating: "9", count: 10_000) + #"""#)),
-      #"FILE:1:146: receipt.in_app[0].expires_date_ms: ""# + String(repeating: "9", count: 40) + #"…" is not a millisecond timestamp (digits only, 1970 to 9999)"#)
+      "a long bad value is clipped",
+      receipt(tx(#","expires_date_ms":""# + String(repeating: "9", count: 10_000) + #"""#)),
+      #"FILE:1:146: receipt.in_app[0].expires_date_ms: ""# + String(repeating: "9", count: 40)
+        + #"…" is not a millisecond timestamp (digits only, 1970 to 9999)"#)
   ]
 
   @Test(arguments: cases)
@@ -191,12 +222,18 @@ import Testing
 
   @Test func theDepthLimitIs512() throws {
     func doc(_ depth: Int) -> [UInt8] {
-      Array((#"{"status":0,"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}").utf8)
+      Array(
+        (#"{"status":0,"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1)
+          + "}").utf8)
     }
     #expect((try? ReceiptDecoder.decode(doc(512), source: "t")) != nil)
     #expect(throws: ReceiptError.self) { try ReceiptDecoder.decode(doc(513), source: "t") }
-    #expect((try? JSONValue.parse(Array((String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).utf8))) != nil)
-    #expect((try? JSONValue.parse(Array((String(repeating: "[", count: 513) + String(repeating: "]", count: 513)).utf8))) == nil)
+    #expect(
+      (try? JSONValue.parse(Array((String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).utf8)))
+        != nil)
+    #expect(
+      (try? JSONValue.parse(Array((String(repeating: "[", count: 513) + String(repeating: "]", count: 513)).utf8)))
+        == nil)
   }
 }
 
@@ -213,7 +250,8 @@ import Testing
 
   @Test func aFiftyMegabyteStringIsReadAndPrintedInTime() throws {
     let big = String(repeating: "x", count: 50_000_000)
-    let path = try InProcessRunner.temporaryFile(Array(#"{"status":0,"environment":"\#(big)","receipt":{"bundle_id":"b"}}"#.utf8))
+    let path = try InProcessRunner.temporaryFile(
+      Array(#"{"status":0,"environment":"\#(big)","receipt":{"bundle_id":"b"}}"#.utf8))
     let (result, seconds) = try timed { try BinaryRunner.run(["decode", path, "--format", "json"]) }
     #expect(result.status == 0)
     #expect(result.stdout.contains(big))
@@ -222,7 +260,8 @@ import Testing
 
   @Test func aFiftyMegabyteStringInAnErrorIsClipped() throws {
     let big = String(repeating: "9", count: 50_000_000)
-    let path = try InProcessRunner.temporaryFile(Array(BadInputCatalogueTests.receipt(BadInputCatalogueTests.tx(#","expires_date_ms":"\#(big)""#)).utf8))
+    let path = try InProcessRunner.temporaryFile(
+      Array(BadInputCatalogueTests.receipt(BadInputCatalogueTests.tx(#","expires_date_ms":"\#(big)""#)).utf8))
     let (result, seconds) = try timed { try BinaryRunner.run(["decode", path]) }
     #expect(result.status == 65)
     #expect(result.stderr.count < 300)
@@ -231,7 +270,8 @@ import Testing
 
   @Test func a100000TransactionArrayIsRead() throws {
     let rows = (0..<100_000).map { #"{"transaction_id":"\#($0)","product_id":"p","purchase_date_ms":"1600000000000"}"# }
-    let path = try InProcessRunner.temporaryFile(Array(#"{"status":0,"latest_receipt_info":[\#(rows.joined(separator: ","))]}"#.utf8))
+    let path = try InProcessRunner.temporaryFile(
+      Array(#"{"status":0,"latest_receipt_info":[\#(rows.joined(separator: ","))]}"#.utf8))
     let (result, seconds) = try timed { try BinaryRunner.run(["decode", path, "--quiet"]) }
     #expect(result.status == 0)
     #expect(seconds < 60, "took \(seconds) s")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -83,7 +84,9 @@ import Testing
   }
 
   static let strings = ["", "a", "ü", "\\n", "\\u00e9", "\\uD83D\\uDE00", "\\\"", "\\/", "😀", "tab\\t", "\\u0000"]
-  static let numbers = ["0", "-0", "1", "-1", "12.5", "1e5", "1E-5", "-0.0e+0", "123456789012345678901234567890", "1e400", "0.1"]
+  static let numbers = [
+    "0", "-0", "1", "-1", "12.5", "1e5", "1E-5", "-0.0e+0", "123456789012345678901234567890", "1e400", "0.1",
+  ]
 
   static func value(_ g: inout Generator, depth: Int) -> String {
     switch g.below(depth > 4 ? 4 : 7) {
@@ -96,14 +99,17 @@ import Testing
       return "[" + (0..<n).map { _ in value(&g, depth: depth + 1) }.joined(separator: g.pick([",", ", ", " ,\n"])) + "]"
     default:
       let n = g.below(4)
-      let members = (0..<n).map { _ in "\"" + g.pick(strings) + "\"" + g.pick([":", " : "]) + value(&g, depth: depth + 1) }
+      let members = (0..<n).map { _ in
+        "\"" + g.pick(strings) + "\"" + g.pick([":", " : "]) + value(&g, depth: depth + 1)
+      }
       return "{" + members.joined(separator: ",") + "}"
     }
   }
 
   static let junk: [[UInt8]] = [
     [0x2C], [0x3A], [0x5B], [0x5D], [0x7B], [0x7D], [0x22], [0x5C], [0x20], [0x0A], [0x00], [0x7F], [0xFF], [0xC3],
-    Array("-".utf8), Array("0".utf8), Array("e".utf8), Array(".".utf8), Array("+".utf8), Array("tru".utf8), Array("nul".utf8),
+    Array("-".utf8), Array("0".utf8), Array("e".utf8), Array(".".utf8), Array("+".utf8), Array("tru".utf8),
+    Array("nul".utf8),
     Array("\\u".utf8), Array("\\uD800".utf8), [0xEF, 0xBB, 0xBF], [0x09], [0x0D], Array("'".utf8), Array("NaN".utf8),
   ]
 
@@ -173,10 +179,12 @@ import Testing
       let theirs = Self.foundationAccepts(doc)
       if ours { accepted += 1 } else { rejected += 1 }
       if ours != theirs, !Self.knownDifference(doc, ours: tree, foundationAccepts: theirs) {
-        disagreements.append("ours \(ours), Foundation \(theirs): \(Excerpt.quoted(String(decoding: doc, as: UTF8.self)))")
+        disagreements.append(
+          "ours \(ours), Foundation \(theirs): \(Excerpt.quoted(String(decoding: doc, as: UTF8.self)))")
       }
     }
-    #expect(disagreements.isEmpty, "seed \(seed): \(disagreements.count) disagreements, e.g. \(disagreements.prefix(5))")
+    #expect(
+      disagreements.isEmpty, "seed \(seed): \(disagreements.count) disagreements, e.g. \(disagreements.prefix(5))")
     // Both kinds of document must be exercised, or the comparison proves nothing.
     #expect(accepted > 500 && rejected > 500, "accepted \(accepted), rejected \(rejected)")
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
@@ -56,9 +57,11 @@ import Testing
   /// `receipt-tool decode big.json | head -1`: the reader goes away, the tool stops quietly, no crash report.
   @Test func standardOutputClosedEarlyEndsQuietly() throws {
     let rows = (0..<20_000).map { #"{"transaction_id":"\#($0)","product_id":"p","purchase_date_ms":"1600000000000"}"# }
-    let path = try InProcessRunner.temporaryFile(Array(#"{"status":0,"latest_receipt_info":[\#(rows.joined(separator: ","))]}"#.utf8))
+    let path = try InProcessRunner.temporaryFile(
+      Array(#"{"status":0,"latest_receipt_info":[\#(rows.joined(separator: ","))]}"#.utf8))
     for format in ["text", "json"] {
-      let script = "'\(TestPaths.binary.path)' decode '\(path)' --format \(format) | head -1; echo \"status ${PIPESTATUS[0]}\""
+      let script =
+        "'\(TestPaths.binary.path)' decode '\(path)' --format \(format) | head -1; echo \"status ${PIPESTATUS[0]}\""
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/bash")
       process.arguments = ["-c", script]
@@ -91,7 +94,9 @@ import Testing
     }
     #expect(files.count > 10)
     let dir = sources
-    let forbidden = ["socket(", "connect(", "URLSession", "getaddrinfo", "import Foundation", "O_CREAT", "fopen(", "mkstemp"]
+    let forbidden = [
+      "socket(", "connect(", "URLSession", "getaddrinfo", "import Foundation", "O_CREAT", "fopen(", "mkstemp",
+    ]
     for file in files {
       let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
       for word in forbidden { #expect(!text.contains(word), "\(file) uses \(word)") }
@@ -101,7 +106,9 @@ import Testing
 
 /// `latest_receipt`, `receipt-data` and a notification's `password` never appear without `--show-secrets`.
 @Suite struct SecretsTests {
-  static let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/ReceiptKitTests/Fixtures/secrets-notification-v1.json").path
+  static let fixture = TestPaths.packageRoot.appendingPathComponent(
+    "Tests/ReceiptKitTests/Fixtures/secrets-notification-v1.json"
+  ).path
   static let secrets = [
     "SHARED-SECRET-7f9a2c41d0", "RECEIPT-DATA-SECRET-b2e81f", "TOPLEVEL-LATEST-RECEIPT-SECRET-c3d9a0",
     "UNIFIED-LATEST-RECEIPT-SECRET-5e6f71",
@@ -150,7 +157,8 @@ import Testing
     #expect(passwordLines.allSatisfy { $0.hasSuffix("(present, not shown)") && !$0.contains("foo") })
     let shown = InProcessRunner.run(["decode", path, "--format", format, "--show-secrets"])
     #expect(shown.stdout.contains(String(latestReceipt)))
-    let shownPassword = shown.stdout.contains(#""password":"foo""#) || shown.stdout.contains(#""password": "foo""#)
+    let shownPassword =
+      shown.stdout.contains(#""password":"foo""#) || shown.stdout.contains(#""password": "foo""#)
       || shown.stdout.split(separator: "\n").contains { $0.hasPrefix("Password") && $0.hasSuffix("foo") }
     #expect(shownPassword)
   }

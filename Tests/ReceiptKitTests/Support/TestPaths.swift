@@ -63,7 +63,8 @@ enum BinaryRunner {
     process.environment = env
     let out = Pipe()
     // stderr goes to a file so a chatty child cannot block on a full pipe while stdout is read.
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-tool-stderr-\(UUID().uuidString)")
+    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "receipt-tool-stderr-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let errHandle = try FileHandle(forWritingTo: errURL)
     defer { try? FileManager.default.removeItem(at: errURL) }
