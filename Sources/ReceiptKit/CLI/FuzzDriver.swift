@@ -30,6 +30,7 @@ public enum FuzzDriver {
     }
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false)
+    problems += AppReceiptFuzzing.fuzz(bytes)
 
     guard write(bytes, scratchPath) else { return problems }
     let null = open("/dev/null", O_WRONLY)

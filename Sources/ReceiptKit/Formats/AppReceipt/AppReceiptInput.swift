@@ -64,8 +64,9 @@ public struct AppReceiptInput: Sendable, Equatable {
       try refuseLegacy(der, layer: "base64")
       guard let lead = der.first, lead == 0x30 else {
         throw AppReceiptError(
-          .notAReceipt, offset: 0, path: ["base64"],
-          message: "the base64 text decodes to \(describe(der)), not a PKCS#7 app receipt")
+          .notAReceipt, offset: start, path: [],
+          message: "not an app receipt: \(describe(Array(bytes[start...]))) read as base64 gives \(describe(der)), "
+            + "but a PKCS#7 receipt starts with 30")
       }
       return AppReceiptInput(form: .base64, der: der)
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads the receipt payload (a SET of type/version/value attributes) out of PKCS#7 DER bytes.
 public enum AppReceiptPayloadDecoder {
   /// Decodes DER (or Apple's BER envelope) bytes of a PKCS#7 SignedData app receipt.
@@ -125,23 +123,28 @@ struct FieldReader {
     while true {
       let at = reader.position
       guard let sequence = try reader.next() else { break }
-      guard sequence.tag == DERTag.sequence else {
-        throw reader.error(
-          "expected an attribute SEQUENCE, found \(DERTag.name(sequence.tag))", at: at, step: "\(prefix) #\(index)")
+      var type: Int64?
+      // The inner reader shares this reader's path; a failure gets the attribute step added here, so the
+      // common case builds no path strings.
+      do throws(AppReceiptError) {
+        guard sequence.tag == DERTag.sequence else {
+          throw reader.error("expected an attribute SEQUENCE, found \(DERTag.name(sequence.tag))", at: at)
+        }
+        var inner = try reader.children(of: sequence, steps: [])
+        type = try inner.integer(try inner.expect(DERTag.integer, "the attribute type"))
+        let version = try inner.integer(try inner.expect(DERTag.integer, "the attribute version"))
+        let valueElement = try inner.expect(DERTag.octetString, "the attribute value")
+        try inner.expectEnd("the attribute value")
+        index += 1
+        let attribute = Attribute(
+          type: type ?? 0, version: version, sequenceOffset: sequence.offset, valueElement: valueElement,
+          value: reader.content(valueElement))
+        try body(&self, attribute)
+      } catch where error.path.count == reader.path.count {
+        var located = error
+        located.path.append(type.map { "\(prefix) \($0)" } ?? "\(prefix) #\(index)")
+        throw located
       }
-      var inner = try reader.children(of: sequence, steps: ["\(prefix) #\(index)"])
-      let type = try inner.integer(try inner.expect(DERTag.integer, "the attribute type"))
-      // From here on the path names the attribute by its type, as people look it up.
-      inner = try reader.children(of: sequence, steps: ["\(prefix) \(type)"])
-      _ = try inner.next()
-      let version = try inner.integer(try inner.expect(DERTag.integer, "the attribute version"))
-      let valueElement = try inner.expect(DERTag.octetString, "the attribute value")
-      try inner.expectEnd("the attribute value")
-      index += 1
-      let attribute = Attribute(
-        type: type, version: version, sequenceOffset: sequence.offset, valueElement: valueElement,
-        value: reader.content(valueElement))
-      try body(&self, attribute)
     }
   }
 
@@ -153,67 +156,77 @@ struct FieldReader {
   mutating func carry(_ attribute: Attribute) {
     carried.append(
       AppReceiptAttribute(
-        type: attribute.type, version: attribute.version, value: Self.recognise(attribute.value),
+        type: attribute.type, version: attribute.version, value: recognise(attribute),
         offset: reader.offsetMap.sourceOffset(attribute.sequenceOffset)))
   }
 
   /// The single DER string or integer an attribute value holds, else its bytes.
-  static func recognise(_ value: ArraySlice<UInt8>) -> AppReceiptAttributeValue {
-    let bytes = Array(value)
-    guard let (tag, body) = single(bytes) else { return .bytes(bytes) }
-    switch tag {
-    case DERTag.utf8String:
-      if let s = String(bytes: body, encoding: .utf8) { return .utf8String(s) }
-    case DERTag.ia5String:
-      if body.allSatisfy({ $0 < 0x80 }), let s = String(bytes: body, encoding: .ascii) { return .ia5String(s) }
-    case DERTag.integer:
-      var r = DERReader(bytes)
-      if let e = try? r.next(), let v = try? r.integer(e) { return .integer(v) }
-    default: break
+  func recognise(_ attribute: Attribute) -> AppReceiptAttributeValue {
+    if let inner = single(attribute) {
+      switch inner.tag {
+      case DERTag.utf8String:
+        if let s = Self.utf8(reader.content(inner)) { return .utf8String(s) }
+      case DERTag.ia5String:
+        let body = reader.content(inner)
+        if body.allSatisfy({ $0 < 0x80 }), let s = Self.utf8(body) { return .ia5String(s) }
+      case DERTag.integer:
+        if let v = try? reader.integer(inner) { return .integer(v) }
+      default: break
+      }
     }
-    return .bytes(bytes)
+    return .bytes(Array(attribute.value))
   }
 
-  /// The tag and content of the one definite-length element filling `bytes`, if that is what they are.
-  static func single(_ bytes: [UInt8]) -> (UInt8, ArraySlice<UInt8>)? {
-    var r = DERReader(bytes)
-    guard let e = try? r.next(), r.isAtEnd else { return nil }
-    return (e.tag, r.content(e))
+  /// Text when the bytes are valid UTF-8 (decoding replaces bad sequences, so compare the round trip).
+  static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+    let s = String(decoding: bytes, as: UTF8.self)
+    return s.utf8.elementsEqual(bytes) ? s : nil
+  }
+
+  /// The one definite-length element filling the attribute's value octets, if that is what they hold.
+  func single(_ attribute: Attribute) -> DERElement? {
+    let v = attribute.valueElement
+    guard
+      let e = try? DERReader.header(
+        reader.bytes, at: v.contentStart, limit: v.contentEnd, allowIndefinite: false, fail: { m, o in reader.error(m, at: o) }),
+      e.end == v.contentEnd
+    else { return nil }
+    return e
   }
 
   /// Reads the value as one element of one of `tags`; nil (carried through) for a community field that differs.
   private mutating func element(
     _ attribute: Attribute, _ tags: [UInt8], _ expected: String, community: Bool
-  ) throws(AppReceiptError) -> (UInt8, ArraySlice<UInt8>)? {
-    if let (tag, body) = Self.single(Array(attribute.value)), tags.contains(tag) { return (tag, body) }
+  ) throws(AppReceiptError) -> DERElement? {
+    let inner = single(attribute)
+    if let inner, tags.contains(inner.tag) { return inner }
     if community {
       carry(attribute)
       return nil
     }
-    let found = Self.single(Array(attribute.value)).map { DERTag.name($0.0) } ?? "\(attribute.value.count) raw bytes"
+    let found = inner.map { DERTag.name($0.tag) } ?? "\(attribute.value.count) bytes that are not one DER element"
     throw valueError("expected \(expected), found \(found)", attribute)
   }
 
   mutating func text(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> String? {
-    guard let (tag, body) = try element(
+    guard let inner = try element(
       attribute, [DERTag.utf8String, DERTag.ia5String], "a UTF8String", community: community)
     else { return nil }
-    if tag == DERTag.ia5String, !body.allSatisfy({ $0 < 0x80 }) {
+    let body = reader.content(inner)
+    if inner.tag == DERTag.ia5String, !body.allSatisfy({ $0 < 0x80 }) {
       throw valueError("IA5String holds a byte above 0x7F", attribute)
     }
-    guard let s = String(bytes: body, encoding: .utf8) else {
-      throw valueError("UTF8String is not valid UTF-8", attribute)
-    }
+    guard let s = Self.utf8(body) else { throw valueError("UTF8String is not valid UTF-8", attribute) }
     return s
   }
 
   mutating func integer(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Int64? {
-    guard try element(attribute, [DERTag.integer], "an INTEGER", community: community) != nil else { return nil }
-    var r = DERReader(Array(attribute.value))
-    guard let e = try? r.next(), let v = try? r.integer(e) else {
-      throw valueError("INTEGER does not fit in 64 bits", attribute)
+    guard let inner = try element(attribute, [DERTag.integer], "an INTEGER", community: community) else { return nil }
+    do throws(AppReceiptError) {
+      return try reader.integer(inner)
+    } catch {
+      throw valueError(error.message, attribute)
     }
-    return v
   }
 
   /// INTEGER 0 or 1.
@@ -233,11 +246,12 @@ struct FieldReader {
 
   /// An RFC 3339 IA5String; the empty string means absent.
   mutating func date(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Timestamp? {
-    guard let (_, body) = try element(
+    guard let inner = try element(
       attribute, [DERTag.ia5String, DERTag.utf8String], "an IA5String date", community: community)
     else { return nil }
+    let body = reader.content(inner)
     if body.isEmpty { return nil }
-    if let t = AppReceiptDate.parse(Array(body)) { return t }
+    if let t = AppReceiptDate.parse(body) { return t }
     let text = String(decoding: body.prefix(40), as: UTF8.self)
     throw valueError("\"\(text)\" is not an RFC 3339 date (like 2023-06-01T12:00:00Z)", attribute)
   }
@@ -246,9 +260,9 @@ struct FieldReader {
 /// RFC 3339 dates as receipts write them: `2020-07-22T17:39:08Z`, `2020-07-22T18:33:15+0100`, `...-07:00`.
 public enum AppReceiptDate {
   /// A timestamp, or nil when the text is not a complete RFC 3339 date-time with a zone (years 1970-9999).
-  public static func parse(_ bytes: [UInt8]) -> Timestamp? {
+  public static func parse(_ bytes: ArraySlice<UInt8>) -> Timestamp? {
     // Timestamp.parse also takes Apple's "... Etc/GMT" and bare dates; a receipt date must have T and a zone.
-    guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+    guard bytes.count >= 20, bytes.count <= 40, bytes[bytes.startIndex + 10] == UInt8(ascii: "T") else { return nil }
     return bytes.withUnsafeBufferPointer { Timestamp.parse(formatted: $0) }
   }
 }
