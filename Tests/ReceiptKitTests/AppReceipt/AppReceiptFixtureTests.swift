@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 /// Every PKCS#7 receipt in ../shared/peer-fixtures decodes to the values in DECODED_RECEIPTS.json (derived
@@ -25,7 +26,9 @@ import Testing
       #expect(actual == nil, "\(label): expected absent")
       return
     }
-    #expect(actual != nil && actual == Timestamp.parse(formatted: text), "\(label): \(String(describing: actual?.iso8601)) vs \(text)")
+    #expect(
+      actual != nil && actual == Timestamp.parse(formatted: text),
+      "\(label): \(String(describing: actual?.iso8601)) vs \(text)")
   }
 
   static func expectInt(_ actual: Int64?, _ expected: Any?, _ label: String) {
@@ -58,7 +61,8 @@ import Testing
       #expect(payload.opaqueValue.map(AppReceiptAttributeValue.hex) == expected["opaque_value"] as? String, "\(name)")
       #expect(payload.sha1Hash.map(AppReceiptAttributeValue.hex) == expected["sha1_hash"] as? String, "\(name)")
       Self.expectDate(payload.creationDate, expected["receipt_creation_date"], "\(name) receipt_creation_date")
-      Self.expectDate(payload.originalPurchaseDate, expected["original_purchase_date"], "\(name) original_purchase_date")
+      Self.expectDate(
+        payload.originalPurchaseDate, expected["original_purchase_date"], "\(name) original_purchase_date")
       Self.expectDate(payload.expirationDate, expected["expiration_date"], "\(name) expiration_date")
       // Type 8 is mapped here (transaction date); the independent decode lists it as unmapped.
       let unmapped = Set((expected["_unmapped_field_types"] as? [Int] ?? []).map(Int64.init)).subtracting([8])
@@ -152,7 +156,9 @@ import Testing
     #expect(payload.sha1Hash == Array(try #require(Data(base64Encoded: "LgoRW+rBxXAjpb03NJlVqa2Z200="))))
     #expect(payload.creationDate?.iso8601 == "2015-08-13T07:50:46Z")
     #expect(payload.expirationDate == nil)
-    let sorted = payload.inAppPurchases.sorted { ($0.purchaseDate?.milliseconds ?? 0) < ($1.purchaseDate?.milliseconds ?? 0) }
+    let sorted = payload.inAppPurchases.sorted {
+      ($0.purchaseDate?.milliseconds ?? 0) < ($1.purchaseDate?.milliseconds ?? 0)
+    }
     #expect(
       sorted.map(\.transactionID) == [
         "1000000166865231", "1000000166965150", "1000000166965327", "1000000166965895", "1000000166967152",
@@ -163,10 +169,11 @@ import Testing
     #expect(sorted.first?.cancellationDate == nil)
     // AppReceiptValidator shows the consumable's line item id 0 as nil; the receipt holds INTEGER 0.
     #expect(sorted.first?.webOrderLineItemID == 0)
-    #expect(sorted.dropFirst().map(\.webOrderLineItemID) == [
-      1_000_000_030_274_153, 1_000_000_030_274_154, 1_000_000_030_274_165, 1_000_000_030_274_192,
-      1_000_000_030_274_219, 1_000_000_030_274_249,
-    ])
+    #expect(
+      sorted.dropFirst().map(\.webOrderLineItemID) == [
+        1_000_000_030_274_153, 1_000_000_030_274_154, 1_000_000_030_274_165, 1_000_000_030_274_192,
+        1_000_000_030_274_219, 1_000_000_030_274_249,
+      ])
     #expect(sorted.last?.expiresDate?.iso8601 == "2015-08-10T07:19:32Z")
     #expect(sorted.last?.originalPurchaseDate?.iso8601 == "2015-08-10T07:12:34Z")
   }

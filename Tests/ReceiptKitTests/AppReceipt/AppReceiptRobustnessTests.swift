@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 /// Hostile and unusual inputs: each ends in a decode or a one-line positioned error, never a crash.
@@ -61,7 +62,9 @@ import Testing
   }
 
   @Test func everyPrefixFails() throws {
-    for name in ["Cocoanetics__Kvitto/sandboxReceipt", "apple__app-store-server-library-swift/xcode-app-receipt-with-transaction"] {
+    for name in [
+      "Cocoanetics__Kvitto/sandboxReceipt", "apple__app-store-server-library-swift/xcode-app-receipt-with-transaction",
+    ] {
       guard let der = try Self.der(name) else {
         TestPaths.noteSharedMissing("prefix test")
         return
@@ -86,7 +89,9 @@ import Testing
   }
 
   @Test func bitFlipsNeverCrash() throws {
-    for name in ["RevenueCat__purchases-ios/base64encodedreceiptsample1.txt", "Cocoanetics__Kvitto/storeKitTestReceipt"] {
+    for name in [
+      "RevenueCat__purchases-ios/base64encodedreceiptsample1.txt", "Cocoanetics__Kvitto/storeKitTestReceipt",
+    ] {
       guard let der = try Self.der(name) else {
         TestPaths.noteSharedMissing("bit flips")
         return
@@ -123,7 +128,8 @@ import Testing
       return
     }
     let needle = Array(date.utf8)
-    let at = try #require((0...(der.count - needle.count)).first { der[$0..<($0 + needle.count)].elementsEqual(needle) })
+    let at = try #require(
+      (0...(der.count - needle.count)).first { der[$0..<($0 + needle.count)].elementsEqual(needle) })
     der[at + 5] = UInt8(ascii: "1")
     der[at + 6] = UInt8(ascii: "3")  // month 13
     let error = try #require(throws: AppReceiptError.self) { try AppReceiptPayloadDecoder.decode(der: der) }
@@ -208,7 +214,9 @@ import Testing
     let error = try #require(throws: AppReceiptError.self) { try AppReceiptPayloadDecoder.decode(der: deep) }
     #expect(error.message.contains("nesting") || error.message.contains("truncated"), "\(error.description)")
     // A length that claims more than remains, a five-octet length, a high tag number, a primitive indefinite.
-    for bytes: [UInt8] in [[0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], [0x30, 0x85, 1, 1, 1, 1, 1], [0x3F, 0x01, 0x00], [0x04, 0x80]] {
+    for bytes: [UInt8] in [
+      [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], [0x30, 0x85, 1, 1, 1, 1, 1], [0x3F, 0x01, 0x00], [0x04, 0x80],
+    ] {
       let e = try #require(throws: AppReceiptError.self) { try AppReceiptPayloadDecoder.decode(der: bytes) }
       Self.expectOneLine(e, "\(bytes)")
     }

@@ -21,8 +21,11 @@ public enum AppReceiptFuzzing {
         problems.append("\(what): in-app indices are not 0..<count")
       }
       // Every date must print: a Timestamp out of range would have been rejected when read.
-      let dates = [payload.creationDate, payload.expirationDate, payload.transactionDate, payload.originalPurchaseDate]
-        + payload.inAppPurchases.flatMap { [$0.purchaseDate, $0.originalPurchaseDate, $0.expiresDate, $0.cancellationDate] }
+      let dates =
+        [payload.creationDate, payload.expirationDate, payload.transactionDate, payload.originalPurchaseDate]
+        + payload.inAppPurchases.flatMap {
+          [$0.purchaseDate, $0.originalPurchaseDate, $0.expiresDate, $0.cancellationDate]
+        }
       for date in dates.compactMap({ $0 }) where date.iso8601.count < 20 {
         problems.append("\(what): date \(date.milliseconds) prints as \(date.iso8601)")
       }

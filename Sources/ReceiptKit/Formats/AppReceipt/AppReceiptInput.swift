@@ -217,7 +217,9 @@ public enum Base64Text {
         accumulator &= (1 << UInt32(bits)) - 1
       }
     }
-    guard symbols % 4 != 1 else { throw error("base64 text ends in the middle of a byte (truncated?)", text.count, path) }
+    guard symbols % 4 != 1 else {
+      throw error("base64 text ends in the middle of a byte (truncated?)", text.count, path)
+    }
     return out
   }
 

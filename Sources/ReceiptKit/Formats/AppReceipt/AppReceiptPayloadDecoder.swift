@@ -140,7 +140,7 @@ struct FieldReader {
           type: type ?? 0, version: version, sequenceOffset: sequence.offset, valueElement: valueElement,
           value: reader.content(valueElement))
         try body(&self, attribute)
-      } catch where error.path.count == reader.path.count {
+      } catch  where error.path.count == reader.path.count {
         var located = error
         located.path.append(type.map { "\(prefix) \($0)" } ?? "\(prefix) #\(index)")
         throw located
@@ -188,7 +188,8 @@ struct FieldReader {
     let v = attribute.valueElement
     guard
       let e = try? DERReader.header(
-        reader.bytes, at: v.contentStart, limit: v.contentEnd, allowIndefinite: false, fail: { m, o in reader.error(m, at: o) }),
+        reader.bytes, at: v.contentStart, limit: v.contentEnd, allowIndefinite: false,
+        fail: { m, o in reader.error(m, at: o) }),
       e.end == v.contentEnd
     else { return nil }
     return e
@@ -209,8 +210,9 @@ struct FieldReader {
   }
 
   mutating func text(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> String? {
-    guard let inner = try element(
-      attribute, [DERTag.utf8String, DERTag.ia5String], "a UTF8String", community: community)
+    guard
+      let inner = try element(
+        attribute, [DERTag.utf8String, DERTag.ia5String], "a UTF8String", community: community)
     else { return nil }
     let body = reader.content(inner)
     if inner.tag == DERTag.ia5String, !body.allSatisfy({ $0 < 0x80 }) {
@@ -246,8 +248,9 @@ struct FieldReader {
 
   /// An RFC 3339 IA5String; the empty string means absent.
   mutating func date(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Timestamp? {
-    guard let inner = try element(
-      attribute, [DERTag.ia5String, DERTag.utf8String], "an IA5String date", community: community)
+    guard
+      let inner = try element(
+        attribute, [DERTag.ia5String, DERTag.utf8String], "an IA5String date", community: community)
     else { return nil }
     let body = reader.content(inner)
     if body.isEmpty { return nil }

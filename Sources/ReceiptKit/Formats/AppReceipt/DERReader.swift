@@ -124,7 +124,8 @@ public struct DERReader: Sendable {
   public func error(
     _ message: String, at offset: Int, step: String? = nil, kind: AppReceiptError.Kind = .malformed
   ) -> AppReceiptError {
-    AppReceiptError(kind, offset: offsetMap.sourceOffset(offset), path: step.map { path + [$0] } ?? path, message: message)
+    AppReceiptError(
+      kind, offset: offsetMap.sourceOffset(offset), path: step.map { path + [$0] } ?? path, message: message)
   }
 
   /// The next element, or nil at the end of the range.
@@ -231,7 +232,8 @@ public struct DERReader: Sendable {
     var p = element.contentStart
     while true {
       guard p + 1 < limit else {
-        throw error("truncated: \(DERTag.name(element.tag)) of indefinite length has no end-of-contents", at: element.offset)
+        throw error(
+          "truncated: \(DERTag.name(element.tag)) of indefinite length has no end-of-contents", at: element.offset)
       }
       if bytes[p] == 0 {
         guard bytes[p + 1] == 0 else { throw error("end-of-contents with a non-zero length", at: p) }
