@@ -145,7 +145,8 @@ public struct AppReceiptInput: Sendable, Equatable {
     throw AppReceiptError(
       .legacyTransactionReceipt, offset: 0, path: layer.map { [$0] } ?? [],
       message: "an iOS 6 transaction receipt (a NeXTSTEP plist with purchase-info), not an app receipt: "
-        + "receipt-tool reads app receipts (PKCS#7) and verifyReceipt JSON; send this one to verifyReceipt instead")
+        + "receipt-tool reads app receipts (PKCS#7) and verifyReceipt JSON; only Apple's deprecated verifyReceipt "
+        + "endpoint reads this kind")
   }
 
   static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
