@@ -35,6 +35,7 @@ package enum FuzzDriver {
     }
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
+    problems += AppReceiptFuzzing.fuzz(bytes)
 
     guard write(bytes, scratchPath) else { return problems }
     let null = open("/dev/null", O_WRONLY)

@@ -1,0 +1,41 @@
+import ReceiptModel
+
+/// Why an app receipt could not be read: where (byte offset and ASN.1 path) and what.
+///
+/// One line, no exit codes: the command layer decides how to report it.
+public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What kind of failure, so callers can word a hint without parsing the message.
+  public enum Kind: Sendable, Equatable {
+    /// The bytes are not an app receipt in any form this reader knows.
+    case notAReceipt
+    /// An iOS 6 style transaction receipt (base64 of a NeXTSTEP plist with `purchase-info`).
+    case legacyTransactionReceipt
+    /// It starts like an app receipt but the structure is broken (truncated, corrupted, bad base64).
+    case malformed
+    /// Well formed, but a value cannot be interpreted (a bad date, a negative quantity, a duplicate field).
+    case badValue
+  }
+
+  public var kind: Kind
+  /// Byte offset of the failing element. Within the DER bytes (after base64 decoding) when `path` starts with
+  /// an ASN.1 step; within the input text when `path` names the input layer (`base64`, `JSON`).
+  public var offset: Int
+  /// Steps from the outside in, e.g. `["content", "SET", "attribute 17", "in-app 3", "type 1704"]`.
+  public var path: [String]
+  /// What is wrong, without the position.
+  public var message: String
+
+  public init(_ kind: Kind, offset: Int, path: [String], message: String) {
+    self.kind = kind
+    self.offset = offset
+    self.path = path
+    self.message = message
+  }
+
+  /// `byte 1834 (content > SET > attribute 17 > in-app 3 > type 1704): ...`, always one line.
+  public var description: String {
+    let place = path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path.joined(separator: " > ")))"
+    let text = "\(place): \(message)"
+    return String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+  }
+}

@@ -1,0 +1,247 @@
+import ReceiptModel
+
+/// How an app receipt arrived, recognised from content alone.
+public enum AppReceiptForm: Sendable, Equatable {
+  /// Raw DER (or BER) PKCS#7 bytes, as in `Bundle.main.appStoreReceiptURL`.
+  case der
+  /// Base64 text of those bytes, with or without line breaks.
+  case base64
+  /// A verifyReceipt request body. The shared secret is never kept: only whether one was there.
+  case verifyReceiptRequest(passwordPresent: Bool, excludeOldTransactions: Bool?)
+  /// Another JSON object holding the base64 receipt in the named field (`transactionReceipt`, `receipt-data`).
+  case jsonField(String)
+}
+
+/// A recognised app receipt: its DER bytes and how they were wrapped.
+public struct AppReceiptInput: Sendable, Equatable {
+  public var form: AppReceiptForm
+  public var der: [UInt8]
+
+  /// What the first bytes suggest, for a format registry choosing a reader; cheap and never throws.
+  public enum Sniff: Sendable, Equatable {
+    case der, base64, json, legacyTransactionReceipt
+  }
+
+  /// Looks at the first bytes only (plus a bounded search for the JSON field names).
+  public static func sniff(_ bytes: [UInt8]) -> Sniff? {
+    var i = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+    guard i < bytes.count else { return nil }
+    let rest = bytes[i...]
+    // SEQUENCE with an indefinite or a long-form length, then the OID tag: PKCS#7 ContentInfo.
+    if rest.count >= 3, rest[i] == 0x30, (0x80...0x84).contains(rest[i + 1]) { return .der }
+    // Base64 of 30 8x: "MI" then A-P (the next six bits start 00xx or 10xx).
+    let text = Array(rest.prefix(4))
+    if text.count >= 3, text[0] == UInt8(ascii: "M"), text[1] == UInt8(ascii: "I"),
+      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[2])
+    {
+      return .base64
+    }
+    // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
+    if text.starts(with: Array("ewo".utf8)) { return .legacyTransactionReceipt }
+    if text.first == UInt8(ascii: "{") {
+      let window = Array(rest.prefix(1 << 16))
+      if contains(window, "\"purchase-info\"") && !contains(window, "\"purchase-info\":") {
+        return .legacyTransactionReceipt
+      }
+      if contains(window, "\"receipt-data\"") || contains(window, "\"transactionReceipt\"") { return .json }
+    }
+    return nil
+  }
+
+  /// Recognises the input and produces the DER bytes, or fails naming what the input is.
+  public static func recognise(_ bytes: [UInt8]) throws(AppReceiptError) -> AppReceiptInput {
+    var start = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+    guard start < bytes.count else {
+      throw AppReceiptError(.notAReceipt, offset: 0, path: [], message: "empty input: no receipt")
+    }
+    let first = bytes[start]
+    if first == 0x30 { return AppReceiptInput(form: .der, der: bytes) }
+    if first == UInt8(ascii: "{") { return try recogniseJSON(bytes) }
+    if isBase64(first) {
+      let der = try Base64Text.decode(bytes, path: ["base64"])
+      try refuseLegacy(der, layer: "base64")
+      guard let lead = der.first, lead == 0x30 else {
+        throw AppReceiptError(
+          .notAReceipt, offset: start, path: [],
+          message: "not an app receipt: \(describe(Array(bytes[start...]))) read as base64 gives \(describe(der)), "
+            + "but a PKCS#7 receipt starts with 30")
+      }
+      return AppReceiptInput(form: .base64, der: der)
+    }
+    throw AppReceiptError(
+      .notAReceipt, offset: start, path: [],
+      message: "not an app receipt (expected base64 text, DER bytes or a JSON body), starts with \(describe(bytes))")
+  }
+
+  /// A JSON object holding the receipt in `receipt-data` (a verifyReceipt request) or `transactionReceipt`.
+  static func recogniseJSON(_ bytes: [UInt8]) throws(AppReceiptError) -> AppReceiptInput {
+    try refuseLegacy(bytes, layer: nil)
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes)
+    } catch let error as JSONSyntaxError {
+      throw AppReceiptError(.notAReceipt, offset: error.offset, path: ["JSON"], message: error.message)
+    } catch {
+      throw AppReceiptError(.notAReceipt, offset: 0, path: ["JSON"], message: "not JSON")
+    }
+    guard case .object = value else {
+      throw AppReceiptError(.notAReceipt, offset: 0, path: ["JSON"], message: "expected a JSON object")
+    }
+    let field: String
+    let form: AppReceiptForm
+    if value.member("receipt-data") != nil {
+      field = "receipt-data"
+      var exclude: Bool? = nil
+      switch value.member("exclude-old-transactions") {
+      case .bool(let b): exclude = b
+      case nil, .null: exclude = nil
+      case let other?:
+        throw AppReceiptError(
+          .badValue, offset: 0, path: ["JSON", "exclude-old-transactions"],
+          message: "expected true or false, found \(other.excerpt)")
+      }
+      // The shared secret is dropped here: only its presence survives.
+      let password: Bool
+      switch value.member("password") {
+      case nil, .null: password = false
+      case .string(let s): password = !s.isEmpty
+      default: password = true
+      }
+      form = .verifyReceiptRequest(passwordPresent: password, excludeOldTransactions: exclude)
+    } else if value.member("transactionReceipt") != nil {
+      field = "transactionReceipt"
+      form = .jsonField(field)
+    } else {
+      throw AppReceiptError(
+        .notAReceipt, offset: 0, path: ["JSON"],
+        message: "a JSON object without a receipt-data or transactionReceipt field is not an app receipt")
+    }
+    guard case .string(let text)? = value.member(field) else {
+      throw AppReceiptError(
+        .badValue, offset: 0, path: ["JSON", field],
+        message: "expected the base64 receipt as a string, found \(value.member(field)?.excerpt ?? "nothing")")
+    }
+    let der = try Base64Text.decode(Array(text.utf8), path: ["JSON", field, "base64"])
+    try refuseLegacy(der, layer: field)
+    guard der.first == 0x30 else {
+      throw AppReceiptError(
+        .notAReceipt, offset: 0, path: ["JSON", field],
+        message: "the base64 text decodes to \(describe(der)), not a PKCS#7 app receipt")
+    }
+    return AppReceiptInput(form: form, der: der)
+  }
+
+  /// iOS 6 transaction receipts are a NeXTSTEP plist (`{ "signature" = "..."; "purchase-info" = "..."; }`).
+  static func refuseLegacy(_ bytes: [UInt8], layer: String?) throws(AppReceiptError) {
+    var i = 0
+    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+    guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return }
+    let window = Array(bytes[i...].prefix(1 << 16))
+    guard contains(window, "\"purchase-info\""), contains(window, "\" = \"") || contains(window, "\"=\"") else {
+      return
+    }
+    throw AppReceiptError(
+      .legacyTransactionReceipt, offset: 0, path: layer.map { [$0] } ?? [],
+      message: "an iOS 6 transaction receipt (a NeXTSTEP plist with purchase-info), not an app receipt: "
+        + "receipt-tool reads app receipts (PKCS#7) and verifyReceipt JSON; only Apple's deprecated verifyReceipt "
+        + "endpoint reads this kind")
+  }
+
+  static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+  static func isBase64(_ b: UInt8) -> Bool {
+    (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2F
+  }
+
+  static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+    let n = Array(needle.utf8)
+    guard let head = n.first, haystack.count >= n.count else { return false }
+    var i = 0
+    while i + n.count <= haystack.count {
+      if haystack[i] == head, haystack[i..<(i + n.count)].elementsEqual(n) { return true }
+      i += 1
+    }
+    return false
+  }
+
+  /// `the bytes 7B 0A 09 22...` or `nothing`, for messages.
+  static func describe(_ bytes: [UInt8]) -> String {
+    guard !bytes.isEmpty else { return "nothing" }
+    let head = bytes.prefix(4).map { DERTag.hex($0) }.joined(separator: " ")
+    let printable = bytes.prefix(12).allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if printable {
+      return "the text \"\(String(decoding: bytes.prefix(12), as: UTF8.self))\(bytes.count > 12 ? "..." : "")\""
+    }
+    return "the bytes \(head)\(bytes.count > 4 ? "..." : "")"
+  }
+}
+
+/// Standard base64 (RFC 4648 §4) with whitespace anywhere and optional padding.
+public enum Base64Text {
+  /// The decoded bytes; a character outside the alphabet is an error at its offset.
+  public static func decode(_ text: [UInt8], path: [String]) throws(AppReceiptError) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count / 4 * 3 + 3)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var padding = 0
+    var symbols = 0
+    var start = 0
+    if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    for i in start..<text.count {
+      let c = text[i]
+      let value: UInt32
+      switch c {
+      case 0x41...0x5A: value = UInt32(c - 0x41)
+      case 0x61...0x7A: value = UInt32(c - 0x61 + 26)
+      case 0x30...0x39: value = UInt32(c - 0x30 + 52)
+      case 0x2B: value = 62
+      case 0x2F: value = 63
+      case 0x3D:
+        padding += 1
+        guard padding <= 2 else { throw error("more than two '=' padding characters", i, path) }
+        continue
+      case 0x20, 0x09, 0x0A, 0x0D: continue
+      default:
+        let shown = c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(DERTag.hex(c))"
+        throw error("\(shown) is not a base64 character", i, path)
+      }
+      guard padding == 0 else { throw error("base64 text continues after '=' padding", i, path) }
+      accumulator = accumulator << 6 | value
+      bits += 6
+      symbols += 1
+      if bits >= 8 {
+        bits -= 8
+        out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        accumulator &= (1 << UInt32(bits)) - 1
+      }
+    }
+    guard symbols % 4 != 1 else {
+      throw error("base64 text ends in the middle of a byte (truncated?)", text.count, path)
+    }
+    return out
+  }
+
+  static func error(_ message: String, _ offset: Int, _ path: [String]) -> AppReceiptError {
+    AppReceiptError(.malformed, offset: offset, path: path, message: message)
+  }
+}
+
+/// The whole reading layer: bytes in, a typed payload out.
+public enum AppReceiptReader {
+  /// A read receipt with how it arrived.
+  public struct Document: Sendable, Equatable {
+    public var form: AppReceiptForm
+    public var payload: AppReceiptPayload
+  }
+
+  /// Recognises the input (base64, DER, JSON wrapper) and decodes the receipt it holds.
+  public static func read(_ bytes: [UInt8]) throws(AppReceiptError) -> Document {
+    let input = try AppReceiptInput.recognise(bytes)
+    return Document(form: input.form, payload: try AppReceiptPayloadDecoder.decode(der: input.der))
+  }
+}

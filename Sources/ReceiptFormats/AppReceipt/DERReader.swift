@@ -1,0 +1,323 @@
+import ReceiptModel
+
+/// One ASN.1 element (tag, length, value) located in a byte buffer. Offsets index the reader's buffer.
+public struct DERElement: Sendable, Equatable {
+  /// The identifier octet (class, constructed bit, tag number); only the low-tag-number form is accepted.
+  public var tag: UInt8
+  /// Offset of the identifier octet.
+  public var offset: Int
+  /// First content byte.
+  public var contentStart: Int
+  /// One past the last content byte (before the end-of-contents octets of an indefinite length).
+  public var contentEnd: Int
+  /// One past the whole element, end-of-contents octets included.
+  public var end: Int
+  /// BER indefinite length (`0x80`), closed by `00 00`.
+  public var isIndefinite: Bool
+
+  public var isConstructed: Bool { tag & 0x20 != 0 }
+  public var contentLength: Int { contentEnd - contentStart }
+}
+
+/// Well-known identifier octets.
+public enum DERTag {
+  public static let integer: UInt8 = 0x02
+  public static let bitString: UInt8 = 0x03
+  public static let octetString: UInt8 = 0x04
+  public static let constructedOctetString: UInt8 = 0x24
+  public static let null: UInt8 = 0x05
+  public static let objectIdentifier: UInt8 = 0x06
+  public static let utf8String: UInt8 = 0x0C
+  public static let printableString: UInt8 = 0x13
+  public static let teletexString: UInt8 = 0x14
+  public static let ia5String: UInt8 = 0x16
+  public static let utcTime: UInt8 = 0x17
+  public static let generalizedTime: UInt8 = 0x18
+  public static let bmpString: UInt8 = 0x1E
+  public static let sequence: UInt8 = 0x30
+  public static let set: UInt8 = 0x31
+  /// `[0]` constructed, context specific (EXPLICIT wrappers and PKCS#7 `certificates`).
+  public static let context0: UInt8 = 0xA0
+  public static let context1: UInt8 = 0xA1
+
+  /// `SEQUENCE`, `INTEGER`, `[0]`...: for error messages.
+  public static func name(_ tag: UInt8) -> String {
+    switch tag {
+    case integer: return "INTEGER"
+    case bitString: return "BIT STRING"
+    case octetString, constructedOctetString: return "OCTET STRING"
+    case null: return "NULL"
+    case objectIdentifier: return "OBJECT IDENTIFIER"
+    case utf8String: return "UTF8String"
+    case printableString: return "PrintableString"
+    case ia5String: return "IA5String"
+    case utcTime: return "UTCTime"
+    case generalizedTime: return "GeneralizedTime"
+    case sequence: return "SEQUENCE"
+    case set: return "SET"
+    case 0x00: return "end-of-contents"
+    default:
+      let classes = ["universal", "application", "context", "private"]
+      return "tag 0x\(hex(tag)) (\(classes[Int(tag >> 6)]) \(tag & 0x1F)\(tag & 0x20 != 0 ? ", constructed" : ""))"
+    }
+  }
+
+  static func hex(_ b: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
+  }
+}
+
+/// Maps offsets in a buffer assembled from pieces (a BER constructed OCTET STRING) back to input offsets.
+public struct DEROffsetMap: Sendable, Equatable {
+  /// Pieces in buffer order: where each starts in the buffer and in the source.
+  var segments: [(bufferStart: Int, sourceStart: Int)] = []
+
+  public static func == (a: DEROffsetMap, b: DEROffsetMap) -> Bool {
+    a.segments.elementsEqual(b.segments) { $0.bufferStart == $1.bufferStart && $0.sourceStart == $1.sourceStart }
+  }
+
+  public static let identity = DEROffsetMap()
+
+  /// The source offset of a buffer offset (the identity when there are no segments).
+  public func sourceOffset(_ offset: Int) -> Int {
+    guard let segment = segments.last(where: { $0.bufferStart <= offset }) else { return offset }
+    return segment.sourceStart + (offset - segment.bufferStart)
+  }
+}
+
+/// A bounded reader of the elements between two offsets of a buffer.
+///
+/// Every length is checked against the bytes that remain before anything is read; lengths take at most four
+/// octets; nesting is limited to `maximumDepth`. Indefinite lengths (BER) are accepted only when the caller asks,
+/// which the PKCS#7 envelope does: Xcode-signed receipts wrap the content that way. Their end is found by an
+/// iterative scan, so hostile nesting cannot exhaust the stack.
+public struct DERReader: Sendable {
+  /// Deeper than any receipt (the payload sits about eight levels down; a certificate about ten).
+  public static let maximumDepth = 24
+
+  public let bytes: [UInt8]
+  public private(set) var position: Int
+  /// One past the last byte this reader may read.
+  public let limit: Int
+  /// The ASN.1 path of the elements this reader returns, for errors.
+  public let path: [String]
+  /// How many elements enclose this reader's range.
+  public let depth: Int
+  public let offsetMap: DEROffsetMap
+
+  /// A reader over a whole buffer.
+  public init(_ bytes: [UInt8], path: [String] = [], offsetMap: DEROffsetMap = .identity) {
+    self.init(bytes: bytes, range: 0..<bytes.count, path: path, depth: 0, offsetMap: offsetMap)
+  }
+
+  init(bytes: [UInt8], range: Range<Int>, path: [String], depth: Int, offsetMap: DEROffsetMap) {
+    self.bytes = bytes
+    self.position = range.lowerBound
+    self.limit = range.upperBound
+    self.path = path
+    self.depth = depth
+    self.offsetMap = offsetMap
+  }
+
+  public var isAtEnd: Bool { position >= limit }
+
+  /// An error at a buffer offset, reported at its source offset with this reader's path (plus `step`).
+  public func error(
+    _ message: String, at offset: Int, step: String? = nil, kind: AppReceiptError.Kind = .malformed
+  ) -> AppReceiptError {
+    AppReceiptError(
+      kind, offset: offsetMap.sourceOffset(offset), path: step.map { path + [$0] } ?? path, message: message)
+  }
+
+  /// The next element, or nil at the end of the range.
+  public mutating func next(allowIndefinite: Bool = false) throws(AppReceiptError) -> DERElement? {
+    guard position < limit else { return nil }
+    let element = try Self.header(bytes, at: position, limit: limit, allowIndefinite: allowIndefinite) { m, o in
+      error(m, at: o)
+    }
+    if element.isIndefinite {
+      let found = try findEnd(of: element)
+      position = found.end
+      return found
+    }
+    position = element.end
+    return element
+  }
+
+  /// The next element, which must have `tag`; `name` describes it in errors.
+  public mutating func expect(
+    _ tag: UInt8, _ name: String, allowIndefinite: Bool = false
+  ) throws(AppReceiptError) -> DERElement {
+    let at = position
+    guard let element = try next(allowIndefinite: allowIndefinite) else {
+      throw error("expected \(name) (\(DERTag.name(tag))), found the end of the enclosing element", at: at)
+    }
+    guard element.tag == tag else {
+      throw error("expected \(name) (\(DERTag.name(tag))), found \(DERTag.name(element.tag))", at: at)
+    }
+    return element
+  }
+
+  /// Fails unless every byte of the range was read.
+  public func expectEnd(_ what: String) throws(AppReceiptError) {
+    guard position >= limit else {
+      throw error("\(limit - position) unexpected bytes after \(what)", at: position)
+    }
+  }
+
+  /// A reader over a constructed element's content, one level deeper, with `steps` added to the path.
+  public func children(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+    guard element.isConstructed else {
+      throw error("expected a constructed element, found primitive \(DERTag.name(element.tag))", at: element.offset)
+    }
+    return try contents(of: element, steps: steps)
+  }
+
+  /// A reader over any element's content bytes (e.g. DER held inside an OCTET STRING), one level deeper.
+  public func contents(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+    guard depth < Self.maximumDepth else {
+      throw error("nesting deeper than \(Self.maximumDepth) levels", at: element.offset)
+    }
+    return DERReader(
+      bytes: bytes, range: element.contentStart..<element.contentEnd, path: path + steps, depth: depth + 1,
+      offsetMap: offsetMap)
+  }
+
+  /// Reads one identifier and length at `start`; the content must fit before `limit`.
+  static func header(
+    _ bytes: [UInt8], at start: Int, limit: Int, allowIndefinite: Bool,
+    fail: (String, Int) -> AppReceiptError
+  ) throws(AppReceiptError) -> DERElement {
+    guard start < limit, limit <= bytes.count else { throw fail("truncated: expected an element", start) }
+    let tag = bytes[start]
+    guard tag & 0x1F != 0x1F else {
+      throw fail("tag 0x\(DERTag.hex(tag)) uses the multi-byte tag form, which receipts never use", start)
+    }
+    guard start + 1 < limit else { throw fail("truncated: \(DERTag.name(tag)) has no length octet", start) }
+    let first = bytes[start + 1]
+    var contentStart = start + 2
+    let length: Int
+    if first < 0x80 {
+      length = Int(first)
+    } else if first == 0x80 {
+      guard tag & 0x20 != 0 else {
+        throw fail("primitive \(DERTag.name(tag)) with an indefinite length", start)
+      }
+      guard allowIndefinite else {
+        throw fail("\(DERTag.name(tag)) with an indefinite length where only definite lengths are expected", start)
+      }
+      return DERElement(
+        tag: tag, offset: start, contentStart: contentStart, contentEnd: limit, end: limit, isIndefinite: true)
+    } else {
+      let count = Int(first & 0x7F)
+      guard count <= 4 else { throw fail("length of \(count) octets is larger than any receipt", start) }
+      guard count <= limit - contentStart else { throw fail("truncated: the length octets run past the end", start) }
+      var value = 0
+      for i in 0..<count { value = value << 8 | Int(bytes[contentStart + i]) }
+      contentStart += count
+      length = value
+    }
+    guard length <= limit - contentStart else {
+      throw fail(
+        "truncated: \(DERTag.name(tag)) declares \(length) bytes but only \(limit - contentStart) remain", start)
+    }
+    return DERElement(
+      tag: tag, offset: start, contentStart: contentStart, contentEnd: contentStart + length,
+      end: contentStart + length, isIndefinite: false)
+  }
+
+  /// Finds the end-of-contents octets that close an indefinite-length element, walking nested elements without
+  /// recursion. Nested elements may themselves be indefinite, up to the nesting limit.
+  func findEnd(of element: DERElement) throws(AppReceiptError) -> DERElement {
+    var open = 1
+    var p = element.contentStart
+    while true {
+      guard p + 1 < limit else {
+        throw error(
+          "truncated: \(DERTag.name(element.tag)) of indefinite length has no end-of-contents", at: element.offset)
+      }
+      if bytes[p] == 0 {
+        guard bytes[p + 1] == 0 else { throw error("end-of-contents with a non-zero length", at: p) }
+        open -= 1
+        p += 2
+        if open == 0 {
+          var found = element
+          found.contentEnd = p - 2
+          found.end = p
+          return found
+        }
+        continue
+      }
+      let inner = try Self.header(bytes, at: p, limit: limit, allowIndefinite: true) { m, o in error(m, at: o) }
+      if inner.isIndefinite {
+        open += 1
+        guard depth + open <= Self.maximumDepth else {
+          throw error("nesting deeper than \(Self.maximumDepth) levels", at: p)
+        }
+        p = inner.contentStart
+      } else {
+        p = inner.end
+      }
+    }
+  }
+
+  // MARK: Primitive values
+
+  /// The content bytes of an element.
+  public func content(_ element: DERElement) -> ArraySlice<UInt8> {
+    bytes[element.contentStart..<element.contentEnd]
+  }
+
+  /// A signed INTEGER that fits in 64 bits.
+  public func integer(_ element: DERElement, step: String? = nil) throws(AppReceiptError) -> Int64 {
+    guard element.tag == DERTag.integer else {
+      throw error("expected an INTEGER, found \(DERTag.name(element.tag))", at: element.offset, step: step)
+    }
+    let body = content(element)
+    guard let firstByte = body.first else {
+      throw error("INTEGER with no content octets", at: element.offset, step: step)
+    }
+    // Leading sign octets beyond the first carry no value; more than eight significant ones do not fit.
+    var significant = body[...]
+    while significant.count > 1, let f = significant.first,
+      (f == 0 && (significant[significant.startIndex + 1] & 0x80) == 0)
+        || (f == 0xFF && (significant[significant.startIndex + 1] & 0x80) != 0)
+    {
+      significant = significant.dropFirst()
+    }
+    guard significant.count <= 8 else {
+      throw error("INTEGER of \(body.count) bytes does not fit in 64 bits", at: element.offset, step: step)
+    }
+    var value: UInt64 = firstByte & 0x80 != 0 ? UInt64.max : 0
+    for b in significant { value = value << 8 | UInt64(b) }
+    return Int64(bitPattern: value)
+  }
+
+  /// Dotted text of an OBJECT IDENTIFIER (`1.2.840.113549.1.7.2`).
+  public func objectIdentifier(_ element: DERElement) throws(AppReceiptError) -> String {
+    guard element.tag == DERTag.objectIdentifier else {
+      throw error("expected an OBJECT IDENTIFIER, found \(DERTag.name(element.tag))", at: element.offset)
+    }
+    let body = content(element)
+    guard !body.isEmpty, body.count <= 64, let last = body.last, last & 0x80 == 0 else {
+      throw error("malformed OBJECT IDENTIFIER", at: element.offset)
+    }
+    var arcs: [UInt64] = []
+    var value: UInt64 = 0
+    for b in body {
+      guard value >> 56 == 0 else { throw error("OBJECT IDENTIFIER arc too large", at: element.offset) }
+      value = value << 7 | UInt64(b & 0x7F)
+      if b & 0x80 == 0 {
+        if arcs.isEmpty {
+          let first: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
+          arcs += [first, value - first * 40]
+        } else {
+          arcs.append(value)
+        }
+        value = 0
+      }
+    }
+    return arcs.map(String.init).joined(separator: ".")
+  }
+}

@@ -1,0 +1,194 @@
+import ReceiptModel
+
+/// The parts of a PKCS#7 (RFC 2315) SignedData that receipt-tool reads: the signed content and, for display,
+/// the certificates. Nothing is verified.
+struct PKCS7Envelope {
+  static let signedDataOID = "1.2.840.113549.1.7.2"
+  static let dataOID = "1.2.840.113549.1.7.1"
+
+  /// The eContent octets (the receipt payload DER), joined when BER splits them into pieces.
+  var content: [UInt8]
+  /// Maps offsets in `content` back to the input.
+  var contentOffsets: DEROffsetMap
+  var signature = AppReceiptSignature()
+
+  /// ContentInfo { contentType signedData, [0] EXPLICIT SignedData { version, digestAlgorithms,
+  /// encapContentInfo { data, [0] EXPLICIT OCTET STRING }, [0] certificates?, [1] crls?, signerInfos } }.
+  /// Xcode writes the outer layers with BER indefinite lengths and the OCTET STRING constructed; both are read.
+  static func read(_ bytes: [UInt8]) throws(AppReceiptError) -> PKCS7Envelope {
+    var top = DERReader(bytes)
+    guard !bytes.isEmpty else { throw top.error("empty input: no receipt", at: 0) }
+    let contentInfo = try top.expect(DERTag.sequence, "the PKCS#7 ContentInfo", allowIndefinite: true)
+    try top.expectEnd("the PKCS#7 ContentInfo")
+    var info = try top.children(of: contentInfo, steps: ["ContentInfo"])
+    let typeElement = try info.expect(DERTag.objectIdentifier, "the content type")
+    let type = try info.objectIdentifier(typeElement)
+    guard type == signedDataOID else {
+      throw info.error("content type \(type) is not PKCS#7 signedData (\(signedDataOID))", at: typeElement.offset)
+    }
+    let explicit = try info.expect(DERTag.context0, "[0] SignedData", allowIndefinite: true)
+    try info.expectEnd("the SignedData")
+    var wrapper = try info.children(of: explicit, steps: [])
+    let signedElement = try wrapper.expect(DERTag.sequence, "the SignedData", allowIndefinite: true)
+    try wrapper.expectEnd("the SignedData")
+    var signed = try wrapper.children(of: signedElement, steps: ["SignedData"])
+
+    _ = try signed.integer(try signed.expect(DERTag.integer, "the SignedData version"))
+    var signature = AppReceiptSignature()
+    let digests = try signed.expect(DERTag.set, "the digest algorithms", allowIndefinite: true)
+    var digestReader = try signed.children(of: digests, steps: ["digestAlgorithms"])
+    while let algorithm = try digestReader.next(allowIndefinite: true) {
+      var parts = try digestReader.children(of: algorithm, steps: ["algorithm"])
+      let oid = try parts.objectIdentifier(try parts.expect(DERTag.objectIdentifier, "the digest algorithm"))
+      signature.digestAlgorithms.append(Self.algorithmNames[oid] ?? oid)
+    }
+
+    let encap = try signed.expect(DERTag.sequence, "the encapsulated content info", allowIndefinite: true)
+    var encapReader = try signed.children(of: encap, steps: ["encapContentInfo"])
+    let eTypeElement = try encapReader.expect(DERTag.objectIdentifier, "the encapsulated content type")
+    let eType = try encapReader.objectIdentifier(eTypeElement)
+    guard eType == dataOID else {
+      throw encapReader.error("encapsulated content type \(eType) is not data (\(dataOID))", at: eTypeElement.offset)
+    }
+    guard let eExplicit = try encapReader.next(allowIndefinite: true) else {
+      throw encapReader.error("no receipt content: the signature is detached", at: encap.offset)
+    }
+    guard eExplicit.tag == DERTag.context0 else {
+      throw encapReader.error("expected [0] content, found \(DERTag.name(eExplicit.tag))", at: eExplicit.offset)
+    }
+    try encapReader.expectEnd("the content")
+    var contentWrapper = try encapReader.children(of: eExplicit, steps: [])
+    let (content, offsets) = try Self.octets(&contentWrapper)
+    try contentWrapper.expectEnd("the content OCTET STRING")
+
+    // Certificates and signer infos are read for display only; their absence is reported, not guessed.
+    while let element = try signed.next(allowIndefinite: true) {
+      switch element.tag {
+      case DERTag.context0:
+        var certs = try signed.children(of: element, steps: ["certificates"])
+        while let cert = try certs.next(allowIndefinite: true) {
+          signature.certificates.append(Self.summarise(cert, in: certs))
+        }
+      case DERTag.context1: continue
+      case DERTag.set:
+        var signers = try signed.children(of: element, steps: ["signerInfos"])
+        while try signers.next(allowIndefinite: true) != nil { signature.signerCount += 1 }
+      default:
+        throw signed.error("unexpected \(DERTag.name(element.tag)) in the SignedData", at: element.offset)
+      }
+    }
+    return PKCS7Envelope(content: content, contentOffsets: offsets, signature: signature)
+  }
+
+  static let algorithmNames = [
+    "1.3.14.3.2.26": "sha1", "2.16.840.1.101.3.4.2.1": "sha256", "2.16.840.1.101.3.4.2.2": "sha384",
+    "2.16.840.1.101.3.4.2.3": "sha512",
+  ]
+
+  /// An OCTET STRING, primitive or (BER) constructed from primitive pieces, with the map back to input offsets.
+  static func octets(_ reader: inout DERReader) throws(AppReceiptError) -> ([UInt8], DEROffsetMap) {
+    let at = reader.position
+    guard let element = try reader.next(allowIndefinite: true) else {
+      throw reader.error("expected the content OCTET STRING, found the end of the [0] wrapper", at: at)
+    }
+    if element.tag == DERTag.octetString {
+      // One piece: the identity map shifted to where the octets start.
+      let map = DEROffsetMap(segments: [(0, reader.offsetMap.sourceOffset(element.contentStart))])
+      return (Array(reader.content(element)), map)
+    }
+    guard element.tag == DERTag.constructedOctetString else {
+      throw reader.error("expected the content OCTET STRING, found \(DERTag.name(element.tag))", at: element.offset)
+    }
+    var pieces = try reader.children(of: element, steps: ["OCTET STRING"])
+    var joined: [UInt8] = []
+    var map = DEROffsetMap()
+    while let piece = try pieces.next() {
+      guard piece.tag == DERTag.octetString else {
+        throw pieces.error("expected a primitive OCTET STRING piece, found \(DERTag.name(piece.tag))", at: piece.offset)
+      }
+      map.segments.append((joined.count, reader.offsetMap.sourceOffset(piece.contentStart)))
+      joined += pieces.content(piece)
+    }
+    return (joined, map)
+  }
+
+  /// Certificate { tbsCertificate { [0] version?, serial, signature, issuer, validity, subject, ... }, ... }.
+  static func summarise(_ cert: DERElement, in parent: DERReader) -> AppReceiptCertificate {
+    var summary = AppReceiptCertificate()
+    do throws(AppReceiptError) {
+      var outer = try parent.children(of: cert, steps: ["certificate"])
+      let tbs = try outer.expect(DERTag.sequence, "the TBSCertificate")
+      var fields = try outer.children(of: tbs, steps: ["tbsCertificate"])
+      var first = try fields.next()
+      if first?.tag == DERTag.context0 { first = try fields.next() }
+      guard first?.tag == DERTag.integer else { throw fields.error("expected the serial number", at: tbs.offset) }
+      _ = try fields.expect(DERTag.sequence, "the signature algorithm")
+      summary.issuer = try distinguishedName(try fields.expect(DERTag.sequence, "the issuer"), in: fields)
+      let validity = try fields.expect(DERTag.sequence, "the validity")
+      var times = try fields.children(of: validity, steps: ["validity"])
+      summary.notBefore = try time(try times.expect(times.peekTag ?? DERTag.utcTime, "notBefore"), in: times)
+      summary.notAfter = try time(try times.expect(times.peekTag ?? DERTag.utcTime, "notAfter"), in: times)
+      summary.subject = try distinguishedName(try fields.expect(DERTag.sequence, "the subject"), in: fields)
+    } catch {
+      summary.problem = error.description
+    }
+    return summary
+  }
+
+  static let attributeNames = [
+    "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
+    "1.2.840.113549.1.9.1": "emailAddress",
+  ]
+
+  /// `CN=..., OU=..., O=..., C=...` in certificate order.
+  static func distinguishedName(_ name: DERElement, in parent: DERReader) throws(AppReceiptError) -> String {
+    var rdns = try parent.children(of: name, steps: ["Name"])
+    var parts: [String] = []
+    while let rdn = try rdns.next() {
+      var set = try rdns.children(of: rdn, steps: ["RDN"])
+      while let pair = try set.next() {
+        var items = try set.children(of: pair, steps: ["attribute"])
+        let oid = try items.objectIdentifier(try items.expect(DERTag.objectIdentifier, "the attribute type"))
+        guard let value = try items.next() else { throw items.error("no attribute value", at: pair.offset) }
+        let text = String(decoding: items.content(value), as: UTF8.self)
+        parts.append("\(attributeNames[oid] ?? oid)=\(text)")
+      }
+    }
+    return parts.joined(separator: ", ")
+  }
+
+  /// UTCTime `YYMMDDHHMMSSZ` (years 1950-2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`.
+  static func time(_ element: DERElement, in reader: DERReader) throws(AppReceiptError) -> Timestamp {
+    let text = Array(reader.content(element))
+    var digits: [Int64] = []
+    for c in text.dropLast() {
+      guard c >= 0x30, c <= 0x39 else { throw reader.error("malformed certificate time", at: element.offset) }
+      digits.append(Int64(c - 0x30))
+    }
+    func number(_ from: Int, _ count: Int) -> Int64 { digits[from..<(from + count)].reduce(0) { $0 * 10 + $1 } }
+    guard text.last == UInt8(ascii: "Z") else { throw reader.error("certificate time not in UTC", at: element.offset) }
+    let year: Int64
+    let rest: Int
+    if element.tag == DERTag.utcTime, digits.count == 12 {
+      let yy = number(0, 2)
+      year = yy < 50 ? 2000 + yy : 1900 + yy
+      rest = 2
+    } else if element.tag == DERTag.generalizedTime, digits.count == 14 {
+      year = number(0, 4)
+      rest = 4
+    } else {
+      throw reader.error("malformed certificate time", at: element.offset)
+    }
+    guard
+      let t = Timestamp(
+        year: year, month: number(rest, 2), day: number(rest + 2, 2), hour: number(rest + 4, 2),
+        minute: number(rest + 6, 2), second: number(rest + 8, 2))
+    else { throw reader.error("certificate time out of range", at: element.offset) }
+    return t
+  }
+}
+
+extension DERReader {
+  /// The tag of the next element without reading it.
+  var peekTag: UInt8? { position < limit ? bytes[position] : nil }
+}
