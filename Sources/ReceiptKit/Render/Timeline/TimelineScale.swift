@@ -122,4 +122,51 @@ struct TimelineScale {
 
   /// The widest label a step produces.
   static func labelWidth(step: Step?) -> Int { step?.isSubDay == true ? 16 : 10 }
+
+  /// Bars sorted by start, then end (open-ended last), then transaction id, so output never depends on
+  /// input order.
+  static func sorted(_ bars: [TimelineBar]) -> [TimelineBar] {
+    bars.sorted { a, b in
+      if a.start != b.start { return a.start < b.start }
+      let ae = a.effectiveEnd?.milliseconds ?? Int64.max
+      let be = b.effectiveEnd?.milliseconds ?? Int64.max
+      if ae != be { return ae < be }
+      return a.transactionID < b.transactionID
+    }
+  }
+
+  /// Each bar (sorted) with the row it is drawn in: a bar goes in the first row where the previous bar
+  /// has ended, so overlapping transactions are stacked and never hide each other.
+  static func stack(_ bars: [TimelineBar]) -> (placements: [(bar: TimelineBar, row: Int)], rows: Int) {
+    var rowEnds: [Int64] = []
+    var placements: [(bar: TimelineBar, row: Int)] = []
+    for bar in sorted(bars) {
+      let end = bar.effectiveEnd?.milliseconds ?? Int64.max
+      if let r = rowEnds.firstIndex(where: { $0 <= bar.start.milliseconds }) {
+        rowEnds[r] = end
+        placements.append((bar, r))
+      } else {
+        rowEnds.append(end)
+        placements.append((bar, rowEnds.count - 1))
+      }
+    }
+    return (placements, rowEnds.count)
+  }
+
+  /// Periods without any bar between one transaction's end and the next one's start ("the gap before a
+  /// renewal"), from bars sorted by start.
+  static func gaps(_ sorted: [TimelineBar]) -> [(from: Timestamp, to: Timestamp)] {
+    var out: [(Timestamp, Timestamp)] = []
+    var covered: Timestamp?
+    var open = false
+    for bar in sorted {
+      if let c = covered, !open, bar.start > c { out.append((c, bar.start)) }
+      if let end = bar.effectiveEnd {
+        covered = max(covered ?? end, end)
+      } else {
+        open = true
+      }
+    }
+    return out
+  }
 }

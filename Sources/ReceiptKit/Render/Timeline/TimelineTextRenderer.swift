@@ -93,7 +93,7 @@ public enum TimelineTextRenderer {
   }
 
   static func status(_ chart: TimelineChart, width: Int, color: Bool) -> String {
-    guard !chart.lanes.isEmpty else { return "No purchases to draw.\n" }
+    guard !chart.lanes.isEmpty else { return wrap("No purchases to draw.", width: width, indent: 2) }
     var out = ""
     for lane in chart.lanes {
       let word = safe(lane.status)
@@ -164,24 +164,12 @@ public enum TimelineTextRenderer {
   static func grid(
     _ lane: TimelineLane, chart: TimelineChart, columns: Int, column: (Timestamp) -> Int
   ) -> [[Mark]] {
-    let bars = sortedBars(lane.bars)
+    let bars = TimelineScale.sorted(lane.bars)
     guard !bars.isEmpty else { return [] }
-    var rows: [[Mark]] = []
-    var rowEnds: [Int64] = []
-    var placements: [(bar: TimelineBar, row: Int)] = []
-    for bar in bars {
-      let end = bar.effectiveEnd?.milliseconds ?? Int64.max
-      if let r = rowEnds.firstIndex(where: { $0 <= bar.start.milliseconds }) {
-        rowEnds[r] = end
-        placements.append((bar, r))
-      } else {
-        rowEnds.append(end)
-        rows.append(Array(repeating: .blank, count: columns))
-        placements.append((bar, rows.count - 1))
-      }
-    }
+    let (placements, rowCount) = TimelineScale.stack(bars)
+    var rows = Array(repeating: Array(repeating: Mark.blank, count: columns), count: rowCount)
     // Gaps in the lane's coverage, on the first row.
-    for gap in gaps(bars) {
+    for gap in TimelineScale.gaps(bars) {
       let from = column(gap.from) + 1
       let to = column(gap.to) - 1
       if from <= to { for c in from...to where rows[0][c] == .blank { rows[0][c] = .gap } }
@@ -284,7 +272,7 @@ public enum TimelineTextRenderer {
     var out = ""
     for lane in chart.lanes {
       out += "\n" + wrap(safe(lane.label), width: width, indent: 2)
-      let bars = sortedBars(lane.bars)
+      let bars = TimelineScale.sorted(lane.bars)
       if bars.isEmpty { out += "  (no transactions)\n" }
       var coveredUntil: Timestamp?
       for bar in bars {
@@ -335,33 +323,6 @@ public enum TimelineTextRenderer {
   }
 
   // MARK: - Helpers
-
-  /// Bars by start, then end (open-ended last), then transaction id, so output never depends on input order.
-  static func sortedBars(_ bars: [TimelineBar]) -> [TimelineBar] {
-    bars.sorted { a, b in
-      if a.start != b.start { return a.start < b.start }
-      let ae = a.effectiveEnd?.milliseconds ?? Int64.max
-      let be = b.effectiveEnd?.milliseconds ?? Int64.max
-      if ae != be { return ae < be }
-      return a.transactionID < b.transactionID
-    }
-  }
-
-  /// Times where the lane had no bar between one transaction's end and the next one's start.
-  static func gaps(_ sorted: [TimelineBar]) -> [(from: Timestamp, to: Timestamp)] {
-    var out: [(Timestamp, Timestamp)] = []
-    var covered: Timestamp?
-    var open = false
-    for bar in sorted {
-      if let c = covered, !open, bar.start > c { out.append((c, bar.start)) }
-      if let end = bar.effectiveEnd {
-        covered = max(covered ?? end, end)
-      } else {
-        open = true
-      }
-    }
-    return out
-  }
 
   static func safe(_ raw: String) -> String { TerminalSafeText(raw).visible }
 
