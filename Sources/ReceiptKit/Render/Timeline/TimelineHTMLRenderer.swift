@@ -7,8 +7,8 @@
 public enum TimelineHTMLRenderer {
   /// The widest the content gets, in CSS pixels: 186 mm, A4's width less two 12 mm margins.
   public static let pageWidth = 700
-  /// The chart's width inside a section.
-  public static let chartWidth = 680
+  /// The chart's width inside a section: the page less its 12 px padding on each side.
+  public static let chartWidth = pageWidth - 2 * 12
 
   /// Renders a page of `charts`, one section each, under `pageTitle`.
   public static func render(_ charts: [TimelineChart], pageTitle: String = "Entitlement timeline") -> String {
