@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 /// The HTML timeline rendered by a real browser (headless Chromium): checks on the DOM Chromium built and
@@ -74,7 +75,8 @@ import Testing
       let inSection = { (tag: MarkupTag) in tag.offset > start && tag.offset < end }
       let sectionBars = bars.filter(inSection)
       // Every transaction has its bar.
-      #expect(Set(sectionBars.compactMap { $0.attributes["data-transaction-id"] }) == Set(chart.allBars.map(\.transactionID)))
+      #expect(
+        Set(sectionBars.compactMap { $0.attributes["data-transaction-id"] }) == Set(chart.allBars.map(\.transactionID)))
       #expect(sectionBars.count == chart.allBars.count)
       // Bars are in time order within each lane, in the DOM and on the x axis.
       let sectionLanes = lanes.filter(inSection)
@@ -116,7 +118,8 @@ import Testing
     #expect(dom.contains("data-date=\"2024-05-01T00:00:00Z\""))
     // Nothing is wider than the page: every chart fits the content width the CSS allows.
     let widths = MarkupTag.all("svg", in: dom).compactMap { $0.number("width") }
-    #expect(widths.count == Self.charts.count && widths.allSatisfy { $0 <= Double(TimelineHTMLRenderer.pageWidth - 24) })
+    #expect(
+      widths.count == Self.charts.count && widths.allSatisfy { $0 <= Double(TimelineHTMLRenderer.pageWidth - 24) })
   }
 
   @Test func hostilePageShowsTheScriptAsText() throws {
@@ -137,10 +140,12 @@ import Testing
     for (name, width, margin) in [("timeline-a4.png", 794, 40), ("timeline-narrow.png", 400, 8)] {
       let png = Self.screenshots.appendingPathComponent(name)
       try? FileManager.default.removeItem(at: png)
-      _ = try Self.run(chromium, [
-        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-        "--window-size=\(width),2600", "--screenshot=\(png.path)", page.absoluteString,
-      ])
+      _ = try Self.run(
+        chromium,
+        [
+          "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+          "--window-size=\(width),2600", "--screenshot=\(png.path)", page.absoluteString,
+        ])
       try #require(FileManager.default.fileExists(atPath: png.path), "no screenshot \(name)")
       let report = try Self.rightMargin(png, columns: margin)
       #expect(report.hasPrefix("ok "), "\(name): \(report)")
@@ -177,9 +182,11 @@ import Testing
       cols = int(sys.argv[2])
       bad = [(x, y) for y in range(h) for x in range(w - cols, w) if rows[y][x * bpp:x * bpp + 3] != b'\\xff\\xff\\xff']
       ink = sum(1 for y in range(0, h, 4) for x in range(0, w, 4) if rows[y][x * bpp:x * bpp + 3] != b'\\xff\\xff\\xff')
-      print(('ok' if not bad and ink > 1000 else 'FAIL') + ' %dx%d, %d ink samples, right-margin non-white %s' % (w, h, ink, bad[:5]))
+      verdict = 'ok' if not bad and ink > 1000 else 'FAIL'
+      print(verdict + ' %dx%d, %d ink samples, right-margin non-white %s' % (w, h, ink, bad[:5]))
       """
-    guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile)
+    guard
+      let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile)
     else { return "ok (python3 absent: margin not checked)" }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("png-margin-\(UUID().uuidString).py")
     try script.write(to: file, atomically: true, encoding: .utf8)

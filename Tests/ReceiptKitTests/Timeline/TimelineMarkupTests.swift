@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 #if canImport(FoundationXML)
@@ -31,7 +32,10 @@ struct MarkupTag {
       var j = i + open.count
       var attributes: [String: String] = [:]
       while j < bytes.count, bytes[j] != 0x3E {
-        if bytes[j] == 0x20 || bytes[j] == 0x0A { j += 1; continue }
+        if bytes[j] == 0x20 || bytes[j] == 0x0A {
+          j += 1
+          continue
+        }
         let nameStart = j
         while j < bytes.count, bytes[j] != 0x3D, bytes[j] != 0x20, bytes[j] != 0x3E { j += 1 }
         let attribute = String(decoding: bytes[nameStart..<j], as: UTF8.self)
@@ -81,8 +85,10 @@ struct MarkupTag {
     #expect(bars[0].attributes["data-revocation-date"] == "2024-03-01T18:20:11Z")
     #expect(bars[0].attributes["fill"] == "url(#timeline-family-shared)")
     #expect(bars[1].classes == ["bar", "owned"])
-    #expect(svg.contains("<title>transaction 3100 of com.acme.pro.yearly\n2024-03-02T09:14:05Z to 2025-03-02T09:14:05Z\nowned\n"
-      + "transaction_id: 3100\nin_app_ownership_type: PURCHASED</title>"))
+    #expect(
+      svg.contains(
+        "<title>transaction 3100 of com.acme.pro.yearly\n2024-03-02T09:14:05Z to 2025-03-02T09:14:05Z\nowned\n"
+          + "transaction_id: 3100\nin_app_ownership_type: PURCHASED</title>"))
     let asOf = try #require(MarkupTag.all("line", in: svg).first { $0.classes.contains("as-of") })
     #expect(asOf.attributes["data-as-of"] == "2024-06-15T00:00:00Z")
     // The marker lies inside the own purchase's bar, right of where the shared copy was revoked.
@@ -98,7 +104,9 @@ struct MarkupTag {
       #expect(svg.contains("<pattern id=\"timeline-\(id)\""), "\(id)")
     }
     // Real dates on the axis.
-    let ticks = MarkupTag.all("g", in: svg).filter { $0.classes.contains("tick") }.compactMap { $0.attributes["data-date"] }
+    let ticks = MarkupTag.all("g", in: svg).filter { $0.classes.contains("tick") }.compactMap {
+      $0.attributes["data-date"]
+    }
     #expect(ticks.contains("2024-01-01T00:00:00Z") && ticks.contains("2025-01-01T00:00:00Z"), "\(ticks)")
   }
 
@@ -113,7 +121,9 @@ struct MarkupTag {
     #expect(bars[0].classes.contains("trial"))
     #expect(bars[2].classes.isSuperset(of: ["revoked", "refunded"]))
     #expect(bars[4].classes.isSuperset(of: ["ownership-unknown", "upgraded"]))
-    #expect(bars[5].classes.isSuperset(of: ["family-shared", "open-ended"]) && bars[5].attributes["data-open-end"] == "no-expiry")
+    #expect(
+      bars[5].classes.isSuperset(of: ["family-shared", "open-ended"])
+        && bars[5].attributes["data-open-end"] == "no-expiry")
     let zones = MarkupTag.all("rect", in: svg).filter { $0.classes.contains("zone") }.map(\.classes)
     #expect(zones == [["zone", "grace-period"], ["zone", "billing-retry"]])
     let gaps = MarkupTag.all("line", in: svg).filter { $0.classes.contains("gap") }

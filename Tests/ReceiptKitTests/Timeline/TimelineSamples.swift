@@ -25,13 +25,16 @@ enum TimelineSamples {
           TimelineBar(
             transactionID: "2200000101", productID: "com.acme.pro.yearly", start: t("2023-09-01T10:00:00Z"),
             end: .expires(t("2024-09-01T10:00:00Z")), ownership: .familyShared,
-            cancellation: TimelineCancellation(date: t("2024-03-01T18:20:11Z"), kind: .revocation, detail: "cancellation_reason 0"),
-            fields: [TimelineField("transaction_id", "2200000101"), TimelineField("in_app_ownership_type", "FAMILY_SHARED")]),
+            cancellation: TimelineCancellation(
+              date: t("2024-03-01T18:20:11Z"), kind: .revocation, detail: "cancellation_reason 0"),
+            fields: [
+              TimelineField("transaction_id", "2200000101"), TimelineField("in_app_ownership_type", "FAMILY_SHARED"),
+            ]),
           TimelineBar(
             transactionID: "3100", productID: "com.acme.pro.yearly", start: t("2024-03-02T09:14:05Z"),
             end: .expires(t("2025-03-02T09:14:05Z")), ownership: .owned,
             fields: [TimelineField("transaction_id", "3100"), TimelineField("in_app_ownership_type", "PURCHASED")]),
-        ]),
+        ])
     ])
 
   /// A history with every mark: a trial, renewals, a refund, a gap, grace and billing retry, an upgrade,
@@ -82,7 +85,8 @@ enum TimelineSamples {
 
   static let hostile = TimelineChart(
     title: hostileText,
-    provenance: TimelineProvenance(file: hostileText, inputKind: hostileText, environment: hostileText,
+    provenance: TimelineProvenance(
+      file: hostileText, inputKind: hostileText, environment: hostileText,
       extra: [TimelineField(hostileText, hostileText)]),
     evaluationMoment: t("2024-06-15T00:00:00Z"), evaluationMomentSource: hostileText,
     lanes: [

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import ReceiptKit
 
 /// The text timeline at 80 columns (a chart) and 40 (a list), with and without colour, and hostile text.
 @Suite struct TimelineTextRendererTests {
-  static func lines(_ text: String) -> [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+  static func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
 
   /// Removes ANSI SGR sequences (ESC [ digits/semicolons m).
   static func stripped(_ text: String) -> String {
@@ -28,14 +31,16 @@ import Testing
     // Axis 2023-09-01T10:00:00Z to 2025-03-02T09:14:05Z over 76 columns (0...75): the revocation on
     // 2024-03-01T18:20:11Z is 182.3 of 548.0 days in, column round(0.3327 * 75) = 25; the evaluation
     // moment 2024-06-15 is 287.6 days in, column round(0.5248 * 75) = 39; the own purchase runs on to the end.
-    let row = "  " + String(repeating: "~", count: 25) + "X" + String(repeating: "=", count: 13) + "|"
+    let row =
+      "  " + String(repeating: "~", count: 25) + "X" + String(repeating: "=", count: 13) + "|"
       + String(repeating: "=", count: 36)
     #expect(Self.lines(text).contains(row), "\(text)")
     // Quarterly ticks (six fit in 76 columns at 12 each) on the first day of each quarter.
     #expect(text.contains("2023-10-01   2024-01-01  2024-04-01   2024-07-01  2024-10-01  2025-01-01"), "\(text)")
     #expect(text.contains("signature    signature not verified"))
     #expect(text.contains("As of 2024-06-15T00:00:00Z (the receipt's request_date)"))
-    #expect(text.contains("com.acme.pro.yearly: active\n  Family Sharing access to com.acme.pro.yearly was revoked on\n"))
+    #expect(
+      text.contains("com.acme.pro.yearly: active\n  Family Sharing access to com.acme.pro.yearly was revoked on\n"))
     #expect(text.contains("Legend:"))
     #expect(!text.contains("\u{1B}"))
   }
@@ -57,7 +62,9 @@ import Testing
     let lifetime = try #require(all.firstIndex(of: "lifetime  active").map { all[$0 + 1] })
     #expect(lifetime.contains("~|~") && lifetime.hasSuffix(">"), "\(lifetime)")
     // The marker is one column for every lane.
-    let offsets = [pro, basic, lifetime].map { line in line.distance(from: line.startIndex, to: line.firstIndex(of: "|") ?? line.endIndex) }
+    let offsets = [pro, basic, lifetime].map { line in
+      line.distance(from: line.startIndex, to: line.firstIndex(of: "|") ?? line.endIndex)
+    }
     #expect(Set(offsets).count == 1, "\(offsets)")
   }
 
@@ -110,18 +117,32 @@ import Testing
     let epoch = try #require(Timestamp(milliseconds: 0))
     let charts = [
       TimelineChart(title: "", evaluationMoment: moment, lanes: []),
-      TimelineChart(title: "empty lane", evaluationMoment: moment, lanes: [TimelineLane(label: "", status: "", reason: "", bars: [])]),
+      TimelineChart(
+        title: "empty lane", evaluationMoment: moment,
+        lanes: [TimelineLane(label: "", status: "", reason: "", bars: [])]),
       TimelineChart(
         title: "one instant", evaluationMoment: moment,
-        lanes: [TimelineLane(label: "x", status: "s", reason: "r", bars: [
-          TimelineBar(transactionID: "1", productID: "p", start: moment, end: .expires(moment)),
-          TimelineBar(transactionID: "2", productID: "p", start: moment, end: .unknown,
-            cancellation: TimelineCancellation(date: epoch, kind: .refund), zones: [TimelineZone(kind: .billingRetry, start: far)]),
-        ])]),
+        lanes: [
+          TimelineLane(
+            label: "x", status: "s", reason: "r",
+            bars: [
+              TimelineBar(transactionID: "1", productID: "p", start: moment, end: .expires(moment)),
+              TimelineBar(
+                transactionID: "2", productID: "p", start: moment, end: .unknown,
+                cancellation: TimelineCancellation(date: epoch, kind: .refund),
+                zones: [TimelineZone(kind: .billingRetry, start: far)]),
+            ])
+        ]),
       TimelineChart(
         title: "all of time", evaluationMoment: far,
-        lanes: [TimelineLane(label: String(repeating: "w", count: 300), status: String(repeating: "s", count: 300), reason: "",
-          bars: [TimelineBar(transactionID: "1", productID: "p", start: epoch, end: .expires(far), period: .introductoryOffer)])]),
+        lanes: [
+          TimelineLane(
+            label: String(repeating: "w", count: 300), status: String(repeating: "s", count: 300), reason: "",
+            bars: [
+              TimelineBar(
+                transactionID: "1", productID: "p", start: epoch, end: .expires(far), period: .introductoryOffer)
+            ])
+        ]),
     ]
     for chart in charts {
       for width in [0, 20, 40, 59, 60, 80, 200] {
@@ -138,8 +159,9 @@ import Testing
     #expect(TerminalSafeText("a\u{1B}[2Jb").visible == "a\\u{1b}[2Jb")
     #expect(TerminalSafeText("\u{0}\u{9}\u{A}\u{D}\u{7F}").visible == "\\u{0}\\u{9}\\u{a}\\u{d}\\u{7f}")
     #expect(TerminalSafeText("\u{9B}31m\u{85}").visible == "\\u{9b}31m\\u{85}")
-    #expect(TerminalSafeText("abc\u{202E}fdp.exe\u{2066}\u{2069}\u{200F}\u{2028}").visible
-      == "abc\\u{202e}fdp.exe\\u{2066}\\u{2069}\\u{200f}\\u{2028}")
+    #expect(
+      TerminalSafeText("abc\u{202E}fdp.exe\u{2066}\u{2069}\u{200F}\u{2028}").visible
+        == "abc\\u{202e}fdp.exe\\u{2066}\\u{2069}\\u{200f}\\u{2028}")
     #expect(TerminalSafeText("Café 日本 🙂").visible == "Café 日本 🙂")
   }
 }

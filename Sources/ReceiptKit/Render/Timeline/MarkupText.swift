@@ -28,7 +28,9 @@ enum MarkupText {
 
   /// An id fragment: letters, digits and hyphens only (the caller's prefix never breaks an attribute).
   static func identifier(_ raw: String) -> String {
-    let kept = raw.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" }
+    let kept = raw.unicodeScalars.filter {
+      ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
+    }
     let s = String(String.UnicodeScalarView(kept.prefix(40)))
     return s.first.map { $0.isLetter } == true ? s : "t" + s
   }

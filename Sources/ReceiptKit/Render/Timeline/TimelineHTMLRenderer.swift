@@ -81,13 +81,15 @@ public enum TimelineHTMLRenderer {
       let unverified = field.name == "signature" && chart.provenance.signatureVerified == false
       out += "<dt>\(e(field.name))</dt><dd\(unverified ? " class=\"unverified\"" : "")>\(e(field.value))</dd>\n"
     }
-    out += "<dt>as of</dt><dd><time datetime=\"\(chart.evaluationMoment.iso8601)\">"
+    out +=
+      "<dt>as of</dt><dd><time datetime=\"\(chart.evaluationMoment.iso8601)\">"
       + "\(chart.evaluationMoment.iso8601WholeSeconds)</time>"
       + (chart.evaluationMomentSource.map { " (" + e($0) + ")" } ?? "") + "</dd>\n</dl>\n"
     out += "<figure>\n" + TimelineSVGRenderer.render(chart, width: chartWidth, idPrefix: "doc\(number)") + "</figure>\n"
     out += "<h3>Status</h3>\n<ul class=\"reasons\">\n"
     for lane in chart.lanes {
-      out += "<li><strong>\(e(lane.label))</strong> <span class=\"status \(lane.tone.rawValue)\">"
+      out +=
+        "<li><strong>\(e(lane.label))</strong> <span class=\"status \(lane.tone.rawValue)\">"
         + "\(e(lane.status))</span> \(e(lane.reason))</li>\n"
     }
     if chart.lanes.isEmpty { out += "<li>No purchases to draw.</li>\n" }
@@ -98,7 +100,8 @@ public enum TimelineHTMLRenderer {
   /// Every transaction as a row, for screen readers and for print.
   static func table(_ chart: TimelineChart) -> String {
     let e = MarkupText.escape
-    var out = "<table class=\"transactions\">\n<caption>Transactions</caption>\n<thead><tr>"
+    var out =
+      "<table class=\"transactions\">\n<caption>Transactions</caption>\n<thead><tr>"
       + "<th scope=\"col\">Lane</th><th scope=\"col\">Transaction</th><th scope=\"col\">Product</th>"
       + "<th scope=\"col\">Ownership</th><th scope=\"col\">Period</th><th scope=\"col\">Start</th>"
       + "<th scope=\"col\">End</th><th scope=\"col\">Refund or revocation</th><th scope=\"col\">Renewal state</th>"
@@ -112,7 +115,8 @@ public enum TimelineHTMLRenderer {
         case .unknown: end = "not given"
         }
         let cancellation = bar.cancellation.map { c in
-          "\(c.kind == .refund ? "refunded" : "revoked") \(c.date.iso8601)" + (c.detail.map { " (" + e($0) + ")" } ?? "")
+          "\(c.kind == .refund ? "refunded" : "revoked") \(c.date.iso8601)"
+            + (c.detail.map { " (" + e($0) + ")" } ?? "")
         }
         var renewal = bar.zones.map { z in
           "\(z.kind == .gracePeriod ? "grace period" : "billing retry") from \(z.start.iso8601)"
@@ -120,12 +124,14 @@ public enum TimelineHTMLRenderer {
         }
         if bar.upgraded { renewal.insert("upgraded", at: 0) }
         let fields = bar.fields.map { "<div>\(e($0.name)): \(e($0.value))</div>" }.joined()
-        out += "<tr data-transaction-id=\"\(e(bar.transactionID))\"><td>\(e(lane.label))</td>"
+        out +=
+          "<tr data-transaction-id=\"\(e(bar.transactionID))\"><td>\(e(lane.label))</td>"
           + "<th scope=\"row\">\(e(bar.transactionID))</th><td>\(e(bar.productID))</td>"
           + "<td>\(bar.ownership.rawValue)</td><td>\(bar.period.rawValue)</td><td>\(bar.start.iso8601)</td>"
           + "<td>\(end)</td><td>\(cancellation ?? "-")</td>"
           + "<td>\(renewal.isEmpty ? "-" : renewal.joined(separator: "; "))</td>"
-          + "<td>\(fields.isEmpty ? "-" : "<details><summary>\(bar.fields.count)</summary>\(fields)</details>")</td></tr>\n"
+        let fieldsCell = fields.isEmpty ? "-" : "<details><summary>\(bar.fields.count)</summary>\(fields)</details>"
+        out += "<td>\(fieldsCell)</td></tr>\n"
       }
     }
     return out + "</tbody>\n</table>\n"

@@ -54,24 +54,29 @@ public enum TimelineSVGRenderer {
       let statusText = TimelineTextRenderer.shortened(TerminalSafeText(lane.status).visible, to: max(8, maxLabel / 3))
       let labelText = TimelineTextRenderer.shortened(
         TerminalSafeText(lane.label).visible, to: max(4, maxLabel - statusText.count - 3))
-      body += "<g class=\"lane\" data-lane-index=\"\(laneIndex)\" data-lane=\"\(e(lane.label))\" "
+      body +=
+        "<g class=\"lane\" data-lane-index=\"\(laneIndex)\" data-lane=\"\(e(lane.label))\" "
         + "data-status=\"\(e(lane.status))\">\n"
-      body += "<text class=\"lane-label\" x=\"\(n(plotLeft))\" y=\"\(n(y + 13))\" font-size=\"12\" "
+      body +=
+        "<text class=\"lane-label\" x=\"\(n(plotLeft))\" y=\"\(n(y + 13))\" font-size=\"12\" "
         + "font-weight=\"bold\" fill=\"\(Palette.ink)\">\(e(labelText)) <tspan class=\"status \(lane.tone.rawValue)\" "
         + "font-weight=\"normal\">— \(e(statusText))</tspan></text>\n"
       y += Metric.laneLabelHeight
       func rowTop(_ r: Int) -> Double { y + Double(r) * (Metric.rowHeight + Metric.rowSpacing) }
       if bars.isEmpty {
-        body += "<text class=\"empty\" x=\"\(n(plotLeft))\" y=\"\(n(y + 11))\" font-size=\"11\" "
+        body +=
+          "<text class=\"empty\" x=\"\(n(plotLeft))\" y=\"\(n(y + 11))\" font-size=\"11\" "
           + "fill=\"\(Palette.faint)\">no transactions</text>\n"
       }
       // Gaps, zones, bars, then markers on top.
       for gap in TimelineScale.gaps(bars) {
         let mid = rowTop(0) + Metric.rowHeight / 2
-        body += "<line class=\"gap\" x1=\"\(n(x(gap.from)))\" y1=\"\(n(mid))\" x2=\"\(n(x(gap.to)))\" y2=\"\(n(mid))\" "
+        body +=
+          "<line class=\"gap\" x1=\"\(n(x(gap.from)))\" y1=\"\(n(mid))\" x2=\"\(n(x(gap.to)))\" y2=\"\(n(mid))\" "
           + "stroke=\"\(Palette.faint)\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\" "
           + "data-start=\"\(gap.from.iso8601)\" data-end=\"\(gap.to.iso8601)\">"
-          + "<title>No purchase from \(gap.from.iso8601) to \(gap.to.iso8601) (\(days(gap.from, gap.to)))</title></line>\n"
+          + "<title>No purchase from \(gap.from.iso8601) to \(gap.to.iso8601) "
+          + "(\(days(gap.from, gap.to)))</title></line>\n"
       }
       for (bar, r) in placements {
         for zone in bar.zones {
@@ -79,12 +84,14 @@ public enum TimelineSVGRenderer {
           let x0 = x(zone.start)
           let name = zone.kind == .gracePeriod ? "Grace period" : "Billing retry"
           let until = zone.end.map { "to " + $0.iso8601 } ?? "still going on at the evaluation moment"
-          body += "<rect class=\"zone \(zone.kind.rawValue)\" x=\"\(n(x0))\" y=\"\(n(rowTop(r) + 2))\" "
+          body +=
+            "<rect class=\"zone \(zone.kind.rawValue)\" x=\"\(n(x0))\" y=\"\(n(rowTop(r) + 2))\" "
             + "width=\"\(n(max(2, x(end) - x0)))\" height=\"\(n(Metric.rowHeight - 4))\" "
             + "fill=\"url(#\(p)-\(zone.kind.rawValue))\" stroke=\"\(Palette.faint)\" stroke-width=\"0.5\" "
             + "data-transaction-id=\"\(e(bar.transactionID))\" data-start=\"\(zone.start.iso8601)\""
             + (zone.end.map { " data-end=\"\($0.iso8601)\"" } ?? "") + ">"
-            + "<title>\(name) of transaction \(e(bar.transactionID)) from \(zone.start.iso8601) \(until)</title></rect>\n"
+            + "<title>\(name) of transaction \(e(bar.transactionID)) from \(zone.start.iso8601) "
+            + "\(until)</title></rect>\n"
         }
       }
       for (bar, r) in placements {
@@ -102,7 +109,8 @@ public enum TimelineSVGRenderer {
     let asOfX = x(chart.evaluationMoment)
     let asOfLabel = "as of " + chart.evaluationMoment.date
     let labelRight = asOfX + 4 + Double(asOfLabel.count) * 6 <= width - Metric.margin
-    body += "<g class=\"as-of-group\">"
+    body +=
+      "<g class=\"as-of-group\">"
       + "<line class=\"as-of\" data-as-of=\"\(chart.evaluationMoment.iso8601)\" x1=\"\(n(asOfX))\" "
       + "y1=\"\(n(lanesTop - 6))\" x2=\"\(n(asOfX))\" y2=\"\(n(lanesBottom + 4))\" stroke=\"\(Palette.ink)\" "
       + "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"><title>Evaluated at \(chart.evaluationMoment.iso8601)"
@@ -118,7 +126,8 @@ public enum TimelineSVGRenderer {
 
     let height = y
     let barCount = chart.allBars.count
-    var desc = "\(chart.lanes.count) lane\(chart.lanes.count == 1 ? "" : "s"), \(barCount) transaction"
+    var desc =
+      "\(chart.lanes.count) lane\(chart.lanes.count == 1 ? "" : "s"), \(barCount) transaction"
       + "\(barCount == 1 ? "" : "s"), evaluated at \(chart.evaluationMoment.iso8601)."
     for lane in chart.lanes { desc += " " + e(lane.label) + ": " + e(lane.status) + "." }
     for field in chart.provenance.fields { desc += " " + e(field.name) + ": " + e(field.value) + "." }
@@ -150,12 +159,15 @@ public enum TimelineSVGRenderer {
     if let c = bar.cancellation { classes += c.kind == .refund ? ["revoked", "refunded"] : ["revoked"] }
     if bar.upgraded { classes.append("upgraded") }
     if bar.effectiveEnd == nil { classes.append("open-ended") }
-    var attributes = "class=\"\(classes.joined(separator: " "))\" x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(w))\" "
+    var attributes =
+      "class=\"\(classes.joined(separator: " "))\" x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(w))\" "
       + "height=\"\(n(Metric.rowHeight))\" fill=\"url(#\(p)-\(bar.ownership.rawValue))\" "
-    attributes += bar.cancellation == nil
+    attributes +=
+      bar.cancellation == nil
       ? "stroke=\"\(Palette.ink)\" stroke-width=\"0.5\" "
       : "stroke=\"\(Palette.cancellation)\" stroke-width=\"2\" "
-    attributes += "data-transaction-id=\"\(e(bar.transactionID))\" data-product-id=\"\(e(bar.productID))\" "
+    attributes +=
+      "data-transaction-id=\"\(e(bar.transactionID))\" data-product-id=\"\(e(bar.productID))\" "
       + "data-start=\"\(bar.start.iso8601)\""
     switch bar.end {
     case .expires(let t): attributes += " data-end=\"\(t.iso8601)\""
@@ -168,12 +180,14 @@ public enum TimelineSVGRenderer {
     attributes += " data-ownership=\"\(bar.ownership.rawValue)\" data-period=\"\(bar.period.rawValue)\""
     var out = "<rect \(attributes)><title>\(hoverTitle(bar))</title></rect>\n"
     if bar.period != .regular {
-      out += "<rect class=\"offer \(bar.period.rawValue)\" x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(w))\" "
+      out +=
+        "<rect class=\"offer \(bar.period.rawValue)\" x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(w))\" "
         + "height=\"\(n(Metric.rowHeight))\" fill=\"url(#\(p)-\(bar.period.rawValue))\" pointer-events=\"none\"/>\n"
     }
     if let c = bar.cancellation, let expiry = bar.expiry, expiry > c.date {
       let v0 = x(max(c.date, bar.start))
-      out += "<rect class=\"voided\" x=\"\(n(v0))\" y=\"\(n(top + 1))\" width=\"\(n(max(0, x(expiry) - v0)))\" "
+      out +=
+        "<rect class=\"voided\" x=\"\(n(v0))\" y=\"\(n(top + 1))\" width=\"\(n(max(0, x(expiry) - v0)))\" "
         + "height=\"\(n(Metric.rowHeight - 2))\" fill=\"none\" stroke=\"\(Palette.cancellation)\" "
         + "stroke-width=\"1\" stroke-dasharray=\"3 2\" data-start=\"\(c.date.iso8601)\" "
         + "data-end=\"\(expiry.iso8601)\"><title>Paid period voided by the "
@@ -181,7 +195,8 @@ public enum TimelineSVGRenderer {
     }
     if bar.effectiveEnd == nil {
       let mid = top + Metric.rowHeight / 2
-      out += "<path class=\"open-end\" d=\"M\(n(x1)) \(n(top)) L\(n(x1 + 10)) \(n(mid)) L\(n(x1)) "
+      out +=
+        "<path class=\"open-end\" d=\"M\(n(x1)) \(n(top)) L\(n(x1 + 10)) \(n(mid)) L\(n(x1)) "
         + "\(n(top + Metric.rowHeight)) Z\" fill=\"\(Palette.ink)\"><title>"
         + (bar.end == .noExpiry ? "No expiry" : "Expiry not given") + "</title></path>\n"
     }
@@ -196,7 +211,8 @@ public enum TimelineSVGRenderer {
     if let c = bar.cancellation {
       let cx = x(max(c.date, bar.start))
       let verb = c.kind == .refund ? "Refunded" : "Revoked"
-      out += "<g class=\"marker \(c.kind.rawValue)\" data-date=\"\(c.date.iso8601)\" "
+      out +=
+        "<g class=\"marker \(c.kind.rawValue)\" data-date=\"\(c.date.iso8601)\" "
         + "data-transaction-id=\"\(e(bar.transactionID))\"><title>\(verb) on \(c.date.iso8601)"
         + (c.detail.map { ": " + e($0) } ?? "") + "</title>"
         + "<line x1=\"\(n(cx))\" y1=\"\(n(top - 3))\" x2=\"\(n(cx))\" y2=\"\(n(top + Metric.rowHeight + 3))\" "
@@ -205,7 +221,8 @@ public enum TimelineSVGRenderer {
         + "L\(n(cx - 5)) \(n(top + 7))\" stroke=\"\(Palette.cancellation)\" stroke-width=\"2\"/></g>\n"
     } else if bar.upgraded, let end = bar.effectiveEnd {
       let ux = x(end)
-      out += "<path class=\"marker upgrade\" data-transaction-id=\"\(e(bar.transactionID))\" "
+      out +=
+        "<path class=\"marker upgrade\" data-transaction-id=\"\(e(bar.transactionID))\" "
         + "d=\"M\(n(ux - 5)) \(n(top + Metric.rowHeight)) L\(n(ux)) \(n(top - 4)) L\(n(ux + 5)) "
         + "\(n(top + Metric.rowHeight)) Z\" fill=\"\(Palette.ink)\"><title>Upgraded: superseded on "
         + "\(end.iso8601)</title></path>\n"
@@ -224,7 +241,8 @@ public enum TimelineSVGRenderer {
     }
     lines.append(bar.ownership.rawValue + (bar.period == .regular ? "" : ", " + bar.period.rawValue))
     if let c = bar.cancellation {
-      lines.append("\(c.kind == .refund ? "refunded" : "revoked") \(c.date.iso8601)" + (c.detail.map { ": " + e($0) } ?? ""))
+      lines.append(
+        "\(c.kind == .refund ? "refunded" : "revoked") \(c.date.iso8601)" + (c.detail.map { ": " + e($0) } ?? ""))
     }
     if bar.upgraded { lines.append("upgraded") }
     for field in bar.fields { lines.append(e(field.name) + ": " + e(field.value)) }
@@ -236,7 +254,8 @@ public enum TimelineSVGRenderer {
     _ scale: TimelineScale, top: Double, left: Double, right: Double, x: (Timestamp) -> Double
   ) -> String {
     let n = MarkupText.number
-    var out = "<g class=\"axis\">\n<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(right))\" y2=\"\(n(top))\" "
+    var out =
+      "<g class=\"axis\">\n<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(right))\" y2=\"\(n(top))\" "
       + "stroke=\"\(Palette.ink)\" stroke-width=\"1\"/>\n"
     // About 64 px per date label at 10 px (wider for labels with a time of day).
     var (step, moments) = scale.ticks(maximumCount: max(1, Int((right - left) / 80)))
@@ -247,7 +266,8 @@ public enum TimelineSVGRenderer {
       // Labels near an edge are anchored inside the plot rather than cut off.
       let half = Double(label.count) * 3.2
       let anchor = tx - half < 0 ? "start" : (tx + half > right + Metric.arrowRoom + Metric.margin ? "end" : "middle")
-      out += "<g class=\"tick\" data-date=\"\(moment.iso8601)\"><line x1=\"\(n(tx))\" y1=\"\(n(top))\" "
+      out +=
+        "<g class=\"tick\" data-date=\"\(moment.iso8601)\"><line x1=\"\(n(tx))\" y1=\"\(n(top))\" "
         + "x2=\"\(n(tx))\" y2=\"\(n(top + 5))\" stroke=\"\(Palette.ink)\"/><text x=\"\(n(tx))\" y=\"\(n(top + 17))\" "
         + "font-size=\"10\" text-anchor=\"\(anchor)\" fill=\"\(Palette.ink)\">\(label)</text></g>\n"
     }
@@ -278,9 +298,12 @@ public enum TimelineSVGRenderer {
         ly += Metric.legendRowHeight
       }
       let overlay = entry.text == "free trial" ? "trial" : (entry.text == "intro offer" ? "intro" : nil)
-      out += "<rect x=\"\(n(lx))\" y=\"\(n(ly))\" width=\"18\" height=\"11\" \(entry.swatch)/>"
-        + (overlay.map { "<rect x=\"\(n(lx))\" y=\"\(n(ly))\" width=\"18\" height=\"11\" fill=\"url(#\(p)-\($0))\"/>" } ?? "")
-        + "<text x=\"\(n(lx + 22))\" y=\"\(n(ly + 10))\" font-size=\"11\" fill=\"\(Palette.ink)\">\(entry.text)</text>\n"
+      out +=
+        "<rect x=\"\(n(lx))\" y=\"\(n(ly))\" width=\"18\" height=\"11\" \(entry.swatch)/>"
+        + (overlay.map { "<rect x=\"\(n(lx))\" y=\"\(n(ly))\" width=\"18\" height=\"11\" fill=\"url(#\(p)-\($0))\"/>" }
+          ?? "")
+        + "<text x=\"\(n(lx + 22))\" y=\"\(n(ly + 10))\" font-size=\"11\" "
+        + "fill=\"\(Palette.ink)\">\(entry.text)</text>\n"
       lx += itemWidth
     }
     return (out + "</g>\n", ly - top + Metric.legendRowHeight)
@@ -294,7 +317,8 @@ public enum TimelineSVGRenderer {
         + (background.map { "<rect width=\"\(size)\" height=\"\(size)\" fill=\"\($0)\"/>" } ?? "")
         + texture + "</pattern>\n"
     }
-    let stripe = "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#000\" stroke-opacity=\"0.45\" stroke-width=\"2\"/>"
+    let stripe =
+      "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#000\" stroke-opacity=\"0.45\" stroke-width=\"2\"/>"
     return "<defs>\n"
       + pattern("owned", Palette.owned, "")
       + pattern("family-shared", Palette.familyShared, stripe, rotate: 45)
