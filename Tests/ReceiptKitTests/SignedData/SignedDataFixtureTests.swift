@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 /// Real fixtures from ../shared/peer-fixtures, checked against the assertions in their source repositories'
@@ -327,11 +328,12 @@ import Testing
   /// Every fixture in the two folders that is signed data is recognised by the sniff; none of the
   /// verifyReceipt ones is.
   @Test func sniff() throws {
-    let signed = [
-      "signedTransaction.json", "signedRenewalInfo.json", "signedNotification.json",
-      "getAllSubscriptionStatusesResponse.json", "xcode-signed-transaction", "xcode-signed-renewal-info",
-      "xcode-signed-app-transaction", "transactionInfo", "testNotification",
-    ].map { F.appleDirectory + $0 } + [F.aporatDirectory + "test-notification-signed-payload.json"]
+    let signed =
+      [
+        "signedTransaction.json", "signedRenewalInfo.json", "signedNotification.json",
+        "getAllSubscriptionStatusesResponse.json", "xcode-signed-transaction", "xcode-signed-renewal-info",
+        "xcode-signed-app-transaction", "transactionInfo", "testNotification",
+      ].map { F.appleDirectory + $0 } + [F.aporatDirectory + "test-notification-signed-payload.json"]
     for name in signed {
       guard let bytes = F.bytes(name) else { return }
       #expect(SignedDataDecoder.looksLikeSignedData(bytes), "\(name)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptKit
 
 /// Container shapes and malformed input, on hand-written (unsigned) JWS built like make-jws.py does.
@@ -98,7 +99,8 @@ import Testing
     #expect(statuses.payloads.count == 2)
 
     // A raw V2 body with a REVOKE about a family-shared transaction.
-    let notification = #"{"notificationType":"REVOKE","notificationUUID":"u","version":"2.0","#
+    let notification =
+      #"{"notificationType":"REVOKE","notificationUUID":"u","version":"2.0","#
       + #""signedDate":1719000000500,"data":{"environment":"Sandbox","bundleId":"b","#
       + #""signedTransactionInfo":"\#(t)","signedRenewalInfo":"\#(r)","status":5}}"#
     let body = try decode(#"{"signedPayload":"\#(F.jws(notification))"}"#)
@@ -119,7 +121,8 @@ import Testing
 
   /// Summary and external-purchase notifications decode and say there is no transaction.
   @Test func notificationsWithoutTransaction() throws {
-    let summary = #"{"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","notificationUUID":"u","#
+    let summary =
+      #"{"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","notificationUUID":"u","#
       + #""version":"2.0","signedDate":1698148900000,"summary":{"environment":"LocalTesting","appAppleId":41234,"#
       + #""bundleId":"com.example","productId":"com.example.product","#
       + #""requestIdentifier":"efb27071-45a4-4aca-9854-2a1e9146f265","storefrontCountryCodes":["CAN","USA","MEX"],"#
@@ -131,7 +134,8 @@ import Testing
     #expect(jws.payload.summary?.succeededCount == 5 && jws.payload.summary?.failedCount == 2)
     #expect(doc.payloads.count == 1)
 
-    let token = #"{"notificationType":"EXTERNAL_PURCHASE_TOKEN","subtype":"UNREPORTED","signedDate":1698148900000,"#
+    let token =
+      #"{"notificationType":"EXTERNAL_PURCHASE_TOKEN","subtype":"UNREPORTED","signedDate":1698148900000,"#
       + #""externalPurchaseToken":{"externalPurchaseId":"b2158121","tokenCreationDate":1698148950000,"#
       + #""appAppleId":55555,"bundleId":"com.example"}}"#
     let t = try decode(F.jws(token))
@@ -154,7 +158,9 @@ import Testing
 
     let two = try #require(failure(parts[0] + "." + parts[1]))
     #expect(two.category == .segmentCount)
-    #expect(two.description == "(document): not a compact JWS: 2 segments separated by '.', expected 3 (header.payload.signature)")
+    #expect(
+      two.description
+        == "(document): not a compact JWS: 2 segments separated by '.', expected 3 (header.payload.signature)")
 
     // A '*' at offset 10 of the payload segment.
     var payload = Array(parts[1])

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReceiptKit
 
 /// Helpers for the signed-data tests: fixture paths and hand-written (unsigned) JWS.

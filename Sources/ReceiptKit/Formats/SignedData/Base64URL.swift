@@ -58,7 +58,8 @@ public enum Base64URL {
   static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
   /// Decodes `text`; the default limit (16 MiB of text) keeps one segment from asking for unbounded memory.
-  public static func decode(_ text: UnsafeBufferPointer<UInt8>, limit: Int = 16 << 20) throws(Base64URLError) -> [UInt8] {
+  public static func decode(_ text: UnsafeBufferPointer<UInt8>, limit: Int = 16 << 20) throws(Base64URLError) -> [UInt8]
+  {
     guard text.count <= limit else { throw Base64URLError(reason: .tooLong(limit: limit), offset: limit) }
     // Strip trailing padding: at most two '=' and only when the padded length is a multiple of 4.
     var n = text.count

@@ -215,7 +215,9 @@ struct PayloadReading {
       let bit: UInt64 = 1 << UInt64(index & 63)
       let already = index < 64 ? seen.0 & bit != 0 : seen.1 & bit != 0
       guard !already else {
-        throw step(keys.names[index]) { $0.fieldError("duplicate key; the tool will not guess which value is meant", at: key.start &- 1) }
+        throw step(keys.names[index]) {
+          $0.fieldError("duplicate key; the tool will not guess which value is meant", at: key.start &- 1)
+        }
       }
       if index < 64 { seen.0 |= bit } else { seen.1 |= bit }
       try step(keys.names[index]) { try body(&$0, index) }

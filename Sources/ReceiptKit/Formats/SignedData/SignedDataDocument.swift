@@ -168,7 +168,8 @@ public enum SignedDataDecoder {
   static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
   /// One JWS, or one per line.
-  static func decodeLines(_ bytes: [UInt8], from start: Int, strict: Bool) throws(SignedDataError) -> SignedDataDocument {
+  static func decodeLines(_ bytes: [UInt8], from start: Int, strict: Bool) throws(SignedDataError) -> SignedDataDocument
+  {
     var ranges: [(line: Int, lo: Int, hi: Int)] = []
     var line = 1
     var lo = start
@@ -300,7 +301,9 @@ struct TreeWalker {
   let strict: Bool
   var carried: [SignedDataError] = []
 
-  static let listKeys: Set<String> = ["signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment"]
+  static let listKeys: Set<String> = [
+    "signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment",
+  ]
   static let statusKeys: Set<String> = [
     "environment", "bundleId", "appAppleId", "data", "subscriptionGroupIdentifier", "lastTransactions", "status",
     "originalTransactionId", "signedTransactionInfo", "signedRenewalInfo",
@@ -409,7 +412,8 @@ struct TreeWalker {
             if let jws = try nested(item, "signedTransactions[\(i)]", kind: .transaction, TreeWalker.transaction) {
               r.signedTransactions.append(jws)
             } else {
-              throw SignedDataError(.document, path: "signedTransactions[\(i)]", detail: "expected a string, found null")
+              throw SignedDataError(
+                .document, path: "signedTransactions[\(i)]", detail: "expected a string, found null")
             }
           }
         default: throw wrong(value, "an array of JWS strings", key)
@@ -511,12 +515,15 @@ struct TreeWalker {
       throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
     }
     // The notification itself is never carried: without it there is nothing.
-    let (jws, inner) = try CompactJWS.decode(Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict)
+    let (jws, inner) = try CompactJWS.decode(
+      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict)
     carried += inner
     guard case .notification(let n) = jws.payload else {
-      throw SignedDataError(.kindMismatch, path: "signedPayload", detail: "expected \(SignedPayloadKind.notification.noun)")
+      throw SignedDataError(
+        .kindMismatch, path: "signedPayload", detail: "expected \(SignedPayloadKind.notification.noun)")
     }
-    let typed = SignedJWS(header: jws.header, payload: n, signatureByteCount: jws.signatureByteCount, source: jws.source)
+    let typed = SignedJWS(
+      header: jws.header, payload: n, signatureByteCount: jws.signatureByteCount, source: jws.source)
     return .notificationBody(typed, unreadKeys: unread)
   }
 }

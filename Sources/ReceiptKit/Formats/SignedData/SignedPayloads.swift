@@ -11,7 +11,10 @@ where Known.RawValue: Sendable & Hashable {
 
 /// `environment` (and an app transaction's `receiptType`).
 public enum AppStoreEnvironment: String, Sendable, Hashable, CaseIterable {
-  case sandbox = "Sandbox", production = "Production", xcode = "Xcode", localTesting = "LocalTesting"
+  case sandbox = "Sandbox"
+  case production = "Production"
+  case xcode = "Xcode"
+  case localTesting = "LocalTesting"
 }
 
 /// `type` (named apart from the catalog's `ProductType`).
@@ -24,75 +27,123 @@ public enum SignedProductType: String, Sendable, Hashable, CaseIterable {
 
 /// `inAppOwnershipType`.
 public enum InAppOwnershipType: String, Sendable, Hashable, CaseIterable {
-  case purchased = "PURCHASED", familyShared = "FAMILY_SHARED"
+  case purchased = "PURCHASED"
+  case familyShared = "FAMILY_SHARED"
 }
 
 /// `transactionReason`.
 public enum TransactionReason: String, Sendable, Hashable, CaseIterable {
-  case purchase = "PURCHASE", renewal = "RENEWAL"
+  case purchase = "PURCHASE"
+  case renewal = "RENEWAL"
 }
 
 /// `offerDiscountType`.
 public enum OfferDiscountType: String, Sendable, Hashable, CaseIterable {
-  case freeTrial = "FREE_TRIAL", payAsYouGo = "PAY_AS_YOU_GO", payUpFront = "PAY_UP_FRONT", oneTime = "ONE_TIME"
+  case freeTrial = "FREE_TRIAL"
+  case payAsYouGo = "PAY_AS_YOU_GO"
+  case payUpFront = "PAY_UP_FRONT"
+  case oneTime = "ONE_TIME"
 }
 
 /// `revocationType`.
 public enum RevocationType: String, Sendable, Hashable, CaseIterable {
-  case refundFull = "REFUND_FULL", refundProrated = "REFUND_PRORATED", familyRevoke = "FAMILY_REVOKE"
+  case refundFull = "REFUND_FULL"
+  case refundProrated = "REFUND_PRORATED"
+  case familyRevoke = "FAMILY_REVOKE"
 }
 
 /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
 public enum OfferType: Int64, Sendable, Hashable, CaseIterable {
-  case introductory = 1, promotional = 2, offerCode = 3, winBack = 4
+  case introductory = 1
+  case promotional = 2
+  case offerCode = 3
+  case winBack = 4
 }
 
 /// `revocationReason`: 0 other (e.g. accidental purchase), 1 an issue with the app.
 public enum RevocationReason: Int64, Sendable, Hashable, CaseIterable {
-  case other = 0, appIssue = 1
+  case other = 0
+  case appIssue = 1
 }
 
 /// `expirationIntent`.
 public enum ExpirationIntent: Int64, Sendable, Hashable, CaseIterable {
-  case customerCancelled = 1, billingError = 2, declinedPriceIncrease = 3, productUnavailable = 4, other = 5
+  case customerCancelled = 1
+  case billingError = 2
+  case declinedPriceIncrease = 3
+  case productUnavailable = 4
+  case other = 5
 }
 
 /// `autoRenewStatus`.
 public enum AutoRenewStatus: Int64, Sendable, Hashable, CaseIterable {
-  case off = 0, on = 1
+  case off = 0
+  case on = 1
 }
 
 /// `priceIncreaseStatus`: 0 not yet consented, 1 consented (or notified of one that needs no consent).
 public enum PriceIncreaseStatus: Int64, Sendable, Hashable, CaseIterable {
-  case notResponded = 0, consentedOrNotified = 1
+  case notResponded = 0
+  case consentedOrNotified = 1
 }
 
 /// App Store Server API subscription `status`.
 public enum SubscriptionStatus: Int64, Sendable, Hashable, CaseIterable {
-  case active = 1, expired = 2, billingRetry = 3, billingGracePeriod = 4, revoked = 5
+  case active = 1
+  case expired = 2
+  case billingRetry = 3
+  case billingGracePeriod = 4
+  case revoked = 5
 }
 
 /// Notifications V2 `notificationType`.
 public enum NotificationTypeV2: String, Sendable, Hashable, CaseIterable {
-  case consumptionRequest = "CONSUMPTION_REQUEST", didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
-  case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS", didFailToRenew = "DID_FAIL_TO_RENEW"
-  case didRenew = "DID_RENEW", expired = "EXPIRED", externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
-  case gracePeriodExpired = "GRACE_PERIOD_EXPIRED", metadataUpdate = "METADATA_UPDATE", migration = "MIGRATION"
-  case offerRedeemed = "OFFER_REDEEMED", oneTimeCharge = "ONE_TIME_CHARGE", priceChange = "PRICE_CHANGE"
-  case priceIncrease = "PRICE_INCREASE", refund = "REFUND", refundDeclined = "REFUND_DECLINED"
-  case refundReversed = "REFUND_REVERSED", renewalExtended = "RENEWAL_EXTENDED"
-  case renewalExtension = "RENEWAL_EXTENSION", rescindConsent = "RESCIND_CONSENT", revoke = "REVOKE"
-  case subscribed = "SUBSCRIBED", test = "TEST"
+  case consumptionRequest = "CONSUMPTION_REQUEST"
+  case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+  case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+  case didFailToRenew = "DID_FAIL_TO_RENEW"
+  case didRenew = "DID_RENEW"
+  case expired = "EXPIRED"
+  case externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
+  case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+  case metadataUpdate = "METADATA_UPDATE"
+  case migration = "MIGRATION"
+  case offerRedeemed = "OFFER_REDEEMED"
+  case oneTimeCharge = "ONE_TIME_CHARGE"
+  case priceChange = "PRICE_CHANGE"
+  case priceIncrease = "PRICE_INCREASE"
+  case refund = "REFUND"
+  case refundDeclined = "REFUND_DECLINED"
+  case refundReversed = "REFUND_REVERSED"
+  case renewalExtended = "RENEWAL_EXTENDED"
+  case renewalExtension = "RENEWAL_EXTENSION"
+  case rescindConsent = "RESCIND_CONSENT"
+  case revoke = "REVOKE"
+  case subscribed = "SUBSCRIBED"
+  case test = "TEST"
 }
 
 /// Notifications V2 `subtype`.
 public enum NotificationSubtype: String, Sendable, Hashable, CaseIterable {
-  case accepted = "ACCEPTED", autoRenewDisabled = "AUTO_RENEW_DISABLED", autoRenewEnabled = "AUTO_RENEW_ENABLED"
-  case billingRecovery = "BILLING_RECOVERY", billingRetry = "BILLING_RETRY", downgrade = "DOWNGRADE"
-  case failure = "FAILURE", gracePeriod = "GRACE_PERIOD", initialBuy = "INITIAL_BUY", pending = "PENDING"
-  case priceIncrease = "PRICE_INCREASE", productNotForSale = "PRODUCT_NOT_FOR_SALE", resubscribe = "RESUBSCRIBE"
-  case summary = "SUMMARY", upgrade = "UPGRADE", unreported = "UNREPORTED", voluntary = "VOLUNTARY"
-  case created = "CREATED", activeTokenReminder = "ACTIVE_TOKEN_REMINDER"
+  case accepted = "ACCEPTED"
+  case autoRenewDisabled = "AUTO_RENEW_DISABLED"
+  case autoRenewEnabled = "AUTO_RENEW_ENABLED"
+  case billingRecovery = "BILLING_RECOVERY"
+  case billingRetry = "BILLING_RETRY"
+  case downgrade = "DOWNGRADE"
+  case failure = "FAILURE"
+  case gracePeriod = "GRACE_PERIOD"
+  case initialBuy = "INITIAL_BUY"
+  case pending = "PENDING"
+  case priceIncrease = "PRICE_INCREASE"
+  case productNotForSale = "PRODUCT_NOT_FOR_SALE"
+  case resubscribe = "RESUBSCRIBE"
+  case summary = "SUMMARY"
+  case upgrade = "UPGRADE"
+  case unreported = "UNREPORTED"
+  case voluntary = "VOLUNTARY"
+  case created = "CREATED"
+  case activeTokenReminder = "ACTIVE_TOKEN_REMINDER"
 }
 
 /// Something carried through rather than understood: an unknown enum value, a date outside 1970...9999.
