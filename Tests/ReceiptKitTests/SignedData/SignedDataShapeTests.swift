@@ -162,6 +162,9 @@ import Testing
       two.description
         == "(document): not a compact JWS: 2 segments separated by '.', expected 3 (header.payload.signature)")
 
+    #expect(failure("a.b.c.d.e.f.g")?.detail.hasPrefix("not a compact JWS: 5 or more segments") == true)
+    #expect(failure("eyJhbGciOiJFUzI1NiJ9")?.detail.hasPrefix("not a compact JWS: 1 segment separated") == true)
+
     // A '*' at offset 10 of the payload segment.
     var payload = Array(parts[1])
     payload[10] = "*"

@@ -35,7 +35,7 @@ public enum CompactJWS {
       i += 1
     }
     guard dots.count == 2 else {
-      let count = dots.count > 3 ? "more than 4" : "\(dots.count + 1)"
+      let count = dots.count > 3 ? "5 or more" : "\(dots.count + 1)"
       let plural = dots.count == 0 ? "" : "s"
       throw SignedDataError(
         .segmentCount, path: base,

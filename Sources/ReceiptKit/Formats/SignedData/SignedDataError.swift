@@ -49,13 +49,6 @@ public struct SignedDataError: Error, Hashable, Sendable, CustomStringConvertibl
     let text = "\(place): \(detail)"
     return String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
   }
-
-  /// The same error seen from one level up: `prefix` joined before this path.
-  func under(_ prefix: String) -> SignedDataError {
-    var copy = self
-    copy.path = SignedDataPath.join(prefix, path)
-    return copy
-  }
 }
 
 /// Path building for messages.
