@@ -5,10 +5,18 @@ import Testing
 @Suite struct ExamplesTests {
   static let examples = TestPaths.packageRoot.appendingPathComponent("examples")
 
+  /// Every file under examples/, as a path relative to it (`storekit2/make-jws.py`).
   static var files: [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? [])
-      .filter { $0 != "README.md" && !$0.hasPrefix(".") }.sorted()
+    let all = FileManager.default.enumerator(atPath: examples.path)?.compactMap { $0 as? String } ?? []
+    return all.filter { path in
+      var isDirectory: ObjCBool = false
+      FileManager.default.fileExists(atPath: examples.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      return !isDirectory.boolValue && path != "README.md" && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }.sorted()
   }
+
+  /// Inputs and catalogs; the scripts that make fixtures are described but not run by a golden case.
+  static var inputs: [String] { files.filter { !$0.hasSuffix(".py") } }
 
   static var readme: String {
     (try? String(contentsOf: examples.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
@@ -28,7 +36,7 @@ import Testing
         contentsOf: GoldenCLITests.casesDirectory.appendingPathComponent($0).appendingPathComponent("cmd"),
         encoding: .utf8)
     }
-    for file in Self.files {
+    for file in Self.inputs {
       #expect(
         cmds.contains { GoldenCLITests.arguments($0).contains("examples/\(file)") },
         "no Tests/CLITests case runs examples/\(file)")

@@ -1,0 +1,127 @@
+import ReceiptModel
+
+/// JWS Compact Serialization (RFC 7515 §7.1): `header.payload.signature`, each base64url.
+///
+/// The signature is decoded (to count its bytes) but never verified: there is no cryptography here.
+public enum CompactJWS {
+  /// Longest token accepted; Apple's are about 4 KB, so this only stops absurd inputs early.
+  public static let maxTokenBytes = 1 << 20
+
+  /// Decodes one token. `text` may carry surrounding whitespace and one pair of double quotes.
+  /// `expected` is the kind the token's place requires (nil: recognised from the payload's fields).
+  /// `path` prefixes every message; the token itself is never quoted.
+  public static func decode(
+    _ text: [UInt8], expected: SignedPayloadKind? = nil, path: String = "", strict: Bool = true
+  ) throws(SignedDataError) -> SignedJWS<SignedPayload> {
+    try decode(text, expected: expected, base: path, strict: strict).0
+  }
+
+  static func decode(
+    _ text: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool
+  ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
+    let (lo, hi) = trimmedRange(text)
+    guard hi - lo <= maxTokenBytes else {
+      throw SignedDataError(.tooLarge, path: base, detail: "a JWS longer than \(maxTokenBytes) bytes")
+    }
+    guard hi > lo else {
+      throw SignedDataError(.segmentCount, path: base, detail: "empty where a compact JWS was expected")
+    }
+    // Dots split the segments; count them all so the message can say how many there were.
+    var dots: [Int] = []
+    var i = lo
+    while i < hi {
+      if text[i] == UInt8(ascii: ".") {
+        if dots.count > 3 { break }
+        dots.append(i)
+      }
+      i += 1
+    }
+    guard dots.count == 2 else {
+      let count = dots.count > 3 ? "5 or more" : "\(dots.count + 1)"
+      let plural = dots.count == 0 ? "" : "s"
+      throw SignedDataError(
+        .segmentCount, path: base,
+        detail: "not a compact JWS: \(count) segment\(plural) separated by '.', expected 3 (header.payload.signature)")
+    }
+    let parts = [(lo, dots[0], "header"), (dots[0] + 1, dots[1], "payload"), (dots[1] + 1, hi, "signature")]
+    var decoded: [[UInt8]] = []
+    for (start, end, name) in parts {
+      if end == start, name != "signature" {
+        throw SignedDataError(.base64url, path: SignedDataPath.into(base, name), detail: "empty \(name) segment")
+      }
+      do {
+        let bytes = try text.withUnsafeBufferPointer { all throws(Base64URLError) -> [UInt8] in
+          try Base64URL.decode(UnsafeBufferPointer(rebasing: all[start..<end]))
+        }
+        decoded.append(bytes)
+      } catch {
+        throw SignedDataError(
+          .base64url, path: SignedDataPath.into(base, name),
+          detail: "\(error.message) of the \(name) segment (character \(start - lo + error.offset + 1) of the token)")
+      }
+    }
+    let header = try readHeader(decoded[0], base: SignedDataPath.into(base, "header"))
+    let (payload, carried) = try PayloadDecoding.decode(
+      decoded[1], expected: expected, base: SignedDataPath.into(base, "payload"), strict: strict)
+    let jws = SignedJWS(
+      header: header, payload: payload, signatureByteCount: decoded[2].count,
+      source: signingSource(header: header, environment: payload.environment))
+    return (jws, carried)
+  }
+
+  /// Xcode and LocalTesting are told apart by the payload's environment (Xcode's key id also says it);
+  /// make-jws.py marks its output with `kid` "hand-written".
+  static func signingSource(header: JWSHeader, environment: Coded<AppStoreEnvironment>?) -> SigningSource {
+    if header.kid == "hand-written" { return .handWritten }
+    if environment?.known == .xcode || header.kid == "Apple_Xcode_Key" { return .xcode }
+    if environment?.known == .localTesting { return .localTesting }
+    return .appStoreClaimed
+  }
+
+  /// The range of `text` without surrounding whitespace and one pair of surrounding double quotes.
+  static func trimmedRange(_ text: [UInt8]) -> (Int, Int) {
+    var lo = 0
+    var hi = text.count
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    while lo < hi, isSpace(text[lo]) { lo += 1 }
+    while hi > lo, isSpace(text[hi - 1]) { hi -= 1 }
+    if hi - lo >= 2, text[lo] == UInt8(ascii: "\""), text[hi - 1] == UInt8(ascii: "\"") {
+      lo += 1
+      hi -= 1
+      while lo < hi, isSpace(text[lo]) { lo += 1 }
+      while hi > lo, isSpace(text[hi - 1]) { hi -= 1 }
+    }
+    return (lo, hi)
+  }
+
+  private enum HeaderKey: Int, CaseIterable {
+    case alg, kid, typ, x5c
+    static let keys = SignedKeys(allCases.map { "\($0)" })
+  }
+
+  static func readHeader(_ bytes: [UInt8], base: String) throws(SignedDataError) -> JWSHeader {
+    do {
+      return try JSONReader.withReader(bytes, maxDepth: 16) { reader in
+        var r = PayloadReading(reader: reader, base: base, strict: true)
+        var h = JWSHeader()
+        h.unreadKeys = try r.forEachMember(HeaderKey.keys) { r, index in
+          guard let key = HeaderKey(rawValue: index) else { return }
+          switch key {
+          case .alg: h.alg = try r.string()
+          case .kid: h.kid = try r.string()
+          case .typ: h.typ = try r.string()
+          case .x5c: h.x5cCount = try r.stringArray(limit: 64)?.count
+          }
+        }
+        try r.reader.finish()
+        return h
+      }
+    } catch let e as SignedDataError {
+      throw SignedDataError(.header, path: e.path, detail: e.detail, line: e.line, column: e.column)
+    } catch let e as JSONSyntaxError {
+      throw SignedDataError(.header, path: base, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
+    } catch {
+      throw SignedDataError(.header, path: base, detail: "\(error)")
+    }
+  }
+}

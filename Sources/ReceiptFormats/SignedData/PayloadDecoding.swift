@@ -1,0 +1,351 @@
+import ReceiptModel
+
+// Field lists and readers for each payload kind (apple-receipt-reference.md §6).
+
+private enum TransactionKey: Int, CaseIterable {
+  case transactionId, originalTransactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
+  case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
+  case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
+  case storefront, storefrontId, transactionReason, price, currency, offerDiscountType, offerPeriod
+  case appTransactionId, revocationType, revocationPercentage, previousOriginalTransactionId, billingPlanType
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum RenewalKey: Int, CaseIterable {
+  case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus
+  case isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier
+  case signedDate, environment, recentSubscriptionStartDate, renewalDate, renewalPrice, currency
+  case offerDiscountType, offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum AppTransactionKey: Int, CaseIterable {
+  case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate
+  case requestDate, originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce
+  case preorderDate, appTransactionId, originalPlatform
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum NotificationKey: Int, CaseIterable {
+  case notificationType, subtype, notificationUUID, version, signedDate, data, summary, externalPurchaseToken
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum DataKey: Int, CaseIterable {
+  case appAppleId, bundleId, bundleVersion, environment, status, consumptionRequestReason
+  case signedTransactionInfo, signedRenewalInfo
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum SummaryKey: Int, CaseIterable {
+  case requestIdentifier, environment, appAppleId, bundleId, productId, storefrontCountryCodes, failedCount
+  case succeededCount
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum TokenKey: Int, CaseIterable {
+  case externalPurchaseId, tokenCreationDate, appAppleId, bundleId
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+/// Decodes payload JSON (already base64url-decoded, or pasted as is) into typed payloads.
+enum PayloadDecoding {
+  /// Keys that say a payload's kind. A payload with keys of two kinds is refused rather than guessed.
+  static let kindMarkers: [(SignedPayloadKind, [String])] = [
+    (.notification, ["notificationType", "notificationUUID"]),
+    (.transaction, ["transactionId", "webOrderLineItemId", "purchaseDate", "inAppOwnershipType", "transactionReason"]),
+    (.appTransaction, ["receiptType", "applicationVersion", "originalApplicationVersion", "receiptCreationDate"]),
+    (
+      .renewalInfo,
+      [
+        "autoRenewStatus", "autoRenewProductId", "renewalDate", "expirationIntent", "isInBillingRetryPeriod",
+        "gracePeriodExpiresDate", "priceIncreaseStatus", "renewalPrice", "recentSubscriptionStartDate",
+        "eligibleWinBackOfferIds",
+      ]
+    ),
+  ]
+
+  static let markerKeys = SignedKeys(kindMarkers.flatMap { $0.1 })
+  static let markerKind: [SignedPayloadKind] = kindMarkers.flatMap { entry in entry.1.map { _ in entry.0 } }
+
+  /// Decodes `bytes` as a payload object. With `expected`, the kind is given by the place the JWS came from
+  /// and a payload with another kind's markers fails; without, the kind comes from the markers.
+  static func decode(
+    _ bytes: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool
+  ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
+    do {
+      return try JSONReader.withReader(bytes) { reader in
+        let markers = try kindMarkersPresent(reader, base: base)
+        let kind = try resolveKind(markers, expected: expected, base: base)
+        var r = PayloadReading(reader: reader, base: base, strict: strict)
+        let payload: SignedPayload
+        switch kind {
+        case .transaction: payload = .transaction(try readTransaction(&r))
+        case .renewalInfo: payload = .renewalInfo(try readRenewal(&r))
+        case .appTransaction: payload = .appTransaction(try readAppTransaction(&r))
+        case .notification: payload = .notification(try readNotification(&r))
+        }
+        try r.reader.finish()
+        return (payload, r.carried)
+      }
+    } catch let e as SignedDataError {
+      throw e
+    } catch let e as JSONSyntaxError {
+      throw SignedDataError(.payloadJSON, path: base, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
+    } catch {
+      throw SignedDataError(.payloadJSON, path: base, detail: "\(error)")
+    }
+  }
+
+  /// Which marker keys the top-level object holds, for each kind (first key seen per kind).
+  /// A pass over the top level that skips values; the typed pass follows.
+  static func kindMarkersPresent(_ start: JSONReader, base: String) throws -> [SignedPayloadKind: String] {
+    var reader = start
+    guard try reader.peek() == .object else {
+      throw SignedDataError(.payloadJSON, path: base, detail: "expected a JSON object, found \(try reader.peek().noun)")
+    }
+    try reader.beginObject()
+    var found: [SignedPayloadKind: String] = [:]
+    while let key = try reader.nextKey() {
+      if let i = markerKeys.matcher.index(of: key, in: reader), found[markerKind[i]] == nil {
+        found[markerKind[i]] = markerKeys.names[i]
+      }
+      try reader.skipValue()
+    }
+    return found
+  }
+
+  static func resolveKind(
+    _ markers: [SignedPayloadKind: String], expected: SignedPayloadKind?, base: String
+  ) throws(SignedDataError) -> SignedPayloadKind {
+    let kinds = SignedPayloadKind.allCases.filter { markers[$0] != nil }
+    func say(_ k: SignedPayloadKind) -> String { "\(markers[k] ?? "?") (\(k.noun))" }
+    if let expected {
+      if let other = kinds.first(where: { $0 != expected }) {
+        throw SignedDataError(
+          .kindMismatch, path: base, detail: "expected \(expected.noun) here, but the payload has \(say(other))")
+      }
+      return expected
+    }
+    switch kinds.count {
+    case 1: return kinds[0]
+    case 0:
+      throw SignedDataError(
+        .unknownKind, path: base,
+        detail: "unknown kind: none of transactionId (transaction), autoRenewStatus/renewalDate (renewal info), "
+          + "receiptType (app transaction) or notificationType (notification)")
+    default:
+      throw SignedDataError(
+        .unknownKind, path: base,
+        detail: "ambiguous kind: the payload has \(kinds.map(say).joined(separator: " and "))")
+    }
+  }
+
+  // MARK: Kinds
+
+  static func readTransaction(_ r: inout PayloadReading) throws -> JWSTransactionPayload {
+    var p = JWSTransactionPayload()
+    p.unreadKeys = try r.forEachMember(TransactionKey.keys) { r, index in
+      guard let key = TransactionKey(rawValue: index) else { return }
+      switch key {
+      case .transactionId: p.transactionId = try r.string()
+      case .originalTransactionId: p.originalTransactionId = try r.string()
+      case .webOrderLineItemId: p.webOrderLineItemId = try r.string()
+      case .bundleId: p.bundleId = try r.string()
+      case .productId: p.productId = try r.string()
+      case .subscriptionGroupIdentifier: p.subscriptionGroupIdentifier = try r.string()
+      case .purchaseDate: p.purchaseDate = try r.date()
+      case .originalPurchaseDate: p.originalPurchaseDate = try r.date()
+      case .expiresDate: p.expiresDate = try r.date()
+      case .quantity: p.quantity = try r.integer()
+      case .type: p.type = try r.coded(SignedProductType.self)
+      case .appAccountToken: p.appAccountToken = try r.string()
+      case .inAppOwnershipType: p.inAppOwnershipType = try r.coded(InAppOwnershipType.self)
+      case .signedDate: p.signedDate = try r.date()
+      case .revocationReason: p.revocationReason = try r.codedNumber(SignedRevocationReason.self)
+      case .revocationDate: p.revocationDate = try r.date()
+      case .isUpgraded: p.isUpgraded = try r.bool()
+      case .offerType: p.offerType = try r.codedNumber(OfferType.self)
+      case .offerIdentifier: p.offerIdentifier = try r.string()
+      case .environment: p.environment = try r.coded(AppStoreEnvironment.self)
+      case .storefront: p.storefront = try r.string()
+      case .storefrontId: p.storefrontId = try r.string()
+      case .transactionReason: p.transactionReason = try r.coded(TransactionReason.self)
+      case .price: p.price = try r.integer()
+      case .currency: p.currency = try r.string()
+      case .offerDiscountType: p.offerDiscountType = try r.coded(OfferDiscountType.self)
+      case .offerPeriod: p.offerPeriod = try r.string()
+      case .appTransactionId: p.appTransactionId = try r.string()
+      case .revocationType: p.revocationType = try r.coded(RevocationType.self)
+      case .revocationPercentage: p.revocationPercentage = try r.integer()
+      case .previousOriginalTransactionId: p.previousOriginalTransactionId = try r.string()
+      case .billingPlanType: p.billingPlanType = try r.string()
+      }
+    }
+    p.notes = r.notes
+    return p
+  }
+
+  static func readRenewal(_ r: inout PayloadReading) throws -> JWSRenewalInfoPayload {
+    var p = JWSRenewalInfoPayload()
+    p.unreadKeys = try r.forEachMember(RenewalKey.keys) { r, index in
+      guard let key = RenewalKey(rawValue: index) else { return }
+      switch key {
+      case .expirationIntent: p.expirationIntent = try r.codedNumber(SignedExpirationIntent.self)
+      case .originalTransactionId: p.originalTransactionId = try r.string()
+      case .autoRenewProductId: p.autoRenewProductId = try r.string()
+      case .productId: p.productId = try r.string()
+      case .autoRenewStatus: p.autoRenewStatus = try r.codedNumber(SignedAutoRenewStatus.self)
+      case .isInBillingRetryPeriod: p.isInBillingRetryPeriod = try r.bool()
+      case .priceIncreaseStatus: p.priceIncreaseStatus = try r.codedNumber(PriceIncreaseStatus.self)
+      case .gracePeriodExpiresDate: p.gracePeriodExpiresDate = try r.date()
+      case .offerType: p.offerType = try r.codedNumber(OfferType.self)
+      case .offerIdentifier: p.offerIdentifier = try r.string()
+      case .signedDate: p.signedDate = try r.date()
+      case .environment: p.environment = try r.coded(AppStoreEnvironment.self)
+      case .recentSubscriptionStartDate: p.recentSubscriptionStartDate = try r.date()
+      case .renewalDate: p.renewalDate = try r.date()
+      case .renewalPrice: p.renewalPrice = try r.integer()
+      case .currency: p.currency = try r.string()
+      case .offerDiscountType: p.offerDiscountType = try r.coded(OfferDiscountType.self)
+      case .offerPeriod: p.offerPeriod = try r.string()
+      case .eligibleWinBackOfferIds: p.eligibleWinBackOfferIds = try r.stringArray()
+      case .appAccountToken: p.appAccountToken = try r.string()
+      case .appTransactionId: p.appTransactionId = try r.string()
+      }
+    }
+    p.notes = r.notes
+    return p
+  }
+
+  static func readAppTransaction(_ r: inout PayloadReading) throws -> AppTransactionPayload {
+    var p = AppTransactionPayload()
+    p.unreadKeys = try r.forEachMember(AppTransactionKey.keys) { r, index in
+      guard let key = AppTransactionKey(rawValue: index) else { return }
+      switch key {
+      case .receiptType: p.receiptType = try r.coded(AppStoreEnvironment.self)
+      case .appAppleId: p.appAppleId = try r.integer()
+      case .bundleId: p.bundleId = try r.string()
+      case .applicationVersion: p.applicationVersion = try r.string()
+      case .versionExternalIdentifier: p.versionExternalIdentifier = try r.integer()
+      case .receiptCreationDate: p.receiptCreationDate = try r.lenientDate().0
+      case .requestDate: p.requestDate = try r.lenientDate().0
+      case .originalPurchaseDate: (p.originalPurchaseDate, p.originalPurchaseDateMilliseconds) = try r.lenientDate()
+      case .originalApplicationVersion: p.originalApplicationVersion = try r.string()
+      case .deviceVerification: p.deviceVerification = try r.string()
+      case .deviceVerificationNonce: p.deviceVerificationNonce = try r.string()
+      case .preorderDate: p.preorderDate = try r.lenientDate().0
+      case .appTransactionId: p.appTransactionId = try r.string()
+      case .originalPlatform: p.originalPlatform = try r.string()
+      }
+    }
+    p.notes = r.notes
+    return p
+  }
+
+  static func readNotification(_ r: inout PayloadReading) throws -> NotificationV2Payload {
+    var p = NotificationV2Payload()
+    p.unreadKeys = try r.forEachMember(NotificationKey.keys) { r, index in
+      guard let key = NotificationKey(rawValue: index) else { return }
+      switch key {
+      case .notificationType: p.notificationType = try r.coded(NotificationTypeV2.self)
+      case .subtype: p.subtype = try r.coded(NotificationSubtype.self)
+      case .notificationUUID: p.notificationUUID = try r.string()
+      case .version: p.version = try r.string()
+      case .signedDate: p.signedDate = try r.date()
+      case .data: if !(try r.skipNull()) { p.data = try readData(&r) }
+      case .summary: if !(try r.skipNull()) { p.summary = try readSummary(&r) }
+      case .externalPurchaseToken: if !(try r.skipNull()) { p.externalPurchaseToken = try readToken(&r) }
+      }
+    }
+    p.notes = r.notes
+    return p
+  }
+
+  static func readData(_ r: inout PayloadReading) throws -> NotificationData {
+    var d = NotificationData()
+    d.unreadKeys = try r.forEachMember(DataKey.keys) { r, index in
+      guard let key = DataKey(rawValue: index) else { return }
+      switch key {
+      case .appAppleId: d.appAppleId = try r.integer()
+      case .bundleId: d.bundleId = try r.string()
+      case .bundleVersion: d.bundleVersion = try r.string()
+      case .environment: d.environment = try r.coded(AppStoreEnvironment.self)
+      case .status: d.status = try r.codedNumber(SubscriptionStatus.self)
+      case .consumptionRequestReason: d.consumptionRequestReason = try r.string()
+      case .signedTransactionInfo:
+        d.signedTransactionInfo = try nested(&r, kind: .transaction) { payload -> JWSTransactionPayload? in
+          if case .transaction(let t) = payload { return t }
+          return nil
+        }
+      case .signedRenewalInfo:
+        d.signedRenewalInfo = try nested(&r, kind: .renewalInfo) { payload -> JWSRenewalInfoPayload? in
+          if case .renewalInfo(let t) = payload { return t }
+          return nil
+        }
+      }
+    }
+    return d
+  }
+
+  /// A JWS string inside a payload: decoded, or (not strict) carried with its error.
+  static func nested<P>(
+    _ r: inout PayloadReading, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  ) throws -> NestedJWS<P>? {
+    guard let token = try r.stringToken() else { return nil }
+    let path = r.path
+    let bytes: [UInt8] = token.hasEscapes ? Array(r.reader.string(token).utf8) : r.reader.withBytes(token) { Array($0) }
+    do {
+      let (jws, carried) = try CompactJWS.decode(bytes, expected: kind, base: path, strict: r.strict)
+      r.carried += carried
+      guard let payload = extract(jws.payload) else {
+        throw SignedDataError(.kindMismatch, path: path, detail: "expected \(kind.noun)")
+      }
+      return .decoded(
+        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
+    } catch let e as SignedDataError {
+      if r.strict { throw e }
+      r.carried.append(e)
+      return .undecodable(e)
+    }
+  }
+
+  static func readSummary(_ r: inout PayloadReading) throws -> NotificationSummary {
+    var s = NotificationSummary()
+    s.unreadKeys = try r.forEachMember(SummaryKey.keys) { r, index in
+      guard let key = SummaryKey(rawValue: index) else { return }
+      switch key {
+      case .requestIdentifier: s.requestIdentifier = try r.string()
+      case .environment: s.environment = try r.coded(AppStoreEnvironment.self)
+      case .appAppleId: s.appAppleId = try r.integer()
+      case .bundleId: s.bundleId = try r.string()
+      case .productId: s.productId = try r.string()
+      case .storefrontCountryCodes: s.storefrontCountryCodes = try r.stringArray()
+      case .failedCount: s.failedCount = try r.integer()
+      case .succeededCount: s.succeededCount = try r.integer()
+      }
+    }
+    return s
+  }
+
+  static func readToken(_ r: inout PayloadReading) throws -> ExternalPurchaseToken {
+    var t = ExternalPurchaseToken()
+    t.unreadKeys = try r.forEachMember(TokenKey.keys) { r, index in
+      guard let key = TokenKey(rawValue: index) else { return }
+      switch key {
+      case .externalPurchaseId: t.externalPurchaseId = try r.string()
+      case .tokenCreationDate: t.tokenCreationDate = try r.date()
+      case .appAppleId: t.appAppleId = try r.integer()
+      case .bundleId: t.bundleId = try r.string()
+      }
+    }
+    return t
+  }
+}

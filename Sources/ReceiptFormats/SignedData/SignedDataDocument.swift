@@ -1,0 +1,531 @@
+import ReceiptModel
+
+/// The input shapes signed data arrives in, recognised from content.
+public enum SignedDataShape: String, Sendable, Hashable, CaseIterable {
+  /// One compact JWS, bare or quoted.
+  case compactJWS
+  /// Several compact JWS, one per line.
+  case jwsLines
+  /// A payload as a JWT debugger shows it: the camelCase JSON object, no header or signature.
+  case decodedPayload
+  /// Get Transaction History (v1 and v2 look alike): `signedTransactions` with `bundleId`/`environment`.
+  case transactionHistory
+  /// Get Refund History: `signedTransactions`, `revision`, `hasMore` and nothing about the app.
+  case refundHistory
+  /// Get All Subscription Statuses: `data[].lastTransactions[]`.
+  case subscriptionStatuses
+  /// Get Transaction Info: `signedTransactionInfo`.
+  case transactionInfo
+  /// Notifications V2 raw body: `{"signedPayload": "..."}`.
+  case notificationBody
+
+  /// How output names the shape.
+  public var title: String {
+    switch self {
+    case .compactJWS: "compact JWS"
+    case .jwsLines: "compact JWS, one per line"
+    case .decodedPayload: "decoded payload (no signature)"
+    case .transactionHistory: "App Store Server API: Get Transaction History response"
+    case .refundHistory: "App Store Server API: Get Refund History response"
+    case .subscriptionStatuses: "App Store Server API: Get All Subscription Statuses response"
+    case .transactionInfo: "App Store Server API: Get Transaction Info response"
+    case .notificationBody: "App Store Server Notification V2 body (signedPayload)"
+    }
+  }
+}
+
+/// Get Transaction History / Get Refund History.
+public struct TransactionListResponse: Sendable, Hashable {
+  public var revision: String?
+  public var hasMore: Bool?
+  public var bundleId: String?
+  public var appAppleId: Int64?
+  public var environment: Coded<AppStoreEnvironment>?
+  public var signedTransactions: [NestedJWS<JWSTransactionPayload>] = []
+  public var unreadKeys: [String] = []
+}
+
+/// One `lastTransactions` item of Get All Subscription Statuses.
+public struct LastTransactionStatus: Sendable, Hashable {
+  /// Apple's own verdict: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+  public var status: Coded<SubscriptionStatus>?
+  public var originalTransactionId: String?
+  public var signedTransactionInfo: NestedJWS<JWSTransactionPayload>?
+  public var signedRenewalInfo: NestedJWS<JWSRenewalInfoPayload>?
+  public var unreadKeys: [String] = []
+}
+
+/// One `data` item of Get All Subscription Statuses.
+public struct SubscriptionGroupStatuses: Sendable, Hashable {
+  public var subscriptionGroupIdentifier: String?
+  public var lastTransactions: [LastTransactionStatus] = []
+  public var unreadKeys: [String] = []
+}
+
+/// Get All Subscription Statuses.
+public struct SubscriptionStatusesResponse: Sendable, Hashable {
+  public var environment: Coded<AppStoreEnvironment>?
+  public var bundleId: String?
+  public var appAppleId: Int64?
+  public var data: [SubscriptionGroupStatuses] = []
+  public var unreadKeys: [String] = []
+  /// Unknown `environment` or `status` values, carried through.
+  public var notes: [SignedDataNote] = []
+}
+
+/// What a document held.
+public enum SignedDataContent: Sendable, Hashable {
+  case compactJWS(SignedJWS<SignedPayload>)
+  case jwsLines([NestedJWS<SignedPayload>])
+  case decodedPayload(SignedPayload)
+  case transactionHistory(TransactionListResponse)
+  case refundHistory(TransactionListResponse)
+  case subscriptionStatuses(SubscriptionStatusesResponse)
+  /// Get Transaction Info's single `signedTransactionInfo`.
+  case transactionInfo(NestedJWS<JWSTransactionPayload>, unreadKeys: [String])
+  case notificationBody(SignedJWS<NotificationV2Payload>, unreadKeys: [String])
+}
+
+/// A decoded signed-data document.
+public struct SignedDataDocument: Sendable, Hashable {
+  public var content: SignedDataContent
+  /// Errors in nested signed strings carried instead of thrown (`strict: false` only), in document order.
+  public var carriedErrors: [SignedDataError]
+
+  public var shape: SignedDataShape {
+    switch content {
+    case .compactJWS: .compactJWS
+    case .jwsLines: .jwsLines
+    case .decodedPayload: .decodedPayload
+    case .transactionHistory: .transactionHistory
+    case .refundHistory: .refundHistory
+    case .subscriptionStatuses: .subscriptionStatuses
+    case .transactionInfo: .transactionInfo
+    case .notificationBody: .notificationBody
+    }
+  }
+
+  /// Every decoded payload in document order (a notification's nested transaction and renewal
+  /// follow the notification), with the JWS facts where there was a JWS (nil for a decoded payload).
+  public var payloads: [(payload: SignedPayload, header: JWSHeader?, source: SigningSource?)] {
+    var out: [(SignedPayload, JWSHeader?, SigningSource?)] = []
+    func add(_ p: SignedPayload, _ h: JWSHeader?, _ s: SigningSource?) {
+      out.append((p, h, s))
+      if case .notification(let n) = p, let data = n.data {
+        if let t = data.signedTransactionInfo?.decoded { out.append((.transaction(t.payload), t.header, t.source)) }
+        if let r = data.signedRenewalInfo?.decoded { out.append((.renewalInfo(r.payload), r.header, r.source)) }
+      }
+    }
+    switch content {
+    case .compactJWS(let j): add(j.payload, j.header, j.source)
+    case .jwsLines(let lines):
+      for case .decoded(let j) in lines { add(j.payload, j.header, j.source) }
+    case .decodedPayload(let p): add(p, nil, nil)
+    case .transactionHistory(let r), .refundHistory(let r):
+      for case .decoded(let j) in r.signedTransactions { add(.transaction(j.payload), j.header, j.source) }
+    case .subscriptionStatuses(let r):
+      for group in r.data {
+        for item in group.lastTransactions {
+          if let t = item.signedTransactionInfo?.decoded { add(.transaction(t.payload), t.header, t.source) }
+          if let rn = item.signedRenewalInfo?.decoded { add(.renewalInfo(rn.payload), rn.header, rn.source) }
+        }
+      }
+    case .transactionInfo(let t, _):
+      if let j = t.decoded { add(.transaction(j.payload), j.header, j.source) }
+    case .notificationBody(let j, _): add(.notification(j.payload), j.header, j.source)
+    }
+    return out
+  }
+
+  /// The newest `signedDate` of any payload: the moment the data describes, when no other is given.
+  public var newestSignedDate: Timestamp? { payloads.compactMap { $0.payload.signedDate }.max() }
+
+  public static func == (a: SignedDataDocument, b: SignedDataDocument) -> Bool {
+    a.content == b.content && a.carriedErrors == b.carriedErrors
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(content) }
+}
+
+/// Reads any signed-data document: the entry a format registry calls.
+public enum SignedDataDecoder {
+  /// Most lines in a file of JWS lines.
+  public static let maxLines = 10_000_000
+
+  /// Decodes a whole document, recognising its shape from content.
+  ///
+  /// With `strict` (the default) any malformed nested JWS fails the document; without, it is carried as
+  /// `.undecodable` and listed in `carriedErrors` (Apple's fixtures hold placeholder strings there).
+  public static func decode(_ bytes: [UInt8], strict: Bool = true) throws(SignedDataError) -> SignedDataDocument {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+    guard start < bytes.count else {
+      throw SignedDataError(.notSignedData, path: "", detail: "empty input")
+    }
+    if bytes[start] == UInt8(ascii: "{") { return try decodeObject(bytes, strict: strict) }
+    return try decodeLines(bytes, from: start, strict: strict)
+  }
+
+  static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+  /// One JWS, or one per line.
+  static func decodeLines(_ bytes: [UInt8], from start: Int, strict: Bool) throws(SignedDataError) -> SignedDataDocument
+  {
+    var ranges: [(line: Int, lo: Int, hi: Int)] = []
+    var line = 1
+    var lo = start
+    // Lines before `start` were blank.
+    for b in bytes[0..<start] where b == 0x0A { line += 1 }
+    var i = start
+    while i <= bytes.count {
+      if i == bytes.count || bytes[i] == 0x0A {
+        var a = lo
+        var z = i
+        while a < z, isSpace(bytes[a]) { a += 1 }
+        while z > a, isSpace(bytes[z - 1]) { z -= 1 }
+        if z > a {
+          guard ranges.count < maxLines else {
+            throw SignedDataError(.tooLarge, path: "line \(line)", detail: "more than \(maxLines) lines")
+          }
+          ranges.append((line, a, z))
+        }
+        line += 1
+        lo = i + 1
+      }
+      i += 1
+    }
+    if ranges.count == 1 {
+      let r = ranges[0]
+      let (jws, carried) = try CompactJWS.decode(Array(bytes[r.lo..<r.hi]), expected: nil, base: "", strict: strict)
+      return SignedDataDocument(content: .compactJWS(jws), carriedErrors: carried)
+    }
+    var items: [NestedJWS<SignedPayload>] = []
+    items.reserveCapacity(ranges.count)
+    var carried: [SignedDataError] = []
+    for r in ranges {
+      do {
+        let (jws, inner) = try CompactJWS.decode(
+          Array(bytes[r.lo..<r.hi]), expected: nil, base: "line \(r.line)", strict: strict)
+        items.append(.decoded(jws))
+        carried += inner
+      } catch {
+        if strict { throw error }
+        items.append(.undecodable(error))
+        carried.append(error)
+      }
+    }
+    return SignedDataDocument(content: .jwsLines(items), carriedErrors: carried)
+  }
+
+  // MARK: JSON objects
+
+  static func decodeObject(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes)
+    } catch let e as JSONSyntaxError {
+      throw SignedDataError(.document, path: "", detail: "not JSON: \(e.message)", line: e.line, column: e.column)
+    } catch {
+      throw SignedDataError(.document, path: "", detail: "\(error)")
+    }
+    guard case .object(let members) = value else {
+      throw SignedDataError(.notSignedData, path: "", detail: "expected a JSON object")
+    }
+    let keys = Set(members.map(\.key))
+    var walker = TreeWalker(strict: strict)
+    let content: SignedDataContent
+    if keys.contains("signedPayload") {
+      try walker.noDuplicates(value, among: ["signedPayload"])
+      content = try walker.notificationBody(members)
+    } else if keys.contains("signedTransactions") {
+      try walker.noDuplicates(value, among: TreeWalker.listKeys)
+      let isHistory = keys.contains("bundleId") || keys.contains("appAppleId") || keys.contains("environment")
+      let list = try walker.transactionList(members)
+      content = isHistory ? .transactionHistory(list) : .refundHistory(list)
+    } else if !keys.contains("notificationType"), case .array? = value.member("data") {
+      try walker.noDuplicates(value, among: TreeWalker.statusKeys)
+      content = .subscriptionStatuses(try walker.statuses(members))
+    } else if !keys.contains("notificationType"), keys.contains("signedTransactionInfo") {
+      try walker.noDuplicates(value, among: ["signedTransactionInfo"])
+      content = try walker.transactionInfo(members)
+    } else {
+      let (payload, carried) = try PayloadDecoding.decode(bytes, expected: nil, base: "", strict: strict)
+      return SignedDataDocument(content: .decodedPayload(payload), carriedErrors: carried)
+    }
+    return SignedDataDocument(content: content, carriedErrors: walker.carried)
+  }
+
+  // MARK: Sniffing
+
+  /// Keys only signed data and the App Store Server API use (verifyReceipt JSON is snake_case).
+  static let sniffKeys: [[UInt8]] = [
+    "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
+    "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
+    "autoRenewProductId", "receiptType", "inAppOwnershipType",
+  ].map { Array("\"\($0)\"".utf8) }
+
+  /// True when the first bytes look like signed data: a JWS (`eyJ`, base64url of `{"`), bare or quoted,
+  /// or a JSON object naming one of the camelCase keys above within `prefix` (give it the first few KB).
+  public static func looksLikeSignedData(_ prefix: some Collection<UInt8>) -> Bool {
+    let bytes = Array(prefix.prefix(8192))
+    var i = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { i += 1 }
+    if bytes.count - i >= 3, bytes[i] == UInt8(ascii: "e"), bytes[i + 1] == UInt8(ascii: "y"),
+      bytes[i + 2] == UInt8(ascii: "J")
+    {
+      return true
+    }
+    guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
+    return sniffKeys.contains { key in contains(bytes, key) }
+  }
+
+  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, needle.count <= haystack.count else { return false }
+    var i = 0
+    let last = haystack.count - needle.count
+    while i <= last {
+      if haystack[i] == first {
+        var k = 1
+        while k < needle.count, haystack[i + k] == needle[k] { k += 1 }
+        if k == needle.count { return true }
+      }
+      i += 1
+    }
+    return false
+  }
+}
+
+/// Walks the small JSON tree of an App Store Server API response; signed strings go to `CompactJWS`.
+struct TreeWalker {
+  let strict: Bool
+  var carried: [SignedDataError] = []
+
+  static let listKeys: Set<String> = [
+    "signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment",
+  ]
+  static let statusKeys: Set<String> = [
+    "environment", "bundleId", "appAppleId", "data", "subscriptionGroupIdentifier", "lastTransactions", "status",
+    "originalTransactionId", "signedTransactionInfo", "signedRenewalInfo",
+  ]
+
+  init(strict: Bool) { self.strict = strict }
+
+  func noDuplicates(_ value: JSONValue, among keys: Set<String>) throws(SignedDataError) {
+    if let path = value.firstDuplicateKey(among: keys, path: "") {
+      throw SignedDataError(
+        .document, path: String(path.drop(while: { $0 == "." })),
+        detail: "duplicate key; the tool will not guess which value is meant")
+    }
+  }
+
+  func wrong(_ value: JSONValue, _ expected: String, _ path: String) -> SignedDataError {
+    SignedDataError(.document, path: path, detail: "expected \(expected), found \(value.kind.noun)")
+  }
+
+  func string(_ value: JSONValue?, _ path: String) throws(SignedDataError) -> String? {
+    switch value {
+    case nil, .null?: return nil
+    case .string(let s)?: return s
+    case let v?: throw wrong(v, "a string", path)
+    }
+  }
+
+  func integer(_ value: JSONValue?, _ path: String) throws(SignedDataError) -> Int64? {
+    switch value {
+    case nil, .null?: return nil
+    case .number(let n)?:
+      guard let v = Int64(n) else {
+        throw SignedDataError(.document, path: path, detail: "\(Excerpt.clip(n)) is not an integer in range")
+      }
+      return v
+    case let v?: throw wrong(v, "an integer", path)
+    }
+  }
+
+  func bool(_ value: JSONValue?, _ path: String) throws(SignedDataError) -> Bool? {
+    switch value {
+    case nil, .null?: return nil
+    case .bool(let b)?: return b
+    case let v?: throw wrong(v, "a boolean", path)
+    }
+  }
+
+  func environment(_ value: JSONValue?, _ path: String, notes: inout [SignedDataNote]) throws(SignedDataError)
+    -> Coded<AppStoreEnvironment>?
+  {
+    guard let raw = try string(value, path) else { return nil }
+    let coded = Coded<AppStoreEnvironment>(raw: raw)
+    if coded.known == nil {
+      notes.append(SignedDataNote(path: path, message: "unrecognised value \(Excerpt.quoted(raw)); carried through"))
+    }
+    return coded
+  }
+
+  /// A signed string at `path`, decoded as `kind`; (not strict) a failure is carried.
+  mutating func nested<P>(
+    _ value: JSONValue?, _ path: String, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  ) throws(SignedDataError) -> NestedJWS<P>? {
+    guard let text = try string(value, path) else { return nil }
+    do throws(SignedDataError) {
+      let (jws, inner) = try CompactJWS.decode(Array(text.utf8), expected: kind, base: path, strict: strict)
+      guard let payload = extract(jws.payload) else {
+        throw SignedDataError(.kindMismatch, path: path, detail: "expected \(kind.noun)")
+      }
+      carried += inner
+      return .decoded(
+        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
+    } catch {
+      if strict { throw error }
+      carried.append(error)
+      return .undecodable(error)
+    }
+  }
+
+  static func transaction(_ p: SignedPayload) -> JWSTransactionPayload? {
+    if case .transaction(let t) = p { return t }
+    return nil
+  }
+
+  static func renewal(_ p: SignedPayload) -> JWSRenewalInfoPayload? {
+    if case .renewalInfo(let r) = p { return r }
+    return nil
+  }
+
+  mutating func transactionList(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
+    -> TransactionListResponse
+  {
+    var r = TransactionListResponse()
+    var notes: [SignedDataNote] = []
+    for (key, value) in members {
+      switch key {
+      case "revision": r.revision = try string(value, key)
+      case "hasMore": r.hasMore = try bool(value, key)
+      case "bundleId": r.bundleId = try string(value, key)
+      case "appAppleId": r.appAppleId = try integer(value, key)
+      case "environment": r.environment = try environment(value, key, notes: &notes)
+      case "signedTransactions":
+        switch value {
+        case .null: break
+        case .array(let items):
+          for (i, item) in items.enumerated() {
+            if let jws = try nested(item, "signedTransactions[\(i)]", kind: .transaction, TreeWalker.transaction) {
+              r.signedTransactions.append(jws)
+            } else {
+              throw SignedDataError(
+                .document, path: "signedTransactions[\(i)]", detail: "expected a string, found null")
+            }
+          }
+        default: throw wrong(value, "an array of JWS strings", key)
+        }
+      default: r.unreadKeys.append(key)
+      }
+    }
+    return r
+  }
+
+  mutating func statuses(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
+    -> SubscriptionStatusesResponse
+  {
+    var r = SubscriptionStatusesResponse()
+    for (key, value) in members {
+      switch key {
+      case "environment": r.environment = try environment(value, key, notes: &r.notes)
+      case "bundleId": r.bundleId = try string(value, key)
+      case "appAppleId": r.appAppleId = try integer(value, key)
+      case "data":
+        guard case .array(let groups) = value else { throw wrong(value, "an array", key) }
+        for (g, group) in groups.enumerated() {
+          let gPath = "data[\(g)]"
+          guard case .object(let gMembers) = group else { throw wrong(group, "an object", gPath) }
+          var item = SubscriptionGroupStatuses()
+          for (gKey, gValue) in gMembers {
+            let path = "\(gPath).\(gKey)"
+            switch gKey {
+            case "subscriptionGroupIdentifier": item.subscriptionGroupIdentifier = try string(gValue, path)
+            case "lastTransactions":
+              guard case .array(let rows) = gValue else { throw wrong(gValue, "an array", path) }
+              for (t, row) in rows.enumerated() {
+                item.lastTransactions.append(try lastTransaction(row, "\(path)[\(t)]", notes: &r.notes))
+              }
+            default: item.unreadKeys.append(gKey)
+            }
+          }
+          r.data.append(item)
+        }
+      default: r.unreadKeys.append(key)
+      }
+    }
+    return r
+  }
+
+  mutating func lastTransaction(_ row: JSONValue, _ base: String, notes: inout [SignedDataNote]) throws(SignedDataError)
+    -> LastTransactionStatus
+  {
+    guard case .object(let members) = row else { throw wrong(row, "an object", base) }
+    var item = LastTransactionStatus()
+    for (key, value) in members {
+      let path = "\(base).\(key)"
+      switch key {
+      case "status":
+        if let raw = try integer(value, path) {
+          item.status = Coded(raw: raw)
+          if item.status?.known == nil {
+            notes.append(SignedDataNote(path: path, message: "unrecognised status \(raw); carried through"))
+          }
+        }
+      case "originalTransactionId": item.originalTransactionId = try string(value, path)
+      case "signedTransactionInfo":
+        item.signedTransactionInfo = try nested(value, path, kind: .transaction, TreeWalker.transaction)
+      case "signedRenewalInfo":
+        item.signedRenewalInfo = try nested(value, path, kind: .renewalInfo, TreeWalker.renewal)
+      default: item.unreadKeys.append(key)
+      }
+    }
+    return item
+  }
+
+  mutating func transactionInfo(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
+    -> SignedDataContent
+  {
+    var found: NestedJWS<JWSTransactionPayload>? = nil
+    var unread: [String] = []
+    for (key, value) in members {
+      if key == "signedTransactionInfo" {
+        found = try nested(value, key, kind: .transaction, TreeWalker.transaction)
+      } else {
+        unread.append(key)
+      }
+    }
+    guard let found else {
+      throw SignedDataError(.document, path: "signedTransactionInfo", detail: "expected a JWS string, found null")
+    }
+    return .transactionInfo(found, unreadKeys: unread)
+  }
+
+  mutating func notificationBody(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
+    -> SignedDataContent
+  {
+    var unread: [String] = []
+    var text: String? = nil
+    for (key, value) in members {
+      if key == "signedPayload" { text = try string(value, key) } else { unread.append(key) }
+    }
+    guard let text else {
+      throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
+    }
+    // The notification itself is never carried: without it there is nothing.
+    let (jws, inner) = try CompactJWS.decode(
+      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict)
+    carried += inner
+    guard case .notification(let n) = jws.payload else {
+      throw SignedDataError(
+        .kindMismatch, path: "signedPayload", detail: "expected \(SignedPayloadKind.notification.noun)")
+    }
+    let typed = SignedJWS(
+      header: jws.header, payload: n, signatureByteCount: jws.signatureByteCount, source: jws.source)
+    return .notificationBody(typed, unreadKeys: unread)
+  }
+}
