@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func wrapSplitsAWordLongerThanALine() {
-    let text = HelpGenerator.wrap("id: \(Self.longID).with.an.even.longer.suffix.v2 expired", indent: 2, columns: 40)
+    let text = TextLayout.wrap("id: \(Self.longID).with.an.even.longer.suffix.v2 expired", indent: 2, columns: 40)
     #expect(Self.overlong(text, width: 40).isEmpty, "\(text)")
     #expect(text.replacingOccurrences(of: "\n  ", with: "").contains("\(Self.longID).with.an.even.longer.suffix.v2"))
   }

@@ -9,7 +9,7 @@ package enum HelpGenerator {
 
   package static func rootHelp(commands: [CommandSpec], columns: Int) -> String {
     var out = "OVERVIEW: \(ReceiptTool.abstract)\n\n"
-    out += wrap(ReceiptTool.discussion, indent: 0, columns: columns) + "\n\n"
+    out += TextLayout.wrap(ReceiptTool.discussion, indent: 0, columns: columns) + "\n\n"
     out += "USAGE: receipt-tool <subcommand>\n\n"
     out += "OPTIONS:\n"
     out += row("--version", "Show the version.", columns)
@@ -27,12 +27,12 @@ package enum HelpGenerator {
     if !c.discussion.isEmpty {
       out += "\n"
       for paragraph in c.discussion.split(separator: "\n\n").map(String.init) {
-        out += wrap(paragraph, indent: 0, columns: columns) + "\n\n"
+        out += TextLayout.wrap(paragraph, indent: 0, columns: columns) + "\n\n"
       }
     } else {
       out += "\n"
     }
-    out += wrap("USAGE: \(usage(c))", indent: 7, columns: columns).dropFirst(7) + "\n\n"
+    out += TextLayout.wrap("USAGE: \(usage(c))", indent: 7, columns: columns).dropFirst(7) + "\n\n"
     if !c.arguments.isEmpty {
       out += "ARGUMENTS:\n"
       for (label, help) in c.arguments { out += row(label, help, columns) }
@@ -59,40 +59,8 @@ package enum HelpGenerator {
     let padded = "  " + label
     if padded.count < labelColumn {
       let first = padded + String(repeating: " ", count: labelColumn - padded.count)
-      return first + wrap(help, indent: labelColumn, columns: columns).dropFirst(labelColumn) + "\n"
+      return first + TextLayout.wrap(help, indent: labelColumn, columns: columns).dropFirst(labelColumn) + "\n"
     }
-    return padded + "\n" + wrap(help, indent: labelColumn, columns: columns) + "\n"
-  }
-
-  /// Wraps words to `columns`, every line indented by `indent` spaces (the first one included).
-  package static func wrap(_ text: String, indent: Int, columns: Int) -> String {
-    let width = max(20, columns - indent)
-    var lines: [String] = []
-    var line = ""
-    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
-      // A word longer than a line (a long product id) is split, so no line runs past `columns`.
-      var word = whole
-      if word.count > width {
-        if !line.isEmpty { lines.append(line) }
-        line = ""
-        var start = word.startIndex
-        while let end = word.index(start, offsetBy: width, limitedBy: word.endIndex), end < word.endIndex {
-          lines.append(String(word[start..<end]))
-          start = end
-        }
-        word = word[start...]
-      }
-      if line.isEmpty {
-        line = String(word)
-      } else if line.count + 1 + word.count <= width {
-        line += " " + word
-      } else {
-        lines.append(line)
-        line = String(word)
-      }
-    }
-    if !line.isEmpty || lines.isEmpty { lines.append(line) }
-    let pad = String(repeating: " ", count: indent)
-    return lines.map { pad + $0 }.joined(separator: "\n")
+    return padded + "\n" + TextLayout.wrap(help, indent: labelColumn, columns: columns) + "\n"
   }
 }

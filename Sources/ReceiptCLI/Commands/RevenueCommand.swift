@@ -73,7 +73,7 @@ struct RevenueCommand: ParsableCommand {
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
-          try RevenueReportReader.read(document.bytes, source: document.label)
+          try RevenueReportCodec.read(document.bytes, source: document.label)
         },
         consume: { (part) throws(ReceiptError) in try merged.merge(part) })
       report = merged
@@ -141,7 +141,7 @@ enum RevenueReporters {
     Reporter(name: "text") { report, grouping, style in
       RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
     },
-    Reporter(name: "json") { report, _, _ in RevenueJSONRenderer.render(report).rendered() + "\n" },
+    Reporter(name: "json") { report, _, _ in RevenueReportCodec.write(report).rendered() + "\n" },
     Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 

@@ -23,11 +23,11 @@ package enum EntitlementsTextRenderer {
     }
     out += "\n"
     for r in results {
-      out += HelpGenerator.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
+      out += TextLayout.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
       if explain {
         for c in r.considered {
           out +=
-            "  - " + HelpGenerator.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
+            "  - " + TextLayout.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
         }
       }
     }

@@ -21,7 +21,7 @@ package enum IntroEligibilityTextRenderer {
       case .unknown: tone = .warn
       case .noIntroOffer: tone = .dim
       }
-      out += "\n" + layout.paint(HelpGenerator.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
+      out += "\n" + layout.paint(TextLayout.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
       out += layout.fields(
         [
           ("Status", layout.paint(r.status.rawValue, tone)),

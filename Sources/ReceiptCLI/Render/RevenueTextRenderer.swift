@@ -62,7 +62,7 @@ package enum RevenueTextRenderer {
     if !report.errors.isEmpty {
       out += "\n" + layout.paint("Not read (their transactions are missing from the totals)", .bad) + "\n"
       for e in report.errors {
-        out += "  " + HelpGenerator.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n"
+        out += "  " + TextLayout.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n"
       }
     }
     return out

@@ -40,7 +40,7 @@ package struct TextLayout: Sendable {
         out += pad + label + String(repeating: " ", count: labelWidth - label.count) + value + "\n"
         continue
       }
-      let wrapped = HelpGenerator.wrap(value, indent: valueIndent, columns: width)
+      let wrapped = TextLayout.wrap(value, indent: valueIndent, columns: width)
       let firstLine = wrapped.dropFirst(valueIndent)
       out += pad + label + String(repeating: " ", count: labelWidth - label.count) + firstLine + "\n"
     }
@@ -104,5 +104,40 @@ package struct TextLayout: Sendable {
     let keep = width - 1
     let tail = keep / 2
     return String(text.prefix(keep - tail)) + "…" + String(text.suffix(tail))
+  }
+}
+
+extension TextLayout {
+
+  /// Wraps words to `columns`, every line indented by `indent` spaces (the first one included).
+  package static func wrap(_ text: String, indent: Int, columns: Int) -> String {
+    let width = max(20, columns - indent)
+    var lines: [String] = []
+    var line = ""
+    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
+      // A word longer than a line (a long product id) is split, so no line runs past `columns`.
+      var word = whole
+      if word.count > width {
+        if !line.isEmpty { lines.append(line) }
+        line = ""
+        var start = word.startIndex
+        while let end = word.index(start, offsetBy: width, limitedBy: word.endIndex), end < word.endIndex {
+          lines.append(String(word[start..<end]))
+          start = end
+        }
+        word = word[start...]
+      }
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    let pad = String(repeating: " ", count: indent)
+    return lines.map { pad + $0 }.joined(separator: "\n")
   }
 }

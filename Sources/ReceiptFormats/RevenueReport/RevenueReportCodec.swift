@@ -1,8 +1,14 @@
 import ReceiptModel
 import ReceiptRules
 
-/// Reads an earlier `revenue --format json` output back for `--merge`.
-public enum RevenueReportReader {
+/// `revenue --format json`, both ways: `write` is the format, `read` reads it back for `--merge`.
+public enum RevenueReportCodec {
+  /// Reads an earlier `revenue --format json` output.
+  /// - Parameters:
+  ///   - bytes: the JSON document.
+  ///   - source: its name for messages.
+  /// - Returns: the report it holds.
+  /// - Throws: `ReceiptError` naming the path of a value that is not what `write` writes.
   public static func read(_ bytes: [UInt8], source: String) throws(ReceiptError) -> RevenueReport {
     let root = try JSONValue.parse(bytes, source: source)
     var reading = Reading(source: source)
@@ -105,5 +111,64 @@ public enum RevenueReportReader {
       }
       return report
     }
+  }
+}
+
+extension RevenueReportCodec {
+  /// The report as JSON: amounts as decimal strings with the currency's minor digits, `proceeds` only
+  /// when a commission estimate was asked for.
+  /// - Parameter report: the report.
+  /// - Returns: the JSON value `read` reads back.
+  public static func write(_ report: RevenueReport) -> JSONValue {
+    let currencies = report.currencies.map { c -> JSONValue in
+      var members = amounts(c.total, currency: c.currency)
+      members.insert(("currency", .string(c.currency)), at: 0)
+      members.append(
+        (
+          "groups",
+          .array(
+            c.groups.map { g in
+              .object(
+                [
+                  ("key", .string(g.key)), ("units", .int(g.units)), ("trials", .int(g.trials)),
+                  ("refunded", .int(g.refunded)),
+                ] + amounts(g, currency: c.currency))
+            })
+        ))
+      return .object(members)
+    }
+    let n = report.counts
+    return .object([
+      ("currencies", .array(currencies)),
+      (
+        "transactions",
+        .object([
+          ("counted", .int(n.counted)),
+          ("family_shared_excluded", .int(n.familySharedExcluded)),
+          ("duplicates_merged", .int(n.duplicatesMerged)),
+          ("refunded", .int(n.refunded)),
+          ("trials", .int(n.trials)),
+          ("unpriced", .int(n.unpriced)),
+          ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
+          ("undated_excluded", .int(n.undatedExcluded)),
+        ])
+      ),
+      (
+        "unpriced",
+        .array(
+          report.unpricedProducts.map { .object([("product_id", .string($0.productID)), ("units", .int($0.units))]) })
+      ),
+      (
+        "errors",
+        .array(report.errors.map { .object([("input", .string($0.input)), ("message", .string($0.message))]) })
+      ),
+    ])
+  }
+
+  static func amounts(_ g: RevenueGroup, currency: String) -> [(String, JSONValue)] {
+    func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).text) }
+    var out: [(String, JSONValue)] = [("gross", money(g.gross)), ("refunds", money(g.refunds)), ("net", money(g.net))]
+    if let p = g.proceeds { out.append(("proceeds", money(p))) }
+    return out
   }
 }
