@@ -18,25 +18,19 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.quiet,
     ])
 
-  var inputs: InputOptions
-  var format: DocumentFormat
-  var catalog: CatalogOptions
+  var options: DocumentCommandOptions
   var showSecrets: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
-    format = DocumentFormat(arguments)
-    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     showSecrets = arguments.flag("show-secrets")
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let catalog = try self.catalog.load(context)
-    let (color, width) = (context.environment.useColor, context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    try options.run(context) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input, keepSecrets: showSecrets)
       return DocumentOutput(
-        text: DecodeTextRenderer.render(history, catalog: catalog, color: color, width: width),
+        text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
         json: DecodeJSONRenderer.render(history, input: input, catalog: catalog))
     }
   }

@@ -25,27 +25,21 @@ struct EntitlementsCommand: ParsableCommand {
       CommonOptions.quiet,
     ])
 
-  var inputs: InputOptions
-  var format: DocumentFormat
-  var catalog: CatalogOptions
+  var options: DocumentCommandOptions
   var asOf: AsOfChoice
   var required: [String]
   var explain: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
-    format = DocumentFormat(arguments)
-    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)
     required = arguments.all("require")
     explain = arguments.flag("explain")
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
-    let (color, width) = (context.environment.useColor, context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    return try options.run(context) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
@@ -53,7 +47,7 @@ struct EntitlementsCommand: ParsableCommand {
         CommandLineHints.adding(to:))
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: color, width: width),
+          results, evaluation: evaluation, explain: explain, color: style.color, width: style.width),
         json: EntitlementsJSONRenderer.render(results, evaluation: evaluation, input: input, explain: explain),
         failedChecks: Self.missingRequirements(required, results))
     }

@@ -27,27 +27,21 @@ struct IntroEligibilityCommand: ParsableCommand {
       CommonOptions.quiet,
     ])
 
-  var inputs: InputOptions
-  var format: DocumentFormat
-  var catalog: CatalogOptions
+  var options: DocumentCommandOptions
   var asOf: AsOfChoice
   var products: [String]
   var expected: IntroEligibilityStatus?
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
-    format = DocumentFormat(arguments)
-    catalog = try CatalogOptions(arguments, command: Self.configuration.name)
+    options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)
     products = arguments.all("product")
     expected = arguments.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
-    let (color, width) = (context.environment.useColor, context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    return try options.run(context) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
@@ -55,7 +49,7 @@ struct IntroEligibilityCommand: ParsableCommand {
       let results = decideIntroEligibility(
         products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
       return DocumentOutput(
-        text: IntroEligibilityTextRenderer.render(results, time: time, color: color, width: width),
+        text: IntroEligibilityTextRenderer.render(results, time: time, color: style.color, width: style.width),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results))
     }
   }

@@ -63,6 +63,32 @@ struct InputOptions {
   }
 }
 
+/// What every per-document command reads: its inputs, `--format` and the catalog; and the one way
+/// such a command runs.
+struct DocumentCommandOptions {
+  var inputs: InputOptions
+  var format: DocumentFormat
+  var catalog: CatalogOptions
+
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
+    inputs = InputOptions(arguments)
+    format = DocumentFormat(arguments)
+    catalog = try CatalogOptions(arguments, command: command)
+  }
+
+  /// Loads the catalog, then runs `process` over every input document (`DocumentRunner.run`).
+  func run(
+    _ context: CommandContext,
+    process: (InputDocument, Catalog, TextStyle) throws(ReceiptError) -> DocumentOutput
+  ) throws(ReceiptToolError) -> ExitStatus {
+    let catalog = try self.catalog.load(context)
+    let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
+    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+      try process(input, catalog, style)
+    }
+  }
+}
+
 /// `--catalog` (else `$RECEIPT_TOOL_CATALOG`) and `--currency`.
 struct CatalogOptions {
   var paths: [String]
