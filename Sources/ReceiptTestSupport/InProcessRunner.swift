@@ -4,22 +4,23 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-@testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
-@testable import ReceiptTestSupport
-
 /// Runs `ReceiptTool.run` in this process with standard output and error captured in temporary files.
-enum InProcessRunner {
-  struct Result {
-    var status: ReceiptCLI.ExitStatus
-    var stdout: String
-    var stderr: String
-    var seconds: Double
+package enum InProcessRunner {
+  package struct Result {
+    package var status: ReceiptCLI.ExitStatus
+    package var stdout: String
+    package var stderr: String
+    package var seconds: Double
   }
 
-  static func run(_ arguments: [String], environment: [String: String] = [:]) -> Result {
+  /// - Parameters:
+  ///   - arguments: the command line after `receipt-tool`.
+  ///   - environment: the process environment the command sees.
+  ///   - formats: the input formats it reads (a test may register its own).
+  /// - Returns: the exit status and everything written.
+  package static func run(
+    _ arguments: [String], environment: [String: String] = [:], formats: FormatRegistry = .standard
+  ) -> Result {
     let dir = FileManager.default.temporaryDirectory
     let outPath = dir.appendingPathComponent("rt-out-\(UUID().uuidString)").path
     let errPath = dir.appendingPathComponent("rt-err-\(UUID().uuidString)").path
@@ -31,7 +32,7 @@ enum InProcessRunner {
     }
     let context = CommandContext(
       environment: ProcessEnvironment(variables: environment, stdoutIsTerminal: false),
-      stdout: OutputSink(fd: outFD), stderr: OutputSink(fd: errFD))
+      stdout: OutputSink(fd: outFD), stderr: OutputSink(fd: errFD), formats: formats)
     let clock = ContinuousClock()
     let start = clock.now
     let status = ReceiptTool.run(arguments: arguments, context: context)
@@ -48,7 +49,7 @@ enum InProcessRunner {
   }
 
   /// Writes `bytes` to a fresh temporary file and returns its path.
-  static func temporaryFile(_ bytes: [UInt8], name: String = "input.json") throws -> String {
+  package static func temporaryFile(_ bytes: [UInt8], name: String = "input.json") throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
