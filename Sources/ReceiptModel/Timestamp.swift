@@ -15,6 +15,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// 9999-12-31T23:59:59.999Z: later values are rejected rather than printed as five-digit years.
   public static let maximumMilliseconds: Int64 = 253_402_300_799_999
 
+  @inlinable
   public init?(milliseconds: Int64) {
     guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return nil }
     self.milliseconds = milliseconds
@@ -164,6 +165,8 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   }
 
   /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.
+  /// Inlinable, so that decoders in other modules get it specialised for their byte buffers (the hot path).
+  @inlinable
   public static func parse(milliseconds bytes: some Collection<UInt8>) -> Timestamp? {
     guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
     var v: Int64 = 0

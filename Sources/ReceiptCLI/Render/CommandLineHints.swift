@@ -15,7 +15,7 @@ enum CommandLineHints {
   /// `sentence` with the hint for `missing` joined to it: "…subscription; give a catalog with --catalog to say which."
   static func adding(_ missing: MissingKnowledge?, to sentence: String) -> String {
     guard let missing else { return sentence }
-    let body = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    let body = sentence.utf8.last == UInt8(ascii: ".") ? String(sentence.utf8.dropLast()) ?? sentence : sentence
     return body + "; " + hint(for: missing) + "."
   }
 

@@ -251,25 +251,25 @@ private struct TransactionRow {
       revocation: (cancellationMs ?? cancellationFormatted).map {
         Revocation(date: $0, reason: cancellationReason.map(RevocationReason.init(code:)))
       },
-      offer: offer(at: r.pathString, warnings: &warnings),
+      offer: offer(reading: r, warnings: &warnings),
       isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup,
       webOrderLineItemID: webOrderLineItemID, sources: source)
   }
 
   /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's
   /// receipt rule reads them, whatever offer id comes with it.
-  func offer(at path: String, warnings: inout [DataWarning]) -> OfferUse? {
+  func offer(reading r: ValueReading, warnings: inout [DataWarning]) -> OfferUse? {
     let pricing: OfferUse.Pricing? =
       isTrialPeriod == true ? .freeTrial : isInIntroOfferPeriod == true ? .introductoryPrice : nil
     if isTrialPeriod == true, isInIntroOfferPeriod == true {
       warnings.append(
         DataWarning(
-          path: path, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
+          path: r.pathString, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
     }
     if promotionalOfferID != nil, offerCodeRefName != nil {
       warnings.append(
         DataWarning(
-          path: path + ".offer_code_ref_name",
+          path: r.pathString + ".offer_code_ref_name",
           message: "both promotional_offer_id and offer_code_ref_name are set; read as the promotional offer"))
     }
     let kind: OfferUse.Kind

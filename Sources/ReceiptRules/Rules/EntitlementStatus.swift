@@ -84,8 +84,9 @@ public struct EntitlementResult: Hashable, Sendable {
 public func entitlementStatus(
   _ definition: EntitlementDefinition, history: PurchaseHistory, catalog: Catalog, at time: Timestamp
 ) -> EntitlementResult {
-  let considered = history.transactions.filter { definition.productIDs.contains($0.productID) }.map {
-    ConsideredTransaction(transaction: $0, grant: accessGrant(of: $0, catalog: catalog, at: time))
+  var considered: [ConsideredTransaction] = []
+  for t in history.transactions where definition.productIDs.contains(t.productID) {
+    considered.append(ConsideredTransaction(transaction: t, grant: accessGrant(of: t, catalog: catalog, at: time)))
   }
   let finding = findEntitlement(definition, considered: considered, history: history, at: time)
   var result = EntitlementResult(
