@@ -15,8 +15,9 @@ import Testing
     }.sorted()
   }
 
-  /// Inputs and catalogs; the scripts that make fixtures are described but not run by a golden case.
-  static var inputs: [String] { files.filter { !$0.hasSuffix(".py") } }
+  /// Inputs and catalogs; the scripts that make fixtures and the pictures of output are described but not
+  /// run by a golden case.
+  static var inputs: [String] { files.filter { !$0.hasSuffix(".py") && !$0.hasSuffix(".png") } }
 
   static var readme: String {
     (try? String(contentsOf: examples.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
@@ -48,7 +49,7 @@ import Testing
     let names = Set(GoldenCLITests.caseNames)
     let named = Self.readme.split(separator: "`").map(String.init).filter {
       $0.hasPrefix("entitlements-") || $0.hasPrefix("intro-eligibility-") || $0.hasPrefix("revenue-family-")
-        || $0.hasPrefix("decode-")
+        || $0.hasPrefix("decode-") || $0.hasPrefix("timeline-")
     }.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".ndjson") }
     #expect(!named.isEmpty)
     for name in named {

@@ -3,7 +3,8 @@ import Testing
 
 /// End-to-end tests in the style of xcbeautify's CLI tests: each directory under Tests/CLITests
 /// holds `cmd` (the arguments after `receipt-tool`, run from the repository root), and the expected
-/// `stdout`, `stderr` and `status`. `RECORD_GOLDENS=1 swift test --filter GoldenCLITests` rewrites them.
+/// `stdout`, `stderr` and `status`; optionally `env` (KEY=VALUE lines) and `terminal` (run with standard
+/// output on a pseudo-terminal). `RECORD_GOLDENS=1 swift test --filter GoldenCLITests` rewrites them.
 @Suite struct GoldenCLITests {
   static let casesDirectory = TestPaths.packageRoot.appendingPathComponent("Tests/CLITests")
 
@@ -47,7 +48,22 @@ import Testing
     var stdin: Data?
     let stdinFile = dir.appendingPathComponent("stdin")
     if FileManager.default.fileExists(atPath: stdinFile.path) { stdin = try Data(contentsOf: stdinFile) }
-    let result = try BinaryRunner.run(Self.arguments(cmd), stdin: stdin)
+    // `env`: KEY=VALUE lines added to the environment (COLUMNS, NO_COLOR=, TERM); `terminal`: standard
+    // output is a terminal, as for colour.
+    var environment: [String: String] = [:]
+    if let env = try? String(contentsOf: dir.appendingPathComponent("env"), encoding: .utf8) {
+      for line in env.split(separator: "\n") {
+        guard let eq = line.firstIndex(of: "=") else { continue }
+        environment[String(line[..<eq])] = String(line[line.index(after: eq)...])
+      }
+    }
+    let onTerminal = FileManager.default.fileExists(atPath: dir.appendingPathComponent("terminal").path)
+    if onTerminal, BinaryRunner.python == nil {
+      print("note: python3 is absent; skipping the terminal golden case \(name)")
+      return
+    }
+    let result = try BinaryRunner.run(
+      Self.arguments(cmd), stdin: stdin, environment: environment, onTerminal: onTerminal)
     #expect(!result.signalled, "receipt-tool crashed on \(name)")
     let actual = ["stdout": result.stdout, "stderr": result.stderr, "status": "\(result.status)\n"]
     if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] != nil {

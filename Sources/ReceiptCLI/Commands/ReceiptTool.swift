@@ -12,7 +12,10 @@ package enum ReceiptTool {
 
   /// Subcommands in the order help lists them.
   package static var commands: [CommandSpec] {
-    [DecodeCommand.spec, EntitlementsCommand.spec, RevenueCommand.spec, IntroEligibilityCommand.spec]
+    [
+      DecodeCommand.spec, EntitlementsCommand.spec, RevenueCommand.spec, IntroEligibilityCommand.spec,
+      TimelineCommand.spec,
+    ]
   }
 
   /// Runs with the real process environment and streams.

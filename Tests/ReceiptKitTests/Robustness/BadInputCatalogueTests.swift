@@ -8,7 +8,7 @@ import Testing
 @testable import ReceiptTestSupport
 
 /// The catalogue of hostile input from issue 8: each case ends in a clear answer, with the exit status and
-/// message pinned, run through the whole command (`receipt-tool decode FILE`) in-process, within two seconds
+/// message pinned, run through the whole command (`receipt-tool decode FILE`, and `timeline`) in-process, within two seconds
 /// (one case at a time, so the timing is the case's own).
 @Suite(.serialized) struct BadInputCatalogueTests {
   struct Case: CustomTestStringConvertible, Sendable {
@@ -212,6 +212,26 @@ import Testing
       let stderr = result.stderr.replacingOccurrences(of: path, with: "FILE")
       if let message = c.message {
         #expect(stderr == "receipt-tool: error: \(message)\n", "\(format)")
+      } else {
+        #expect(!stderr.contains("error:"), "\(format): \(stderr)")
+        #expect(!result.stdout.isEmpty)
+      }
+      #expect(result.seconds < 2, "\(format) took \(result.seconds) s")
+    }
+  }
+
+  /// `timeline` ends each case as `decode` does, and on bad data prints nothing on standard output in any
+  /// format: no chart or page half-way.
+  @Test(arguments: cases)
+  func timelineEndsEachCaseTheSameWay(_ c: Case) throws {
+    let path = try InProcessRunner.temporaryFile(c.bytes)
+    for format in ["text", "html", "svg"] {
+      let result = InProcessRunner.run(["timeline", path, "--format", format, "--as-of", "2024-06-15"])
+      #expect(result.status == c.status, "\(format): \(result.stderr)")
+      let stderr = result.stderr.replacingOccurrences(of: path, with: "FILE")
+      if let message = c.message {
+        #expect(stderr == "receipt-tool: error: \(message)\n", "\(format)")
+        #expect(result.stdout.isEmpty, "\(format) printed \(result.stdout.prefix(200))")
       } else {
         #expect(!stderr.contains("error:"), "\(format): \(stderr)")
         #expect(!result.stdout.isEmpty)

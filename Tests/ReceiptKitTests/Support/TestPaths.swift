@@ -46,13 +46,47 @@ struct ProcessResult {
 }
 
 enum BinaryRunner {
+  /// python3, which `onTerminal` runs need; nil where it is absent.
+  static var python: String? {
+    ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first(
+      where: FileManager.default.isExecutableFile)
+  }
+
+  /// Runs argv[1...] with standard output on a pseudo-terminal in raw mode (so newlines stay "\n"),
+  /// then copies what it wrote to this script's standard output and passes its exit status on.
+  static let onTerminalScript = """
+    import os, subprocess, sys, tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    child = subprocess.Popen(sys.argv[1:], stdout=slave)
+    os.close(slave)
+    out = b''
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    sys.stdout.buffer.write(out)
+    sys.exit(child.wait())
+    """
+
+  /// Runs the binary. `onTerminal` puts its standard output on a pseudo-terminal (through python3, which
+  /// the caller checks for with `python`), as a user's terminal would.
   static func run(
     _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
-    currentDirectory: URL = TestPaths.packageRoot
+    currentDirectory: URL = TestPaths.packageRoot, onTerminal: Bool = false
   ) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = TestPaths.binary
-    process.arguments = arguments
+    if onTerminal, let python {
+      process.executableURL = URL(fileURLWithPath: python)
+      process.arguments = ["-c", onTerminalScript, TestPaths.binary.path] + arguments
+    } else {
+      process.executableURL = TestPaths.binary
+      process.arguments = arguments
+    }
     process.currentDirectoryURL = currentDirectory
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"

@@ -37,6 +37,32 @@ public enum TimelineSVGRenderer {
   /// Renders one chart `width` pixels wide (at least 320). `idPrefix` keeps the pattern ids unique
   /// when several charts share a page; only letters, digits and hyphens of it are used.
   public static func render(_ chart: TimelineChart, width: Int = 680, idPrefix: String = "timeline") -> String {
+    measured(chart, width: width, idPrefix: idPrefix).markup
+  }
+
+  /// Several charts in one SVG document, one under the other, each with its own ids (`doc1`, `doc2`, ...):
+  /// what `--format svg` writes for several input documents.
+  public static func render(_ charts: [TimelineChart], width: Int = 680, pageTitle: String) -> String {
+    let n = MarkupText.number
+    var body = ""
+    var top = 0.0
+    var widest = 320.0
+    for (index, chart) in charts.enumerated() {
+      let (markup, chartWidth, height) = measured(chart, width: width, idPrefix: "doc\(index + 1)")
+      // A nested <svg> is positioned by x and y; the rest of its start tag is kept as it is.
+      body += "<svg x=\"0\" y=\"\(n(top))\"" + markup.dropFirst("<svg".count)
+      top += height
+      widest = max(widest, chartWidth)
+    }
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline-charts\" role=\"group\" "
+      + "width=\"\(n(widest))\" height=\"\(n(top))\" viewBox=\"0 0 \(n(widest)) \(n(top))\">\n"
+      + "<title>\(MarkupText.escape(pageTitle))</title>\n" + body + "</svg>\n"
+  }
+
+  /// The chart's markup with its width and height in pixels.
+  static func measured(_ chart: TimelineChart, width: Int, idPrefix: String) -> (
+    markup: String, width: Double, height: Double
+  ) {
     let width = Double(max(320, min(width, 10_000)))
     let p = MarkupText.identifier(idPrefix)
     let scale = TimelineScale(chart: chart)
@@ -133,7 +159,8 @@ public enum TimelineSVGRenderer {
       + "\(barCount == 1 ? "" : "s"), evaluated at \(chart.evaluationMoment.iso8601)."
     for lane in chart.lanes { desc += " " + e(lane.label) + ": " + e(lane.status) + "." }
     for field in chart.provenance.fields { desc += " " + e(field.name) + ": " + e(field.value) + "." }
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline-chart\" role=\"img\" "
+    let markup =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline-chart\" role=\"img\" "
       + "aria-labelledby=\"\(p)-title \(p)-desc\" width=\"\(n(width))\" height=\"\(n(height))\" "
       + "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"system-ui, -apple-system, 'Segoe UI', "
       + "Roboto, 'DejaVu Sans', sans-serif\">\n"
@@ -142,6 +169,7 @@ public enum TimelineSVGRenderer {
       + patterns(idPrefix: p)
       + "<rect class=\"background\" x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
       + body + "</svg>\n"
+    return (markup, width, height)
   }
 
   // MARK: - Pieces
