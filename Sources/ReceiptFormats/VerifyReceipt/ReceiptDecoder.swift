@@ -264,7 +264,8 @@ private struct TransactionRow {
     if isTrialPeriod == true, isInIntroOfferPeriod == true {
       warnings.append(
         DataWarning(
-          path: r.pathString, message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
+          path: r.pathString,
+          message: "both is_trial_period and is_in_intro_offer_period are true; read as a free trial"))
     }
     if promotionalOfferID != nil, offerCodeRefName != nil {
       warnings.append(
