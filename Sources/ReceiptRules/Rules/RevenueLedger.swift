@@ -21,6 +21,8 @@ public struct RevenueLedger: Sendable {
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var cancellationDate: Timestamp?
+    /// `is_upgraded`: its unused part was refunded when the upgrade was bought.
+    var isUpgraded: Bool
   }
 
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
@@ -50,6 +52,7 @@ public struct RevenueLedger: Sendable {
         duplicatesMerged += 1
         // A later copy may know of a refund the earlier one did not.
         if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
+        if t.isUpgraded { entries[i].isUpgraded = true }
         continue
       }
       let ownership: Int
@@ -68,7 +71,8 @@ public struct RevenueLedger: Sendable {
           id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
           product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
           offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
+          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
+          isUpgraded: t.isUpgraded))
     }
   }
 
@@ -110,7 +114,7 @@ public struct RevenueLedger: Sendable {
         OfferUse(
           kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
           usesIntroductoryOffer: e.usesIntroductoryOffer)
-      })
+      }, isUpgraded: e.isUpgraded)
   }
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.
