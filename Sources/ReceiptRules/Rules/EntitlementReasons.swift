@@ -37,9 +37,7 @@ func renewalMomentNote(_ moment: DataMoment) -> String {
 }
 
 /// The warning for a FAMILY_SHARED transaction whose catalog type cannot be shared.
-func catalogContradiction(_ c: ConsideredTransaction) -> String? {
-  guard let resolved = c.productType, resolved.catalogContradictsSharing else { return nil }
-  let t = c.transaction
+func catalogContradiction(_ t: PurchaseTransaction, _ resolved: ResolvedProductType) -> String {
   return
     "\(t.productID) (transaction \(t.transactionID)) is FAMILY_SHARED, but the catalog lists it as a \(resolved.type.description), which cannot be shared (only auto-renewable subscriptions and non-consumables can); the data contradicts the catalog, and the catalog's type is used."
 }

@@ -60,8 +60,6 @@ public struct EntitlementResult: Hashable, Sendable {
   /// Set when the billing grace period matters to the answer.
   public var gracePeriodExpiresDate: Timestamp?
   public var reason: String
-  /// Where the data contradicts the catalog (the catalog's word is used).
-  public var warnings: [String]
   /// Every transaction of the entitlement's products known at the moment, in the data's order.
   public var considered: [ConsideredTransaction]
 
@@ -102,7 +100,7 @@ public func entitlementStatus(
     id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
     gracePeriodExpiresDate: nil,
     reason: entitlementReason(finding, definition: definition, at: time, renewalsAreLater: history.renewalsAreLater),
-    warnings: considered.compactMap(catalogContradiction), considered: considered)
+    considered: considered)
   switch finding {
   case .noPurchase:
     break
@@ -250,5 +248,22 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
   let known = history.known(at: time)
   return entitlementDefinitions(for: known, catalog: catalog).map {
     entitlementStatus($0, history: known, catalog: catalog)
+  }
+}
+
+/// Warnings for FAMILY_SHARED transactions known at `time` whose catalog type cannot be shared: the catalog's
+/// type is used, and the data contradicts it. One per product.
+/// - Parameters:
+///   - history: the customer's purchase history.
+///   - catalog: product facts the data does not carry.
+///   - time: the moment asked about.
+/// - Returns: one sentence per contradicted product.
+public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [String] {
+  var seen = Set<String>()
+  return history.known(at: time).transactions.compactMap { t in
+    guard let resolved = resolveProductType(of: t, catalog: catalog), resolved.catalogContradictsSharing,
+      seen.insert(t.productID).inserted
+    else { return nil }
+    return catalogContradiction(t, resolved)
   }
 }

@@ -266,24 +266,26 @@ extension RevenueLedger {
     return report
   }
 
-  /// When each upgraded entry was upgraded: the first later purchase of its subscription chain.
+  /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
+  /// (the same rule as `UpgradeMoments`).
   func upgradeMoments() -> [Int: Timestamp] {
     var chains: [String: [Int]] = [:]
-    for (i, e) in entries.enumerated() where e.isUpgraded || e.purchaseDate != nil {
+    var groups: [Int: [Int]] = [:]
+    for (i, e) in entries.enumerated() where e.purchaseDate != nil {
       chains[e.originalID.map(text(of:)) ?? text(of: e.id), default: []].append(i)
+      if let g = e.group { groups[g, default: []].append(i) }
     }
     var moments: [Int: Timestamp] = [:]
-    for members in chains.values {
-      for i in members where entries[i].isUpgraded {
-        guard let bought = entries[i].purchaseDate else { continue }
-        var first: Timestamp?
-        for j in members where j != i {
-          guard let at = entries[j].purchaseDate, at > bought else { continue }
-          if let f = first, f <= at { continue }
-          first = at
-        }
-        moments[i] = first
+    for (i, e) in entries.enumerated() where e.isUpgraded {
+      guard let bought = e.purchaseDate else { continue }
+      let chain = chains[e.originalID.map(text(of:)) ?? text(of: e.id)] ?? []
+      var first: Timestamp?
+      for j in chain + (e.group.flatMap { groups[$0] } ?? []) where j != i {
+        guard let at = entries[j].purchaseDate, at > bought else { continue }
+        if let f = first, f <= at { continue }
+        first = at
       }
+      moments[i] = first
     }
     return moments
   }
