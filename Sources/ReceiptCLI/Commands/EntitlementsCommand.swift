@@ -45,6 +45,9 @@ struct EntitlementsCommand: ParsableCommand {
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
         CommandLineHints.adding(to:))
+      for warning in sharingContradictions(of: history, catalog: catalog, at: evaluation.time) {
+        context.warn("\(input.label): \(warning)")
+      }
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width),

@@ -20,8 +20,10 @@ struct RevenueCommand: ParsableCommand {
         "by", value: "grouping", help: "Rows by product, purchase month or day (UTC), or one row. (default: product)",
         allowed: RevenueGrouping.allCases.map(\.rawValue)),
       OptionSpec(
-        "from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
-      OptionSpec("to", value: "time", help: "Only transactions purchased before this time (same syntax as --as-of)."),
+        "from", value: "time",
+        help: "Only sales, refunds and upgrades dated at or after this time (same syntax as --as-of)."),
+      OptionSpec(
+        "to", value: "time", help: "Only sales, refunds and upgrades dated before this time (same syntax as --as-of)."),
       OptionSpec(
         "commission", value: "plan",
         help:

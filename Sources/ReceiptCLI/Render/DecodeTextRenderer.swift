@@ -136,6 +136,7 @@ package enum DecodeTextRenderer {
     case .catalog: ""
     case .expiresDate: ", from \(names.expiresDate)"
     case .transaction: ", as the transaction states"
+    case .familyShared: ", family-shared with no \(names.expiresDate)"
     }
   }
 }

@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptRules
 
 /// `revenue --format csv`: a header row, then one row per currency and group (RFC 4180 quoting, LF line ends).
+/// Upgrade prorations get their own columns, marked `estimated`, when the report has any.
 package enum RevenueCSVRenderer {
   package static func render(_ report: RevenueReport, grouping: RevenueGrouping) -> String {
     var header = [
@@ -10,6 +11,9 @@ package enum RevenueCSVRenderer {
       "refunds", "net",
     ]
     if report.hasProceeds { header.append("proceeds") }
+    // Only when there is one, so that reports without an estimate keep their columns.
+    let estimates = report.hasEstimates
+    if estimates { header += ["upgrade_prorations", "estimated_proration_refunds", "estimated"] }
     var lines = [header.joined(separator: ",")]
     for c in report.currencies {
       for g in c.groups {
@@ -19,6 +23,9 @@ package enum RevenueCSVRenderer {
           money(g.net),
         ]
         if let p = g.proceeds { cells.append(money(p)) }
+        if estimates {
+          cells += [String(g.upgradeProrations), money(g.estimatedProrationRefunds), g.hasEstimate ? "true" : "false"]
+        }
         lines.append(cells.map(field).joined(separator: ","))
       }
     }

@@ -34,6 +34,14 @@ package enum RevenueTextRenderer {
         header: header, rows: c.groups.map(cells) + (grouping == .none ? [] : [cells(c.total)]),
         rightAligned: Set(1..<header.count),
         flexible: [0], indent: 2)
+      let estimated = c.groups.filter(\.hasEstimate)
+      if !estimated.isEmpty {
+        out += "  " + RevenueReportCodec.prorationBasis + " (in net; Apple states no amount)\n"
+        out += layout.table(
+          header: [header[0], "units", "estimated refund"],
+          rows: estimated.map { [$0.key, String($0.upgradeProrations), money($0.estimatedProrationRefunds)] },
+          rightAligned: [1, 2], flexible: [0], indent: 4)
+      }
     }
     let n = report.counts
     var rows: [(String, String)] = [
@@ -47,6 +55,14 @@ package enum RevenueTextRenderer {
     if n.unrecognizedOwnershipExcluded > 0 {
       rows.append(
         ("unrecognized ownership", "\(n.unrecognizedOwnershipExcluded) (not known to be the purchaser's; not counted)"))
+    }
+    if n.upgradeProrations > 0 {
+      rows.append(("upgrade prorations", "\(n.upgradeProrations) (estimated from dates, not Apple's figures)"))
+    }
+    if n.upgradesNotEstimated > 0 {
+      rows.append(
+        ("upgrades not estimated", "\(n.upgradesNotEstimated) (no price, dates or replacing purchase to estimate from)")
+      )
     }
     if n.undatedExcluded > 0 {
       rows.append(("undated excluded", "\(n.undatedExcluded) (no purchase date, so outside --from/--to)"))

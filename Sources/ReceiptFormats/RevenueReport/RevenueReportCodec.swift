@@ -56,6 +56,17 @@ public enum RevenueReportCodec {
       return m.minorUnits
     }
 
+    /// An upgrade proration: it must say it is an estimate, so that no figure is read back as Apple's.
+    func proration(_ v: JSONValue, _ path: String, currency: String, into group: inout RevenueGroup)
+      throws(ReceiptError)
+    {
+      guard case .bool(true) = try member(v, "estimated", path) else {
+        throw fail(path + ".estimated", "expected true: an upgrade proration is always an estimate")
+      }
+      group.upgradeProrations = try count(member(v, "units", path), path + ".units")
+      group.estimatedProrationRefunds = try money(member(v, "refunds", path), path + ".refunds", currency: currency)
+    }
+
     mutating func report(_ root: JSONValue) throws(ReceiptError) -> RevenueReport {
       let currencies = try array(member(root, "currencies", "$"), "currencies")
       var hasProceeds: Bool?
@@ -71,6 +82,9 @@ public enum RevenueReportCodec {
           group.refunded = try count(member(g, "refunded", gp), gp + ".refunded")
           group.gross = try money(member(g, "gross", gp), gp + ".gross", currency: currency)
           group.refunds = try money(member(g, "refunds", gp), gp + ".refunds", currency: currency)
+          if let estimate = g.member("upgrade_proration") {
+            try proration(estimate, gp + ".upgrade_proration", currency: currency, into: &group)
+          }
           let p = g.member("proceeds")
           if let hasProceeds, hasProceeds != (p != nil) {
             throw fail(gp, "some groups have proceeds and some do not; merge parts made with the same --commission")
@@ -96,6 +110,11 @@ public enum RevenueReportCodec {
       report.counts.unpriced = try n("unpriced")
       report.counts.unrecognizedOwnershipExcluded = try n("unrecognized_ownership_excluded")
       report.counts.undatedExcluded = try n("undated_excluded")
+      // Written only when not 0, by versions that estimate upgrade prorations.
+      if t.member("upgrade_prorations") != nil { report.counts.upgradeProrations = try n("upgrade_prorations") }
+      if t.member("upgrades_not_estimated") != nil {
+        report.counts.upgradesNotEstimated = try n("upgrades_not_estimated")
+      }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -138,21 +157,21 @@ extension RevenueReportCodec {
       return .object(members)
     }
     let n = report.counts
+    var counts: [(String, JSONValue)] = [
+      ("counted", .int(n.counted)),
+      ("family_shared_excluded", .int(n.familySharedExcluded)),
+      ("duplicates_merged", .int(n.duplicatesMerged)),
+      ("refunded", .int(n.refunded)),
+      ("trials", .int(n.trials)),
+      ("unpriced", .int(n.unpriced)),
+      ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
+      ("undated_excluded", .int(n.undatedExcluded)),
+    ]
+    if n.upgradeProrations != 0 { counts.append(("upgrade_prorations", .int(n.upgradeProrations))) }
+    if n.upgradesNotEstimated != 0 { counts.append(("upgrades_not_estimated", .int(n.upgradesNotEstimated))) }
     return .object([
       ("currencies", .array(currencies)),
-      (
-        "transactions",
-        .object([
-          ("counted", .int(n.counted)),
-          ("family_shared_excluded", .int(n.familySharedExcluded)),
-          ("duplicates_merged", .int(n.duplicatesMerged)),
-          ("refunded", .int(n.refunded)),
-          ("trials", .int(n.trials)),
-          ("unpriced", .int(n.unpriced)),
-          ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
-          ("undated_excluded", .int(n.undatedExcluded)),
-        ])
-      ),
+      ("transactions", .object(counts)),
       (
         "unpriced",
         .array(
@@ -165,9 +184,23 @@ extension RevenueReportCodec {
     ])
   }
 
+  /// How an upgrade proration was arrived at, written beside every one.
+  public static let prorationBasis = "upgrade proration, estimated from dates"
+
   static func amounts(_ g: RevenueGroup, currency: String) -> [(String, JSONValue)] {
     func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).text) }
-    var out: [(String, JSONValue)] = [("gross", money(g.gross)), ("refunds", money(g.refunds)), ("net", money(g.net))]
+    var out: [(String, JSONValue)] = [("gross", money(g.gross)), ("refunds", money(g.refunds))]
+    if g.hasEstimate {
+      out.append(
+        (
+          "upgrade_proration",
+          .object([
+            ("units", .int(g.upgradeProrations)), ("refunds", money(g.estimatedProrationRefunds)),
+            ("estimated", .bool(true)), ("basis", .string(prorationBasis)),
+          ])
+        ))
+    }
+    out.append(("net", money(g.net)))
     if let p = g.proceeds { out.append(("proceeds", money(p))) }
     return out
   }

@@ -18,7 +18,8 @@ public struct EntitlementDefinition: Hashable, Sendable {
 /// names it, whether or not the receipt holds a transaction for it (those end up `not_purchased`).
 /// A product the catalog does not list is its own entitlement, named by its product id, so that nothing in
 /// the receipt is left out; without a catalog that is every product. Consumables are never entitlements.
-public func entitlementDefinitions(for history: PurchaseHistory, catalog: Catalog) -> [EntitlementDefinition] {
+/// Products first bought after the moment the history is known at are not in it yet.
+public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) -> [EntitlementDefinition] {
   var order: [String] = []
   var products: [String: [String]] = [:]
   func add(_ entitlement: String, _ productID: String) {

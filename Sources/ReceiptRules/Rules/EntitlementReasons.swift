@@ -6,14 +6,56 @@ import ReceiptModel
 ///   - finding: what decided the entitlement.
 ///   - definition: the entitlement and its products.
 ///   - time: the moment asked about.
+///   - later: the data's moment, when renewal states describe a moment later than `time`.
 /// - Returns: one or two sentences, quoting the data's own field names where they matter.
-func entitlementReason(_ finding: EntitlementFinding, definition: EntitlementDefinition, at time: Timestamp) -> String {
+func entitlementReason(
+  _ finding: EntitlementFinding, definition: EntitlementDefinition, at time: Timestamp,
+  renewalsAreLater later: DataMoment?
+) -> String {
+  var reason = findingReason(finding, definition: definition)
+  // Asked about a moment before the data's own: what was bought later is not counted, so say by when.
+  if case .noPurchase = finding, later != nil {
+    reason = String(reason.dropLast()) + " by \(time.iso8601WholeSeconds)."
+  }
+  guard let later, dependsOnRenewal(finding) else { return reason }
+  return reason + " " + renewalMomentNote(later)
+}
+
+/// Whether the answer rests on a renewal state (grace period, billing retry, why it was not renewed).
+private func dependsOnRenewal(_ finding: EntitlementFinding) -> Bool {
+  switch finding {
+  case .inGracePeriod, .inBillingRetry: true
+  case .lost(let c, let renewal, _):
+    if case .expired = c.grant { renewal != nil } else { false }
+  default: false
+  }
+}
+
+/// Renewal states are a snapshot of the data's own moment; said wherever an earlier answer rests on one.
+func renewalMomentNote(_ moment: DataMoment) -> String {
+  "The renewal state describes \(moment.description), \(moment.time.iso8601), later than the moment asked about; it may have been different then."
+}
+
+/// The warning for a FAMILY_SHARED transaction whose catalog type cannot be shared.
+func catalogContradiction(_ t: PurchaseTransaction, _ resolved: ResolvedProductType) -> String {
+  return
+    "\(t.productID) (transaction \(t.transactionID)) is FAMILY_SHARED, but the catalog lists it as a \(resolved.type.description), which cannot be shared (only auto-renewable subscriptions and non-consumables can); the data contradicts the catalog, and the catalog's type is used."
+}
+
+/// The reason for a FAMILY_SHARED transaction with no expiry being taken as a non-consumable.
+private func sharingInference(_ c: ConsideredTransaction) -> String {
+  guard c.productType?.basis == .familyShared else { return "" }
+  return
+    " It is family-shared with no \(c.transaction.vocabulary.expiresDate): only non-consumables can be shared without one, so it is a non-consumable."
+}
+
+private func findingReason(_ finding: EntitlementFinding, definition: EntitlementDefinition) -> String {
   switch finding {
   case .noPurchase:
     let products = definition.productIDs.joined(separator: " or ")
     return "The receipt holds no purchase of \(products.isEmpty ? definition.id : products)."
   case .granted(let c, let until, let lost):
-    return grantedReason(c.transaction, until: until, lost: lost)
+    return grantedReason(c.transaction, until: until, lost: lost) + sharingInference(c)
   case .inGracePeriod(let c, let expired, let grace):
     return
       "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
@@ -23,9 +65,6 @@ func entitlementReason(_ finding: EntitlementFinding, definition: EntitlementDef
     var reason = "\(c.transaction.productID) expired on \(expired.iso8601) because the payment failed"
     if let grace = graceEnded { reason += " and the billing grace period ended on \(grace.iso8601)" }
     return reason + "; Apple is still retrying the charge, and access returns if it succeeds."
-  case .nothingBoughtYet(let first):
-    return "Nothing was bought by \(time.iso8601WholeSeconds)"
-      + (first.map { "; the first purchase is on \($0.iso8601)." } ?? ".")
   case .lost(let c, let renewal, let target):
     return lostReason(c, renewal: renewal, upgradeTarget: target, definition: definition)
   }
@@ -42,6 +81,7 @@ private func lostReason(
   case .revoked(let at):
     return
       "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
+      + sharingInference(c)
   case .upgraded:
     return
       "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."

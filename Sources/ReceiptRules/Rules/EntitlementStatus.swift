@@ -20,6 +20,14 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 public struct ConsideredTransaction: Hashable, Sendable {
   public var transaction: PurchaseTransaction
   public var grant: AccessGrant
+  /// How the product's type is known, when it is.
+  public var productType: ResolvedProductType?
+
+  init(transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) {
+    self.transaction = transaction
+    grant = accessGrant(of: transaction, catalog: catalog, at: time)
+    productType = resolveProductType(of: transaction, catalog: catalog)
+  }
 }
 
 /// What decided an entitlement's state: the finding its state and reason are read from.
@@ -35,8 +43,6 @@ public enum EntitlementFinding: Hashable, Sendable {
   case undecided(ConsideredTransaction)
   /// The newest subscription period expired and Apple is still retrying the charge.
   case inBillingRetry(ConsideredTransaction, expired: Timestamp, graceEnded: Timestamp?)
-  /// Every transaction was bought after the moment asked about.
-  case nothingBoughtYet(firstPurchase: Timestamp?)
   /// The newest loss of access decides: refunded, revoked, upgraded or expired.
   case lost(ConsideredTransaction, renewal: RenewalState?, upgradeTarget: String?)
 }
@@ -54,7 +60,7 @@ public struct EntitlementResult: Hashable, Sendable {
   /// Set when the billing grace period matters to the answer.
   public var gracePeriodExpiresDate: Timestamp?
   public var reason: String
-  /// Every transaction of the entitlement's products, in the data's order.
+  /// Every transaction of the entitlement's products known at the moment, in the data's order.
   public var considered: [ConsideredTransaction]
 
   public var isActive: Bool { state.isActive }
@@ -75,26 +81,29 @@ public struct EntitlementResult: Hashable, Sendable {
 /// 3. A transaction whose answer cannot be told: unknown.
 /// 4. The same subscription is in billing retry: billing_retry.
 /// 5. Otherwise the newest event decides: refunded, revoked, upgraded or expired.
+///
+/// Only the history as known at `time` counts: later purchases, refunds and upgrades have not happened yet.
 /// - Parameters:
 ///   - definition: the entitlement and the products that give it.
-///   - history: the customer's purchase history.
+///   - history: the customer's purchase history as known at the moment asked about.
 ///   - catalog: product facts the data does not carry.
-///   - time: the moment asked about.
 /// - Returns: the state, the transaction it rests on, and the reason.
 public func entitlementStatus(
-  _ definition: EntitlementDefinition, history: PurchaseHistory, catalog: Catalog, at time: Timestamp
+  _ definition: EntitlementDefinition, history: KnownHistory, catalog: Catalog
 ) -> EntitlementResult {
+  let time = history.time
   var considered: [ConsideredTransaction] = []
   for t in history.transactions where definition.productIDs.contains(t.productID) {
-    considered.append(ConsideredTransaction(transaction: t, grant: accessGrant(of: t, catalog: catalog, at: time)))
+    considered.append(ConsideredTransaction(transaction: t, catalog: catalog, at: time))
   }
   let finding = findEntitlement(definition, considered: considered, history: history, at: time)
   var result = EntitlementResult(
     id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
-    gracePeriodExpiresDate: nil, reason: entitlementReason(finding, definition: definition, at: time),
+    gracePeriodExpiresDate: nil,
+    reason: entitlementReason(finding, definition: definition, at: time, renewalsAreLater: history.renewalsAreLater),
     considered: considered)
   switch finding {
-  case .noPurchase, .nothingBoughtYet:
+  case .noPurchase:
     break
   case .granted(let c, let until, _):
     (result.state, result.deciding, result.expiresDate) = (.active, c.transaction, until)
@@ -116,7 +125,7 @@ public func entitlementStatus(
 
 /// Which finding decides, in the order the rule above lists.
 func findEntitlement(
-  _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: PurchaseHistory,
+  _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: KnownHistory,
   at time: Timestamp
 ) -> EntitlementFinding {
   guard !considered.isEmpty else { return .noPurchase }
@@ -136,9 +145,8 @@ func findEntitlement(
   if let (c, renewal, expired) = lapse, renewal.isInBillingRetryPeriod == true {
     return .inBillingRetry(c, expired: expired, graceEnded: renewal.gracePeriodExpiresDate)
   }
-  guard let newest = newestEvent(considered) else {
-    return .nothingBoughtYet(firstPurchase: considered.compactMap(\.transaction.purchaseDate).min())
-  }
+  // Everything considered was bought by then, so some event decides (undated ones were undecided above).
+  guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
   let t = newest.transaction
   let target = newest.grant == .upgraded ? upgradeTarget(of: t, in: history, excluding: definition.productIDs) : nil
   return .lost(newest, renewal: history.renewal(originalTransactionID: t.chainID), upgradeTarget: target)
@@ -216,7 +224,7 @@ func newestLoss(_ considered: [ConsideredTransaction]) -> ConsideredTransaction?
 }
 
 /// The product an upgraded transaction was replaced by: the next purchase in its subscription group outside the entitlement.
-func upgradeTarget(of t: PurchaseTransaction, in history: PurchaseHistory, excluding products: [String]) -> String? {
+func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excluding products: [String]) -> String? {
   guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
   var target: (String, Timestamp)?
   for other in history.transactions where other.subscriptionGroup == group && !products.contains(other.productID) {
@@ -228,7 +236,8 @@ func upgradeTarget(of t: PurchaseTransaction, in history: PurchaseHistory, exclu
   return target?.0
 }
 
-/// Every entitlement of a purchase history at `time`, in `entitlementDefinitions` order.
+/// Every entitlement of a purchase history at `time`, in `entitlementDefinitions` order, read from the
+/// history as known at `time`.
 /// - Parameters:
 ///   - history: the customer's purchase history.
 ///   - catalog: product facts the data does not carry.
@@ -237,7 +246,25 @@ func upgradeTarget(of t: PurchaseTransaction, in history: PurchaseHistory, exclu
 public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
   -> [EntitlementResult]
 {
-  entitlementDefinitions(for: history, catalog: catalog).map {
-    entitlementStatus($0, history: history, catalog: catalog, at: time)
+  let known = history.known(at: time)
+  return entitlementDefinitions(for: known, catalog: catalog).map {
+    entitlementStatus($0, history: known, catalog: catalog)
+  }
+}
+
+/// Warnings for FAMILY_SHARED transactions known at `time` whose catalog type cannot be shared: the catalog's
+/// type is used, and the data contradicts it. One per product.
+/// - Parameters:
+///   - history: the customer's purchase history.
+///   - catalog: product facts the data does not carry.
+///   - time: the moment asked about.
+/// - Returns: one sentence per contradicted product.
+public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [String] {
+  var seen = Set<String>()
+  return history.known(at: time).transactions.compactMap { t in
+    guard let resolved = resolveProductType(of: t, catalog: catalog), resolved.catalogContradictsSharing,
+      seen.insert(t.productID).inserted
+    else { return nil }
+    return catalogContradiction(t, resolved)
   }
 }

@@ -63,10 +63,10 @@ public struct IntroEligibilityResult: Hashable, Sendable {
 /// The products `intro-eligibility` answers for when none are named: every auto-renewable product
 /// the catalog lists, then every one the data shows (catalog order, then first appearance).
 /// - Parameters:
-///   - history: the customer's purchase history.
+///   - history: the customer's purchase history as known at the moment asked about.
 ///   - catalog: the products the app sells.
 /// - Returns: product ids.
-public func introEligibilityProducts(history: PurchaseHistory, catalog: Catalog) -> [String] {
+public func introEligibilityProducts(history: KnownHistory, catalog: Catalog) -> [String] {
   var ids: [String] = []
   var seen: Set<String> = []
   for product in catalog.allProducts where product.type == .autoRenewable && seen.insert(product.productID).inserted {
@@ -81,29 +81,30 @@ public func introEligibilityProducts(history: PurchaseHistory, catalog: Catalog)
   return ids
 }
 
-/// Decides introductory-offer eligibility (reference §7.1). Every transaction counts, whatever its
-/// ownership and whether or not it was refunded: an offer used through Family Sharing closes the
-/// whole group for this family member too, and an active subscriber changing plans gets no offer.
+/// Decides introductory-offer eligibility (reference §7.1) at the moment the history is known at. Every
+/// transaction bought by then counts, whatever its ownership and whether or not it was refunded: an offer
+/// used through Family Sharing closes the whole group for this family member too, and an active subscriber
+/// changing plans gets no offer. Offers used later have not been used yet.
 /// - Parameters:
 ///   - productID: the product asked about.
-///   - history: the customer's purchase history.
+///   - history: the customer's purchase history as known at the moment asked about.
 ///   - catalog: the products the app sells.
-///   - groups: subscription groups from the catalog and the data.
-///   - time: the moment asked about.
+///   - groups: subscription groups from the catalog and the known history.
 /// - Returns: the status, the transaction that decided it, and the reason.
 public func decideIntroEligibility(
-  of productID: String, history: PurchaseHistory, catalog: Catalog, groups: SubscriptionGroups, at time: EvaluationTime
+  of productID: String, history: KnownHistory, catalog: Catalog, groups: SubscriptionGroups
 ) -> IntroEligibilityResult {
   let group = groups.group(of: productID)
-  let finding = findIntroEligibility(of: productID, history: history, catalog: catalog, group: group, at: time.time)
+  let finding = findIntroEligibility(of: productID, history: history, catalog: catalog, group: group, at: history.time)
   return IntroEligibilityResult(
     productID: productID, subscriptionGroup: group?.displayID, finding: finding,
-    reason: introEligibilityReason(finding, productID: productID, group: group, at: time.time))
+    reason: introEligibilityReason(
+      finding, productID: productID, group: group, at: history.time, renewalsAreLater: history.renewalsAreLater))
 }
 
 /// Which finding decides, in the order of Apple's rule: product facts, offer used, subscribed, retrying, group known.
 func findIntroEligibility(
-  of productID: String, history: PurchaseHistory, catalog: Catalog, group: SubscriptionGroup?, at time: Timestamp
+  of productID: String, history: KnownHistory, catalog: Catalog, group: SubscriptionGroup?, at time: Timestamp
 ) -> IntroEligibilityFinding {
   if let product = catalog.product(productID) {
     guard product.type == .autoRenewable else { return .notASubscription(type: product.type, catalog: product.origin) }
@@ -129,7 +130,7 @@ func findIntroEligibility(
   return .neverUsed(transactions: relevant.count, familyShared: relevant.filter { $0.ownership == .familyShared }.count)
 }
 
-/// Every product's answer, for the products named (or all known ones).
+/// Every product's answer, for the products named (or all known ones), from the history as known at `time`.
 /// - Parameters:
 ///   - products: the products asked about; nil for every known one.
 ///   - history: the customer's purchase history.
@@ -139,9 +140,10 @@ func findIntroEligibility(
 public func decideIntroEligibility(
   products: [String]?, history: PurchaseHistory, catalog: Catalog, at time: EvaluationTime
 ) -> [IntroEligibilityResult] {
-  let groups = SubscriptionGroups(catalog: catalog, transactions: history.transactions)
-  let ids = products ?? introEligibilityProducts(history: history, catalog: catalog)
-  return ids.map { decideIntroEligibility(of: $0, history: history, catalog: catalog, groups: groups, at: time) }
+  let known = history.known(at: time.time)
+  let groups = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
+  let ids = products ?? introEligibilityProducts(history: known, catalog: catalog)
+  return ids.map { decideIntroEligibility(of: $0, history: known, catalog: catalog, groups: groups) }
 }
 
 /// The subscription active at `time` that lasts longest.
@@ -157,7 +159,7 @@ private func currentSubscription(in transactions: [PurchaseTransaction], at time
 
 /// The newest expired transaction whose renewal is in the billing grace period or billing retry at `time`.
 private func retryingRenewal(
-  of transactions: [PurchaseTransaction], history: PurchaseHistory, at time: Timestamp
+  of transactions: [PurchaseTransaction], history: KnownHistory, at time: Timestamp
 ) -> (PurchaseTransaction, RenewalState)? {
   let expired = transactions.filter { t in
     t.expiresDate.map { $0 <= time } == true && t.revocation == nil && !t.isUpgraded

@@ -6,8 +6,20 @@ import ReceiptModel
 ///   - productID: the product asked about.
 ///   - group: its subscription group, when known.
 ///   - time: the moment asked about.
+///   - later: the data's moment, when renewal states describe a moment later than `time`.
 /// - Returns: `status: why`, quoting the data's own field names where they matter.
 func introEligibilityReason(
+  _ finding: IntroEligibilityFinding, productID: String, group: SubscriptionGroup?, at time: Timestamp,
+  renewalsAreLater later: DataMoment?
+) -> String {
+  let reason = findingReason(finding, productID: productID, group: group, at: time)
+  guard let later, case .renewalRetrying = finding else { return reason }
+  return reason + "; " + lowercasedFirst(String(renewalMomentNote(later).dropLast()))
+}
+
+private func lowercasedFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
+
+private func findingReason(
   _ finding: IntroEligibilityFinding, productID: String, group: SubscriptionGroup?, at time: Timestamp
 ) -> String {
   let status = finding.status.rawValue

@@ -9,15 +9,22 @@ public struct ResolvedProductType: Hashable, Sendable {
     case transaction
     /// Only auto-renewable subscriptions carry expires_date.
     case expiresDate = "expires_date"
+    /// Family-shared with no expiry date: only auto-renewable subscriptions and non-consumables can be shared.
+    case familyShared = "family_shared"
   }
 
   public var type: ProductType
   public var basis: Basis
+  /// Set when the transaction is FAMILY_SHARED but the catalog gives a type that cannot be shared
+  /// (a consumable or a non-renewing subscription): the catalog's type is used, and the contradiction reported.
+  public var catalogContradictsSharing: Bool = false
 }
 
 /// Decides a transaction's product type: the data's own word first, then the catalog's; without
-/// either, an expiry date means an auto-renewable subscription; otherwise it is unknown (it could be a
-/// consumable, a non-consumable or a non-renewing subscription, which receipts do not tell apart).
+/// either, an expiry date means an auto-renewable subscription, and a FAMILY_SHARED transaction without one is
+/// a non-consumable (Apple, Supporting Family Sharing: only auto-renewable subscriptions and non-consumables can
+/// be shared); otherwise it is unknown (it could be a consumable, a non-consumable or a non-renewing
+/// subscription, which receipts do not tell apart).
 /// - Parameters:
 ///   - transaction: the transaction.
 ///   - catalog: the products the app sells.
@@ -25,10 +32,16 @@ public struct ResolvedProductType: Hashable, Sendable {
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   if let product = catalog.product(transaction.productID) {
-    return ResolvedProductType(type: product.type, basis: .catalog)
+    let unshareable = product.type == .consumable || product.type == .nonRenewing
+    return ResolvedProductType(
+      type: product.type, basis: .catalog,
+      catalogContradictsSharing: unshareable && transaction.ownership == .familyShared)
   }
   if transaction.expiresDate != nil {
     return ResolvedProductType(type: .autoRenewable, basis: .expiresDate)
+  }
+  if transaction.ownership == .familyShared {
+    return ResolvedProductType(type: .nonConsumable, basis: .familyShared)
   }
   return nil
 }

@@ -4,14 +4,19 @@ import ReceiptModel
 public enum RevenueGrouping: String, Sendable, CaseIterable {
   case product, month, day, none
 
-  /// The row a transaction belongs to: its product id, its purchase month (`2024-06`) or day
+  /// The row a transaction's sale belongs to: its product id, its purchase month (`2024-06`) or day
   /// (`2024-06-15`) in UTC, or `all`. Transactions without a purchase date group under `undated`.
   public func key(for transaction: PurchaseTransaction) -> String {
+    key(productID: transaction.productID, date: transaction.purchaseDate)
+  }
+
+  /// The row of an event of a product on `date` (a sale on its purchase date, a refund on its own date).
+  public func key(productID: String, date: Timestamp?) -> String {
     switch self {
-    case .product: return transaction.productID
+    case .product: return productID
     case .none: return "all"
-    case .month: return transaction.purchaseDate.map { String($0.iso8601.prefix(7)) } ?? "undated"
-    case .day: return transaction.purchaseDate.map { String($0.iso8601.prefix(10)) } ?? "undated"
+    case .month: return date.map { String($0.iso8601.prefix(7)) } ?? "undated"
+    case .day: return date.map { String($0.iso8601.prefix(10)) } ?? "undated"
     }
   }
 }
@@ -27,6 +32,10 @@ public struct RevenueGroup: Hashable, Sendable {
   public var refunded: Int64 = 0
   public var gross: Int64 = 0
   public var refunds: Int64 = 0
+  /// Upgraded units whose unused part Apple refunded, estimated from dates (Apple states no amount).
+  public var upgradeProrations: Int64 = 0
+  /// The estimated refund of those unused parts: never Apple's figure.
+  public var estimatedProrationRefunds: Int64 = 0
   /// Estimated proceeds after commission; nil without --commission.
   public var proceeds: Int64?
 
@@ -35,8 +44,11 @@ public struct RevenueGroup: Hashable, Sendable {
     self.proceeds = proceeds
   }
 
-  /// Gross minus refunds (refunded transactions are in both).
-  public var net: Int64 { gross &- refunds }
+  /// Gross minus refunds and estimated upgrade prorations (a refunded sale is in both gross and refunds).
+  public var net: Int64 { gross &- refunds &- estimatedProrationRefunds }
+
+  /// Whether part of this row is an estimate rather than a stated or catalog figure.
+  public var hasEstimate: Bool { upgradeProrations != 0 || estimatedProrationRefunds != 0 }
 
   /// Adds `other` into this row; throws when a sum does not fit.
   public mutating func add(_ other: RevenueGroup) throws(ReceiptError) {
@@ -45,6 +57,9 @@ public struct RevenueGroup: Hashable, Sendable {
     refunded = try addMoney(refunded, other.refunded, what: "refunded units")
     gross = try addMoney(gross, other.gross, what: "gross")
     refunds = try addMoney(refunds, other.refunds, what: "refunds")
+    upgradeProrations = try addMoney(upgradeProrations, other.upgradeProrations, what: "upgrade prorations")
+    estimatedProrationRefunds = try addMoney(
+      estimatedProrationRefunds, other.estimatedProrationRefunds, what: "estimated proration refunds")
     if let p = other.proceeds { proceeds = try addMoney(proceeds ?? 0, p, what: "proceeds") }
   }
 }
@@ -72,6 +87,10 @@ public struct RevenueCounts: Hashable, Sendable {
   public var unpriced = 0
   /// Transactions without a purchase date, left out because --from/--to was given.
   public var undatedExcluded = 0
+  /// Upgraded owner transactions whose prorated refund was estimated from dates.
+  public var upgradeProrations = 0
+  /// Upgraded owner transactions whose refund could not be estimated (no replacing purchase, price or dates).
+  public var upgradesNotEstimated = 0
 
   public init() {}
 
@@ -84,6 +103,8 @@ public struct RevenueCounts: Hashable, Sendable {
     trials += o.trials
     unpriced += o.unpriced
     undatedExcluded += o.undatedExcluded
+    upgradeProrations += o.upgradeProrations
+    upgradesNotEstimated += o.upgradesNotEstimated
   }
 }
 
@@ -127,6 +148,9 @@ public struct RevenueReport: Sendable {
     unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
   }
 
+  /// Whether any row holds an estimate (an upgrade proration).
+  public var hasEstimates: Bool { totals.values.contains { $0.hasEstimate } }
+
   /// Currencies in alphabetical order, rows sorted by key, with totals.
   public var currencies: [CurrencyRevenue] {
     rows.keys.sorted().map { currency in
@@ -161,7 +185,9 @@ public struct RevenueReport: Sendable {
   }
 }
 
-/// What --from/--to select: purchase dates with from ≤ date < to.
+/// What --from/--to select: events with from ≤ date < to. A sale is dated by its purchase date, a refund by
+/// its own date (cancellation_date, revocationDate) and an upgrade proration by the replacing purchase, as
+/// Apple's financial reports put each in the period it happened in.
 public struct PurchaseDateRange: Hashable, Sendable {
   public var from: Timestamp?
   public var to: Timestamp?
@@ -184,7 +210,8 @@ public struct PurchaseDateRange: Hashable, Sendable {
 }
 
 extension RevenueLedger {
-  /// Values, filters and groups every transaction.
+  /// Values, filters and groups every transaction: each sale in the window of its purchase date, each refund
+  /// in the window of its own date, each upgrade's estimated proration in the window of the upgrade.
   public func report(
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
@@ -193,65 +220,186 @@ extension RevenueLedger {
     report.counts.duplicatesMerged = duplicatesMerged
     report.errors = errors
 
-    // Paid service per subscription so far, in purchase order, for the standard plan's second year.
-    var paidSoFar: [String: Int64] = [:]
+    // Paid service per subscription, in purchase order, for the standard plan's second year.
+    var service: [String: [PaidService]] = [:]
+    let upgrades = upgradeMoments()
     // One transaction at a time, so the report needs no second copy of the ledger.
     for position in purchaseOrder() {
       let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = t.chainID
-      let before: Int64? = isSubscription ? paidSoFar[chain] ?? 0 : nil
+      // What Apple knew at the sale: a refund after it does not change the commission charged then.
+      let before: Int64? = isSubscription ? paidServiceBefore(service[chain] ?? [], sale: t.purchaseDate) : nil
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
       if isSubscription, t.isOwnedByPurchaser {
         var isTrial = false
         if case .trial = value { isTrial = true }
-        paidSoFar[chain] = (before ?? 0) &+ paidService(of: t, isTrial: isTrial)
+        var unrefunded = t
+        unrefunded.revocation = nil
+        service[chain, default: []].append(
+          PaidService(milliseconds: paidService(of: unrefunded, isTrial: isTrial), refunded: t.revocation?.date))
       }
-      guard let inRange = range.contains(t.purchaseDate) else {
+      guard let saleInRange = range.contains(t.purchaseDate) else {
         report.counts.undatedExcluded += 1
         continue
       }
-      guard inRange else { continue }
       switch t.ownership {
       case .familyShared:
-        report.counts.familySharedExcluded += 1
+        if saleInRange { report.counts.familySharedExcluded += 1 }
         continue
       case .unrecognized, .unknown:
-        report.counts.unrecognizedOwnershipExcluded += 1
+        if saleInRange { report.counts.unrecognizedOwnershipExcluded += 1 }
         continue
       case .purchased:
         break
       }
-      report.counts.counted += 1
-      let refunded = t.revocation != nil
-      if refunded { report.counts.refunded += 1 }
-      let u = units(of: t)
-      var row = RevenueGroup(key: grouping.key(for: t), proceeds: commission == .none ? nil : 0)
-      switch value {
-      case .trial(let currency):
-        report.counts.trials += 1
-        // A trial without a catalog currency has no table to go in; it stays in the counts.
-        guard let currency else { continue }
-        row.units = u
-        row.trials = u
-        row.refunded = refunded ? u : 0
-        try report.add(row, currency: currency)
-      case .paid(let money, _):
-        row.units = u
-        row.gross = money.minorUnits
-        if refunded {
-          row.refunded = u
-          row.refunds = money.minorUnits
-        } else if commission != .none {
-          row.proceeds = try proceeds(
-            of: money.minorUnits, commissionPercent: commissionPercent(plan: commission, paidServiceBefore: before))
-        }
-        try report.add(row, currency: money.currency)
-      case .unpriced, nil:
-        report.counts.unpriced += 1
-        try report.addUnpriced(productID: t.productID, units: u)
+      let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: before)
+      var events = TransactionEvents(transaction: t, value: value, grouping: grouping, rate: rate)
+      if saleInRange { try events.sale(into: &report) }
+      // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
+      if t.isUpgraded {
+        try events.upgrade(at: upgrades[position], range: range, into: &report)
+      } else if let refunded = t.revocation?.date, range.contains(refunded) == true {
+        try events.refund(at: refunded, into: &report)
       }
     }
     return report
   }
+
+  /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
+  /// (the same rule as `UpgradeMoments`).
+  func upgradeMoments() -> [Int: Timestamp] {
+    var chains: [String: [Int]] = [:]
+    var groups: [Int: [Int]] = [:]
+    for (i, e) in entries.enumerated() where e.purchaseDate != nil {
+      chains[e.originalID.map(text(of:)) ?? text(of: e.id), default: []].append(i)
+      if let g = e.group { groups[g, default: []].append(i) }
+    }
+    var moments: [Int: Timestamp] = [:]
+    for (i, e) in entries.enumerated() where e.isUpgraded {
+      guard let bought = e.purchaseDate else { continue }
+      let chain = chains[e.originalID.map(text(of:)) ?? text(of: e.id)] ?? []
+      var first: Timestamp?
+      for j in chain + (e.group.flatMap { groups[$0] } ?? []) where j != i {
+        guard let at = entries[j].purchaseDate, at > bought else { continue }
+        if let f = first, f <= at { continue }
+        first = at
+      }
+      moments[i] = first
+    }
+    return moments
+  }
+}
+
+/// One subscription transaction's paid service, and when it was refunded.
+struct PaidService {
+  var milliseconds: Int64
+  var refunded: Timestamp?
+}
+
+/// Paid service of the subscription before a sale, counting only refunds that had happened by then.
+func paidServiceBefore(_ earlier: [PaidService], sale: Timestamp?) -> Int64 {
+  var total: Int64 = 0
+  for s in earlier {
+    if let refunded = s.refunded, let sale, refunded <= sale { continue }
+    if s.refunded != nil, sale == nil { continue }
+    total = total &+ s.milliseconds
+  }
+  return total
+}
+
+/// The sale, refund and upgrade proration of one owner transaction, each dated by itself.
+struct TransactionEvents {
+  var transaction: PurchaseTransaction
+  var value: TransactionValue?
+  var grouping: RevenueGrouping
+  /// The commission percent of its sale, when proceeds are estimated.
+  var rate: Int64?
+
+  var units: Int64 { ReceiptRules.units(of: transaction) }
+
+  func row(at date: Timestamp?) -> RevenueGroup {
+    RevenueGroup(key: grouping.key(productID: transaction.productID, date: date), proceeds: rate.map { _ in 0 })
+  }
+
+  /// The proceeds of `amount` at the sale's commission.
+  func proceedsOf(_ amount: Int64) throws(ReceiptError) -> Int64? {
+    guard let rate else { return nil }
+    return try proceeds(of: amount, commissionPercent: rate)
+  }
+
+  func sale(into report: inout RevenueReport) throws(ReceiptError) {
+    report.counts.counted += 1
+    var row = row(at: transaction.purchaseDate)
+    switch value {
+    case .trial(let currency):
+      report.counts.trials += 1
+      // A trial without a catalog currency has no table to go in; it stays in the counts.
+      guard let currency else { return }
+      row.units = units
+      row.trials = units
+      try report.add(row, currency: currency)
+    case .paid(let money, _):
+      row.units = units
+      row.gross = money.minorUnits
+      row.proceeds = try proceedsOf(money.minorUnits)
+      try report.add(row, currency: money.currency)
+    case .unpriced, nil:
+      report.counts.unpriced += 1
+      try report.addUnpriced(productID: transaction.productID, units: units)
+    }
+  }
+
+  func refund(at date: Timestamp, into report: inout RevenueReport) throws(ReceiptError) {
+    report.counts.refunded += 1
+    var row = row(at: date)
+    row.refunded = units
+    switch value {
+    case .trial(let currency):
+      guard let currency else { return }
+      try report.add(row, currency: currency)
+    case .paid(let money, _):
+      row.refunds = money.minorUnits
+      row.proceeds = try proceedsOf(money.minorUnits).map { 0 &- $0 }
+      try report.add(row, currency: money.currency)
+    case .unpriced, nil:
+      return
+    }
+  }
+
+  /// The unused part of an upgraded period, from the upgrade to the old expiry, as a share of the price:
+  /// Apple refunds it but states no amount, so it is estimated from the dates.
+  func upgrade(at upgraded: Timestamp?, range: PurchaseDateRange, into report: inout RevenueReport)
+    throws(ReceiptError)
+  {
+    guard case .paid(let money, _) = value, let upgraded, let start = transaction.purchaseDate,
+      let end = transaction.expiresDate, end > start
+    else {
+      // A trial has nothing to refund; otherwise the estimate needs a price, both dates and the upgrade.
+      if case .trial = value { return }
+      if range.contains(transaction.purchaseDate) == true { report.counts.upgradesNotEstimated += 1 }
+      return
+    }
+    guard range.contains(upgraded) == true, upgraded < end else { return }
+    let estimate = try proratedRefund(
+      money.minorUnits, unused: end.milliseconds - max(upgraded, start).milliseconds,
+      of: end.milliseconds - start.milliseconds)
+    report.counts.upgradeProrations += 1
+    var row = row(at: upgraded)
+    row.upgradeProrations = units
+    row.estimatedProrationRefunds = estimate
+    row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
+    try report.add(row, currency: money.currency)
+  }
+}
+
+/// `amount × unused ÷ period`, rounded half-up to a minor unit, without overflow.
+func proratedRefund(_ amount: Int64, unused: Int64, of period: Int64) throws(ReceiptError) -> Int64 {
+  guard period > 0, unused > 0, amount > 0 else { return 0 }
+  let share = min(unused, period)
+  let product = amount.multipliedFullWidth(by: share)
+  // amount × share ≤ amount × period, so the quotient fits in Int64.
+  let (q, r) = period.dividingFullWidth(product)
+  let (twice, overflow) = r.multipliedReportingOverflow(by: 2)
+  return overflow || twice >= period ? q + 1 : q
 }

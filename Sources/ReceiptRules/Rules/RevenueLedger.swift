@@ -21,6 +21,10 @@ public struct RevenueLedger: Sendable {
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var cancellationDate: Timestamp?
+    /// `is_upgraded`: its unused part was refunded when the upgrade was bought.
+    var isUpgraded: Bool
+    /// `texts[n]`: the subscription group, where an upgrade's replacing purchase is looked for.
+    var group: Int?
   }
 
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
@@ -33,6 +37,7 @@ public struct RevenueLedger: Sendable {
   var index = TransactionIDIndex()
   var products: [String] = []
   var productNumbers: [String: Int] = [:]
+  var groupNumbers: [String: Int] = [:]
   /// Ids that are not plain numbers, and unrecognised ownership values.
   var texts: [String] = []
   public private(set) var duplicatesMerged = 0
@@ -50,6 +55,7 @@ public struct RevenueLedger: Sendable {
         duplicatesMerged += 1
         // A later copy may know of a refund the earlier one did not.
         if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
+        if t.isUpgraded { entries[i].isUpgraded = true }
         continue
       }
       let ownership: Int
@@ -68,7 +74,8 @@ public struct RevenueLedger: Sendable {
           id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
           product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
           offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
+          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
+          isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }))
     }
   }
 
@@ -76,6 +83,13 @@ public struct RevenueLedger: Sendable {
     if let n = TransactionIDIndex.numericKey(id), n < 1 << 63 { return .number(n) }
     texts.append(id)
     return .text(texts.count - 1)
+  }
+
+  private mutating func groupNumber(_ id: String) -> Int {
+    if let n = groupNumbers[id] { return n }
+    texts.append(id)
+    groupNumbers[id] = texts.count - 1
+    return texts.count - 1
   }
 
   private mutating func productNumber(_ id: String) -> Int {
@@ -110,7 +124,7 @@ public struct RevenueLedger: Sendable {
         OfferUse(
           kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
           usesIntroductoryOffer: e.usesIntroductoryOffer)
-      })
+      }, isUpgraded: e.isUpgraded)
   }
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.

@@ -1,0 +1,82 @@
+/// A purchase history as it was known at one moment: the only view of a history the rules read.
+///
+/// Only what had happened by then counts (Apple's eligibility and entitlement rules are about a moment):
+/// - a transaction bought after the moment does not exist yet;
+/// - a refund or revocation after the moment has not happened yet;
+/// - an upgrade whose replacing purchase came after the moment has not happened yet;
+/// - renewal states describe the data's own moment (`moment`), and are kept as they are: when that moment is
+///   later than the one asked about, `renewalsAreLater` says so, for reasons that rest on them.
+public struct KnownHistory: Sendable {
+  /// The moment the history is known at.
+  public let time: Timestamp
+  /// Transactions bought by `time`, in the data's order, with later refunds and upgrades removed.
+  public let transactions: [PurchaseTransaction]
+  public let renewals: [RenewalState]
+  /// The moment the data describes, when it names one.
+  public let moment: DataMoment?
+
+  /// Cuts `history` at `time`.
+  /// - Parameters:
+  ///   - history: everything the data says.
+  ///   - time: the moment asked about.
+  public init(_ history: PurchaseHistory, at time: Timestamp) {
+    self.time = time
+    renewals = history.renewals
+    moment = history.moment
+    let upgrades = UpgradeMoments(history.transactions)
+    transactions = history.transactions.enumerated().compactMap { (i, t) -> PurchaseTransaction? in
+      // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
+      if let bought = t.purchaseDate, bought > time { return nil }
+      var known = t
+      if let revoked = t.revocation?.date, revoked > time { known.revocation = nil }
+      if t.isUpgraded, let upgraded = upgrades.moment(of: i), upgraded > time { known.isUpgraded = false }
+      return known
+    }
+  }
+
+  /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
+  public var renewalsAreLater: DataMoment? {
+    guard let moment, moment.time > time else { return nil }
+    return moment
+  }
+
+  /// The renewal state of a subscription chain.
+  public func renewal(originalTransactionID: String?) -> RenewalState? {
+    guard let originalTransactionID else { return nil }
+    return renewals.first { $0.originalTransactionID == originalTransactionID }
+  }
+}
+
+extension PurchaseHistory {
+  /// The history as known at `time`: what the rules read.
+  /// - Parameter time: the moment asked about.
+  /// - Returns: the history without anything that happened after `time`.
+  public func known(at time: Timestamp) -> KnownHistory { KnownHistory(self, at: time) }
+}
+
+/// When each upgraded transaction was upgraded: the purchase date of the transaction that replaced it, the
+/// first one bought after it in its subscription chain (upgrades keep original_transaction_id) or its
+/// subscription group. Apple records no other date for an upgrade.
+public struct UpgradeMoments: Sendable {
+  private var moments: [Int: Timestamp] = [:]
+
+  /// Finds the replacing purchase of every upgraded transaction of `transactions`.
+  public init(_ transactions: [PurchaseTransaction]) {
+    for (i, t) in transactions.enumerated() where t.isUpgraded {
+      guard let bought = t.purchaseDate else { continue }
+      var first: Timestamp?
+      for other in transactions where other.transactionID != t.transactionID {
+        guard let at = other.purchaseDate, at > bought else { continue }
+        let sameChain = other.chainID == t.chainID
+        let sameGroup = t.subscriptionGroup != nil && other.subscriptionGroup == t.subscriptionGroup
+        guard sameChain || sameGroup else { continue }
+        if let f = first, f <= at { continue }
+        first = at
+      }
+      if let first { moments[i] = first }
+    }
+  }
+
+  /// The upgrade moment of the transaction at `index`, when its replacement is in the data.
+  public func moment(of index: Int) -> Timestamp? { moments[index] }
+}
