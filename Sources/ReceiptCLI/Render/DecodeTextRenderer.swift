@@ -15,7 +15,16 @@ package enum DecodeTextRenderer {
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
     head.append(("Environment", doc.environment ?? "-"))
-    if let signature = source.signature {
+    if let signature = source.signature, !signature.certificates.isEmpty {
+      // A PKCS#7 receipt: the certificates as read, none checked.
+      let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
+      head.append(("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
+      for (i, c) in signature.certificates.enumerated() {
+        var text = c.subject ?? c.problem ?? "-"
+        if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
+        head.append(("Certificate \(i + 1)", text))
+      }
+    } else if let signature = source.signature {
       var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
       header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
       head.append(("Signature", "not verified (\(header.joined(separator: ", ")))"))
@@ -45,6 +54,7 @@ package enum DecodeTextRenderer {
     } else if let length = source.latestReceiptLength {
       head.append(("Latest receipt", "\(length) characters of base64 (not shown; --show-secrets prints it)"))
     }
+    head += carriedRows(source.carriedFields)
     var out = layout.fields(head)
 
     out += "\n" + layout.paint("Transactions (\(doc.transactions.count))", .bold)
@@ -111,8 +121,19 @@ package enum DecodeTextRenderer {
     }
     if let price = t.price { rows.append(("Price", "\(price.amount.text) \(price.currency)")) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
+    rows += carriedRows(t.carriedFields)
     return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
       + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
+  }
+
+  /// A row per named field (`Type 1707  3 (product_type, not relied on)`), and one listing the undocumented
+  /// types, whose values `decode --format json` shows.
+  static func carriedRows(_ fields: [CarriedField]) -> [(String, String)] {
+    var rows: [(String, String)] = []
+    for f in fields { if let name = f.name { rows.append(("Type \(f.type)", "\(f.value) (\(name), not relied on)")) } }
+    let unnamed = fields.filter { $0.name == nil }.map { String($0.type) }
+    if !unnamed.isEmpty { rows.append(("Undocumented", "types " + unnamed.joined(separator: ", ") + " (carried)")) }
+    return rows
   }
 
   static func autoRenewText(_ status: AutoRenewStatus) -> String {
