@@ -96,6 +96,10 @@ public enum RevenueReportCodec {
       report.counts.unpriced = try n("unpriced")
       report.counts.unrecognizedOwnershipExcluded = try n("unrecognized_ownership_excluded")
       report.counts.undatedExcluded = try n("undated_excluded")
+      // Written only when non-zero, so reports without on-device receipts keep their shape.
+      if t.member("unknown_ownership_excluded") != nil {
+        report.counts.unknownOwnershipExcluded = try n("unknown_ownership_excluded")
+      }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -138,20 +142,24 @@ extension RevenueReportCodec {
       return .object(members)
     }
     let n = report.counts
+    var counts: [(key: String, value: JSONValue)] = [
+      ("counted", .int(n.counted)),
+      ("family_shared_excluded", .int(n.familySharedExcluded)),
+      ("duplicates_merged", .int(n.duplicatesMerged)),
+      ("refunded", .int(n.refunded)),
+      ("trials", .int(n.trials)),
+      ("unpriced", .int(n.unpriced)),
+      ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
+      ("undated_excluded", .int(n.undatedExcluded)),
+    ]
+    if n.unknownOwnershipExcluded > 0 {
+      counts.append(("unknown_ownership_excluded", .int(n.unknownOwnershipExcluded)))
+    }
     return .object([
       ("currencies", .array(currencies)),
       (
         "transactions",
-        .object([
-          ("counted", .int(n.counted)),
-          ("family_shared_excluded", .int(n.familySharedExcluded)),
-          ("duplicates_merged", .int(n.duplicatesMerged)),
-          ("refunded", .int(n.refunded)),
-          ("trials", .int(n.trials)),
-          ("unpriced", .int(n.unpriced)),
-          ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
-          ("undated_excluded", .int(n.undatedExcluded)),
-        ])
+        .object(counts)
       ),
       (
         "unpriced",

@@ -65,6 +65,9 @@ public struct RevenueCounts: Hashable, Sendable {
   public var familySharedExcluded = 0
   /// Ownership values Apple does not document: not known to be the purchaser's, so not counted.
   public var unrecognizedOwnershipExcluded = 0
+  /// Data that cannot say who bought a transaction (an on-device receipt): a family member's copy would count
+  /// the purchase twice, so these are listed apart, not counted.
+  public var unknownOwnershipExcluded = 0
   /// Rows or documents that repeated a transaction_id already read.
   public var duplicatesMerged = 0
   public var refunded = 0
@@ -79,6 +82,7 @@ public struct RevenueCounts: Hashable, Sendable {
     counted += o.counted
     familySharedExcluded += o.familySharedExcluded
     unrecognizedOwnershipExcluded += o.unrecognizedOwnershipExcluded
+    unknownOwnershipExcluded += o.unknownOwnershipExcluded
     duplicatesMerged += o.duplicatesMerged
     refunded += o.refunded
     trials += o.trials
@@ -216,8 +220,11 @@ extension RevenueLedger {
       case .familyShared:
         report.counts.familySharedExcluded += 1
         continue
-      case .unrecognized, .unknown:
+      case .unrecognized:
         report.counts.unrecognizedOwnershipExcluded += 1
+        continue
+      case .unknown:
+        report.counts.unknownOwnershipExcluded += 1
         continue
       case .purchased:
         break
