@@ -55,6 +55,23 @@ package enum DecodeTextRenderer {
       head.append(("Latest receipt", "\(length) characters of base64 (not shown; --show-secrets prints it)"))
     }
     head += carriedRows(source.carriedFields)
+    // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
+    var carriedTypes: [Int64: String?] = [:]
+    var carrying = 0
+    for t in doc.transactions where !t.carriedFields.isEmpty {
+      carrying += 1
+      for f in t.carriedFields where carriedTypes[f.type] == nil { carriedTypes[f.type] = f.name }
+    }
+    if carrying > 0 {
+      let types = carriedTypes.keys.sorted().map { type in
+        (carriedTypes[type] ?? nil).map { "\(type) (\($0))" } ?? String(type)
+      }
+      head.append(
+        (
+          "In-app extras", "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
+            + "not relied on; --format json shows their values"
+        ))
+    }
     var out = layout.fields(head)
 
     out += "\n" + layout.paint("Transactions (\(doc.transactions.count))", .bold)
@@ -121,7 +138,6 @@ package enum DecodeTextRenderer {
     }
     if let price = t.price { rows.append(("Price", "\(price.amount.text) \(price.currency)")) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
-    rows += carriedRows(t.carriedFields)
     return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
       + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
   }
