@@ -18,7 +18,8 @@ package enum DecodeTextRenderer {
     if let signature = source.signature, source.format.name == "app_receipt" {
       // A PKCS#7 receipt: the certificates as read, none checked.
       let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
-      head.append(("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
+      head.append(
+        ("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
       for (i, c) in signature.certificates.enumerated() {
         var text = c.subject ?? c.problem ?? "-"
         if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
@@ -68,7 +69,8 @@ package enum DecodeTextRenderer {
       }
       head.append(
         (
-          "In-app extras", "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
+          "In-app extras",
+          "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
             + "not relied on; --format json shows their values"
         ))
     }

@@ -100,7 +100,8 @@ private func revocationCause(_ t: PurchaseTransaction) -> String {
   case .appIssue: " (the customer reported a problem with the app)"
   case .other: " (for a reason other than a problem with the app)"
   case .unrecognized: ""
-  case nil where !t.vocabulary.holdsRenewalState: " (\(t.vocabulary.document) does not say why: \(t.vocabulary.revocationReason))"
+  case nil where !t.vocabulary.holdsRenewalState:
+    " (\(t.vocabulary.document) does not say why: \(t.vocabulary.revocationReason))"
   case nil: ""
   }
 }

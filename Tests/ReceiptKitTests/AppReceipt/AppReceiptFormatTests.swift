@@ -74,7 +74,8 @@ import Testing
     #expect(first["product_type_basis"] as? String == "expires_date", "1707 is never the basis of a product type")
     #expect((out["receipt_attributes"] as? [[String: Any]])?.isEmpty == false)
     // verifyReceipt output keeps its shape: no attributes keys.
-    let json = Self.json(InProcessRunner.run(["decode", "--format", "json", "examples/entitlements-active.json"]).stdout)
+    let json = Self.json(
+      InProcessRunner.run(["decode", "--format", "json", "examples/entitlements-active.json"]).stdout)
     #expect(json["receipt_attributes"] == nil)
     #expect((json["transactions"] as? [[String: Any]])?.first?["attributes"] == nil)
   }
@@ -177,7 +178,8 @@ import Testing
 
   @Test func revenueListsUnknownOwnershipApartAndTheCodecKeepsIt() throws {
     let run = InProcessRunner.run([
-      "revenue", "--catalog", "examples/catalog.json", "--format", "json", "examples/app-receipt/entitlements-active.b64",
+      "revenue", "--catalog", "examples/catalog.json", "--format", "json",
+      "examples/app-receipt/entitlements-active.b64",
     ])
     #expect(run.status == .ok, "\(run.stderr)")
     let counts = try #require(Self.json(run.stdout)["transactions"] as? [String: Any])
@@ -193,15 +195,19 @@ import Testing
     #expect(text.stdout.contains("in_app_ownership_type"))
     // The verifyReceipt twin: the same three transactions, counted as the purchaser's.
     let twin = Self.json(
-      InProcessRunner.run(["revenue", "--catalog", "examples/catalog.json", "--format", "json", "examples/entitlements-active.json"])
-        .stdout)
+      InProcessRunner.run([
+        "revenue", "--catalog", "examples/catalog.json", "--format", "json", "examples/entitlements-active.json",
+      ])
+      .stdout)
     #expect(((twin["transactions"] as? [String: Any])?["counted"] as? NSNumber)?.intValue == 3)
     #expect((twin["transactions"] as? [String: Any])?["unknown_ownership_excluded"] == nil)
   }
 
   @Test func localReceiptsSayWhatTheyCannotTell() throws {
     let file = "examples/app-receipt/entitlements-active.b64"
-    let later = InProcessRunner.run(["entitlements", "--catalog", "examples/catalog.json", "--as-of", "2024-08-01", file])
+    let later = InProcessRunner.run([
+      "entitlements", "--catalog", "examples/catalog.json", "--as-of", "2024-08-01", file,
+    ])
     #expect(later.stdout.contains("holds no renewal state"), "\(later.stdout)")
     let now = InProcessRunner.run(["entitlements", "--catalog", "examples/catalog.json", file])
     #expect(now.stdout.contains("As of 2024-06-15T00:00:00Z (the receipt's creation date)"))
