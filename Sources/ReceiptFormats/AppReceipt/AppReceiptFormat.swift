@@ -15,6 +15,9 @@ public struct AppReceiptFormat: InputFormat {
     switch AppReceiptInput.sniff(Array(sniff.prefix)) {
     case .der?, .base64?, .legacyTransactionReceipt?: return .certain
     case .json?:
+      // Notification v1 bodies may echo `receipt-data` beside their own keys: those stay verifyReceipt JSON.
+      let verifyReceiptKeys = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"]
+      if verifyReceiptKeys.contains(where: sniff.containsKey) { return .no }
       return sniff.containsKey("receipt-data") || sniff.containsKey("transactionReceipt") ? .certain : .no
     case nil: return .no
     }
