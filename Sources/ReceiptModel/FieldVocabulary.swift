@@ -19,12 +19,16 @@ public final class FieldVocabulary: Hashable, Sendable {
   public let expirationIntent: String
   public let isInBillingRetryPeriod: String
   public let gracePeriodExpiresDate: String
+  /// False when the format carries no renewal state at all (an on-device receipt): billing retry, grace
+  /// period, auto-renew status and refund reasons are then unknown, not absent.
+  public let holdsRenewalState: Bool
 
   public init(
     document: String, transactionID: String, originalTransactionID: String, purchaseDate: String,
     expiresDate: String, revocationDate: String, revocationReason: String, ownership: String,
     subscriptionGroup: String, isUpgraded: String, introductoryOffer: String, autoRenewStatus: String,
-    expirationIntent: String, isInBillingRetryPeriod: String, gracePeriodExpiresDate: String
+    expirationIntent: String, isInBillingRetryPeriod: String, gracePeriodExpiresDate: String,
+    holdsRenewalState: Bool = true
   ) {
     self.document = document
     self.transactionID = transactionID
@@ -41,6 +45,7 @@ public final class FieldVocabulary: Hashable, Sendable {
     self.expirationIntent = expirationIntent
     self.isInBillingRetryPeriod = isInBillingRetryPeriod
     self.gracePeriodExpiresDate = gracePeriodExpiresDate
+    self.holdsRenewalState = holdsRenewalState
   }
 
   /// verifyReceipt responses, notification v1 bodies and bare receipt objects.

@@ -56,6 +56,8 @@ public struct SignatureFacts: Hashable, Sendable {
   public var algorithm: String?
   public var keyID: String?
   public var certificateCount: Int
+  /// The embedded certificates' subjects and validity, when the format's reader summarises them.
+  public var certificates: [CertificateSummary] = []
   /// Always false: receipt-tool has no cryptography and checks no signature.
   public var verified: Bool { false }
 
@@ -63,6 +65,46 @@ public struct SignatureFacts: Hashable, Sendable {
     self.algorithm = algorithm
     self.keyID = keyID
     self.certificateCount = certificateCount
+  }
+}
+
+/// An embedded certificate as read, never as checked.
+public struct CertificateSummary: Hashable, Sendable {
+  public var subject: String?
+  public var issuer: String?
+  public var notBefore: Timestamp?
+  public var notAfter: Timestamp?
+  /// Why the certificate could not be summarised, when it could not.
+  public var problem: String?
+
+  public init(
+    subject: String?, issuer: String?, notBefore: Timestamp?, notAfter: Timestamp?, problem: String? = nil
+  ) {
+    self.subject = subject
+    self.issuer = issuer
+    self.notBefore = notBefore
+    self.notAfter = notAfter
+    self.problem = problem
+  }
+}
+
+/// A field the format has but no rule reads (an undocumented ASN.1 attribute, a community-documented one
+/// whose meaning is not certain), carried through so that `decode` shows it rather than dropping it.
+public struct CarriedField: Hashable, Sendable {
+  /// The format's own number for the field (an ASN.1 attribute type).
+  public var type: Int64
+  /// The community's name for it, when there is one.
+  public var name: String?
+  /// The value as text: strings as they are, integers in decimal, other bytes in hex.
+  public var value: String
+  /// How the value was encoded (`utf8String`, `ia5String`, `integer`, `bytes`).
+  public var encoding: String
+
+  public init(type: Int64, name: String?, value: String, encoding: String) {
+    self.type = type
+    self.name = name
+    self.value = value
+    self.encoding = encoding
   }
 }
 
@@ -82,6 +124,8 @@ public struct Provenance: Sendable {
   /// How many rows were merged into a transaction already seen.
   public var duplicateRowsMerged: Int
   public var signature: SignatureFacts?
+  /// Document-level fields carried through without a meaning (an on-device receipt's undocumented attributes).
+  public var carriedFields: [CarriedField] = []
 
   public init(format: FormatIdentity) {
     self.format = format

@@ -173,6 +173,8 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var sources: TransactionSources
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
+  /// Fields of this transaction carried through without a meaning, for `decode` to show.
+  public var carriedFields: [CarriedField] = []
 
   public init(
     transactionID: String, originalTransactionID: String? = nil, productID: String,

@@ -28,6 +28,7 @@ extension PurchaseTransaction {
     m.productType = p.productType ?? s.productType
     m.price = p.price ?? s.price
     m.sources = p.sources.union(s.sources)
+    if m.carriedFields.isEmpty { m.carriedFields = s.carriedFields }
     return m
   }
 }

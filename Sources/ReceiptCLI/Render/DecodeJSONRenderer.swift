@@ -30,6 +30,7 @@ package enum DecodeJSONRenderer {
       members.append(("notification", .object(notification)))
     }
     members.append(("receipt", source.receipt.map(receipt) ?? .null))
+    if !source.carriedFields.isEmpty { members.append(("receipt_attributes", carried(source.carriedFields))) }
     members.append(("transactions", .array(doc.transactions.map { transaction($0, catalog: catalog) })))
     members.append(("pending_renewals", .array(doc.renewals.map(pending))))
     members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
@@ -47,12 +48,39 @@ package enum DecodeJSONRenderer {
 
   /// What the header of signed data says; `signature_verified` is always false.
   static func signatureJSON(_ s: SignatureFacts) -> JSONValue {
-    .object([
+    var members: [(key: String, value: JSONValue)] = [
       ("algorithm", .str(s.algorithm)),
       ("key_id", .str(s.keyID)),
       ("certificates", .int(s.certificateCount)),
       ("signature_verified", .bool(s.verified)),
-    ])
+    ]
+    if !s.certificates.isEmpty {
+      members.append(
+        (
+          "certificate_details",
+          .array(
+            s.certificates.map { c in
+              var fields: [(key: String, value: JSONValue)] = [
+                ("subject", .str(c.subject)), ("issuer", .str(c.issuer)),
+                ("not_before", date(c.notBefore)), ("not_after", date(c.notAfter)),
+              ]
+              if let problem = c.problem { fields.append(("problem", .string(problem))) }
+              return .object(fields)
+            })
+        ))
+    }
+    return .object(members)
+  }
+
+  /// Fields carried through without a meaning, with the format's own type number.
+  static func carried(_ fields: [CarriedField]) -> JSONValue {
+    .array(
+      fields.map {
+        .object([
+          ("type", .int($0.type)), ("name", .str($0.name)), ("value", .string($0.value)),
+          ("encoding", .string($0.encoding)),
+        ])
+      })
   }
 
   static func receipt(_ r: ReceiptInfo) -> JSONValue {
@@ -101,6 +129,7 @@ package enum DecodeJSONRenderer {
       members.append(
         ("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
     }
+    if !t.carriedFields.isEmpty { members.append(("attributes", carried(t.carriedFields))) }
     return .object(members)
   }
 

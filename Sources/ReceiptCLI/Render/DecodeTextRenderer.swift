@@ -15,7 +15,17 @@ package enum DecodeTextRenderer {
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
     head.append(("Environment", doc.environment ?? "-"))
-    if let signature = source.signature {
+    if let signature = source.signature, source.format.name == "app_receipt" {
+      // A PKCS#7 receipt: the certificates as read, none checked.
+      let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
+      head.append(
+        ("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
+      for (i, c) in signature.certificates.enumerated() {
+        var text = c.subject ?? c.problem ?? "-"
+        if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
+        head.append(("Certificate \(i + 1)", text))
+      }
+    } else if let signature = source.signature {
       var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
       header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
       head.append(("Signature", "not verified (\(header.joined(separator: ", ")))"))
@@ -44,6 +54,25 @@ package enum DecodeTextRenderer {
       head.append(("Latest receipt", receipt))
     } else if let length = source.latestReceiptLength {
       head.append(("Latest receipt", "\(length) characters of base64 (not shown; --show-secrets prints it)"))
+    }
+    head += carriedRows(source.carriedFields)
+    // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
+    var carriedTypes: [Int64: String?] = [:]
+    var carrying = 0
+    for t in doc.transactions where !t.carriedFields.isEmpty {
+      carrying += 1
+      for f in t.carriedFields where carriedTypes[f.type] == nil { carriedTypes[f.type] = f.name }
+    }
+    if carrying > 0 {
+      let types = carriedTypes.keys.sorted().map { type in
+        (carriedTypes[type] ?? nil).map { "\(type) (\($0))" } ?? String(type)
+      }
+      head.append(
+        (
+          "In-app extras",
+          "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
+            + "not relied on; --format json shows their values"
+        ))
     }
     var out = layout.fields(head)
 
@@ -113,6 +142,16 @@ package enum DecodeTextRenderer {
     rows.append(("From", t.sources.names.joined(separator: ", ")))
     return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
       + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
+  }
+
+  /// A row per named field (`Type 1707  3 (product_type, not relied on)`), and one listing the undocumented
+  /// types, whose values `decode --format json` shows.
+  static func carriedRows(_ fields: [CarriedField]) -> [(String, String)] {
+    var rows: [(String, String)] = []
+    for f in fields { if let name = f.name { rows.append(("Type \(f.type)", "\(f.value) (\(name), not relied on)")) } }
+    let unnamed = fields.filter { $0.name == nil }.map { String($0.type) }
+    if !unnamed.isEmpty { rows.append(("Undocumented", "types " + unnamed.joined(separator: ", ") + " (carried)")) }
+    return rows
   }
 
   static func autoRenewText(_ status: AutoRenewStatus) -> String {

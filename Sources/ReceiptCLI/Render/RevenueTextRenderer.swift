@@ -64,6 +64,14 @@ package enum RevenueTextRenderer {
         ("upgrades not estimated", "\(n.upgradesNotEstimated) (no price, dates or replacing purchase to estimate from)")
       )
     }
+    if n.unknownOwnershipExcluded > 0 {
+      rows.append(
+        (
+          "unknown ownership",
+          "\(n.unknownOwnershipExcluded) (on-device receipts cannot say who bought them; not counted: use "
+            + "verifyReceipt or App Store Server API data, which state in_app_ownership_type)"
+        ))
+    }
     if n.undatedExcluded > 0 {
       rows.append(("undated excluded", "\(n.undatedExcluded) (no purchase date, so outside --from/--to)"))
     }

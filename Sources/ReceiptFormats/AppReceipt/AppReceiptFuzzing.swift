@@ -53,6 +53,30 @@ public enum AppReceiptFuzzing {
     } catch {
       check(error, limit: bytes.count, "payload")
     }
+    problems += fuzzRegistryPath(bytes)
+    return problems
+  }
+
+  /// The registry path the commands take: when the app receipt format claims the bytes, its history never
+  /// claims an owner or a verified signature, and its errors are one line with a byte offset inside the input.
+  static func fuzzRegistryPath(_ bytes: [UInt8]) -> [String] {
+    var problems: [String] = []
+    guard FormatRegistry.standard.format(for: bytes) is AppReceiptFormat else { return problems }
+    do {
+      let history = try AppReceiptFormat().decode(bytes, source: "fuzz", options: DecodeOptions())
+      if history.transactions.contains(where: { $0.ownership != .unknown || $0.sources != .appReceipt }) {
+        problems.append("registry: a transaction claims an ownership or a source it cannot know")
+      }
+      if history.provenance.signature?.verified == true { problems.append("registry: signature claims verified") }
+    } catch {
+      if error.description.contains("\n") { problems.append("registry: error is not one line") }
+      guard case .byteOffset(let offset)? = error.position, offset >= 0, offset <= bytes.count else {
+        if error.path?.hasPrefix("in-app") != true {
+          problems.append("registry: error without a byte offset inside the input: \(error.description)")
+        }
+        return problems
+      }
+    }
     return problems
   }
 }

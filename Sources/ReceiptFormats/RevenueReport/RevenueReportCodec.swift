@@ -115,6 +115,10 @@ public enum RevenueReportCodec {
       if t.member("upgrades_not_estimated") != nil {
         report.counts.upgradesNotEstimated = try n("upgrades_not_estimated")
       }
+      // Written only when non-zero, so reports without on-device receipts keep their shape.
+      if t.member("unknown_ownership_excluded") != nil {
+        report.counts.unknownOwnershipExcluded = try n("unknown_ownership_excluded")
+      }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -157,7 +161,7 @@ extension RevenueReportCodec {
       return .object(members)
     }
     let n = report.counts
-    var counts: [(String, JSONValue)] = [
+    var counts: [(key: String, value: JSONValue)] = [
       ("counted", .int(n.counted)),
       ("family_shared_excluded", .int(n.familySharedExcluded)),
       ("duplicates_merged", .int(n.duplicatesMerged)),
@@ -169,6 +173,9 @@ extension RevenueReportCodec {
     ]
     if n.upgradeProrations != 0 { counts.append(("upgrade_prorations", .int(n.upgradeProrations))) }
     if n.upgradesNotEstimated != 0 { counts.append(("upgrades_not_estimated", .int(n.upgradesNotEstimated))) }
+    if n.unknownOwnershipExcluded > 0 {
+      counts.append(("unknown_ownership_excluded", .int(n.unknownOwnershipExcluded)))
+    }
     return .object([
       ("currencies", .array(currencies)),
       ("transactions", .object(counts)),

@@ -89,6 +89,9 @@ private func lostReason(
     var reason = "\(t.productID) expired on \(at.iso8601)"
     if let intent = renewal?.expirationIntent {
       reason += " and was not renewed: \(intent.description)"
+    } else if !t.vocabulary.holdsRenewalState {
+      reason +=
+        "; \(t.vocabulary.document) holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
     } else {
       reason += " and has not been renewed"
     }
@@ -136,6 +139,9 @@ private func revocationCause(_ t: PurchaseTransaction) -> String {
   switch t.revocation?.reason {
   case .appIssue: " (the customer reported a problem with the app)"
   case .other: " (for a reason other than a problem with the app)"
-  case .unrecognized, nil: ""
+  case .unrecognized: ""
+  case nil where !t.vocabulary.holdsRenewalState:
+    " (\(t.vocabulary.document) does not say why: \(t.vocabulary.revocationReason))"
+  case nil: ""
   }
 }

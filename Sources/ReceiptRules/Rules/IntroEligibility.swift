@@ -25,7 +25,8 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
   /// The group cannot be determined, so neither can any offer used in it.
   case groupUnknown(catalog: String?, hasTransactions: Bool, vocabulary: FieldVocabulary)
   /// No offer used and not subscribed: `transactions` in the group, `familyShared` of them shared.
-  case neverUsed(transactions: Int, familyShared: Int)
+  /// `renewalStateUnknown` names the data when its transactions carry no renewal state (an on-device receipt).
+  case neverUsed(transactions: Int, familyShared: Int, renewalStateUnknown: FieldVocabulary? = nil)
 
   /// The status this finding gives.
   public var status: IntroEligibilityStatus {
@@ -127,7 +128,9 @@ func findIntroEligibility(
       catalog: catalog.product(productID)?.origin, hasTransactions: !relevant.isEmpty,
       vocabulary: relevant.first?.vocabulary ?? .verifyReceipt)
   }
-  return .neverUsed(transactions: relevant.count, familyShared: relevant.filter { $0.ownership == .familyShared }.count)
+  return .neverUsed(
+    transactions: relevant.count, familyShared: relevant.filter { $0.ownership == .familyShared }.count,
+    renewalStateUnknown: relevant.first { !$0.vocabulary.holdsRenewalState }?.vocabulary)
 }
 
 /// Every product's answer, for the products named (or all known ones), from the history as known at `time`.

@@ -60,7 +60,7 @@ private func findingReason(
       ?? "\(productID) is not in the catalog"
     return
       "\(status): \(catalogSays) and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
-  case .neverUsed(let count, let shared):
+  case .neverUsed(let count, let shared, let blind):
     let place = group.map { "group \($0.displayID)" } ?? "product \(productID)"
     guard count > 0 else {
       return "\(status): the receipt has no transaction in \(place); new subscribers get the introductory offer"
@@ -68,8 +68,12 @@ private func findingReason(
     let transactions = count == 1 ? "the 1 transaction" : "none of the \(count) transactions"
     let verb =
       count == 1 ? "did not use an introductory offer, and it is not" : "used an introductory offer, and none is"
-    return
+    let reason =
       "\(status): \(transactions) in \(place) (\(shared) family-shared) \(verb) active at \(time.iso8601WholeSeconds)"
+    // A lapsed subscription in billing retry or grace still makes the customer a subscriber; a local receipt cannot show it.
+    guard let blind else { return reason }
+    return reason
+      + "; \(blind.document) holds no renewal state, so a lapsed renewal still in billing retry or a grace period (which would make the customer ineligible) cannot be seen"
   }
 }
 

@@ -80,6 +80,9 @@ public struct RevenueCounts: Hashable, Sendable {
   public var familySharedExcluded = 0
   /// Ownership values Apple does not document: not known to be the purchaser's, so not counted.
   public var unrecognizedOwnershipExcluded = 0
+  /// Data that cannot say who bought a transaction (an on-device receipt): a family member's copy would count
+  /// the purchase twice, so these are listed apart, not counted.
+  public var unknownOwnershipExcluded = 0
   /// Rows or documents that repeated a transaction_id already read.
   public var duplicatesMerged = 0
   public var refunded = 0
@@ -98,6 +101,7 @@ public struct RevenueCounts: Hashable, Sendable {
     counted += o.counted
     familySharedExcluded += o.familySharedExcluded
     unrecognizedOwnershipExcluded += o.unrecognizedOwnershipExcluded
+    unknownOwnershipExcluded += o.unknownOwnershipExcluded
     duplicatesMerged += o.duplicatesMerged
     refunded += o.refunded
     trials += o.trials
@@ -247,8 +251,11 @@ extension RevenueLedger {
       case .familyShared:
         if saleInRange { report.counts.familySharedExcluded += 1 }
         continue
-      case .unrecognized, .unknown:
+      case .unrecognized:
         if saleInRange { report.counts.unrecognizedOwnershipExcluded += 1 }
+        continue
+      case .unknown:
+        if saleInRange { report.counts.unknownOwnershipExcluded += 1 }
         continue
       case .purchased:
         break

@@ -62,9 +62,7 @@ public struct RevenueLedger: Sendable {
       switch t.ownership {
       case .purchased: ownership = 0
       case .familyShared: ownership = 1
-      case .unknown:
-        ownership = texts.count + 2
-        texts.append(Ownership.unknown.raw)
+      case .unknown: ownership = -1
       case .unrecognized(let raw):
         ownership = texts.count + 2
         texts.append(raw)
@@ -113,6 +111,7 @@ public struct RevenueLedger: Sendable {
       switch e.ownership {
       case 0: .purchased
       case 1: .familyShared
+      case -1: .unknown
       default: .unrecognized(texts[e.ownership - 2])
       }
     return PurchaseTransaction(

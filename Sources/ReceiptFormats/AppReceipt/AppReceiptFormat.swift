@@ -1,0 +1,205 @@
+import ReceiptModel
+
+/// On-device app receipts (PKCS#7 SignedData, `Bundle.main.appStoreReceiptURL`): raw DER, base64 text, a
+/// verifyReceipt request body (`receipt-data`) or another JSON object holding the base64 blob
+/// (`transactionReceipt`). Read offline; the signature is never verified, and what only Apple's servers know
+/// (ownership, renewal state, refund reasons, subscription groups) is left unknown rather than assumed.
+public struct AppReceiptFormat: InputFormat {
+  public init() {}
+
+  public var name: String { "app receipt (PKCS#7)" }
+
+  /// Certain for DER and base64 that start like a PKCS#7 ContentInfo, for iOS 6 transaction receipts (refused
+  /// by name), and for a JSON object with a `receipt-data` or `transactionReceipt` key in its first bytes.
+  public func recognition(of sniff: DocumentSniff) -> Recognition {
+    switch AppReceiptInput.sniff(Array(sniff.prefix)) {
+    case .der?, .base64?, .legacyTransactionReceipt?: return .certain
+    case .json?:
+      // Notification v1 bodies may echo `receipt-data` beside their own keys: those stay verifyReceipt JSON.
+      let verifyReceiptKeys = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"]
+      if verifyReceiptKeys.contains(where: sniff.containsKey) { return .no }
+      return sniff.containsKey("receipt-data") || sniff.containsKey("transactionReceipt") ? .certain : .no
+    case nil: return .no
+    }
+  }
+
+  public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    let document: AppReceiptReader.Document
+    do {
+      document = try AppReceiptReader.read(bytes)
+    } catch {
+      throw Self.receiptError(error, source: source)
+    }
+    return try AppReceiptHistory.history(of: document, source: source)
+  }
+
+  /// The library error for a reading failure: the byte offset and the ASN.1 path, as the reader found them.
+  /// - Parameters:
+  ///   - error: the reader's error.
+  ///   - source: the input's name.
+  /// - Returns: a `ReceiptError` positioned by byte offset.
+  public static func receiptError(_ error: AppReceiptError, source: String) -> ReceiptError {
+    let kind: ReceiptError.Kind
+    switch error.kind {
+    case .notAReceipt, .malformed: kind = .malformed
+    case .legacyTransactionReceipt: kind = .unusable
+    case .badValue: kind = .invalidValue
+    }
+    let path = error.path.isEmpty ? nil : error.path.joined(separator: " > ")
+    return ReceiptError(kind, source: source, path: path, position: .byteOffset(error.offset), message: error.message)
+  }
+}
+
+/// The names an on-device receipt gives the facts the rules speak of: the verifyReceipt name a support person
+/// knows, with the ASN.1 type that holds it, and what only server data has.
+extension FieldVocabulary {
+  /// On-device app receipts (PKCS#7).
+  public static let appReceipt = FieldVocabulary(
+    document: "the on-device receipt", transactionID: "transaction_id (ASN.1 type 1703)",
+    originalTransactionID: "original_transaction_id (ASN.1 type 1705)", purchaseDate: "purchase_date (ASN.1 type 1704)",
+    expiresDate: "expires_date (ASN.1 type 1708)", revocationDate: "cancellation_date (ASN.1 type 1712)",
+    revocationReason: "cancellation_reason (server data only; not in an on-device receipt)",
+    ownership: "in_app_ownership_type (server data only; not in an on-device receipt)",
+    subscriptionGroup: "subscription_group_identifier (server data only; not in an on-device receipt)",
+    isUpgraded: "is_upgraded (server data only; not in an on-device receipt)",
+    introductoryOffer: "is_trial_period (ASN.1 type 1713) or is_in_intro_offer_period (ASN.1 type 1719)",
+    autoRenewStatus: "auto_renew_status (server data only; not in an on-device receipt)",
+    expirationIntent: "expiration_intent (server data only; not in an on-device receipt)",
+    isInBillingRetryPeriod: "is_in_billing_retry_period (server data only; not in an on-device receipt)",
+    gracePeriodExpiresDate: "grace_period_expires_date (server data only; not in an on-device receipt)",
+    holdsRenewalState: false)
+}
+
+/// The format-neutral purchase history of a read app receipt.
+public enum AppReceiptHistory {
+  /// How each wrapping is named in `decode`.
+  public static func identity(of form: AppReceiptForm) -> FormatIdentity {
+    switch form {
+    case .der: FormatIdentity(name: "app_receipt", description: "app receipt (PKCS#7 DER)")
+    case .base64: FormatIdentity(name: "app_receipt", description: "app receipt (base64 PKCS#7)")
+    case .verifyReceiptRequest(let password, _):
+      // The shared secret itself was dropped when the body was read; only its presence is told.
+      FormatIdentity(
+        name: "app_receipt",
+        description: "verifyReceipt request body (app receipt in receipt-data"
+          + (password ? "; a password was present, not kept)" : ")"))
+    case .jsonField(let field):
+      FormatIdentity(name: "app_receipt", description: "JSON object with an app receipt in \(field)")
+    }
+  }
+
+  /// Maps a read receipt: ownership unknown, the creation date as the data's moment, undocumented and
+  /// community-documented-only attributes carried through.
+  /// - Parameters:
+  ///   - document: the read receipt.
+  ///   - source: the input's name for messages.
+  /// - Returns: the purchase history.
+  /// - Throws: `ReceiptError` when a purchase lacks its transaction or product id, or its quantity does not fit.
+  public static func history(
+    of document: AppReceiptReader.Document, source: String
+  ) throws(ReceiptError) -> PurchaseHistory {
+    let payload = document.payload
+    var history = PurchaseHistory(format: identity(of: document.form))
+    history.environment = environment(of: payload.receiptType)
+    var info = ReceiptInfo()
+    info.bundleID = payload.bundleID
+    info.applicationVersion = payload.appVersion
+    info.originalApplicationVersion = payload.originalAppVersion
+    info.receiptType = payload.receiptType
+    info.receiptCreationDate = payload.creationDate
+    info.originalPurchaseDate = payload.originalPurchaseDate
+    history.provenance.receipt = info
+    let digests = payload.signature.digestAlgorithms.joined(separator: ", ")
+    var signature = SignatureFacts(
+      algorithm: "PKCS#7 SignedData" + (digests.isEmpty ? "" : " (digest \(digests))"), keyID: nil,
+      certificateCount: payload.signature.certificates.count)
+    signature.certificates = payload.signature.certificates.map {
+      CertificateSummary(
+        subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter, problem: $0.problem)
+    }
+    history.provenance.signature = signature
+    if let created = payload.creationDate {
+      history.moment = DataMoment(
+        time: created, field: "receipt_creation_date", description: "the receipt's creation date")
+    }
+    history.provenance.carriedFields = carried(payload.otherAttributes, inApp: false)
+    if let expiration = payload.expirationDate {
+      history.provenance.carriedFields.append(
+        CarriedField(type: 21, name: "expiration_date", value: expiration.iso8601, encoding: "date"))
+    }
+
+    var collector = TransactionCollector()
+    collector.reserve(payload.inAppPurchases.count)
+    for purchase in payload.inAppPurchases {
+      collector.add(try transaction(purchase, source: source))
+    }
+    history.transactions = collector.transactions
+    history.provenance.duplicateRowsMerged = collector.duplicates
+    return history
+  }
+
+  /// `Production`, `Sandbox` or `Xcode`, as verifyReceipt's `environment` spells them, from Apple's
+  /// documented receipt types (`ProductionSandbox`, `ProductionVPPSandbox`...); anything else as received.
+  static func environment(of receiptType: String?) -> String? {
+    guard let receiptType else { return nil }
+    switch receiptType {
+    case "Production", "ProductionVPP": return "Production"
+    case "ProductionSandbox", "ProductionVPPSandbox": return "Sandbox"
+    case "Xcode": return "Xcode"
+    default: return receiptType
+    }
+  }
+
+  static func transaction(
+    _ p: AppReceiptInAppPurchase, source: String
+  ) throws(ReceiptError) -> PurchaseTransaction {
+    let path = "in-app \(p.index)"
+    guard let id = p.transactionID else {
+      throw ReceiptError(
+        .invalidValue, source: source, path: path,
+        message: "an in-app purchase without a transaction_id (ASN.1 type 1703)")
+    }
+    guard let product = p.productID else {
+      throw ReceiptError(
+        .invalidValue, source: source, path: path,
+        message: "in-app purchase \(id) has no product_id (ASN.1 type 1702)")
+    }
+    var quantity: Int?
+    if let q = p.quantity {
+      guard let fits = Int(exactly: q) else {
+        throw ReceiptError(.invalidValue, source: source, path: path, message: "quantity \(q) does not fit")
+      }
+      quantity = fits
+    }
+    // Either intro flag marks introductory-offer use, as Apple's receipt rule reads them (as verifyReceipt's).
+    let pricing: OfferUse.Pricing? =
+      p.isTrialPeriod == true ? .freeTrial : p.isInIntroOfferPeriod == true ? .introductoryPrice : nil
+    var offer: OfferUse?
+    if let promo = p.promotionalOfferID {
+      offer = OfferUse(kind: .promotional, pricing: pricing, identifier: promo, usesIntroductoryOffer: pricing != nil)
+    } else if let pricing {
+      offer = OfferUse(kind: .introductory, pricing: pricing)
+    }
+    var t = PurchaseTransaction(
+      transactionID: id, originalTransactionID: p.originalTransactionID, productID: product, ownership: .unknown,
+      ownershipAssumed: false, quantity: quantity, purchaseDate: p.purchaseDate,
+      originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate,
+      revocation: p.cancellationDate.map { Revocation(date: $0) }, offer: offer,
+      webOrderLineItemID: p.webOrderLineItemID.map { String($0) }, productType: nil, sources: .appReceipt,
+      vocabulary: .appReceipt)
+    // 1707's meaning is community-documented only: shown, never used to decide a product type.
+    if let type = p.productType {
+      t.carriedFields.append(CarriedField(type: 1707, name: "product_type", value: String(type), encoding: "integer"))
+    }
+    t.carriedFields += carried(p.otherAttributes, inApp: true)
+    return t
+  }
+
+  static func carried(_ attributes: [AppReceiptAttribute], inApp: Bool) -> [CarriedField] {
+    attributes.map {
+      CarriedField(
+        type: $0.type, name: AppReceiptFieldInfo.info(type: $0.type, inApp: inApp)?.name, value: $0.value.text,
+        encoding: $0.value.encoding)
+    }
+  }
+}
