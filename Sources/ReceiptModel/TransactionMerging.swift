@@ -27,6 +27,7 @@ extension PurchaseTransaction {
     m.webOrderLineItemID = p.webOrderLineItemID ?? s.webOrderLineItemID
     m.productType = p.productType ?? s.productType
     m.price = p.price ?? s.price
+    m.signedDate = p.signedDate ?? s.signedDate
     m.sources = p.sources.union(s.sources)
     return m
   }
