@@ -51,11 +51,16 @@ struct EntitlementsCommand: ParsableCommand {
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
         CommandLineHints.adding(to:))
+      let apple = results.map { compareWithStoreStatus($0, history: history, at: evaluation.time) }
+      let disagreements = zip(results, apple).compactMap { r, c in
+        c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
+      }
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: color, width: width),
-        json: EntitlementsJSONRenderer.render(results, evaluation: evaluation, input: input, explain: explain),
-        failedChecks: Self.missingRequirements(required, results))
+          results, evaluation: evaluation, explain: explain, color: color, width: width, appleStatuses: apple),
+        json: EntitlementsJSONRenderer.render(
+          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
+        failedChecks: Self.missingRequirements(required, results), warnings: disagreements)
     }
   }
 

@@ -96,6 +96,9 @@ public enum RevenueReportCodec {
       report.counts.unpriced = try n("unpriced")
       report.counts.unrecognizedOwnershipExcluded = try n("unrecognized_ownership_excluded")
       report.counts.undatedExcluded = try n("undated_excluded")
+      if case .object(let members) = t, members.contains(where: { $0.key == "priced_from_transaction" }) {
+        report.counts.pricedFromTransaction = try n("priced_from_transaction")
+      }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -151,7 +154,7 @@ extension RevenueReportCodec {
           ("unpriced", .int(n.unpriced)),
           ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
           ("undated_excluded", .int(n.undatedExcluded)),
-        ])
+        ] + (n.pricedFromTransaction > 0 ? [("priced_from_transaction", .int(n.pricedFromTransaction))] : []))
       ),
       (
         "unpriced",

@@ -72,6 +72,8 @@ public struct RevenueCounts: Hashable, Sendable {
   public var unpriced = 0
   /// Transactions without a purchase date, left out because --from/--to was given.
   public var undatedExcluded = 0
+  /// Transactions valued at the price the data states (signed data), not the catalog's.
+  public var pricedFromTransaction = 0
 
   public init() {}
 
@@ -84,6 +86,7 @@ public struct RevenueCounts: Hashable, Sendable {
     trials += o.trials
     unpriced += o.unpriced
     undatedExcluded += o.undatedExcluded
+    pricedFromTransaction += o.pricedFromTransaction
   }
 }
 
@@ -236,7 +239,8 @@ extension RevenueLedger {
         row.trials = u
         row.refunded = refunded ? u : 0
         try report.add(row, currency: currency)
-      case .paid(let money, _):
+      case .paid(let money, let basis):
+        if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
         row.units = u
         row.gross = money.minorUnits
         if refunded {

@@ -21,6 +21,9 @@ public struct RevenueLedger: Sendable {
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var cancellationDate: Timestamp?
+    /// What signed data states about the transaction: its price and its product type.
+    var price: StatedPrice?
+    var productType: ProductType?
   }
 
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
@@ -68,7 +71,8 @@ public struct RevenueLedger: Sendable {
           id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
           product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
           offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date))
+          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
+          price: t.price, productType: t.productType))
     }
   }
 
@@ -110,7 +114,7 @@ public struct RevenueLedger: Sendable {
         OfferUse(
           kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
           usesIntroductoryOffer: e.usesIntroductoryOffer)
-      })
+      }, productType: e.productType, price: e.price)
   }
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.
