@@ -54,7 +54,8 @@ package final class CommandContext: @unchecked Sendable {
 
   /// Decodes one input document with the format that recognises it.
   func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
-    try formats.decode(
+    if let decoded = input.decoded { return decoded }
+    return try formats.decode(
       input.bytes, source: input.label,
       options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
   }
@@ -105,6 +106,11 @@ package enum CommonOptions {
 
   package static let ndjson = OptionSpec(
     "ndjson", help: "Read every input as NDJSON (one JSON document per line). Detected automatically otherwise.")
+
+  package static let oneCustomer = OptionSpec(
+    "one-customer",
+    help:
+      "Read every input as pieces of one customer's history: transactions merge by id (the later-signed copy wins, differences are warned about), renewal info by original transaction id, and one answer is given.")
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")

@@ -14,6 +14,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.catalog,
       CommonOptions.currency,
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.showSecrets,
       CommonOptions.quiet,
     ])

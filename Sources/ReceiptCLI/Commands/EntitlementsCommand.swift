@@ -22,6 +22,7 @@ struct EntitlementsCommand: ParsableCommand {
         "explain",
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.quiet,
     ])
 

@@ -24,6 +24,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.quiet,
     ])
 

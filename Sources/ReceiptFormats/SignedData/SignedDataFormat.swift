@@ -316,11 +316,19 @@ enum SignedDataMapping {
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
     mutating func add(_ t: PurchaseTransaction) {
-      let held = collector.transactions.first { $0.transactionID == t.transactionID }
-      if let held, let note = SignedDataMapping.difference(held, t) {
-        warnings.append(DataWarning(path: "transactionId \(t.transactionID)", message: note))
+      if let held = collector.transactions.first(where: { $0.transactionID == t.transactionID }) {
+        let fields = held.differences(from: t)
+        if !fields.isEmpty {
+          let winner = held.isSignedEarlier(than: t) ? t : held
+          let when = winner.signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
+          warnings.append(
+            DataWarning(
+              path: "transactionId \(t.transactionID)",
+              message:
+                "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used"))
+        }
       }
-      collector.add(t, prefer: SignedDataMapping.laterSignedWins)
+      collector.add(t) { held, new in held.isSignedEarlier(than: new) }
     }
 
     mutating func renewal(_ p: JWSRenewalInfoPayload, path: String, status: StoreSubscriptionStatus?) {
@@ -346,49 +354,8 @@ enum SignedDataMapping {
         renewals.append(r)
         return
       }
-      renewals[i] = SignedDataMapping.mergedRenewal(renewals[i], r)
+      renewals[i] = renewals[i].merged(with: r)
     }
-  }
-
-  /// Whether `new` should win over `held`: it was signed later.
-  static func laterSignedWins(_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool {
-    guard let n = new.signedDate else { return false }
-    guard let h = held.signedDate else { return true }
-    return n > h
-  }
-
-  /// Two copies of renewal info for one chain: the later-signed one's values win, the other fills gaps.
-  static func mergedRenewal(_ a: RenewalState, _ b: RenewalState) -> RenewalState {
-    let bWins = (b.signedDate ?? Timestamp.epoch) >= (a.signedDate ?? Timestamp.epoch)
-    let (p, s) = bWins ? (b, a) : (a, b)
-    var m = p
-    m.productID = p.productID ?? s.productID
-    m.autoRenewProductID = p.autoRenewProductID ?? s.autoRenewProductID
-    m.autoRenewStatus = p.autoRenewStatus ?? s.autoRenewStatus
-    m.expirationIntent = p.expirationIntent ?? s.expirationIntent
-    m.isInBillingRetryPeriod = p.isInBillingRetryPeriod ?? s.isInBillingRetryPeriod
-    m.gracePeriodExpiresDate = p.gracePeriodExpiresDate ?? s.gracePeriodExpiresDate
-    m.priceConsentStatus = p.priceConsentStatus ?? s.priceConsentStatus
-    m.renewalDate = p.renewalDate ?? s.renewalDate
-    m.signedDate = p.signedDate ?? s.signedDate
-    let statuses = [p.storeStatus, s.storeStatus].compactMap { $0 }
-    m.storeStatus = statuses.max { ($0.asOf ?? Timestamp.epoch) < ($1.asOf ?? Timestamp.epoch) }
-    return m
-  }
-
-  /// What two copies of one transaction disagree on, in signed data's field names; nil when nothing.
-  static func difference(_ a: PurchaseTransaction, _ b: PurchaseTransaction) -> String? {
-    var fields: [String] = []
-    if a.revocation != b.revocation { fields.append("revocationDate") }
-    if a.expiresDate != b.expiresDate { fields.append("expiresDate") }
-    if a.ownership != b.ownership { fields.append("inAppOwnershipType") }
-    if a.productID != b.productID { fields.append("productId") }
-    if a.price != b.price { fields.append("price") }
-    if a.isUpgraded != b.isUpgraded { fields.append("isUpgraded") }
-    guard !fields.isEmpty else { return nil }
-    let winner = laterSignedWins(a, b) ? b : a
-    let when = winner.signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
-    return "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used"
   }
 
   /// `offerType` 1 is an introductory offer (with `offerDiscountType` as its pricing); 2 promotional, 3 offer
