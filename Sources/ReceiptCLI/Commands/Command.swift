@@ -17,7 +17,7 @@ package struct CommandSpec: Sendable {
   package static let fileArguments = [
     (
       "<file> ...",
-      "Receipt JSON files (verifyReceipt responses, notification v1 bodies, receipts, or NDJSON of them). '-' or none reads standard input."
+      "Receipt files: verifyReceipt responses, notification v1 bodies, receipts, StoreKit 2 signed data (JWS, one or one per line; decoded payloads; App Store Server API responses; Notifications V2 bodies), or NDJSON of them. '-' or none reads standard input."
     )
   ]
 

@@ -105,9 +105,15 @@ package enum DecodeJSONRenderer {
     if let signed = t.signedDate { members.append(("signed_date", date(signed))) }
     if let price = t.price {
       members.append(
-        ("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
+        ("price", .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])))
     }
     return .object(members)
+  }
+
+  /// A stated price in its currency's minor digits (signed data states milliunits: 9990 is 9.99 USD), or as
+  /// stated when that would drop digits.
+  static func amountText(_ price: StatedPrice) -> String {
+    (price.amount.rescaled(to: minorDigits(ofCurrency: price.currency)) ?? price.amount).text
   }
 
   static func offerKind(_ kind: OfferUse.Kind) -> String {

@@ -115,7 +115,7 @@ package enum DecodeTextRenderer {
     if let q = t.quantity, q != 1 { rows.append(("Quantity", String(q))) }
     if let g = t.subscriptionGroup { rows.append(("Group", g)) }
     if let offer = t.offer, let id = offer.identifier { rows.append((offerLabel(offer.kind), id)) }
-    if let price = t.price { rows.append(("Price", "\(price.amount.text) \(price.currency)")) }
+    if let price = t.price { rows.append(("Price", "\(DecodeJSONRenderer.amountText(price)) \(price.currency)")) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
     return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
       + layout.fields(rows, indent: 4, minimumLabelWidth: 14)

@@ -41,7 +41,7 @@ public func compareWithStoreStatus(
     why = "Apple's status \(status.code) (\(status.meaning)) has no counterpart for \(result.state.rawValue)"
   } else if let asOf = status.asOf, asOf < time {
     why =
-      "Apple's status \(status.code) (\(status.meaning)) is as of \(asOf.iso8601), older than the moment asked about (\(time.iso8601)); the subscription has changed since"
+      "Apple's status \(status.code) (\(status.meaning)) is as of \(asOf.iso8601), older than the moment asked about (\(time.iso8601)), so it may be out of date"
   } else if let asOf = status.asOf, asOf > time {
     why =
       "Apple's status \(status.code) (\(status.meaning)) is as of \(asOf.iso8601), later than the moment asked about (\(time.iso8601))"
