@@ -38,7 +38,8 @@ struct DecodeCommand: ParsableCommand {
       let history = try context.decode(input, keepSecrets: showSecrets)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: color, width: width),
-        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog))
+        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
+        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
     }
   }
 }

@@ -61,7 +61,8 @@ struct EntitlementsCommand: ParsableCommand {
           results, evaluation: evaluation, explain: explain, color: color, width: width, appleStatuses: apple),
         json: EntitlementsJSONRenderer.render(
           results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
-        failedChecks: Self.missingRequirements(required, results), warnings: disagreements)
+        failedChecks: Self.missingRequirements(required, results),
+        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) } + disagreements)
     }
   }
 

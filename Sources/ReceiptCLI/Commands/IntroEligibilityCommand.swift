@@ -57,7 +57,8 @@ struct IntroEligibilityCommand: ParsableCommand {
         products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(results, time: time, color: color, width: width),
-        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results))
+        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
+        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
     }
   }
 
