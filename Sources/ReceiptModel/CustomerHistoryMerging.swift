@@ -81,7 +81,8 @@ public struct CustomerHistoryMerger: Sendable {
       collector.add(t) { held, new in held.isSignedEarlier(than: new) }
     }
     for r in history.renewals {
-      if let chain = r.originalTransactionID, let i = renewals.firstIndex(where: { $0.originalTransactionID == chain }) {
+      if let chain = r.originalTransactionID, let i = renewals.firstIndex(where: { $0.originalTransactionID == chain })
+      {
         renewals[i] = renewals[i].merged(with: r)
       } else {
         renewals.append(r)

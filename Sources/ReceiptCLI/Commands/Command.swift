@@ -110,7 +110,8 @@ package enum CommonOptions {
   package static let oneCustomer = OptionSpec(
     "one-customer",
     help:
-      "Read every input as pieces of one customer's history: transactions merge by id (the later-signed copy wins, differences are warned about), renewal info by original transaction id, and one answer is given.")
+      "Read every input as pieces of one customer's history: transactions merge by id (the later-signed copy wins, differences are warned about), renewal info by original transaction id, and one answer is given."
+  )
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")

@@ -161,8 +161,8 @@ enum DocumentRunner {
   ) -> ExitStatus {
     var merger = CustomerHistoryMerger()
     var firstError: ExitStatus?
-    forEach(inputs, context: context, transform: { (document) throws(ReceiptError) in try context.decode(document) }) {
-      event in
+    let decode = { (document: InputDocument) throws(ReceiptError) -> PurchaseHistory in try context.decode(document) }
+    forEach(inputs, context: context, transform: decode) { event in
       switch event {
       case .processed(let document, let history): merger.add(history, source: document.label)
       case .failed(let error, _, _):

@@ -145,7 +145,7 @@ enum RevenueReporters {
     Reporter(name: "text") { report, grouping, style in
       RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
     },
-    Reporter(name: "json") { report, _, _ in RevenueReportCodec.write(report).rendered() + "\n" },
+    Reporter(name: "json") { report, _, _ in RevenueReportCodec.writeWithStatedPrices(report).rendered() + "\n" },
     Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 

@@ -100,7 +100,8 @@ package enum DecodeJSONRenderer {
     ]
     if let type = t.revocation?.type { members.append(("revocation_type", .string(type))) }
     if let offer = t.offer, t.sources.contains(.signedTransaction) {
-      members.append(("offer", .object([("kind", .string(offerKind(offer.kind))), ("identifier", .str(offer.identifier))])))
+      members.append(
+        ("offer", .object([("kind", .string(offerKind(offer.kind))), ("identifier", .str(offer.identifier))])))
     }
     if let signed = t.signedDate { members.append(("signed_date", date(signed))) }
     if let price = t.price {

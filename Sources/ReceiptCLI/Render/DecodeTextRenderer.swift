@@ -71,7 +71,9 @@ package enum DecodeTextRenderer {
         if let consent = p.priceConsentStatus { rows.append(("Price consent", consent)) }
         if let renewal = p.renewalDate { rows.append(("Renews", renewal.iso8601)) }
         if let status = p.storeStatus {
-          rows.append(("Apple status", "\(status.code) (\(status.meaning))" + (status.asOf.map { ", as of \($0.iso8601)" } ?? "")))
+          rows.append(
+            ("Apple status", "\(status.code) (\(status.meaning))" + (status.asOf.map { ", as of \($0.iso8601)" } ?? ""))
+          )
         }
         out += layout.fields(rows, indent: 2, minimumLabelWidth: 15)
       }

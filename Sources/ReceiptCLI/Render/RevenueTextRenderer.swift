@@ -45,7 +45,8 @@ package enum RevenueTextRenderer {
       ("duplicates merged", "\(n.duplicatesMerged) (the same transaction_id read again)"),
     ]
     if n.pricedFromTransaction > 0 {
-      rows.append(("priced from transaction", "\(n.pricedFromTransaction) (the signed transaction's price and currency)"))
+      rows.append(
+        ("priced from transaction", "\(n.pricedFromTransaction) (the signed transaction's price and currency)"))
     }
     if n.unrecognizedOwnershipExcluded > 0 {
       rows.append(

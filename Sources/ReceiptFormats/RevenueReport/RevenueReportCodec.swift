@@ -96,7 +96,8 @@ public enum RevenueReportCodec {
       report.counts.unpriced = try n("unpriced")
       report.counts.unrecognizedOwnershipExcluded = try n("unrecognized_ownership_excluded")
       report.counts.undatedExcluded = try n("undated_excluded")
-      if case .object(let members) = t, members.contains(where: { $0.key == "priced_from_transaction" }) {
+      // Only written when signed data's own prices were used.
+      if t.member("priced_from_transaction") != nil {
         report.counts.pricedFromTransaction = try n("priced_from_transaction")
       }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
@@ -154,7 +155,7 @@ extension RevenueReportCodec {
           ("unpriced", .int(n.unpriced)),
           ("unrecognized_ownership_excluded", .int(n.unrecognizedOwnershipExcluded)),
           ("undated_excluded", .int(n.undatedExcluded)),
-        ] + (n.pricedFromTransaction > 0 ? [("priced_from_transaction", .int(n.pricedFromTransaction))] : []))
+        ])
       ),
       (
         "unpriced",
@@ -173,5 +174,22 @@ extension RevenueReportCodec {
     var out: [(String, JSONValue)] = [("gross", money(g.gross)), ("refunds", money(g.refunds)), ("net", money(g.net))]
     if let p = g.proceeds { out.append(("proceeds", money(p))) }
     return out
+  }
+}
+
+extension RevenueReportCodec {
+  /// `write`, with `transactions.priced_from_transaction` when signed data's own prices were used (older
+  /// outputs, and reports without signed data, have no such key).
+  /// - Parameter report: the report.
+  /// - Returns: the JSON value `read` reads back.
+  public static func writeWithStatedPrices(_ report: RevenueReport) -> JSONValue {
+    let written = write(report)
+    let count = report.counts.pricedFromTransaction
+    guard count > 0, case .object(var members) = written,
+      let i = members.firstIndex(where: { $0.key == "transactions" }), case .object(var counts) = members[i].value
+    else { return written }
+    counts.append(("priced_from_transaction", .int(count)))
+    members[i].value = .object(counts)
+    return .object(members)
   }
 }

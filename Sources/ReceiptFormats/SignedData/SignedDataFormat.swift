@@ -45,7 +45,8 @@ extension SignedDataError {
     case .document: what = "malformed App Store Server data"
     case .tooLarge: what = "too large"
     }
-    return ReceiptError(kind, source: source, path: path.isEmpty ? nil : path, position: position, message: "\(what): \(detail)")
+    return ReceiptError(
+      kind, source: source, path: path.isEmpty ? nil : path, position: position, message: "\(what): \(detail)")
   }
 }
 
@@ -335,7 +336,8 @@ enum SignedDataMapping {
       notes(p.notes, path: path)
       if environment == nil { environment = p.environment?.raw }
       var r = RenewalState(
-        productID: p.productId, autoRenewProductID: p.autoRenewProductId, originalTransactionID: p.originalTransactionId,
+        productID: p.productId, autoRenewProductID: p.autoRenewProductId,
+        originalTransactionID: p.originalTransactionId,
         autoRenewStatus: p.autoRenewStatus.map { AutoRenewStatus(code: String($0.raw)) },
         expirationIntent: p.expirationIntent.map { ExpirationIntent(code: String($0.raw)) },
         isInBillingRetryPeriod: p.isInBillingRetryPeriod, gracePeriodExpiresDate: p.gracePeriodExpiresDate,
@@ -349,7 +351,8 @@ enum SignedDataMapping {
     mutating func merge(_ r: RenewalState, status: StoreSubscriptionStatus?) {
       var r = r
       if let status { r.storeStatus = status }
-      guard let chain = r.originalTransactionID, let i = renewals.firstIndex(where: { $0.originalTransactionID == chain })
+      guard let chain = r.originalTransactionID,
+        let i = renewals.firstIndex(where: { $0.originalTransactionID == chain })
       else {
         renewals.append(r)
         return
@@ -375,7 +378,8 @@ enum SignedDataMapping {
     case .introductory?:
       // Before iOS 17.2 Apple sent no offerDiscountType: an introductory offer of unstated payment mode.
       return OfferUse(
-        kind: .introductory, pricing: pricing ?? .introductoryPrice, identifier: identifier, usesIntroductoryOffer: true)
+        kind: .introductory, pricing: pricing ?? .introductoryPrice, identifier: identifier, usesIntroductoryOffer: true
+      )
     case .promotional?:
       return OfferUse(kind: .promotional, pricing: pricing, identifier: identifier, usesIntroductoryOffer: false)
     case .offerCode?:

@@ -38,8 +38,9 @@ public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: C
       return overflow ? nil : total
     }
     if stated.currency.uppercased() != currency.uppercased() || statedAmount?.units != perUnit {
+      let shown = (stated.amount.rescaled(to: minorDigits(ofCurrency: stated.currency)) ?? stated.amount).text
       out.append(
-        "\(id): priced from the transaction at \(stated.amount.text) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
+        "\(id): priced from the transaction at \(shown) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
       )
     }
   }

@@ -34,7 +34,8 @@ import Testing
     #expect(t.originalPurchaseDate?.milliseconds == 1_698_148_800_000)
     #expect(t.expiresDate?.milliseconds == 1_698_149_000_000)
     #expect(t.ownership == .purchased && !t.ownershipAssumed)
-    #expect(t.revocation == Revocation(date: try #require(Timestamp(milliseconds: 1_698_148_950_000)), reason: .appIssue))
+    #expect(
+      t.revocation == Revocation(date: try #require(Timestamp(milliseconds: 1_698_148_950_000)), reason: .appIssue))
     #expect(t.isUpgraded)
     #expect(t.offer == OfferUse(kind: .introductory, pricing: .payAsYouGo, identifier: "abc.123"))
     #expect(t.offer?.usesIntroductoryOffer == true)
@@ -182,7 +183,8 @@ import Testing
       #"{"transactionId":"5","originalTransactionId":"5","productId":"p","purchaseDate":1680000000000,"expiresDate":1700000000000,"signedDate":1690000000000,"type":"Auto-Renewable Subscription"}"#,
       #"{"originalTransactionId":"5","productId":"p","autoRenewStatus":1,"signedDate":1690000000000}"#,
     ].map { SignedDataFixtures.jws($0) }
-    let body = #"{"environment":"Sandbox","data":[{"subscriptionGroupIdentifier":"g","lastTransactions":[{"status":1,"originalTransactionId":"5","signedTransactionInfo":"\#(payloads[0])","signedRenewalInfo":"\#(payloads[1])"}]}]}"#
+    let body =
+      #"{"environment":"Sandbox","data":[{"subscriptionGroupIdentifier":"g","lastTransactions":[{"status":1,"originalTransactionId":"5","signedTransactionInfo":"\#(payloads[0])","signedRenewalInfo":"\#(payloads[1])"}]}]}"#
     let h = try FormatRegistry.standard.decode(Array(body.utf8), source: "s")
     let asked = try #require(Timestamp(milliseconds: 1_710_000_000_000))
     let results = entitlementStatuses(of: h, catalog: Catalog(), at: asked)
@@ -257,7 +259,8 @@ import Testing
 
   @Test func revokeNotificationTwinIsRevoked() throws {
     let (a, b) = (
-      try Self.history("family-revoke-notification-v1.json"), try Self.history("storekit2/family-revoke-notification-v2.json")
+      try Self.history("family-revoke-notification-v1.json"),
+      try Self.history("storekit2/family-revoke-notification-v2.json")
     )
     let at = try #require(Timestamp(milliseconds: 1_718_409_600_000))
     #expect(entitlementStatuses(of: a, catalog: Catalog(), at: at).map(\.state) == [.revoked])
