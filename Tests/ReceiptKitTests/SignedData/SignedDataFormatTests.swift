@@ -178,6 +178,30 @@ import Testing
     #expect(h.moment?.time.milliseconds == 1_695_000_000_000)
   }
 
+  /// The data's type and price win over a catalog's; each disagreement is one warning.
+  @Test func catalogDisagreementsAreWarnedAndTheDataWins() throws {
+    let payload =
+      #"{"transactionId":"8","productId":"coins","type":"Consumable","quantity":3,"price":2970,"currency":"USD"}"#
+    let h = try FormatRegistry.standard.decode(Array(SignedDataFixtures.jws(payload).utf8), source: "c")
+    let t = try #require(h.transactions.first)
+    let agreeing = Catalog([
+      CatalogProduct(productID: "coins", type: .consumable, price: DecimalAmount(parsing: "0.99"), currency: "USD")
+    ])
+    #expect(catalogDisagreements(of: t, catalog: agreeing).isEmpty)
+    let other = Catalog([
+      CatalogProduct(productID: "coins", type: .nonConsumable, price: DecimalAmount(parsing: "1.99"), currency: "USD")
+    ])
+    let warnings = catalogDisagreements(of: t, catalog: other)
+    #expect(warnings.count == 2)
+    #expect(warnings.last?.contains("priced from the transaction at 2.97 USD") == true)
+    #expect(resolveProductType(of: t, catalog: other)?.type == .consumable)
+    // 3 coins for 2.97 USD (Apple's price already includes the quantity), with and without the catalog.
+    for catalog in [Catalog(), other] {
+      #expect(
+        try valueOf(t, catalog: catalog) == .paid(Money(minorUnits: 297, currency: "USD"), basis: .transactionPrice))
+    }
+  }
+
   @Test func applesStatusIsComparedAndADifferenceExplained() throws {
     let payloads = [
       #"{"transactionId":"5","originalTransactionId":"5","productId":"p","purchaseDate":1680000000000,"expiresDate":1700000000000,"signedDate":1690000000000,"type":"Auto-Renewable Subscription"}"#,
