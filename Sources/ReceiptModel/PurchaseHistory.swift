@@ -58,13 +58,17 @@ public struct SignatureFacts: Hashable, Sendable {
   public var certificateCount: Int
   /// The embedded certificates' subjects and validity, when the format's reader summarises them.
   public var certificates: [CertificateSummary] = []
+  /// Who signed it, as far as can be told without verifying (Xcode, LocalTesting, hand-written); nil when
+  /// it claims to be the App Store.
+  public var signer: String?
   /// Always false: receipt-tool has no cryptography and checks no signature.
   public var verified: Bool { false }
 
-  public init(algorithm: String?, keyID: String?, certificateCount: Int) {
+  public init(algorithm: String?, keyID: String?, certificateCount: Int, signer: String? = nil) {
     self.algorithm = algorithm
     self.keyID = keyID
     self.certificateCount = certificateCount
+    self.signer = signer
   }
 }
 

@@ -52,10 +52,13 @@ public enum RevocationReason: Hashable, Sendable {
 public struct Revocation: Hashable, Sendable {
   public var date: Timestamp
   public var reason: RevocationReason?
+  /// Signed data's `revocationType` as Apple spells it (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+  public var type: String?
 
-  public init(date: Timestamp, reason: RevocationReason? = nil) {
+  public init(date: Timestamp, reason: RevocationReason? = nil, type: String? = nil) {
     self.date = date
     self.reason = reason
+    self.type = type
   }
 }
 
@@ -170,6 +173,8 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var productType: ProductType?
   /// The price the customer paid, when the data states it.
   public var price: StatedPrice?
+  /// When this copy was signed (signed data's `signedDate`): of two copies, the later one wins.
+  public var signedDate: Timestamp?
   public var sources: TransactionSources
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary

@@ -43,6 +43,32 @@ public struct ExpirationIntent: Hashable, Sendable {
   }
 }
 
+/// Apple's own verdict on a subscription chain: Get All Subscription Statuses' `status`, a V2 notification's
+/// `data.status`. Shown beside receipt-tool's answer, never used to make it.
+public struct StoreSubscriptionStatus: Hashable, Sendable {
+  /// 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
+  public var code: Int64
+  /// When Apple said so: the newest `signedDate` of the signed data that came with it, when known.
+  public var asOf: Timestamp?
+
+  public init(code: Int64, asOf: Timestamp?) {
+    self.code = code
+    self.asOf = asOf
+  }
+
+  /// Apple's meaning, in the words `entitlements` uses for its own statuses.
+  public var meaning: String {
+    switch code {
+    case 1: "active"
+    case 2: "expired"
+    case 3: "billing_retry"
+    case 4: "grace_period"
+    case 5: "revoked"
+    default: "undocumented status \(code)"
+    }
+  }
+}
+
 /// What the App Store says about a subscription chain's next renewal (`pending_renewal_info`, signed renewal info).
 public struct RenewalState: Hashable, Sendable {
   public var productID: String?
@@ -57,6 +83,10 @@ public struct RenewalState: Hashable, Sendable {
   public var priceConsentStatus: String?
   /// Signed renewal info's `renewalDate`.
   public var renewalDate: Timestamp?
+  /// When this copy was signed (signed renewal info's `signedDate`): of two copies, the later one wins.
+  public var signedDate: Timestamp?
+  /// Apple's own status of the chain, when the data carries one.
+  public var storeStatus: StoreSubscriptionStatus?
   public var vocabulary: FieldVocabulary
 
   public init(

@@ -21,12 +21,16 @@ extension PurchaseTransaction {
     m.expiresDate = p.expiresDate ?? s.expiresDate
     m.revocation = p.revocation ?? s.revocation
     if m.revocation?.reason == nil, let reason = s.revocation?.reason { m.revocation?.reason = reason }
+    // Two signed copies are each the whole transaction at their signedDate: a later one without a
+    // revocation means it was reversed, so the preferred copy's word stands.
+    if p.signedDate != nil, s.signedDate != nil { m.revocation = p.revocation }
     m.offer = p.offer ?? s.offer
     m.isUpgraded = p.isUpgraded || s.isUpgraded
     m.subscriptionGroup = p.subscriptionGroup ?? s.subscriptionGroup
     m.webOrderLineItemID = p.webOrderLineItemID ?? s.webOrderLineItemID
     m.productType = p.productType ?? s.productType
     m.price = p.price ?? s.price
+    m.signedDate = p.signedDate ?? s.signedDate
     m.sources = p.sources.union(s.sources)
     if m.carriedFields.isEmpty { m.carriedFields = s.carriedFields }
     return m

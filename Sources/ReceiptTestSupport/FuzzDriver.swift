@@ -11,7 +11,8 @@ import ReceiptRules
   import Darwin
 #endif
 
-/// Runs one fuzz input through the JSON reader, the catalog loader and every subcommand in every output format.
+/// Runs one fuzz input through the JSON reader, the catalog loader, the app receipt and signed-data readers
+/// (base64url, JWS) and every subcommand in every output format.
 /// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.
 package enum FuzzDriver {
   /// Properties that must hold for any input; returns the ones that failed (empty when all is well).
@@ -36,6 +37,11 @@ package enum FuzzDriver {
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
     problems += AppReceiptFuzzing.fuzz(bytes)
+    problems += SignedDataFuzzing.fuzz(bytes)
+    // The signed-data format's mapping to a purchase history, whatever the registry would pick.
+    if let history = try? SignedDataFormat().decode(bytes, source: "fuzz", options: DecodeOptions()) {
+      if history.provenance.signature?.verified == true { problems.append("a signature claimed verified") }
+    }
 
     guard write(bytes, scratchPath) else { return problems }
     let null = open("/dev/null", O_WRONLY)

@@ -50,6 +50,37 @@ let small = generate("small.json") { h in
   h.write(Data(SyntheticReceipts.verifyReceipt(index: 1, transactions: 3).utf8))
 }
 
+/// A Get Transaction History page per line, 20 signed transactions each (a customer's monthly renewals),
+/// 5,000 lines: 100,000 signed transactions. Header and signature are make-jws.py's (hand-written, unsigned).
+let signedHistory = generate("signed-history-5000x20.ndjson") { h in
+  let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"hand-written","x5c":[],"typ":"JWT"}"#.utf8))
+  let signature = Base64URL.encode([UInt8](repeating: 0, count: 64))
+  var text = ""
+  for customer in 0..<5_000 {
+    let original = 3_000_000_000 + customer * 100
+    var jws: [String] = []
+    for month in 0..<20 {
+      let purchase = 1_600_000_000_000 + Int64(month) * 2_592_000_000 + Int64(customer) * 1000
+      let payload =
+        #"{"transactionId":"\#(original + month)","originalTransactionId":"\#(original)","webOrderLineItemId":"\#(original + month)","#
+        + #""bundleId":"com.acme.notes","productId":"com.acme.pro.monthly","subscriptionGroupIdentifier":"21000111","#
+        + #""purchaseDate":\#(purchase),"originalPurchaseDate":1600000000000,"expiresDate":\#(purchase + 2_592_000_000),"#
+        + #""quantity":1,"type":"Auto-Renewable Subscription","inAppOwnershipType":"\#(customer % 7 == 0 ? "FAMILY_SHARED" : "PURCHASED")","#
+        + #""signedDate":\#(purchase),"environment":"Production","transactionReason":"RENEWAL","storefront":"USA","#
+        + #""storefrontId":"143441","price":9990,"currency":"USD"}"#
+      jws.append("\"" + header + "." + Base64URL.encode(Array(payload.utf8)) + "." + signature + "\"")
+    }
+    text +=
+      #"{"revision":"r\#(customer)","bundleId":"com.acme.notes","appAppleId":1474839201,"environment":"Production","hasMore":false,"signedTransactions":["#
+      + jws.joined(separator: ",") + "]}\n"
+    if customer % 100 == 99 {
+      h.write(Data(text.utf8))
+      text = ""
+    }
+  }
+  h.write(Data(text.utf8))
+}
+
 func size(_ path: String) -> Double {
   Double(((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0) / 1_000_000
 }
@@ -108,7 +139,8 @@ if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
 print("receipt-tool-bench on \(machine)")
 print(
   String(
-    format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20)", big, size(big), batch, size(batch)))
+    format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20), %@ (%.1f MB, 100,000 signed)", big,
+    size(big), batch, size(batch), signedHistory, size(signedHistory)))
 if !haveJQ { print("note: jq not installed (apt-get install -y jq); jq columns are empty") }
 print("")
 print("command       input   receipt-tool      MB/s   peak RSS | jq              MB/s  | ratio")
@@ -118,7 +150,7 @@ for command in ["decode", "entitlements", "revenue"] {
     print("\(command): skipped, `receipt-tool help` does not list it on this build")
     continue
   }
-  for (label, path, extra) in [("big", big, ""), ("batch", batch, "")] {
+  for (label, path, extra) in [("big", big, ""), ("batch", batch, ""), ("signed", signedHistory, "")] {
     let format = command == "revenue" ? "json" : "ndjson"
     let ours = measure("\(shellQuote(tool)) \(command) --format \(format) \(extra) \(shellQuote(path))")
     let mb = size(path)
@@ -128,7 +160,7 @@ for command in ["decode", "entitlements", "revenue"] {
       + String(
         format: "  %6.2f s  %8.0f  %6d MiB", ours.seconds, mb / ours.seconds, ours.rssKiB / 1024)
     if ours.status != 0 { line += " (exit \(ours.status))" }
-    if haveJQ, let program = jqPrograms[command] {
+    if haveJQ, label != "signed", let program = jqPrograms[command] {
       let jqCommand =
         label == "batch" && command == "revenue"
         ? "jq -c \(shellQuote("[" + txs.replacingOccurrences(of: "[.", with: "[.") + "[] ]")) \(shellQuote(path)) | jq -s \(shellQuote("add | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})"))"

@@ -17,7 +17,7 @@ package struct CommandSpec: Sendable {
   package static let fileArguments = [
     (
       "<file> ...",
-      "Receipt JSON files (verifyReceipt responses, notification v1 bodies, receipts, or NDJSON of them). '-' or none reads standard input."
+      "Receipt files: verifyReceipt responses, notification v1 bodies, receipts, StoreKit 2 signed data (JWS, one or one per line; decoded payloads; App Store Server API responses; Notifications V2 bodies), on-device app receipts (base64 or DER PKCS#7, or a JSON body holding one), or NDJSON of them. '-' or none reads standard input."
     )
   ]
 
@@ -54,7 +54,8 @@ package final class CommandContext: @unchecked Sendable {
 
   /// Decodes one input document with the format that recognises it.
   func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
-    try formats.decode(
+    if let decoded = input.decoded { return decoded }
+    return try formats.decode(
       input.bytes, source: input.label,
       options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
   }
@@ -105,6 +106,12 @@ package enum CommonOptions {
 
   package static let ndjson = OptionSpec(
     "ndjson", help: "Read every input as NDJSON (one JSON document per line). Detected automatically otherwise.")
+
+  package static let oneCustomer = OptionSpec(
+    "one-customer",
+    help:
+      "Read every input as pieces of one customer's history: transactions merge by id (the later-signed copy wins, differences are warned about), renewal info by original transaction id, and one answer is given."
+  )
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")

@@ -14,6 +14,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.catalog,
       CommonOptions.currency,
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.showSecrets,
       CommonOptions.quiet,
     ])
@@ -31,7 +32,8 @@ struct DecodeCommand: ParsableCommand {
       let history = try context.decode(input, keepSecrets: showSecrets)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
-        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog))
+        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
+        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
     }
   }
 }

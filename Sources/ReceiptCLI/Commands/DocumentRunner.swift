@@ -95,6 +95,7 @@ enum DocumentRunner {
     _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
+    if inputs.oneCustomer { return runAsOneCustomer(inputs, format: format, context: context, process: process) }
     let quiet = inputs.quiet
     var firstError: ExitStatus?
     var checkFailed = false
@@ -150,6 +151,41 @@ enum DocumentRunner {
     context.stderr.flush()
     if let firstError { return firstError }
     return checkFailed ? .checkFailed : .ok
+  }
+
+  /// `--one-customer`: reads every input, merges them into one history and answers once. A document that
+  /// cannot be read is reported and left out; the answer rests on the rest.
+  static func runAsOneCustomer(
+    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
+    process: (InputDocument) throws(ReceiptError) -> DocumentOutput
+  ) -> ExitStatus {
+    var merger = CustomerHistoryMerger()
+    var firstError: ExitStatus?
+    let decode = { (document: InputDocument) throws(ReceiptError) -> PurchaseHistory in try context.decode(document) }
+    forEach(inputs, context: context, transform: decode) { event in
+      switch event {
+      case .processed(let document, let history): merger.add(history, source: document.label)
+      case .failed(let error, _, _):
+        context.report(error)
+        if firstError == nil { firstError = error.exitStatus }
+      }
+    }
+    guard let history = merger.history() else { return firstError ?? .dataError }
+    let whole = InputDocument(source: "one customer (\(merger.documents) documents)", bytes: [], decoded: history)
+    let result: Rendered
+    do throws(ReceiptToolError) {
+      result = try lifting { () throws(ReceiptError) in try rendered(process(whole), inputs.quiet ? nil : format) }
+    } catch {
+      context.report(error)
+      return firstError ?? error.exitStatus
+    }
+    for warning in result.output.warnings { context.warn("\(whole.label): \(warning)") }
+    for check in result.output.failedChecks {
+      context.stderr.write("receipt-tool: check failed: \(whole.label): \(check.replacingNewlines)\n")
+    }
+    if !inputs.quiet { context.stdout.write(format == .json ? (result.json?.rendered() ?? "") + "\n" : result.text) }
+    context.stderr.flush()
+    return firstError ?? (result.output.failedChecks.isEmpty ? .ok : .checkFailed)
   }
 
   /// Runs an aggregating command: `transform` on worker threads, then `consume` on this thread in input

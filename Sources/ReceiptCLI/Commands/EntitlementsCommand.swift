@@ -22,6 +22,7 @@ struct EntitlementsCommand: ParsableCommand {
         "explain",
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.quiet,
     ])
 
@@ -45,14 +46,21 @@ struct EntitlementsCommand: ParsableCommand {
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
         CommandLineHints.adding(to:))
-      for warning in sharingContradictions(of: history, catalog: catalog, at: evaluation.time) {
-        context.warn("\(input.label): \(warning)")
+      let apple = results.map { compareWithStoreStatus($0, history: history, at: evaluation.time) }
+      let disagreements = zip(results, apple).compactMap { r, c in
+        c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
       }
+      // Warnings go back with the output: this runs on worker threads and must not write itself.
+      let warnings =
+        sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
+        + history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) } + disagreements
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: style.color, width: style.width),
-        json: EntitlementsJSONRenderer.render(results, evaluation: evaluation, input: input, explain: explain),
-        failedChecks: Self.missingRequirements(required, results))
+          results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
+          appleStatuses: apple),
+        json: EntitlementsJSONRenderer.render(
+          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
+        failedChecks: Self.missingRequirements(required, results), warnings: warnings)
     }
   }
 

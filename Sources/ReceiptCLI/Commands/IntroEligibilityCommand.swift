@@ -24,6 +24,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.ndjson,
+      CommonOptions.oneCustomer,
       CommonOptions.quiet,
     ])
 
@@ -50,7 +51,8 @@ struct IntroEligibilityCommand: ParsableCommand {
         products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(results, time: time, color: style.color, width: style.width),
-        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results))
+        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
+        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
     }
   }
 

@@ -49,6 +49,8 @@ struct InputOptions {
   var paths: [String]
   var forceNDJSON: Bool
   var quiet: Bool
+  /// `--one-customer`: every input is part of one history, answered once.
+  var oneCustomer = false
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
     self.paths = paths
@@ -60,6 +62,7 @@ struct InputOptions {
     paths = arguments.positionals
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
+    oneCustomer = arguments.flag("one-customer")
   }
 }
 

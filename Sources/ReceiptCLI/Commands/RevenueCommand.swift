@@ -90,9 +90,13 @@ struct RevenueCommand: ParsableCommand {
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document)
           try history.requireValidStatus(source: document.label)
-          return history
+          let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
+          return (history, disagreements.map { "\(document.label): \($0)" })
         },
-        consume: { history in ledger.add(history) })
+        consume: { read in
+          ledger.add(read.0)
+          for warning in read.1 { context.warn(warning) }
+        })
       ledger.errors = outcome.errors
       firstError = outcome.firstError
       report = try lifting { () throws(ReceiptError) in
@@ -143,7 +147,7 @@ enum RevenueReporters {
     Reporter(name: "text") { report, grouping, style in
       RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
     },
-    Reporter(name: "json") { report, _, _ in RevenueReportCodec.write(report).rendered() + "\n" },
+    Reporter(name: "json") { report, _, _ in RevenueReportCodec.writeWithStatedPrices(report).rendered() + "\n" },
     Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 

@@ -17,11 +17,14 @@ package struct InputDocument: Sendable {
   /// 1-based line for documents read from NDJSON; nil for a whole file.
   package var line: Int?
   package var bytes: [UInt8]
+  /// Already read: several documents merged into one customer's history (`--one-customer`).
+  package var decoded: PurchaseHistory?
 
-  package init(source: String, line: Int? = nil, bytes: [UInt8]) {
+  package init(source: String, line: Int? = nil, bytes: [UInt8], decoded: PurchaseHistory? = nil) {
     self.source = source
     self.line = line
     self.bytes = bytes
+    self.decoded = decoded
   }
 
   /// How messages name this document: `file.json`, or `batch.ndjson:12` for an NDJSON line.

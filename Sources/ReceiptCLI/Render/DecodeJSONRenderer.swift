@@ -52,6 +52,7 @@ package enum DecodeJSONRenderer {
       ("algorithm", .str(s.algorithm)),
       ("key_id", .str(s.keyID)),
       ("certificates", .int(s.certificateCount)),
+      ("signed_by", .str(s.signer)),
       ("signature_verified", .bool(s.verified)),
     ]
     if !s.certificates.isEmpty {
@@ -125,16 +126,38 @@ package enum DecodeJSONRenderer {
       ("offer_code_ref_name", .str(t.offer?.kind == .offerCode ? t.offer?.identifier : nil)),
       ("sources", .array(t.sources.names.map(JSONValue.string))),
     ]
+    if let type = t.revocation?.type { members.append(("revocation_type", .string(type))) }
+    if let offer = t.offer, t.sources.contains(.signedTransaction) {
+      members.append(
+        ("offer", .object([("kind", .string(offerKind(offer.kind))), ("identifier", .str(offer.identifier))])))
+    }
+    if let signed = t.signedDate { members.append(("signed_date", date(signed))) }
     if let price = t.price {
       members.append(
-        ("price", .object([("amount", .string(price.amount.text)), ("currency", .string(price.currency))])))
+        ("price", .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])))
     }
     if !t.carriedFields.isEmpty { members.append(("attributes", carried(t.carriedFields))) }
     return .object(members)
   }
 
+  /// A stated price in its currency's minor digits (signed data states milliunits: 9990 is 9.99 USD), or as
+  /// stated when that would drop digits.
+  static func amountText(_ price: StatedPrice) -> String {
+    (price.amount.rescaled(to: minorDigits(ofCurrency: price.currency)) ?? price.amount).text
+  }
+
+  static func offerKind(_ kind: OfferUse.Kind) -> String {
+    switch kind {
+    case .introductory: "introductory"
+    case .promotional: "promotional"
+    case .offerCode: "offer_code"
+    case .winBack: "win_back"
+    case .unrecognized(let raw): raw
+    }
+  }
+
   static func pending(_ p: RenewalState) -> JSONValue {
-    .object([
+    var members: [(key: String, value: JSONValue)] = [
       ("product_id", .str(p.productID)),
       ("auto_renew_product_id", .str(p.autoRenewProductID)),
       ("original_transaction_id", .str(p.originalTransactionID)),
@@ -143,6 +166,14 @@ package enum DecodeJSONRenderer {
       ("is_in_billing_retry_period", .flag(p.isInBillingRetryPeriod)),
       ("grace_period_expires_date", date(p.gracePeriodExpiresDate)),
       ("price_consent_status", .str(p.priceConsentStatus)),
-    ])
+    ]
+    if let renewal = p.renewalDate { members.append(("renewal_date", date(renewal))) }
+    if let status = p.storeStatus { members.append(("apple_status", appleStatus(status))) }
+    return .object(members)
+  }
+
+  /// Apple's own status of a chain (Get All Subscription Statuses, a V2 notification's `data.status`).
+  package static func appleStatus(_ s: StoreSubscriptionStatus) -> JSONValue {
+    .object([("code", .int(s.code)), ("meaning", .string(s.meaning)), ("as_of", date(s.asOf))])
   }
 }

@@ -29,6 +29,7 @@ package enum DecodeTextRenderer {
       var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
       header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
       head.append(("Signature", "not verified (\(header.joined(separator: ", ")))"))
+      if let signer = signature.signer { head.append(("Signed by", signer)) }
     }
     if let n = source.notification {
       head.append(("Notification", n.notificationType ?? "-"))
@@ -97,6 +98,12 @@ package enum DecodeTextRenderer {
         if let retry = p.isInBillingRetryPeriod { rows.append(("Billing retry", retry ? "yes" : "no")) }
         if let grace = p.gracePeriodExpiresDate { rows.append(("Grace until", grace.iso8601)) }
         if let consent = p.priceConsentStatus { rows.append(("Price consent", consent)) }
+        if let renewal = p.renewalDate { rows.append(("Renews", renewal.iso8601)) }
+        if let status = p.storeStatus {
+          rows.append(
+            ("Apple status", "\(status.code) (\(status.meaning))" + (status.asOf.map { ", as of \($0.iso8601)" } ?? ""))
+          )
+        }
         out += layout.fields(rows, indent: 2, minimumLabelWidth: 15)
       }
     }
@@ -127,18 +134,19 @@ package enum DecodeTextRenderer {
     if let e = t.expiresDate { rows.append(("Expires", e.iso8601)) }
     if let revocation = t.revocation {
       rows.append(("Cancelled", revocation.date.iso8601 + (revocation.reason.map(reasonText) ?? "")))
+      if let type = revocation.type { rows.append(("Revocation", type)) }
     }
     var flags: [String] = []
     if t.offer?.isFreeTrial == true { flags.append("free trial") }
-    if let pricing = t.offer?.pricing, pricing != .freeTrial { flags.append("intro price") }
+    if let offer = t.offer, let pricing = offer.pricing, pricing != .freeTrial {
+      flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
+    }
     if t.isUpgraded { flags.append("upgraded") }
     if !flags.isEmpty { rows.append(("Flags", flags.joined(separator: ", "))) }
     if let q = t.quantity, q != 1 { rows.append(("Quantity", String(q))) }
     if let g = t.subscriptionGroup { rows.append(("Group", g)) }
-    if let offer = t.offer, let id = offer.identifier {
-      rows.append((offer.kind == .offerCode ? "Offer code" : "Promo offer", id))
-    }
-    if let price = t.price { rows.append(("Price", "\(price.amount.text) \(price.currency)")) }
+    if let offer = t.offer, let id = offer.identifier { rows.append((offerLabel(offer.kind), id)) }
+    if let price = t.price { rows.append(("Price", "\(DecodeJSONRenderer.amountText(price)) \(price.currency)")) }
     rows.append(("From", t.sources.names.joined(separator: ", ")))
     return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
       + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
@@ -152,6 +160,16 @@ package enum DecodeTextRenderer {
     let unnamed = fields.filter { $0.name == nil }.map { String($0.type) }
     if !unnamed.isEmpty { rows.append(("Undocumented", "types " + unnamed.joined(separator: ", ") + " (carried)")) }
     return rows
+  }
+
+  static func offerLabel(_ kind: OfferUse.Kind) -> String {
+    switch kind {
+    case .offerCode: "Offer code"
+    case .promotional: "Promo offer"
+    case .introductory: "Intro offer"
+    case .winBack: "Win-back offer"
+    case .unrecognized: "Offer"
+    }
   }
 
   static func autoRenewText(_ status: AutoRenewStatus) -> String {

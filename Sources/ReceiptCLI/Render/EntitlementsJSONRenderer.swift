@@ -5,19 +5,28 @@ import ReceiptRules
 /// `entitlements --format json`: the documented schema, keys in a fixed order.
 package enum EntitlementsJSONRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool
+    _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool,
+    appleStatuses: [StoreStatusComparison?] = []
   ) -> JSONValue {
     .object([
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),
-      ("entitlements", .array(results.map { entitlement($0, explain: explain) })),
+      (
+        "entitlements",
+        .array(
+          results.enumerated().map { i, r in
+            entitlement(r, explain: explain, apple: i < appleStatuses.count ? appleStatuses[i] : nil)
+          })
+      ),
     ])
   }
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
 
-  package static func entitlement(_ r: EntitlementResult, explain: Bool) -> JSONValue {
+  package static func entitlement(
+    _ r: EntitlementResult, explain: Bool, apple: StoreStatusComparison? = nil
+  ) -> JSONValue {
     let t = r.deciding
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(r.id)),
@@ -32,6 +41,16 @@ package enum EntitlementsJSONRenderer {
       ("grace_period_expires_date", date(r.gracePeriodExpiresDate)),
       ("reason", .string(r.reason)),
     ]
+    // Only when the data carries Apple's own status (App Store Server API, V2 notifications).
+    if let apple {
+      var status = DecodeJSONRenderer.appleStatus(apple.status)
+      if case .object(var m) = status {
+        m.append(("agrees", .bool(apple.agrees)))
+        m.append(("difference", .str(apple.explanation)))
+        status = .object(m)
+      }
+      members.append(("apple_status", status))
+    }
     if explain {
       members.append(("transactions", .array(r.considered.map(considered))))
     }

@@ -5,7 +5,8 @@ import ReceiptRules
 /// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
 package enum EntitlementsTextRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
+    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
+    appleStatuses: [StoreStatusComparison?] = []
   ) -> String {
     let layout = TextLayout(color: color, width: width)
     var out = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
@@ -22,8 +23,11 @@ package enum EntitlementsTextRenderer {
       column == 1 && row < results.count ? layout.paint(cell, tone(results[row].state)) : cell
     }
     out += "\n"
-    for r in results {
+    for (i, r) in results.enumerated() {
       out += TextLayout.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
+      if i < appleStatuses.count, let apple = appleStatuses[i] {
+        out += TextLayout.wrap(appleStatusLine(apple), indent: 4, columns: width).dropFirst(2) + "\n"
+      }
       if explain {
         for c in r.considered {
           out +=
@@ -32,6 +36,13 @@ package enum EntitlementsTextRenderer {
       }
     }
     return out
+  }
+
+  /// Apple's own status beside ours: agreeing, or why not.
+  static func appleStatusLine(_ c: StoreStatusComparison) -> String {
+    let asOf = c.status.asOf.map { " as of \($0.iso8601)" } ?? ""
+    let head = "Apple's status: \(c.status.code) (\(c.status.meaning))\(asOf)"
+    return head + (c.explanation.map { "; differs: \($0)" } ?? "; agrees")
   }
 
   /// The day only: a full time here would narrow the product column and shorten its ids at 80

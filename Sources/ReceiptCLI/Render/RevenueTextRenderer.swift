@@ -52,6 +52,10 @@ package enum RevenueTextRenderer {
       ("family-shared excluded", "\(n.familySharedExcluded) (FAMILY_SHARED copies are never revenue)"),
       ("duplicates merged", "\(n.duplicatesMerged) (the same transaction_id read again)"),
     ]
+    if n.pricedFromTransaction > 0 {
+      rows.append(
+        ("priced from transaction", "\(n.pricedFromTransaction) (the signed transaction's price and currency)"))
+    }
     if n.unrecognizedOwnershipExcluded > 0 {
       rows.append(
         ("unrecognized ownership", "\(n.unrecognizedOwnershipExcluded) (not known to be the purchaser's; not counted)"))

@@ -81,7 +81,7 @@ public struct FormatRegistry: Sendable {
 
   /// Every format receipt-tool ships.
   public static let standard = FormatRegistry(
-    formats: [AppReceiptFormat(), VerifyReceiptFormat()],
+    formats: [SignedDataFormat(), AppReceiptFormat(), VerifyReceiptFormat()],
     fallback: VerifyReceiptFormat())
 
   /// The format that reads `bytes`: the first that is certain, else the first that finds it possible,

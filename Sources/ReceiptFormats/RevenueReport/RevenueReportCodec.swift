@@ -119,6 +119,10 @@ public enum RevenueReportCodec {
       if t.member("unknown_ownership_excluded") != nil {
         report.counts.unknownOwnershipExcluded = try n("unknown_ownership_excluded")
       }
+      // Only written when signed data's own prices were used.
+      if t.member("priced_from_transaction") != nil {
+        report.counts.pricedFromTransaction = try n("priced_from_transaction")
+      }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -210,5 +214,22 @@ extension RevenueReportCodec {
     out.append(("net", money(g.net)))
     if let p = g.proceeds { out.append(("proceeds", money(p))) }
     return out
+  }
+}
+
+extension RevenueReportCodec {
+  /// `write`, with `transactions.priced_from_transaction` when signed data's own prices were used (older
+  /// outputs, and reports without signed data, have no such key).
+  /// - Parameter report: the report.
+  /// - Returns: the JSON value `read` reads back.
+  public static func writeWithStatedPrices(_ report: RevenueReport) -> JSONValue {
+    let written = write(report)
+    let count = report.counts.pricedFromTransaction
+    guard count > 0, case .object(var members) = written,
+      let i = members.firstIndex(where: { $0.key == "transactions" }), case .object(var counts) = members[i].value
+    else { return written }
+    counts.append(("priced_from_transaction", .int(count)))
+    members[i].value = .object(counts)
+    return .object(members)
   }
 }

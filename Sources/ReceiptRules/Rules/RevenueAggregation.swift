@@ -94,6 +94,8 @@ public struct RevenueCounts: Hashable, Sendable {
   public var upgradeProrations = 0
   /// Upgraded owner transactions whose refund could not be estimated (no replacing purchase, price or dates).
   public var upgradesNotEstimated = 0
+  /// Transactions valued at the price the data states (signed data), not the catalog's.
+  public var pricedFromTransaction = 0
 
   public init() {}
 
@@ -109,6 +111,7 @@ public struct RevenueCounts: Hashable, Sendable {
     undatedExcluded += o.undatedExcluded
     upgradeProrations += o.upgradeProrations
     upgradesNotEstimated += o.upgradesNotEstimated
+    pricedFromTransaction += o.pricedFromTransaction
   }
 }
 
@@ -346,7 +349,8 @@ struct TransactionEvents {
       row.units = units
       row.trials = units
       try report.add(row, currency: currency)
-    case .paid(let money, _):
+    case .paid(let money, let basis):
+      if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)

@@ -25,6 +25,9 @@ public struct RevenueLedger: Sendable {
     var isUpgraded: Bool
     /// `texts[n]`: the subscription group, where an upgrade's replacing purchase is looked for.
     var group: Int?
+    /// What signed data states about the transaction: its price and its product type.
+    var price: StatedPrice?
+    var productType: ProductType?
   }
 
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
@@ -73,7 +76,8 @@ public struct RevenueLedger: Sendable {
           product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
           offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
           purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
-          isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }))
+          isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }, price: t.price,
+          productType: t.productType))
     }
   }
 
@@ -123,7 +127,7 @@ public struct RevenueLedger: Sendable {
         OfferUse(
           kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
           usesIntroductoryOffer: e.usesIntroductoryOffer)
-      }, isUpgraded: e.isUpgraded)
+      }, isUpgraded: e.isUpgraded, productType: e.productType, price: e.price)
   }
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.

@@ -51,6 +51,7 @@ public enum TransactionValue: Hashable, Sendable {
   public enum PriceBasis: String, Sendable {
     case catalogPrice = "catalog price"
     case introPrice = "introductory price"
+    case transactionPrice = "priced from the transaction"
   }
 }
 
@@ -71,8 +72,9 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
   let offer = transaction.offer
   let inIntroductoryPrice = offer.map { $0.usesIntroductoryOffer && $0.pricing != nil && !$0.isFreeTrial } ?? false
   if offer?.isFreeTrial == true || (inIntroductoryPrice && product?.introOffer?.paymentMode == .freeTrial) {
-    return .trial(currency: product?.currency)
+    return .trial(currency: product?.currency ?? transaction.price?.currency)
   }
+  if let stated = valueFromStatedPrice(transaction) { return stated }
   guard let product else { return .unpriced(reason: "product not in the catalog") }
   guard let currency = product.currency else { return .unpriced(reason: "the catalog gives no currency") }
   let price: DecimalAmount

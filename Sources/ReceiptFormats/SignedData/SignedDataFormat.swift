@@ -1,0 +1,428 @@
+import ReceiptModel
+
+/// StoreKit 2 and App Store Server data: compact JWS (alone or one per line), decoded payloads, App Store
+/// Server API responses and Notifications V2 bodies, read into the same purchase history as verifyReceipt JSON.
+///
+/// Signatures are read (header `alg`, `kid`, the number of `x5c` certificates) and never verified.
+/// Nested signed strings that cannot be read (Apple's sample responses hold placeholders) are carried as
+/// warnings; a broken document, or a broken top-level JWS, fails with the place it broke.
+public struct SignedDataFormat: InputFormat {
+  public init() {}
+
+  public var name: String { "StoreKit 2 signed data" }
+
+  /// A JWS (`eyJ`), or a JSON object with keys only signed data and the App Store Server API use.
+  public func recognition(of sniff: DocumentSniff) -> Recognition {
+    SignedDataDecoder.looksLikeSignedData(sniff.prefix) ? .certain : .no
+  }
+
+  public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    let document: SignedDataDocument
+    do {
+      document = try SignedDataDecoder.decode(bytes, strict: false)
+    } catch {
+      throw error.receiptError(source: source)
+    }
+    return try SignedDataMapping.history(of: document, source: source)
+  }
+}
+
+extension SignedDataError {
+  /// The library error: `.invalidValue` for a field of the wrong type or range, `.malformed` for the rest;
+  /// line and column are inside the innermost JSON text the path names.
+  /// - Parameter source: the input's name.
+  /// - Returns: the error with source, path and position.
+  public func receiptError(source: String) -> ReceiptError {
+    let position = line.flatMap { line in column.map { InputPosition.lineColumn(line: line, column: $0) } }
+    let kind: ReceiptError.Kind = category == .field ? .invalidValue : .malformed
+    let what: String
+    switch category {
+    case .notSignedData: what = "not StoreKit 2 signed data"
+    case .segmentCount, .base64url, .header: what = "malformed JWS"
+    case .payloadJSON: what = "malformed JWS payload"
+    case .unknownKind, .kindMismatch: what = "unrecognised signed payload"
+    case .field: what = "invalid value"
+    case .document: what = "malformed App Store Server data"
+    case .tooLarge: what = "too large"
+    }
+    return ReceiptError(
+      kind, source: source, path: path.isEmpty ? nil : path, position: position, message: "\(what): \(detail)")
+  }
+}
+
+extension FieldVocabulary {
+  /// Signed transactions and renewal info (StoreKit 2, App Store Server API, Notifications V2): camelCase.
+  public static let storeKit2 = FieldVocabulary(
+    document: "the signed transaction", transactionID: "transactionId", originalTransactionID: "originalTransactionId",
+    purchaseDate: "purchaseDate", expiresDate: "expiresDate", revocationDate: "revocationDate",
+    revocationReason: "revocationReason", ownership: "inAppOwnershipType",
+    subscriptionGroup: "subscriptionGroupIdentifier", isUpgraded: "isUpgraded", introductoryOffer: "offerType 1",
+    autoRenewStatus: "autoRenewStatus", expirationIntent: "expirationIntent",
+    isInBillingRetryPeriod: "isInBillingRetryPeriod", gracePeriodExpiresDate: "gracePeriodExpiresDate")
+}
+
+/// Builds a purchase history from a decoded signed-data document, field by field.
+enum SignedDataMapping {
+  /// Largest quantity read, as for verifyReceipt rows.
+  static let maxQuantity: Int64 = 1_000_000
+
+  static func history(of document: SignedDataDocument, source: String) throws(ReceiptError) -> PurchaseHistory {
+    var builder = Builder(source: source)
+    try builder.read(document)
+    return builder.finish(document)
+  }
+
+  struct Builder {
+    let source: String
+    var collector = TransactionCollector()
+    var renewals: [RenewalState] = []
+    var warnings: [DataWarning] = []
+    var signature: SignatureFacts?
+    var environment: String?
+    var notification: NotificationInfo?
+    var receipt: ReceiptInfo?
+    var contentNote: String?
+
+    init(source: String) { self.source = source }
+
+    mutating func read(_ document: SignedDataDocument) throws(ReceiptError) {
+      for error in document.carriedErrors {
+        warnings.append(
+          DataWarning(
+            path: error.path.isEmpty ? "(document)" : error.path,
+            message: "could not be read and was left out: \(error.detail)"))
+      }
+      switch document.content {
+      case .compactJWS(let jws):
+        header(jws.header, jws.source)
+        try payload(jws.payload, path: "payload")
+      case .jwsLines(let lines):
+        for case .decoded(let jws) in lines {
+          header(jws.header, jws.source)
+        }
+        var line = 0
+        for item in lines {
+          line += 1
+          if case .decoded(let jws) = item { try payload(jws.payload, path: "JWS \(line) > payload") }
+        }
+      case .decodedPayload(let p):
+        try payload(p, path: "")
+      case .transactionHistory(let r), .refundHistory(let r):
+        environment = r.environment?.raw
+        for (i, item) in r.signedTransactions.enumerated() {
+          guard let jws = item.decoded else { continue }
+          header(jws.header, jws.source)
+          try transaction(jws.payload, path: "signedTransactions[\(i)] > payload")
+        }
+      case .subscriptionStatuses(let r):
+        environment = r.environment?.raw
+        for note in r.notes { warnings.append(DataWarning(path: note.path, message: note.message)) }
+        for (g, group) in r.data.enumerated() {
+          for (t, item) in group.lastTransactions.enumerated() {
+            try statusItem(item, group: group.subscriptionGroupIdentifier, path: "data[\(g)].lastTransactions[\(t)]")
+          }
+        }
+      case .transactionInfo(let nested, _):
+        if let jws = nested.decoded {
+          header(jws.header, jws.source)
+          try transaction(jws.payload, path: "signedTransactionInfo > payload")
+        }
+      case .notificationBody(let jws, _):
+        header(jws.header, jws.source)
+        try notificationPayload(jws.payload, path: "signedPayload > payload")
+      }
+    }
+
+    func finish(_ document: SignedDataDocument) -> PurchaseHistory {
+      var history = PurchaseHistory(format: SignedDataMapping.identity(document, note: contentNote))
+      history.transactions = collector.transactions
+      history.renewals = renewals
+      history.warnings = warnings
+      history.environment = environment
+      history.provenance.signature = signature
+      history.provenance.notification = notification
+      history.provenance.receipt = receipt
+      history.provenance.duplicateRowsMerged = collector.duplicates
+      if let newest = newestSignedDate() {
+        history.moment = DataMoment(time: newest, field: "signedDate", description: "the newest signedDate in the data")
+      }
+      return history
+    }
+
+    func newestSignedDate() -> Timestamp? {
+      let dates = collector.transactions.compactMap(\.signedDate) + renewals.compactMap(\.signedDate)
+      return ([notificationSignedDate, receipt?.receiptCreationDate].compactMap { $0 } + dates).max()
+    }
+
+    var notificationSignedDate: Timestamp?
+
+    /// The first signature header read speaks for the document (Apple signs a response's strings alike).
+    mutating func header(_ h: JWSHeader, _ signer: SigningSource) {
+      guard signature == nil else { return }
+      signature = SignatureFacts(
+        algorithm: h.alg, keyID: h.kid, certificateCount: h.x5cCount ?? 0,
+        signer: signer == .appStoreClaimed ? nil : signer.label)
+    }
+
+    mutating func notes(_ notes: [SignedDataNote], path: String) {
+      for note in notes {
+        warnings.append(DataWarning(path: SignedDataPath.join(path, note.path), message: note.message))
+      }
+    }
+
+    mutating func payload(_ p: SignedPayload, path: String) throws(ReceiptError) {
+      switch p {
+      case .transaction(let t): try transaction(t, path: path)
+      case .renewalInfo(let r): renewal(r, path: path, status: nil)
+      case .appTransaction(let a): appTransaction(a, path: path)
+      case .notification(let n): try notificationPayload(n, path: path)
+      }
+    }
+
+    mutating func appTransaction(_ a: AppTransactionPayload, path: String) {
+      notes(a.notes, path: path)
+      var info = ReceiptInfo()
+      info.bundleID = a.bundleId
+      info.applicationVersion = a.applicationVersion
+      info.originalApplicationVersion = a.originalApplicationVersion
+      info.receiptType = a.receiptType?.raw
+      info.receiptCreationDate = a.receiptCreationDate
+      info.requestDate = a.requestDate
+      info.originalPurchaseDate = a.originalPurchaseDate
+      receipt = info
+      if environment == nil { environment = a.receiptType?.raw }
+    }
+
+    mutating func notificationPayload(_ n: NotificationV2Payload, path: String) throws(ReceiptError) {
+      notes(n.notes, path: path)
+      var info = NotificationInfo()
+      let type = n.notificationType?.raw
+      info.notificationType = [type, n.subtype?.raw].compactMap { $0 }.joined(separator: " / ")
+      if type == nil && n.subtype == nil { info.notificationType = nil }
+      info.environment = n.environment?.raw
+      info.bundleID = n.data?.bundleId ?? n.summary?.bundleId ?? n.externalPurchaseToken?.bundleId
+      notification = info
+      notificationSignedDate = n.signedDate
+      if environment == nil { environment = n.environment?.raw }
+      switch n.content {
+      case .transaction: break
+      case .noTransaction: contentNote = "no transaction: the notification is about the app, not a purchase"
+      case .summary: contentNote = "summary: a renewal extension for many subscribers, no one customer's transaction"
+      case .externalPurchaseToken: contentNote = "external purchase token: no App Store transaction"
+      case .empty: contentNote = "no data, summary or externalPurchaseToken"
+      }
+      guard let data = n.data else { return }
+      let dataPath = SignedDataPath.join(path, "data")
+      var chain: String?
+      var signed: [Timestamp] = []
+      if let t = data.signedTransactionInfo?.decoded {
+        header(t.header, t.source)
+        chain = t.payload.originalTransactionId ?? t.payload.transactionId
+        signed += [t.payload.signedDate].compactMap { $0 }
+        try transaction(t.payload, path: SignedDataPath.join(dataPath, "signedTransactionInfo > payload"))
+      }
+      let status = data.status.map { StoreSubscriptionStatus(code: $0.raw, asOf: nil) }
+      if let r = data.signedRenewalInfo?.decoded {
+        header(r.header, r.source)
+        signed += [r.payload.signedDate].compactMap { $0 }
+        var s = status
+        s?.asOf = (signed + [n.signedDate].compactMap { $0 }).max()
+        renewal(r.payload, path: SignedDataPath.join(dataPath, "signedRenewalInfo > payload"), status: s)
+      } else if var s = status, let chain {
+        s.asOf = (signed + [n.signedDate].compactMap { $0 }).max()
+        merge(RenewalState(originalTransactionID: chain, vocabulary: .storeKit2), status: s)
+      }
+    }
+
+    mutating func statusItem(
+      _ item: LastTransactionStatus, group: String?, path: String
+    ) throws(ReceiptError) {
+      var signed: [Timestamp] = []
+      if let t = item.signedTransactionInfo?.decoded {
+        header(t.header, t.source)
+        signed += [t.payload.signedDate].compactMap { $0 }
+        try transaction(t.payload, path: path + ".signedTransactionInfo > payload", group: group)
+      }
+      var status = item.status.map { StoreSubscriptionStatus(code: $0.raw, asOf: nil) }
+      if let r = item.signedRenewalInfo?.decoded {
+        header(r.header, r.source)
+        signed += [r.payload.signedDate].compactMap { $0 }
+        status?.asOf = signed.max()
+        renewal(r.payload, path: path + ".signedRenewalInfo > payload", status: status)
+      } else if let chain = item.originalTransactionId {
+        status?.asOf = signed.max()
+        merge(RenewalState(originalTransactionID: chain, vocabulary: .storeKit2), status: status)
+      }
+    }
+
+    mutating func transaction(
+      _ p: JWSTransactionPayload, path: String, group: String? = nil
+    ) throws(ReceiptError) {
+      notes(p.notes, path: path)
+      if environment == nil { environment = p.environment?.raw }
+      guard let id = p.transactionId, let product = p.productId else {
+        let missing = p.transactionId == nil ? "transactionId" : "productId"
+        warnings.append(
+          DataWarning(
+            path: path.isEmpty ? "(payload)" : path,
+            message: "a transaction without \(missing); it cannot be counted and was left out"))
+        return
+      }
+      let ownership: Ownership
+      switch p.inAppOwnershipType?.known {
+      case .purchased?: ownership = .purchased
+      case .familyShared?: ownership = .familyShared
+      case nil: ownership = p.inAppOwnershipType.map { .unrecognized($0.raw) } ?? .purchased
+      }
+      var quantity: Int?
+      if let q = p.quantity {
+        guard (1...SignedDataMapping.maxQuantity).contains(q), let value = Int(exactly: q) else {
+          throw ReceiptError(
+            .invalidValue, source: source, path: SignedDataPath.join(path, "quantity"),
+            message: "quantity \(q) is outside 1...\(SignedDataMapping.maxQuantity)")
+        }
+        quantity = value
+      }
+      var t = PurchaseTransaction(
+        transactionID: id, originalTransactionID: p.originalTransactionId, productID: product, ownership: ownership,
+        ownershipAssumed: p.inAppOwnershipType == nil, quantity: quantity, purchaseDate: p.purchaseDate,
+        originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate,
+        revocation: p.revocationDate.map {
+          Revocation(
+            date: $0, reason: p.revocationReason.map { RevocationReason(code: String($0.raw)) },
+            type: p.revocationType?.raw)
+        },
+        offer: SignedDataMapping.offer(type: p.offerType, discount: p.offerDiscountType, identifier: p.offerIdentifier),
+        isUpgraded: p.isUpgraded == true, subscriptionGroup: p.subscriptionGroupIdentifier ?? group,
+        webOrderLineItemID: p.webOrderLineItemId, productType: SignedDataMapping.productType(p.type),
+        price: nil, sources: .signedTransaction, vocabulary: .storeKit2)
+      t.signedDate = p.signedDate
+      if p.revocationDate == nil, p.revocationReason != nil {
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(path, "revocationReason"),
+            message: "a revocationReason without a revocationDate; no revocation is assumed"))
+      }
+      if let price = p.price {
+        if let currency = p.currency {
+          t.price = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
+        } else {
+          warnings.append(
+            DataWarning(
+              path: SignedDataPath.join(path, "price"), message: "a price without a currency; the price is not used"))
+        }
+      }
+      add(t)
+    }
+
+    /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
+    mutating func add(_ t: PurchaseTransaction) {
+      if let held = collector.transactions.first(where: { $0.transactionID == t.transactionID }) {
+        let fields = held.differences(from: t)
+        if !fields.isEmpty {
+          let winner = held.isSignedEarlier(than: t) ? t : held
+          let when = winner.signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
+          warnings.append(
+            DataWarning(
+              path: "transactionId \(t.transactionID)",
+              message:
+                "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used"))
+        }
+      }
+      collector.add(t) { held, new in held.isSignedEarlier(than: new) }
+    }
+
+    mutating func renewal(_ p: JWSRenewalInfoPayload, path: String, status: StoreSubscriptionStatus?) {
+      notes(p.notes, path: path)
+      if environment == nil { environment = p.environment?.raw }
+      var r = RenewalState(
+        productID: p.productId, autoRenewProductID: p.autoRenewProductId,
+        originalTransactionID: p.originalTransactionId,
+        autoRenewStatus: p.autoRenewStatus.map { AutoRenewStatus(code: String($0.raw)) },
+        expirationIntent: p.expirationIntent.map { ExpirationIntent(code: String($0.raw)) },
+        isInBillingRetryPeriod: p.isInBillingRetryPeriod, gracePeriodExpiresDate: p.gracePeriodExpiresDate,
+        priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
+        vocabulary: .storeKit2)
+      r.signedDate = p.signedDate
+      merge(r, status: status)
+    }
+
+    /// Renewal info merges by original transaction id; the later-signed copy wins.
+    mutating func merge(_ r: RenewalState, status: StoreSubscriptionStatus?) {
+      var r = r
+      if let status { r.storeStatus = status }
+      guard let chain = r.originalTransactionID,
+        let i = renewals.firstIndex(where: { $0.originalTransactionID == chain })
+      else {
+        renewals.append(r)
+        return
+      }
+      renewals[i] = renewals[i].merged(with: r)
+    }
+  }
+
+  /// `offerType` 1 is an introductory offer (with `offerDiscountType` as its pricing); 2 promotional, 3 offer
+  /// code and 4 win-back never use the introductory offer.
+  static func offer(
+    type: Coded<OfferType>?, discount: Coded<OfferDiscountType>?, identifier: String?
+  ) -> OfferUse? {
+    guard let type else { return nil }
+    var pricing: OfferUse.Pricing?
+    switch discount?.known {
+    case .freeTrial?: pricing = .freeTrial
+    case .payAsYouGo?: pricing = .payAsYouGo
+    case .payUpFront?: pricing = .payUpFront
+    case .oneTime?, nil: pricing = nil
+    }
+    switch type.known {
+    case .introductory?:
+      // Before iOS 17.2 Apple sent no offerDiscountType: an introductory offer of unstated payment mode.
+      return OfferUse(
+        kind: .introductory, pricing: pricing ?? .introductoryPrice, identifier: identifier, usesIntroductoryOffer: true
+      )
+    case .promotional?:
+      return OfferUse(kind: .promotional, pricing: pricing, identifier: identifier, usesIntroductoryOffer: false)
+    case .offerCode?:
+      return OfferUse(kind: .offerCode, pricing: pricing, identifier: identifier, usesIntroductoryOffer: false)
+    case .winBack?:
+      return OfferUse(kind: .winBack, pricing: pricing, identifier: identifier, usesIntroductoryOffer: false)
+    case nil:
+      return OfferUse(
+        kind: .unrecognized(String(type.raw)), pricing: pricing, identifier: identifier, usesIntroductoryOffer: false)
+    }
+  }
+
+  /// `type` in the model's terms; nil for a value Apple does not document (a note says so).
+  static func productType(_ type: Coded<SignedProductType>?) -> ProductType? {
+    switch type?.known {
+    case .autoRenewableSubscription?: .autoRenewable
+    case .nonConsumable?: .nonConsumable
+    case .consumable?: .consumable
+    case .nonRenewingSubscription?: .nonRenewing
+    case nil: nil
+    }
+  }
+
+  /// The document's format identity: its shape, and for one JWS or payload, its kind.
+  static func identity(_ document: SignedDataDocument, note: String?) -> FormatIdentity {
+    var description = document.shape.title
+    switch document.content {
+    case .compactJWS(let jws): description += ": " + jws.payload.kind.noun
+    case .decodedPayload(let p): description += ": " + p.kind.noun
+    default: break
+    }
+    if let note { description += " (\(note))" }
+    let name: String
+    switch document.shape {
+    case .compactJWS: name = "signed_jws"
+    case .jwsLines: name = "signed_jws_lines"
+    case .decodedPayload: name = "signed_payload_decoded"
+    case .transactionHistory: name = "transaction_history_response"
+    case .refundHistory: name = "refund_history_response"
+    case .subscriptionStatuses: name = "subscription_statuses_response"
+    case .transactionInfo: name = "transaction_info_response"
+    case .notificationBody: name = "notification_v2_body"
+    }
+    return FormatIdentity(name: name, description: description)
+  }
+}

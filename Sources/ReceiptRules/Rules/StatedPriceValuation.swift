@@ -1,0 +1,48 @@
+import ReceiptModel
+
+/// Values a transaction at the price the data itself states (signed transactions' `price` in milliunits and
+/// `currency`: after any offer discount, and × quantity for consumables, so never multiplied again).
+/// The stated price wins over the catalog's.
+/// - Parameter transaction: a transaction the purchaser owns.
+/// - Returns: its value, or nil when the data states no price.
+func valueFromStatedPrice(_ transaction: PurchaseTransaction) -> TransactionValue? {
+  guard let stated = transaction.price else { return nil }
+  let digits = minorDigits(ofCurrency: stated.currency)
+  guard let minor = stated.amount.rescaled(to: digits) else {
+    return .unpriced(
+      reason: "the transaction's price \(stated.amount.text) \(stated.currency) has more decimals than the currency")
+  }
+  return .paid(Money(minorUnits: minor.units, currency: stated.currency), basis: .transactionPrice)
+}
+
+/// Where the data's own facts about a transaction disagree with the catalog: its price and its product type.
+/// The data wins in both cases; each disagreement is one sentence for a warning.
+/// - Parameters:
+///   - transaction: a transaction.
+///   - catalog: the products the app sells.
+/// - Returns: the disagreements, empty when there are none or nothing to compare.
+public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: Catalog) -> [String] {
+  guard let product = catalog.product(transaction.productID) else { return [] }
+  var out: [String] = []
+  let id = "transaction \(Excerpt.quoted(transaction.transactionID)) (\(transaction.productID))"
+  if let stated = transaction.productType, stated != product.type {
+    out.append(
+      "\(id): the data says \(stated.description), the catalog \(product.type.description); the data's type is used")
+  }
+  if transaction.isOwnedByPurchaser, transaction.offer == nil, let stated = transaction.price,
+    let listed = product.price, let currency = product.currency
+  {
+    let statedAmount = stated.amount.rescaled(to: 3)
+    let perUnit = listed.rescaled(to: 3).flatMap { p in
+      let (total, overflow) = p.units.multipliedReportingOverflow(by: units(of: transaction))
+      return overflow ? nil : total
+    }
+    if stated.currency.uppercased() != currency.uppercased() || statedAmount?.units != perUnit {
+      let shown = (stated.amount.rescaled(to: minorDigits(ofCurrency: stated.currency)) ?? stated.amount).text
+      out.append(
+        "\(id): priced from the transaction at \(shown) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
+      )
+    }
+  }
+  return out
+}
