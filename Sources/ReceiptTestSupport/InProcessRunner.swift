@@ -4,12 +4,6 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-@testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
-@testable import ReceiptTestSupport
-
 /// Runs `ReceiptTool.run` in this process with standard output and error captured in temporary files.
 enum InProcessRunner {
   struct Result {

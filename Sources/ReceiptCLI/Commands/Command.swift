@@ -54,9 +54,11 @@ package final class CommandContext: @unchecked Sendable {
 
   /// Decodes one input document with the format that recognises it.
   func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
-    try formats.decode(
-      input.bytes, source: input.label,
-      options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
+    try input.content.withBuffer { (buffer) throws(ReceiptError) in
+      try formats.decode(
+        contentsOf: buffer, source: input.label,
+        options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
+    }
   }
 
   /// Writes `receipt-tool: error: <message>` on one line.
@@ -105,6 +107,12 @@ package enum CommonOptions {
 
   package static let ndjson = OptionSpec(
     "ndjson", help: "Read every input as NDJSON (one JSON document per line). Detected automatically otherwise.")
+
+  package static let maxDocumentSize = OptionSpec(
+    "max-document-size", value: "size",
+    help:
+      "Refuse a single document larger than this before reading it: bytes, or with K, M or G (binary units). NDJSON lines are documents too. (default: 1G)"
+  )
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")

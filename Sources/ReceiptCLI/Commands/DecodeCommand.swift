@@ -16,6 +16,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.ndjson,
       CommonOptions.showSecrets,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var inputs: InputOptions
@@ -24,7 +25,7 @@ struct DecodeCommand: ParsableCommand {
   var showSecrets: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: Self.configuration.name)
     format = DocumentFormat(arguments)
     catalog = try CatalogOptions(arguments, command: Self.configuration.name)
     showSecrets = arguments.flag("show-secrets")

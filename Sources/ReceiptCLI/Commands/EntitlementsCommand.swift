@@ -23,6 +23,7 @@ struct EntitlementsCommand: ParsableCommand {
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
       CommonOptions.ndjson,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var inputs: InputOptions
@@ -33,7 +34,7 @@ struct EntitlementsCommand: ParsableCommand {
   var explain: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: Self.configuration.name)
     format = DocumentFormat(arguments)
     catalog = try CatalogOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)

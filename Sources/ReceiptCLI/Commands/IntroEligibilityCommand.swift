@@ -25,6 +25,7 @@ struct IntroEligibilityCommand: ParsableCommand {
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.ndjson,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var inputs: InputOptions
@@ -35,7 +36,7 @@ struct IntroEligibilityCommand: ParsableCommand {
   var expected: IntroEligibilityStatus?
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: Self.configuration.name)
     format = DocumentFormat(arguments)
     catalog = try CatalogOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)

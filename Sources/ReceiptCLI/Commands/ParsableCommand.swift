@@ -49,6 +49,8 @@ struct InputOptions {
   var paths: [String]
   var forceNDJSON: Bool
   var quiet: Bool
+  /// `--max-document-size`: a larger single document is refused before it is read.
+  var maxDocumentSize = ChunkReader.defaultMaxDocumentSize
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
     self.paths = paths
@@ -56,10 +58,19 @@ struct InputOptions {
     self.quiet = quiet
   }
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     paths = arguments.positionals
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
+    if let text = arguments.value("max-document-size") {
+      guard let size = ByteCount.parse(text) else {
+        throw .usage(
+          "The value '\(text)' is invalid for '--max-document-size <size>'. Please provide a size in bytes, "
+            + "optionally with K, M or G (binary units), such as 2G.",
+          command: command)
+      }
+      maxDocumentSize = size
+    }
   }
 }
 
