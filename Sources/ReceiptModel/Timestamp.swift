@@ -165,6 +165,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
   /// Parses a string of decimal digits as milliseconds; rejects signs, spaces, exponents and out-of-range values.
   public static func parse(milliseconds bytes: some Collection<UInt8>) -> Timestamp? {
+    Array(bytes).withUnsafeBufferPointer { parse(milliseconds: $0) }
+  }
+
+  /// The same for bytes in place: the decoder's hot path, not generic, so it is never called through
+  /// witness tables from another module.
+  public static func parse(milliseconds bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
     var v: Int64 = 0
     for c in bytes {
