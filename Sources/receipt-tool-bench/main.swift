@@ -33,7 +33,7 @@ func generate(_ name: String, _ write: (FileHandle) -> Void) -> String {
   return path
 }
 
-var generatedAny = false
+nonisolated(unsafe) var generatedAny = false
 let big = generate("big-100000.json") { h in
   h.write(Data((SyntheticReceipts.verifyReceipt(index: 0, transactions: 100_000) + "\n").utf8))
 }

@@ -57,9 +57,9 @@ enum ByteCount {
       else { return nil }
       var scale = 1
       for _ in 0..<fraction.count { scale *= 10 }
-      let extra = f.multipliedReportingOverflow(by: unit / scale)
-      guard !extra.overflow else { return nil }
-      let sum = value.partialValue.addingReportingOverflow(extra.partialValue)
+      let extra = f.multipliedReportingOverflow(by: unit)
+      guard !extra.overflow, extra.partialValue % scale == 0 else { return nil }
+      let sum = value.partialValue.addingReportingOverflow(extra.partialValue / scale)
       value = sum
       guard !value.overflow else { return nil }
     }
