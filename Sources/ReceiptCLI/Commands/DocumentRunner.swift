@@ -132,9 +132,10 @@ enum DocumentRunner {
       progress.erase()
       context.warn(message)
     }
+    let flushOutput = { context.stdout.flush() }
     DocumentPipeline.run(
       paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, maxDocumentSize: inputs.maxDocumentSize,
-      notice: notice, idle: { context.stdout.flush() }, transform: lifted
+      notice: notice, idle: flushOutput, transform: lifted
     ) { document, result in
       progress.erase()
       defer { progress.documentDone(bytes: document?.content.count ?? 0) }

@@ -2,9 +2,7 @@ import ReceiptModel
 
 extension ReceiptToolError {
   /// One document over the single-document limit: what it is, the limit, and the ways around it.
-  /// - Parameters:
-  ///   - size: the document's size, or as much of it as was read before giving up.
-  ///   - exact: whether `size` is the whole document (else "at least").
+  /// `size` is the document's size, or as much as was read before giving up (`exact` false: "at least").
   static func documentTooLarge(source: String, size: Int, limit: Int, exact: Bool) -> ReceiptToolError {
     let shown = (exact ? "" : "at least ") + ByteCount.describe(size)
     return .input(

@@ -114,10 +114,8 @@ package struct InputBytes: Sendable {
 package enum InputDocuments {
   /// Calls `body` for each document of `paths` (standard input when empty), in input order.
   /// A file that cannot be read is passed to `body` as a failure and the rest go on.
-  /// - Parameters:
-  ///   - maxDocumentSize: a larger document is an error, raised before it is read or allocated.
-  ///   - waiting: called before a read from a pipe or terminal that may block, so that what was read
-  ///     so far can be shown first.
+  /// A document over `maxDocumentSize` is an error, raised before it is read or allocated. `waiting` is
+  /// called before a read from a pipe or terminal that may block, so that what was read can be shown first.
   package static func forEach(
     paths: [String], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
     notice: (String) -> Void = { _ in }, waiting: () -> Void = {},

@@ -33,9 +33,8 @@ package final class ProgressMeter {
       && (environment.variables["CI"] ?? "").isEmpty
   }
 
-  /// - Parameters:
-  ///   - paths: the inputs, for the total size (only when all are regular files).
-  ///   - clock: seconds on a monotonic clock (tests pass their own).
+  /// `paths` give the total size (only when all are regular files); `clock` gives seconds on a
+  /// monotonic clock (tests pass their own).
   package init(
     sink: OutputSink, paths: [String], enabled: Bool, clock: @escaping () -> Double = ProgressMeter.monotonicSeconds
   ) {
