@@ -168,6 +168,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// Inlinable, so that decoders in other modules get it specialised for their byte buffers (the hot path).
   @inlinable
   public static func parse(milliseconds bytes: some Collection<UInt8>) -> Timestamp? {
+    Array(bytes).withUnsafeBufferPointer { parse(milliseconds: $0) }
+  }
+
+  /// The same for bytes in place: the decoder's hot path, not generic, so it is never called through
+  /// witness tables from another module.
+  public static func parse(milliseconds bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
     var v: Int64 = 0
     for c in bytes {

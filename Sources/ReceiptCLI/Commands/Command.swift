@@ -55,9 +55,11 @@ package final class CommandContext: @unchecked Sendable {
   /// Decodes one input document with the format that recognises it.
   func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
-    return try formats.decode(
-      input.bytes, source: input.label,
-      options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
+    return try input.content.withBuffer { (buffer) throws(ReceiptError) in
+      try formats.decode(
+        contentsOf: buffer, source: input.label,
+        options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
+    }
   }
 
   /// Writes `receipt-tool: error: <message>` on one line.
@@ -111,6 +113,12 @@ package enum CommonOptions {
     "one-customer",
     help:
       "Read every input as pieces of one customer's history: transactions merge by id (the later-signed copy wins, differences are warned about), renewal info by original transaction id, and one answer is given."
+  )
+
+  package static let maxDocumentSize = OptionSpec(
+    "max-document-size", value: "size",
+    help:
+      "Refuse a single document larger than this before reading it: bytes, or with K, M or G (binary units). NDJSON lines are documents too. (default: 1G)"
   )
 
   package static let quiet = OptionSpec(

@@ -17,6 +17,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.oneCustomer,
       CommonOptions.showSecrets,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var options: DocumentCommandOptions

@@ -37,6 +37,58 @@ package struct DocumentOutput: @unchecked Sendable {
   }
 }
 
+/// `--format json` written as documents complete: one result alone is one object, more are an array,
+/// streamed element by element so memory does not grow with the batch. The text is that of rendering
+/// the whole array at once.
+struct JSONArrayStream {
+  let sink: OutputSink
+  /// Several inputs were named: an array even for one result, or none.
+  let alwaysArray: Bool
+  /// The first result, held until a second one shows that an array is being written.
+  private var first: JSONValue?
+  private var started = false
+
+  init(sink: OutputSink, alwaysArray: Bool) {
+    self.sink = sink
+    self.alwaysArray = alwaysArray
+  }
+
+  mutating func append(_ value: JSONValue) {
+    if !started, !alwaysArray, first == nil {
+      first = value
+      return
+    }
+    if !started {
+      sink.write("[")
+      started = true
+      if let held = first {
+        writeElement(held, leadingComma: false)
+        first = nil
+        writeElement(value, leadingComma: true)
+        return
+      }
+      writeElement(value, leadingComma: false)
+      return
+    }
+    writeElement(value, leadingComma: true)
+  }
+
+  private func writeElement(_ value: JSONValue, leadingComma: Bool) {
+    sink.write((leadingComma ? "," : "") + "\n  " + value.rendered(pretty: true, indent: 1))
+  }
+
+  /// Closes the array, or writes the one result alone.
+  mutating func finish() {
+    if started {
+      sink.write("\n]\n")
+    } else if let only = first {
+      sink.write(only.rendered() + "\n")
+    } else if alwaysArray {
+      sink.write("[]\n")
+    }
+  }
+}
+
 /// Output formats of the per-document commands.
 package enum DocumentFormat: String, Sendable {
   case text, json, ndjson
@@ -72,9 +124,21 @@ enum DocumentRunner {
     let lifted = { (document: InputDocument) throws(ReceiptToolError) -> T in
       try lifting { () throws(ReceiptError) in try transform(document) }
     }
+    let progress = ProgressMeter(
+      sink: context.stderr, paths: inputs.paths,
+      enabled: !inputs.quiet && ProgressMeter.wanted(context.environment))
+    defer { progress.erase() }
+    let notice = { (message: String) in
+      progress.erase()
+      context.warn(message)
+    }
+    let flushOutput = { context.stdout.flush() }
     DocumentPipeline.run(
-      paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, notice: context.warn, transform: lifted
+      paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, maxDocumentSize: inputs.maxDocumentSize,
+      notice: notice, idle: flushOutput, transform: lifted
     ) { document, result in
+      progress.erase()
+      defer { progress.documentDone(bytes: document?.content.count ?? 0) }
       switch (document, result) {
       case (let document?, .success(let value)):
         body(.processed(document, value))
@@ -99,7 +163,7 @@ enum DocumentRunner {
     let quiet = inputs.quiet
     var firstError: ExitStatus?
     var checkFailed = false
-    var jsonResults: [JSONValue] = []
+    var jsonArray = JSONArrayStream(sink: context.stdout, alwaysArray: inputs.paths.count > 1)
     var count = 0
     let several = inputs.paths.count > 1
 
@@ -135,19 +199,13 @@ enum DocumentRunner {
           }
           context.stdout.write(result.text)
         case .json:
-          if let value = result.json { jsonResults.append(value) }
+          if let value = result.json { jsonArray.append(value) }
         case .ndjson:
           context.stdout.write(result.text)
         }
       }
     }
-    if format == .json, !quiet {
-      if jsonResults.count == 1, !several, let only = jsonResults.first {
-        context.stdout.write(only.rendered() + "\n")
-      } else if !jsonResults.isEmpty || several {
-        context.stdout.write(JSONValue.array(jsonResults).rendered() + "\n")
-      }
-    }
+    if format == .json, !quiet { jsonArray.finish() }
     context.stderr.flush()
     if let firstError { return firstError }
     return checkFailed ? .checkFailed : .ok

@@ -24,6 +24,7 @@ struct EntitlementsCommand: ParsableCommand {
       CommonOptions.ndjson,
       CommonOptions.oneCustomer,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var options: DocumentCommandOptions

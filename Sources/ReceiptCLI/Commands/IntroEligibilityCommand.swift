@@ -26,6 +26,7 @@ struct IntroEligibilityCommand: ParsableCommand {
       CommonOptions.ndjson,
       CommonOptions.oneCustomer,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var options: DocumentCommandOptions

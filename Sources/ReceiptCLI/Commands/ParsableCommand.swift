@@ -51,6 +51,8 @@ struct InputOptions {
   var quiet: Bool
   /// `--one-customer`: every input is part of one history, answered once.
   var oneCustomer = false
+  /// `--max-document-size`: a larger single document is refused before it is read.
+  var maxDocumentSize = ChunkReader.defaultMaxDocumentSize
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
     self.paths = paths
@@ -58,11 +60,20 @@ struct InputOptions {
     self.quiet = quiet
   }
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     paths = arguments.positionals
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
     oneCustomer = arguments.flag("one-customer")
+    if let text = arguments.value("max-document-size") {
+      guard let size = ByteCount.parse(text) else {
+        throw .usage(
+          "The value '\(text)' is invalid for '--max-document-size <size>'. Please provide a size in bytes, "
+            + "optionally with K, M or G (binary units), such as 2G.",
+          command: command)
+      }
+      maxDocumentSize = size
+    }
   }
 }
 
@@ -74,7 +85,7 @@ struct DocumentCommandOptions {
   var catalog: CatalogOptions
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: command)
     format = DocumentFormat(arguments)
     catalog = try CatalogOptions(arguments, command: command)
   }

@@ -19,6 +19,8 @@ package func exitProcess(_ status: ExitStatus) -> Never {
 package struct ProcessEnvironment: Sendable {
   package var variables: [String: String]
   package var stdoutIsTerminal: Bool
+  /// For progress, which is drawn only on a terminal.
+  package var stderrIsTerminal = false
 
   package init(variables: [String: String], stdoutIsTerminal: Bool) {
     self.variables = variables
@@ -35,7 +37,9 @@ package struct ProcessEnvironment: Sendable {
       }
       p += 1
     }
-    return ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1)
+    var environment = ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1)
+    environment.stderrIsTerminal = isatty(2) == 1
+    return environment
   }
 
   /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
@@ -110,7 +114,7 @@ package enum FileInput {
   package static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
     var reader = try ChunkReader(path: path)
     defer { reader.close() }
-    return try reader.readRest()
+    return try reader.readRest().array
   }
 
   static func describeOpenError(_ code: Int32) -> String {

@@ -33,6 +33,7 @@ struct RevenueCommand: ParsableCommand {
       OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
       CommonOptions.ndjson,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var inputs: InputOptions
@@ -46,7 +47,7 @@ struct RevenueCommand: ParsableCommand {
   var givenWithMerge: [String]
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: Self.configuration.name)
     catalog = try CatalogOptions(arguments, command: Self.configuration.name)
     grouping = arguments.value("by").flatMap(RevenueGrouping.init(rawValue:)) ?? .product
     plan = arguments.value("commission").flatMap(CommissionPlan.init(rawValue:)) ?? .none

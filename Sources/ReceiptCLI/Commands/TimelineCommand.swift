@@ -23,6 +23,7 @@ struct TimelineCommand: ParsableCommand {
       CommonOptions.asOf,
       CommonOptions.ndjson,
       CommonOptions.quiet,
+      CommonOptions.maxDocumentSize,
     ])
 
   var inputs: InputOptions
@@ -31,7 +32,7 @@ struct TimelineCommand: ParsableCommand {
   var asOf: AsOfChoice
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
-    inputs = InputOptions(arguments)
+    inputs = try InputOptions(arguments, command: Self.configuration.name)
     format = arguments.value("format").flatMap(Format.init(rawValue:)) ?? .text
     catalog = try CatalogOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)

@@ -14,27 +14,34 @@ private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
 /// Reads a file or standard input and hands out lines (NDJSON) or the whole rest (one document).
 ///
-/// `read(2)` writes straight into `buffer`, never through a second copy. A regular file of up to
-/// `wholeFileLimit` bytes gets a buffer of its size up front, so a single document is read in place
-/// and handed out without copying; once the input turns out to be NDJSON, the reader keeps only
-/// the unconsumed tail and streams the rest in chunks, so memory does not grow with the number of lines.
+/// A regular file is mapped (`MappedFile`): a single document is parsed in place, and NDJSON lines
+/// are handed out as slices of the mapping whose pages are dropped once read past, so memory does not
+/// grow with the number of lines. Pipes and terminals (and files the system will not map) are read
+/// with `read(2)` in chunks; there, once the input turns out to be NDJSON, only the unconsumed tail is
+/// kept. A single document over `maxDocumentSize` bytes is refused before it is read or allocated.
 struct ChunkReader {
   static let chunkSize = 1 << 20
-  /// Larger regular files are streamed in chunks from the start, never reserved whole.
-  static let wholeFileLimit = 1 << 30
+  /// The default single-document limit (`--max-document-size`).
+  static let defaultMaxDocumentSize = 1 << 30
   private let fd: Int32
   private let path: String
-  /// Bytes `0..<filled` are input; the rest is room for the next read.
+  private let maxDocumentSize: Int
+  /// The input read so far, when it is not mapped. Bytes `0..<filled` are input; the rest is room.
   private var buffer: [UInt8] = []
+  /// The whole file, when it is mapped; then `filled` is its size and there is nothing more to read.
+  private var mapping: MappedFile?
   private var filled = 0
-  /// Start of the unconsumed part of `buffer`.
+  /// Start of the unconsumed part.
   private var start = 0
   private var eof = false
-  /// `buffer` was sized to the whole file and is never compacted.
-  private var sizedToFile = false
+  /// A pipe or terminal: results should be shown as each line arrives, not once a window fills.
+  let isLive: Bool
+  /// The file's size when it is a regular file (for progress).
+  let regularFileSize: Int?
 
-  init(path: String) throws(ReceiptToolError) {
+  init(path: String, maxDocumentSize: Int = defaultMaxDocumentSize) throws(ReceiptToolError) {
     self.path = path
+    self.maxDocumentSize = maxDocumentSize
     if path == "-" {
       fd = 0
     } else {
@@ -42,16 +49,24 @@ struct ChunkReader {
       guard fd >= 0 else { throw .noInput(source: path, reason: FileInput.describeOpenError(errno)) }
     }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { return }
-    if (st.st_mode & S_IFMT) == S_IFDIR {
+    guard fstat(fd, &st) == 0 else {
+      isLive = false
+      regularFileSize = nil
+      return
+    }
+    let type = st.st_mode & S_IFMT
+    if type == S_IFDIR {
+      isLive = false
+      regularFileSize = nil
       close()
       throw .noInput(source: path, reason: "is a directory")
     }
-    if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size <= Self.wholeFileLimit {
-      // The file's length plus one byte, so that reaching the end needs no second buffer.
-      let size = Int(st.st_size) + 1
-      buffer = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
-      sizedToFile = true
+    isLive = type == S_IFIFO || type == S_IFCHR || type == S_IFSOCK
+    regularFileSize = type == S_IFREG ? Int(exactly: st.st_size) : nil
+    if let size = regularFileSize, size > 0, let mapped = MappedFile(fd: fd, count: size, path: path) {
+      mapping = mapped
+      filled = size
+      eof = true
     }
   }
 
@@ -59,13 +74,18 @@ struct ChunkReader {
     if fd > 0 { closeDescriptor(fd) }
   }
 
-  /// Reads up to one chunk after `filled`; false at end of input. Without a file-sized buffer,
-  /// consumed bytes are dropped first, which moves the unconsumed ones to the front.
+  /// Calls `body` with the input read so far (`0..<filled`).
+  @inline(__always)
+  private func withView<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let mapping { return body(mapping.buffer(0..<filled)) }
+    return buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<filled])) }
+  }
+
+  /// Reads up to one chunk after `filled`; false at end of input. Consumed bytes are dropped first
+  /// when they are half the buffer, which moves the unconsumed ones to the front.
   private mutating func fill() throws(ReceiptToolError) -> Bool {
-    guard !eof else { return false }
-    // A file-sized buffer keeps a spare byte at the end; filling it means the file grew while read.
-    let fileSizedRoom = sizedToFile && filled < buffer.count
-    if !fileSizedRoom, buffer.count - filled < Self.chunkSize { makeRoom() }
+    guard !eof, mapping == nil else { return false }
+    if buffer.count - filled < Self.chunkSize { try makeRoom() }
     while true {
       let room = min(buffer.count - filled, Self.chunkSize)
       let n = buffer.withUnsafeMutableBytes { b -> Int in
@@ -84,8 +104,8 @@ struct ChunkReader {
   }
 
   /// Ensures a chunk of room after `filled`, dropping consumed bytes when they are half the buffer.
-  private mutating func makeRoom() {
-    sizedToFile = false
+  /// Refuses to grow past what one document may hold, before allocating.
+  private mutating func makeRoom() throws(ReceiptToolError) {
     if start > 0, start >= filled / 2 {
       buffer.withUnsafeMutableBytes { b in
         guard let base = b.baseAddress else { return }
@@ -95,9 +115,11 @@ struct ChunkReader {
       start = 0
     }
     guard buffer.count - filled < Self.chunkSize else { return }
-    // Doubling keeps a long line linear; the new room is left uninitialised, as only
-    // `0..<filled` is ever read, and copying by hand stays fast in unoptimised builds too.
-    let size = max(filled + Self.chunkSize, buffer.count * 2)
+    guard filled - start <= maxDocumentSize else { throw tooLarge(atLeast: filled - start) }
+    // Doubling keeps a long line linear, up to the document limit and a chunk of room. The new room
+    // is left uninitialised, as only `0..<filled` is ever read.
+    let limit = maxDocumentSize.addingReportingOverflow(2 * Self.chunkSize)
+    let size = min(max(filled + Self.chunkSize, buffer.count * 2), limit.overflow ? Int.max : limit.partialValue)
     let old = buffer
     let kept = filled
     buffer = [UInt8](unsafeUninitializedCapacity: size) { room, count in
@@ -108,22 +130,18 @@ struct ChunkReader {
     }
   }
 
-  /// NDJSON from here on: keep only the unconsumed bytes, so memory stays bounded.
-  mutating func streamLines() {
-    guard sizedToFile else { return }
-    buffer = Array(buffer[start..<filled])
-    filled = buffer.count
-    start = 0
-    sizedToFile = false
+  /// The one-line error for a document over the limit.
+  private func tooLarge(atLeast size: Int) -> ReceiptToolError {
+    .documentTooLarge(source: FileInput.displayName(path), size: size, limit: maxDocumentSize, exact: eof)
   }
 
   /// Index of the next newline at or after `from`, reading more input as needed; nil at end of input.
   private mutating func newline(from: Int) throws(ReceiptToolError) -> Int? {
     var i = from
     while true {
-      let found = buffer.withUnsafeBufferPointer { b -> Int? in
-        guard i < filled, let base = b.baseAddress else { return nil }
-        guard let p = memchr(base + i, 0x0A, filled - i) else { return nil }
+      let found = withView { b -> Int? in
+        guard i < b.count, let base = b.baseAddress else { return nil }
+        guard let p = memchr(base + i, 0x0A, b.count - i) else { return nil }
         return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
       }
       if let found { return found }
@@ -134,15 +152,38 @@ struct ChunkReader {
     }
   }
 
+  /// The first byte after `start` that is not JSON whitespace, reading more input as needed.
+  private mutating func firstSignificantByte() throws(ReceiptToolError) -> UInt8? {
+    var i = start
+    while true {
+      if i >= filled {
+        let consumed = start
+        guard try fill() else { return nil }
+        i -= consumed - start
+        continue
+      }
+      let b = withView { $0[i] }
+      if !InputDocuments.isJSONWhitespace(b) { return b }
+      i += 1
+    }
+  }
+
   /// Whether the first non-blank line is a whole object or array and a non-blank line follows.
-  /// Reads ahead without consuming anything.
+  /// Reads ahead without consuming anything. Input that does not start with `{` or `[` is answered
+  /// from its first byte, so a huge file of something else is not scanned for a newline.
   mutating func looksLikeNDJSON() throws(ReceiptToolError) -> Bool {
+    guard let first = try firstSignificantByte(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+      return false
+    }
     var lineStart = start
-    var first: Range<Int>?
-    while first == nil {
+    var firstLine: Range<Int>?
+    while firstLine == nil {
       // No newline after the first non-blank line: a single document.
       guard let nl = try newline(from: lineStart) else { return false }
-      if !buffer[lineStart..<nl].allSatisfy(InputDocuments.isJSONWhitespace) { first = lineStart..<nl }
+      let blank = withView { b in
+        UnsafeBufferPointer(rebasing: b[lineStart..<nl]).allSatisfy(InputDocuments.isJSONWhitespace)
+      }
+      if !blank { firstLine = lineStart..<nl }
       lineStart = nl + 1
     }
     var i = lineStart
@@ -153,14 +194,14 @@ struct ChunkReader {
         guard try fill() else { break }
         let moved = consumed - start
         i -= moved
-        first = first.map { ($0.lowerBound - moved)..<($0.upperBound - moved) }
+        firstLine = firstLine.map { ($0.lowerBound - moved)..<($0.upperBound - moved) }
         continue
       }
-      followed = !InputDocuments.isJSONWhitespace(buffer[i])
+      followed = !InputDocuments.isJSONWhitespace(withView { $0[i] })
       i += 1
     }
-    guard followed, let first else { return false }
-    return buffer.withUnsafeBufferPointer { Self.isBalancedValue(UnsafeBufferPointer(rebasing: $0[first])) }
+    guard followed, let firstLine else { return false }
+    return withView { Self.isBalancedValue(UnsafeBufferPointer(rebasing: $0[firstLine])) }
   }
 
   /// True when `line` is one structurally complete object or array (brackets balanced outside strings).
@@ -190,23 +231,61 @@ struct ChunkReader {
     return sawOpen && depth == 0 && !inString
   }
 
-  /// Calls `body` with each line (without its newline) and its 1-based number.
-  mutating func forEachLine(_ body: (Int, [UInt8]) -> Void) throws(ReceiptToolError) {
-    streamLines()
+  /// Calls `body` with each line (without its newline) and its 1-based number. `waiting` is called
+  /// before a read that may block (live input only), so what was read can be shown first.
+  mutating func forEachLine(
+    waiting: () -> Void = {}, _ body: (Int, InputBytes) throws(ReceiptToolError) -> Void
+  ) throws(ReceiptToolError) {
     var number = 0
+    var released = 0
     while true {
+      if isLive, !eof, !hasLine(), !readyToRead() { waiting() }
       let nl = try newline(from: start)
       let stop = nl ?? filled
       if nl == nil, start >= stop { return }
       number += 1
-      body(number, Array(buffer[start..<stop]))
+      guard stop - start <= maxDocumentSize else {
+        throw .documentTooLarge(
+          source: "\(FileInput.displayName(path)):\(number)", size: stop - start, limit: maxDocumentSize, exact: true)
+      }
+      if let mapping {
+        try body(number, InputBytes(mapping: mapping, range: start..<stop))
+        // Pages well behind the reader are no longer needed (documents of the current window are
+        // read again from the file if touched).
+        if start - released >= 16 << 20 {
+          released = start - 4 * DocumentPipeline.windowBytes
+          mapping.release(below: released)
+        }
+      } else {
+        try body(number, InputBytes(Array(buffer[start..<stop])))
+      }
       start = nl.map { $0 + 1 } ?? stop
     }
   }
 
-  /// Everything not yet consumed, read to the end; the buffer itself when nothing was consumed.
-  mutating func readRest() throws(ReceiptToolError) -> [UInt8] {
+  /// Whether a whole line is already buffered after `start`.
+  private func hasLine() -> Bool {
+    withView { b in
+      guard start < b.count, let base = b.baseAddress else { return false }
+      return memchr(base + start, 0x0A, b.count - start) != nil
+    }
+  }
+
+  /// Whether a read would return at once (data or end of input waiting).
+  private func readyToRead() -> Bool {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&p, 1, 0) > 0
+  }
+
+  /// Everything not yet consumed, read to the end: the mapping itself for a mapped file.
+  /// Over `maxDocumentSize` bytes, an error before anything more is read.
+  mutating func readRest() throws(ReceiptToolError) -> InputBytes {
+    if let mapping {
+      guard filled - start <= maxDocumentSize else { throw tooLarge(atLeast: filled - start) }
+      return InputBytes(mapping: mapping, range: start..<filled)
+    }
     while try fill() {}
+    guard filled - start <= maxDocumentSize else { throw tooLarge(atLeast: filled - start) }
     var rest: [UInt8] = []
     swap(&rest, &buffer)  // uniquely referenced, so trimming does not copy
     if start == 0 {
@@ -216,6 +295,6 @@ struct ChunkReader {
     }
     filled = 0
     start = 0
-    return rest
+    return InputBytes(rest)
   }
 }

@@ -33,9 +33,13 @@ package enum DocumentPipeline {
   /// `deliver` runs on the calling thread, in input order, with the document or, for an input that
   /// could not be read, nil and the error. `notice` gets messages about the input (skipped blank lines)
   /// in their place in that order.
+  ///
+  /// When the input is a pipe or terminal and the next read may block, the documents read so far
+  /// are transformed and delivered at once and `idle` is called (to flush output), so a result shows
+  /// as soon as its line is complete.
   package static func run<T>(
-    paths: [String], forceNDJSON: Bool,
-    notice: (String) -> Void = { _ in },
+    paths: [String], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
+    notice: (String) -> Void = { _ in }, idle: () -> Void = {},
     transform: (InputDocument) throws(ReceiptToolError) -> T,
     deliver: (InputDocument?, Result<T, ReceiptToolError>) -> Void
   ) {
@@ -55,14 +59,21 @@ package enum DocumentPipeline {
       flushWindow()
       notice(message)
     }
-    InputDocuments.forEach(paths: paths, forceNDJSON: forceNDJSON, notice: noticeInOrder) { document, readError in
+    let waiting = {
+      flushWindow()
+      idle()
+    }
+    InputDocuments.forEach(
+      paths: paths, forceNDJSON: forceNDJSON, maxDocumentSize: maxDocumentSize, notice: noticeInOrder,
+      waiting: waiting
+    ) { document, readError in
       guard let document else {
         flushWindow()
         deliver(nil, .failure(readError ?? .internalError("an input was neither read nor failed")))
         return
       }
       window.append(document)
-      windowSize += document.bytes.count
+      windowSize += document.content.count
       if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
     }
     flushWindow()

@@ -16,14 +16,21 @@ package struct InputDocument: Sendable {
   package var source: String
   /// 1-based line for documents read from NDJSON; nil for a whole file.
   package var line: Int?
-  package var bytes: [UInt8]
+  /// The document's bytes, in memory or in a mapped file.
+  package var content: InputBytes
+  /// A copy of the bytes (for small documents; decoding reads `content` in place).
+  package var bytes: [UInt8] { content.array }
   /// Already read: several documents merged into one customer's history (`--one-customer`).
   package var decoded: PurchaseHistory?
 
   package init(source: String, line: Int? = nil, bytes: [UInt8], decoded: PurchaseHistory? = nil) {
+    self.init(source: source, line: line, content: InputBytes(bytes), decoded: decoded)
+  }
+
+  package init(source: String, line: Int? = nil, content: InputBytes, decoded: PurchaseHistory? = nil) {
     self.source = source
     self.line = line
-    self.bytes = bytes
+    self.content = content
     self.decoded = decoded
   }
 
@@ -56,6 +63,47 @@ package struct InputDocument: Sendable {
   }
 }
 
+/// A document's bytes: an array read from a pipe, or a range of a mapped file read in place.
+package struct InputBytes: Sendable {
+  private enum Storage {
+    case array([UInt8])
+    case mapped(MappedFile, Range<Int>)
+  }
+  private let storage: Storage
+
+  package init(_ bytes: [UInt8]) { storage = .array(bytes) }
+
+  init(mapping: MappedFile, range: Range<Int>) { storage = .mapped(mapping, range) }
+
+  package var count: Int {
+    switch storage {
+    case .array(let a): a.count
+    case .mapped(_, let range): range.count
+    }
+  }
+
+  /// A copy of the bytes.
+  package var array: [UInt8] {
+    switch storage {
+    case .array(let a): a
+    case .mapped(let m, let range): Array(m.buffer(range))
+    }
+  }
+
+  /// Calls `body` with the bytes in place; the pointer is valid only during the call.
+  package func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    switch storage {
+    case .mapped(let m, let range):
+      return try withExtendedLifetime(m) { () throws(E) -> R in try body(m.buffer(range)) }
+    case .array(let a):
+      let result = a.withUnsafeBufferPointer { buffer -> Result<R, E> in
+        do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
+      }
+      return try result.get()
+    }
+  }
+}
+
 /// Reads the documents named on a command line, in order, streaming.
 ///
 /// An input is NDJSON when `--ndjson` is given, when its name ends in `.ndjson` or `.jsonl`, or
@@ -69,34 +117,36 @@ package struct InputDocument: Sendable {
 package enum InputDocuments {
   /// Calls `body` for each document of `paths` (standard input when empty), in input order.
   /// A file that cannot be read is passed to `body` as a failure and the rest go on.
+  /// A document over `maxDocumentSize` is an error, raised before it is read or allocated. `waiting` is
+  /// called before a read from a pipe or terminal that may block, so that what was read can be shown first.
   package static func forEach(
-    paths: [String], forceNDJSON: Bool,
-    notice: (String) -> Void = { _ in },
+    paths: [String], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
+    notice: (String) -> Void = { _ in }, waiting: () -> Void = {},
     _ body: (InputDocument?, ReceiptToolError?) -> Void
   ) {
     let inputs = paths.isEmpty ? ["-"] : paths
     for path in inputs {
       let name = FileInput.displayName(path)
       do throws(ReceiptToolError) {
-        var reader = try ChunkReader(path: path)
+        var reader = try ChunkReader(path: path, maxDocumentSize: maxDocumentSize)
         defer { reader.close() }
         let ndjsonByName = path.hasSuffix(".ndjson") || path.hasSuffix(".jsonl")
         var isNDJSON = forceNDJSON || ndjsonByName
         if !isNDJSON { isNDJSON = try reader.looksLikeNDJSON() }
         if isNDJSON {
           var blank = 0
-          try reader.forEachLine { number, bytes in
-            if bytes.allSatisfy(isJSONWhitespace) {
+          try reader.forEachLine(waiting: waiting) { number, bytes in
+            if bytes.withBuffer({ $0.allSatisfy(isJSONWhitespace) }) {
               blank += 1
             } else {
-              body(InputDocument(source: name, line: number, bytes: bytes), nil)
+              body(InputDocument(source: name, line: number, content: bytes), nil)
             }
           }
           if blank > 0 {
             notice("\(name): \(blank) blank line\(blank == 1 ? "" : "s") skipped (they hold no document)")
           }
         } else {
-          body(InputDocument(source: name, bytes: try reader.readRest()), nil)
+          body(InputDocument(source: name, content: try reader.readRest()), nil)
         }
       } catch {
         body(nil, error)

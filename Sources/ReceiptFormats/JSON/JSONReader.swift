@@ -72,11 +72,18 @@ public struct JSONReader {
     _ bytes: [UInt8], maxDepth: Int = defaultMaxDepth,
     _ body: (inout JSONReader) throws -> R
   ) throws -> R {
-    try bytes.withUnsafeBufferPointer { buf in
-      var reader = JSONReader(buf, maxDepth: maxDepth)
-      try reader.checkEncoding()
-      return try body(&reader)
-    }
+    try bytes.withUnsafeBufferPointer { try withReader(buffer: $0, maxDepth: maxDepth, body) }
+  }
+
+  /// Runs `body` with a reader over `buffer` (a mapped file, read in place), which must stay valid
+  /// and unchanged until `body` returns.
+  public static func withReader<R>(
+    buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth,
+    _ body: (inout JSONReader) throws -> R
+  ) throws -> R {
+    var reader = JSONReader(buffer, maxDepth: maxDepth)
+    try reader.checkEncoding()
+    return try body(&reader)
   }
 
   mutating func checkEncoding() throws {

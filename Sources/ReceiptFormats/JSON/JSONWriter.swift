@@ -5,8 +5,14 @@ import ReceiptRules
 extension JSONValue {
   /// Pretty (two-space indent, one member per line) or compact (one line, for NDJSON).
   public func rendered(pretty: Bool = true) -> String {
+    rendered(pretty: pretty, indent: 0)
+  }
+
+  /// Rendered as an element nested `indent` levels deep (lines after the first indented to match),
+  /// for writing a large array one element at a time.
+  public func rendered(pretty: Bool, indent: Int) -> String {
     var out = ""
-    write(to: &out, pretty: pretty, indent: 0)
+    write(to: &out, pretty: pretty, indent: indent)
     return out
   }
 

@@ -23,8 +23,13 @@ public struct DocumentSniff: Sendable {
 
   /// - Parameter bytes: the whole document.
   public init(_ bytes: [UInt8]) {
-    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    prefix = bytes[start..<min(bytes.count, start + Self.length)]
+    self.init(prefixOf: bytes[...])
+  }
+
+  /// - Parameter bytes: the document's first bytes (at least `length` + 3 of them, or all).
+  public init(prefixOf bytes: ArraySlice<UInt8>) {
+    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.startIndex + 3 : bytes.startIndex
+    prefix = bytes[start..<min(bytes.endIndex, start + Self.length)]
     firstSignificantByte = prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
   }
 
@@ -63,6 +68,20 @@ public protocol InputFormat: Sendable {
   /// - Returns: the purchase history the document describes.
   /// - Throws: `ReceiptError` naming the source, the path or byte offset, and the value.
   func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory
+  /// Reads a whole document in place (a mapped file), which must stay valid until this returns.
+  /// Formats that do not read in place get a copy (the default).
+  func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory
+}
+
+extension InputFormat {
+  /// Copies `buffer` and decodes the copy.
+  public func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try decode(Array(buffer), source: source, options: options)
+  }
 }
 
 /// The input formats receipt-tool reads, and which one reads a document.
@@ -89,7 +108,13 @@ public struct FormatRegistry: Sendable {
   /// - Parameter bytes: the whole document.
   /// - Returns: the format to decode it with.
   public func format(for bytes: [UInt8]) -> any InputFormat {
-    let sniff = DocumentSniff(bytes)
+    format(for: DocumentSniff(bytes))
+  }
+
+  /// The format that reads a document with these first bytes.
+  /// - Parameter sniff: the document's first bytes.
+  /// - Returns: the format to decode it with.
+  public func format(for sniff: DocumentSniff) -> any InputFormat {
     var possible: (any InputFormat)?
     for format in formats {
       switch format.recognition(of: sniff) {
@@ -112,5 +137,20 @@ public struct FormatRegistry: Sendable {
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
     try format(for: bytes).decode(bytes, source: source, options: options)
+  }
+
+  /// Decodes a document in place (a mapped file) with the format that recognises it.
+  /// - Parameters:
+  ///   - buffer: the document, valid until this returns.
+  ///   - source: the input's name for messages.
+  ///   - options: what the caller allows.
+  /// - Returns: the purchase history the document describes.
+  /// - Throws: the format's `ReceiptError`.
+  public func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
+  ) throws(ReceiptError) -> PurchaseHistory {
+    let head = Array(UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, DocumentSniff.length + 3)]))
+    return try format(for: DocumentSniff(prefixOf: head[...])).decode(
+      contentsOf: buffer, source: source, options: options)
   }
 }

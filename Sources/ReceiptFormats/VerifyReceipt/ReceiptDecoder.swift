@@ -15,11 +15,27 @@ public enum ReceiptDecoder {
     try decode(bytes, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
   }
 
+  /// Decodes `buffer` in place (a mapped file); it must stay valid until this returns.
+  public static func decode(
+    buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try decode(
+      buffer: buffer, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
+  }
+
   static func decode(
     _ bytes: [UInt8], source: String, keepSecrets: Bool, splittingLargeArrays: Bool
   ) throws(ReceiptError) -> PurchaseHistory {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
+      try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, splittingLargeArrays: splittingLargeArrays)
+    }
+  }
+
+  static func decode(
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, splittingLargeArrays: Bool
+  ) throws(ReceiptError) -> PurchaseHistory {
     do {
-      return try JSONReader.withReader(bytes) { reader in
+      return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
         reading.splitsLargeArrays = splittingLargeArrays

@@ -16,4 +16,10 @@ public struct VerifyReceiptFormat: InputFormat {
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
     try ReceiptDecoder.decode(bytes, source: source, options: options)
   }
+
+  public func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try ReceiptDecoder.decode(buffer: buffer, source: source, options: options)
+  }
 }

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A regular file mapped read-only, so a document is parsed in place: no copy into a fresh buffer,
+/// no zeroed pages. Unmapped when the last document that uses it is gone.
+///
+/// A file truncated by another process while mapped would raise SIGBUS on the next access; the
+/// handler installed here turns that into one error line and exit 74 instead of a crash.
+package final class MappedFile: @unchecked Sendable {
+  let base: UnsafeMutableRawPointer
+  let count: Int
+
+  /// Maps `count` bytes of `fd`; nil when the system refuses (the caller then reads instead).
+  init?(fd: Int32, count: Int, path: String) {
+    guard count > 0, let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+    base = p
+    self.count = count
+    _ = madvise(p, count, MADV_SEQUENTIAL)
+    MappedFile.installBusHandler(naming: path)
+  }
+
+  deinit { _ = munmap(base, count) }
+
+  /// The mapped bytes `range` (within `0..<count`).
+  func buffer(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + range.lowerBound, count: range.count)
+  }
+
+  /// Drops the pages wholly below `offset` from this process's memory; they are read again from the
+  /// file if touched later. Keeps the resident size of a long NDJSON file bounded.
+  func release(below offset: Int) {
+    let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+    let end = min(offset, count) / page * page
+    guard end > 0 else { return }
+    _ = madvise(base, end, MADV_DONTNEED)
+  }
+
+  /// The message the SIGBUS handler writes; set before a mapping is first touched.
+  nonisolated(unsafe) private static var busMessage: UnsafeMutablePointer<CChar>?
+  nonisolated(unsafe) private static var busMessageLength = 0
+
+  private static func installBusHandler(naming path: String) {
+    let text = "receipt-tool: error: \(FileInput.displayName(path)): the file changed (shrank) while it was read\n"
+    let bytes = Array(text.utf8CString)
+    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    copy.initialize(from: bytes, count: bytes.count)
+    let old = busMessage
+    busMessage = copy
+    busMessageLength = bytes.count - 1
+    old?.deallocate()
+    signal(SIGBUS) { _ in
+      if let message = MappedFile.busMessage { _ = write(2, message, MappedFile.busMessageLength) }
+      _exit(74)
+    }
+  }
+}
