@@ -16,9 +16,9 @@ import ReceiptRules
 /// `text` and `json` are rendered on demand: the runner asks only for the format being written,
 /// on the worker thread that processed the document.
 package struct DocumentOutput: @unchecked Sendable {
-  private let renderText: () -> String
+  private let renderText: () -> TerminalText
   private let renderJSON: () -> JSONValue
-  package var text: String { renderText() }
+  package var text: TerminalText { renderText() }
   package var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   package var failedChecks: [String]
@@ -27,7 +27,7 @@ package struct DocumentOutput: @unchecked Sendable {
   package var warnings: [String]
 
   package init(
-    text: @autoclosure @escaping () -> String, json: @autoclosure @escaping () -> JSONValue,
+    text: @autoclosure @escaping () -> TerminalText, json: @autoclosure @escaping () -> JSONValue,
     failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
@@ -123,14 +123,15 @@ enum DocumentRunner {
         let output = result.output
         for warning in output.warnings { context.warn("\(document.label): \(warning)") }
         for check in output.failedChecks {
-          context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
+          context.stderr.write(
+            "receipt-tool: check failed: \(TerminalSafeText("\(document.label): \(check.replacingNewlines)"))\n")
           checkFailed = true
         }
         guard !quiet else { return }
         switch format {
         case .text:
           if several || document.line != nil {
-            context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
+            context.stdout.write((count > 1 ? "\n" : "") + "==> \(TerminalSafeText(document.label)) <==\n")
           }
           context.stdout.write(result.text)
         case .json:
@@ -193,7 +194,7 @@ enum DocumentRunner {
 
   private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
     switch format {
-    case .text: Rendered(output: output, text: output.text, json: nil)
+    case .text: Rendered(output: output, text: output.text.rendered, json: nil)
     case .ndjson: Rendered(output: output, text: output.json.rendered(pretty: false) + "\n", json: nil)
     case .json: Rendered(output: output, text: "", json: output.json)
     case nil: Rendered(output: output, text: "", json: nil)

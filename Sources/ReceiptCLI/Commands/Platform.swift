@@ -43,11 +43,19 @@ package struct ProcessEnvironment: Sendable {
     stdoutIsTerminal && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
   }
 
-  /// Output width for help and tables: COLUMNS when it is a sensible number, else 80.
+  /// The widths `COLUMNS` is clamped to: narrower gives no room for a label and its value, wider lines
+  /// are unreadable.
+  package static let columnRange = 40...300
+
+  /// Output width for help and tables: `COLUMNS` clamped to `columnRange`, else 80 when unset or not a number.
   package var columns: Int {
-    if let c = variables["COLUMNS"].flatMap(Int.init), (40...500).contains(c) { return c }
-    return 80
+    guard let c = variables["COLUMNS"].flatMap({ Int($0.trimmingSpaces) }) else { return 80 }
+    return min(max(c, Self.columnRange.lowerBound), Self.columnRange.upperBound)
   }
+}
+
+extension String {
+  fileprivate var trimmingSpaces: String { String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }
 }
 
 /// Buffered writes to a file descriptor. A closed pipe (EPIPE) ends output quietly, as `head` expects.

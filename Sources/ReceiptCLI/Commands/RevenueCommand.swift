@@ -139,7 +139,7 @@ enum RevenueReporters {
   /// In the order help lists them; the first is the default.
   static let all: [Reporter] = [
     Reporter(name: "text") { report, grouping, style in
-      RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
+      RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width).rendered
     },
     Reporter(name: "json") { report, _, _ in RevenueReportCodec.write(report).rendered() + "\n" },
     Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
