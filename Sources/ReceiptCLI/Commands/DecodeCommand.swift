@@ -30,6 +30,8 @@ struct DecodeCommand: ParsableCommand {
     showSecrets = arguments.flag("show-secrets")
   }
 
+  func validate() throws(ReceiptToolError) { try inputs.validate(command: Self.configuration.name) }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let (color, width) = (context.environment.useColor, context.environment.columns)

@@ -91,8 +91,9 @@ enum DocumentRunner {
   }
 
   /// Runs a per-document command and writes one result per document, in input order.
+  /// - Parameter check: the checks asked for (`--require pro`), if any: they fail when there is no document.
   static func run(
-    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
+    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext, check: String? = nil,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
     let quiet = inputs.quiet
@@ -147,6 +148,11 @@ enum DocumentRunner {
       } else if !jsonResults.isEmpty || several {
         context.stdout.write(JSONValue.array(jsonResults).rendered() + "\n")
       }
+    }
+    if let check, count == 0 {
+      // An empty input passes no check: CI must not go green on a file that came out empty.
+      context.stderr.write("receipt-tool: check failed: \(check): the input holds no document to check\n")
+      checkFailed = true
     }
     context.stderr.flush()
     if let firstError { return firstError }

@@ -41,11 +41,19 @@ struct EntitlementsCommand: ParsableCommand {
     explain = arguments.flag("explain")
   }
 
+  func validate() throws(ReceiptToolError) {
+    try inputs.validate(command: Self.configuration.name)
+    if required.contains("") {
+      throw Self.usage("The value '' is invalid for '--require <id>'. Please provide an entitlement id.")
+    }
+  }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
     let (color, width) = (context.environment.useColor, context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
+    return DocumentRunner.run(inputs, format: format, context: context, check: check) { (input) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)

@@ -43,11 +43,19 @@ struct IntroEligibilityCommand: ParsableCommand {
     expected = arguments.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
   }
 
+  func validate() throws(ReceiptToolError) {
+    try inputs.validate(command: Self.configuration.name)
+    if products.contains("") {
+      throw Self.usage("The value '' is invalid for '--product <id>'. Please provide a product id.")
+    }
+  }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
     let (color, width) = (context.environment.useColor, context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    let check = expected.map { "--expect \($0.rawValue)" }
+    return DocumentRunner.run(inputs, format: format, context: context, check: check) { (input) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
@@ -63,6 +71,11 @@ struct IntroEligibilityCommand: ParsableCommand {
   /// One sentence per product whose status is not the one `--expect` asked for.
   func unmet(_ results: [IntroEligibilityResult]) -> [String] {
     guard let expected else { return [] }
+    guard !results.isEmpty else {
+      return [
+        "--expect \(expected.rawValue) has no product to check: neither --product, the catalog nor the receipt names an auto-renewable product."
+      ]
+    }
     return results.filter { $0.status != expected }.map {
       "expected \($0.productID) to be \(expected.rawValue), but it is \($0.reason)"
     }

@@ -61,6 +61,13 @@ struct InputOptions {
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
   }
+
+  /// Standard input can be read once: `-` named twice would find it empty the second time.
+  func validate(command: String) throws(ReceiptToolError) {
+    if paths.filter({ $0 == "-" }).count > 1 {
+      throw .usage("'-' (standard input) is given more than once; it can be read only once.", command: command)
+    }
+  }
 }
 
 /// `--catalog` (else `$RECEIPT_TOOL_CATALOG`) and `--currency`.

@@ -103,19 +103,13 @@ package enum ReceiptTool {
     ArgumentParsing.closest(to: word, among: commands.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
   }
 
-  /// argument-parser's usage error: `Error:`, `Usage:`, then where to find help; exit 64.
+  /// A usage error has the shape of every other error: one `receipt-tool: error:` line, which ends by
+  /// pointing at the help of the subcommand it is about (or the top-level help); exit 64.
   static func usageError(_ error: ReceiptToolError, _ context: CommandContext) -> ExitStatus {
     guard case .usage(let message, let commandName) = error else { return error.exitStatus }
-    var text = "Error: \(message)\n"
-    if let commandName, let command = commands.first(where: { $0.name == commandName }) {
-      text += "Usage: \(HelpGenerator.usage(command))\n"
-      text += "  See 'receipt-tool \(commandName) --help' for more information.\n"
-    } else {
-      text += "Usage: receipt-tool <subcommand>\n"
-      text += "  See 'receipt-tool --help' for more information.\n"
-    }
-    context.stderr.write(text)
-    context.stderr.flush()
+    let help = commandName.flatMap { name in commands.first { $0.name == name } }.map { "receipt-tool \($0.name) --help" }
+    let body = message.hasSuffix(".") ? String(message.dropLast()) : message
+    context.report(.usage("\(body) (see '\(help ?? "receipt-tool --help")').", command: commandName))
     return .usage
   }
 }

@@ -20,8 +20,12 @@ struct RevenueCommand: ParsableCommand {
         "by", value: "grouping", help: "Rows by product, purchase month or day (UTC), or one row. (default: product)",
         allowed: RevenueGrouping.allCases.map(\.rawValue)),
       OptionSpec(
-        "from", value: "time", help: "Only transactions purchased at or after this time (same syntax as --as-of)."),
-      OptionSpec("to", value: "time", help: "Only transactions purchased before this time (same syntax as --as-of)."),
+        "from", value: "time",
+        help: "Only transactions purchased at or after this time (as --as-of, but not 'request': there are many receipts)."
+      ),
+      OptionSpec(
+        "to", value: "time",
+        help: "Only transactions purchased before this time (as --as-of, but not 'request': there are many receipts)."),
       OptionSpec(
         "commission", value: "plan",
         help:
@@ -55,8 +59,13 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func validate() throws(ReceiptToolError) {
+    try inputs.validate(command: Self.configuration.name)
     if merging, let option = givenWithMerge.first {
       throw Self.usage("--\(option) cannot be used with --merge: the parts were computed with their own options.")
+    }
+    if let from = range.from, let to = range.to, !(from < to) {
+      throw Self.usage(
+        "--from \(from.iso8601) is not before --to \(to.iso8601): no purchase can be in that range (--to is exclusive).")
     }
   }
 
@@ -110,16 +119,17 @@ struct RevenueCommand: ParsableCommand {
 
   static func time(_ arguments: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
     guard let text = arguments.value(option) else { return nil }
-    if let choice = try? AsOfChoice.parse(text) {
-      switch choice {
-      case .fixed(let t): return t
-      case .now: return Timestamp.now()
-      case .automatic, .request: break
-      }
+    let choice: AsOfChoice
+    do throws(ReceiptToolError) {
+      choice = try AsOfChoice.parse(text, option: option, allowsRequest: false)
+    } catch {
+      throw usage(error.message)
     }
-    throw usage(
-      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'."
-    )
+    switch choice {
+    case .fixed(let t): return t
+    case .now: return Timestamp.now()
+    case .automatic, .request: return nil
+    }
   }
 }
 
