@@ -109,11 +109,11 @@ enum DocumentRunner {
     forEach(inputs, context: context, transform: render) { event in
       count += 1
       switch event {
-      case .failed(let error, let document, _):
+      case .failed(let error, let document, let label):
         context.report(error)
         if firstError == nil { firstError = error.exitStatus }
         if format == .ndjson, !quiet {
-          let input = document?.inputJSON ?? .object([("file", .null), ("line", .null)])
+          let input = document?.inputJSON ?? .object([("file", .string(label)), ("line", .null)])
           let line = JSONValue.object([
             ("input", input),
             ("error", .object([("exit_code", .int(error.exitStatus.rawValue)), ("message", .string(error.message))])),

@@ -46,25 +46,26 @@ struct CommandConfiguration {
 
 /// The inputs every document command reads: files (standard input when none), NDJSON, quiet.
 struct InputOptions {
-  var paths: [String]
+  /// The files as given on the command line, bytes and all.
+  var paths: [InputPath]
   var forceNDJSON: Bool
   var quiet: Bool
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
-    self.paths = paths
+    self.paths = paths.map { InputPath($0) }
     self.forceNDJSON = forceNDJSON
     self.quiet = quiet
   }
 
   init(_ arguments: ParsedArguments) {
-    paths = arguments.positionals
+    paths = arguments.positionalPaths
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
   }
 
   /// Standard input can be read once: `-` named twice would find it empty the second time.
   func validate(command: String) throws(ReceiptToolError) {
-    if paths.filter({ $0 == "-" }).count > 1 {
+    if paths.filter(\.isStandardInput).count > 1 {
       throw .usage("'-' (standard input) is given more than once; it can be read only once.", command: command)
     }
   }
@@ -72,11 +73,11 @@ struct InputOptions {
 
 /// `--catalog` (else `$RECEIPT_TOOL_CATALOG`) and `--currency`.
 struct CatalogOptions {
-  var paths: [String]
+  var paths: [InputPath]
   var currency: String?
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
-    paths = arguments.all("catalog")
+    paths = arguments.allPaths("catalog")
     currency = arguments.value("currency")
     if let code = currency, CurrencyTable.minorDigits(code) == nil {
       throw .usage(
@@ -88,13 +89,23 @@ struct CatalogOptions {
   /// Reads every catalog named, later files overriding earlier ones per product; warnings go to stderr.
   func load(_ context: CommandContext) throws(ReceiptToolError) -> Catalog {
     var paths = self.paths
+    var fromEnvironment = false
     if paths.isEmpty, let env = context.environment.variables["RECEIPT_TOOL_CATALOG"], !env.isEmpty {
-      paths = [env]
+      paths = [InputPath(env)]
+      fromEnvironment = true
     }
     var catalog = Catalog()
     for path in paths {
-      let bytes = try FileInput.readAll(path: path)
-      let source = FileInput.displayName(path)
+      let bytes: [UInt8]
+      do throws(ReceiptToolError) {
+        bytes = try FileInput.readAll(path: path)
+      } catch {
+        // The variable may have been set long ago, elsewhere: say where the name came from.
+        guard fromEnvironment, case .input(var e) = error else { throw error }
+        e.message += " (named by RECEIPT_TOOL_CATALOG; pass --catalog or unset it)"
+        throw .input(e)
+      }
+      let source = path.display
       let currency = self.currency
       catalog.merge(
         try lifting { () throws(ReceiptError) in try CatalogLoader.load(bytes, source: source, currency: currency) })

@@ -116,6 +116,11 @@ func ignoreSigpipe() {
 /// Reads a whole file (or standard input for `-`) into memory.
 package enum FileInput {
   package static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
+    try readAll(path: InputPath(path))
+  }
+
+  /// Reads a whole file named by its bytes (or standard input for `-`).
+  package static func readAll(path: InputPath) throws(ReceiptToolError) -> [UInt8] {
     var reader = try ChunkReader(path: path)
     defer { reader.close() }
     return try reader.readRest()

@@ -17,15 +17,34 @@ package enum ReceiptTool {
 
   /// Runs with the real process environment and streams.
   package static func main(arguments: [String]) -> ExitStatus {
+    main(argumentBytes: arguments.map { Array($0.utf8) })
+  }
+
+  /// Runs with the real process environment and streams, on the arguments as the process received them
+  /// (`CommandLine.unsafeArgv`): file names stay bytes from here to `open`.
+  package static func main(argumentBytes: [[UInt8]]) -> ExitStatus {
     ignoreSigpipe()
     let context = CommandContext(
       environment: .current(), stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, bufferSize: 0))
-    return run(arguments: arguments, context: context)
+    return run(argumentBytes: argumentBytes, context: context)
+  }
+
+  /// Runs a command line given as bytes: an argument that is not UTF-8 is parsed by its escaped text
+  /// (`a\xFF.json`) and, when it names a file, opened by its bytes.
+  package static func run(argumentBytes: [[UInt8]], context: CommandContext) -> ExitStatus {
+    var raw: [Int: [UInt8]] = [:]
+    let arguments = argumentBytes.enumerated().map { (index, bytes) -> String in
+      if let text = String(validating: bytes, as: UTF8.self) { return text }
+      raw[index] = bytes
+      return InputPath.escapingInvalidUTF8(bytes)
+    }
+    return run(arguments: arguments, raw: raw, context: context)
   }
 
   /// Runs a command line; never throws and never traps on input.
-  package static func run(arguments: [String], context: CommandContext) -> ExitStatus {
-    let status = dispatch(arguments, context)
+  /// - Parameter raw: the bytes of arguments that are not UTF-8, by index (see `ArgumentParsing.parse`).
+  package static func run(arguments: [String], raw: [Int: [UInt8]] = [:], context: CommandContext) -> ExitStatus {
+    let status = dispatch(arguments, raw, context)
     context.stdout.flush()
     if let failure = context.stdout.failure {
       context.report(.io("standard output: \(failure)"))
@@ -34,7 +53,7 @@ package enum ReceiptTool {
     return status
   }
 
-  static func dispatch(_ arguments: [String], _ context: CommandContext) -> ExitStatus {
+  static func dispatch(_ arguments: [String], _ raw: [Int: [UInt8]], _ context: CommandContext) -> ExitStatus {
     let columns = context.environment.columns
     guard let first = arguments.first else {
       context.stdout.write(HelpGenerator.rootHelp(commands: commands, columns: columns))
@@ -80,6 +99,8 @@ package enum ReceiptTool {
       return usageError(.usage(what, command: nil), context)
     }
     let rest = Array(arguments.dropFirst())
+    // Indices shift by the subcommand's name.
+    let restRaw = Dictionary(raw.compactMap { $0.key > 0 ? ($0.key - 1, $0.value) : nil }, uniquingKeysWith: { a, _ in a })
     let optionPart = rest.prefix(while: { $0 != "--" })
     if optionPart.contains("-h") || optionPart.contains("--help") {
       context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
@@ -90,7 +111,7 @@ package enum ReceiptTool {
       return .ok
     }
     do {
-      let parsed = try ArgumentParsing.parse(rest, options: command.options, command: command.name)
+      let parsed = try ArgumentParsing.parse(rest, raw: restRaw, options: command.options, command: command.name)
       return try command.run(parsed, context)
     } catch {
       if case .usage = error { return usageError(error, context) }

@@ -23,7 +23,7 @@ struct ChunkReader {
   /// Larger regular files are streamed in chunks from the start, never reserved whole.
   static let wholeFileLimit = 1 << 30
   private let fd: Int32
-  private let path: String
+  private let path: InputPath
   /// Bytes `0..<filled` are input; the rest is room for the next read.
   private var buffer: [UInt8] = []
   private var filled = 0
@@ -33,19 +33,25 @@ struct ChunkReader {
   /// `buffer` was sized to the whole file and is never compacted.
   private var sizedToFile = false
 
-  init(path: String) throws(ReceiptToolError) {
+  init(path: String) throws(ReceiptToolError) { try self.init(path: InputPath(path)) }
+
+  /// Opens `path` by its bytes, as given on the command line.
+  init(path: InputPath) throws(ReceiptToolError) {
     self.path = path
-    if path == "-" {
+    if path.isStandardInput {
       fd = 0
     } else {
-      fd = open(path, O_RDONLY)
-      guard fd >= 0 else { throw .noInput(source: path, reason: FileInput.describeOpenError(errno)) }
+      guard let opened = path.withCString({ open($0, O_RDONLY) }) else {
+        throw .noInput(source: path.display, reason: "a file name cannot hold a NUL byte")
+      }
+      fd = opened
+      guard fd >= 0 else { throw .noInput(source: path.display, reason: FileInput.describeOpenError(errno)) }
     }
     var st = stat()
     guard fstat(fd, &st) == 0 else { return }
     if (st.st_mode & S_IFMT) == S_IFDIR {
       close()
-      throw .noInput(source: path, reason: "is a directory")
+      throw .noInput(source: path.display, reason: "is a directory")
     }
     if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size <= Self.wholeFileLimit {
       // The file's length plus one byte, so that reaching the end needs no second buffer.
@@ -74,8 +80,8 @@ struct ChunkReader {
       }
       if n < 0 {
         if errno == EINTR { continue }
-        if errno == EISDIR { throw .noInput(source: path, reason: "is a directory") }
-        throw .io("\(FileInput.displayName(path)): read failed: \(String(cString: strerror(errno)))")
+        if errno == EISDIR { throw .noInput(source: path.display, reason: "is a directory") }
+        throw .io("\(path.display): read failed: \(String(cString: strerror(errno)))")
       }
       if n == 0 { eof = true }
       filled += n

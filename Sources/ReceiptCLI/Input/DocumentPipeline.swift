@@ -34,7 +34,7 @@ package enum DocumentPipeline {
   /// could not be read, nil and the error. `notice` gets messages about the input (skipped blank lines)
   /// in their place in that order.
   package static func run<T>(
-    paths: [String], forceNDJSON: Bool,
+    paths: [InputPath], forceNDJSON: Bool,
     notice: (String) -> Void = { _ in },
     transform: (InputDocument) throws(ReceiptToolError) -> T,
     deliver: (InputDocument?, Result<T, ReceiptToolError>) -> Void
