@@ -72,6 +72,7 @@ enum DocumentRunner {
     let lifted = { (document: InputDocument) throws(ReceiptToolError) -> T in
       try lifting { () throws(ReceiptError) in try transform(document) }
     }
+    inputs.hintWhenReadingTerminal(context)
     DocumentPipeline.run(
       paths: inputs.paths, forceNDJSON: inputs.forceNDJSON, notice: context.warn, transform: lifted
     ) { document, result in

@@ -63,6 +63,16 @@ struct InputOptions {
     quiet = arguments.flag("quiet")
   }
 
+  /// Tells a person at a terminal that the tool waits for standard input, as it otherwise looks hung.
+  func hintWhenReadingTerminal(_ context: CommandContext) {
+    guard context.environment.stdinIsTerminal, paths.isEmpty || paths.contains(where: \.isStandardInput) else {
+      return
+    }
+    context.stderr.write(
+      "receipt-tool: reading standard input; pass a file or pipe one in (end with Ctrl-D, Ctrl-C to stop)\n")
+    context.stderr.flush()
+  }
+
   /// Standard input can be read once: `-` named twice would find it empty the second time.
   func validate(command: String) throws(ReceiptToolError) {
     if paths.filter(\.isStandardInput).count > 1 {

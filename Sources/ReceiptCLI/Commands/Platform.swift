@@ -19,10 +19,13 @@ package func exitProcess(_ status: ExitStatus) -> Never {
 package struct ProcessEnvironment: Sendable {
   package var variables: [String: String]
   package var stdoutIsTerminal: Bool
+  /// Standard input is a terminal: nothing was piped in, and a person may be waiting for output.
+  package var stdinIsTerminal: Bool
 
-  package init(variables: [String: String], stdoutIsTerminal: Bool) {
+  package init(variables: [String: String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false) {
     self.variables = variables
     self.stdoutIsTerminal = stdoutIsTerminal
+    self.stdinIsTerminal = stdinIsTerminal
   }
 
   package static func current() -> ProcessEnvironment {
@@ -35,7 +38,7 @@ package struct ProcessEnvironment: Sendable {
       }
       p += 1
     }
-    return ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1)
+    return ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1, stdinIsTerminal: isatty(0) == 1)
   }
 
   /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.

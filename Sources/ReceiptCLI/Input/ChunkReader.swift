@@ -165,7 +165,11 @@ struct ChunkReader {
       followed = !InputDocuments.isJSONWhitespace(buffer[i])
       i += 1
     }
-    guard followed, let first else { return false }
+    guard followed, var first else { return false }
+    // A UTF-8 byte order mark before the first line is not part of its JSON (RFC 8259 §8.1).
+    if first.count >= 3, buffer[first.lowerBound..<(first.lowerBound + 3)].elementsEqual([0xEF, 0xBB, 0xBF]) {
+      first = (first.lowerBound + 3)..<first.upperBound
+    }
     return buffer.withUnsafeBufferPointer { Self.isBalancedValue(UnsafeBufferPointer(rebasing: $0[first])) }
   }
 
