@@ -82,7 +82,7 @@ public struct FormatRegistry: Sendable {
   /// Every format receipt-tool ships.
   public static let standard = FormatRegistry(
     formats: [VerifyReceiptFormat()],
-    fallback: VerifyReceiptFormat())
+    fallback: UnrecognizedInput(VerifyReceiptFormat()))
 
   /// The format that reads `bytes`: the first that is certain, else the first that finds it possible,
   /// else the fallback.
