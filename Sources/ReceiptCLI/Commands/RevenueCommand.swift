@@ -110,6 +110,12 @@ struct RevenueCommand: ParsableCommand {
       context.warn(
         "\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
     }
+    if reporter.name == "csv", report.counts.unpriced > 0 {
+      // The text format lists them in its body; a CSV consumer may read only the numbers.
+      context.warn(
+        "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
+          + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
+    }
     if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
       context.stdout.write(reporter.render(report, grouping, style))
