@@ -77,34 +77,56 @@ struct RevenueCommand: ParsableCommand {
   func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
     var report: RevenueReport
     var firstError: ExitStatus?
+    var part: RevenuePartIdentity?
+    var shownGrouping = grouping
     if merging {
       var merged = RevenueReport(hasProceeds: false)
+      var parts = PartLedger()
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
-          try RevenueReportCodec.read(document.bytes, source: document.label)
+          (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
         },
-        consume: { (part) throws(ReceiptError) in try merged.merge(part) })
+        consume: { (read) throws(ReceiptError) in
+          let ((report, identity), label) = read
+          try parts.admit(identity, label: label, warn: context.warn)
+          try merged.merge(report)
+        })
       report = merged
       report.errors += outcome.errors
       firstError = outcome.firstError
       // Parts read back may carry errors of their own runs.
       if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+      part = parts.identity
+      if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
     } else {
       var ledger = RevenueLedger()
+      var digest = InputDigest()
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document)
           try history.requireValidStatus(source: document.label)
-          return history
+          var own = InputDigest()
+          own.add(document.bytes, count: document.bytes.count)
+          return (history, own)
         },
-        consume: { history in ledger.add(history) })
+        consume: { read in
+          ledger.add(read.0)
+          digest.add(read.1)
+        })
       ledger.errors = outcome.errors
       firstError = outcome.firstError
       report = try lifting { () throws(ReceiptError) in
         try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
+      for option in [
+        "by=\(grouping.rawValue)", "commission=\(plan.rawValue)", "from=\(range.from?.iso8601 ?? "")",
+        "to=\(range.to?.iso8601 ?? "")",
+      ] {
+        digest.add(option)
+      }
+      part = RevenuePartIdentity(digest: digest.hex, grouping: grouping.rawValue, commission: plan.rawValue)
     }
     if report.counts.undatedExcluded > 0 {
       context.warn(
@@ -118,9 +140,61 @@ struct RevenueCommand: ParsableCommand {
     }
     if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      context.stdout.write(reporter.render(report, grouping, style))
+      context.stdout.write(reporter.render(report, shownGrouping, style, part))
     }
     return firstError ?? .ok
+  }
+
+  /// The parts `--merge` has read: each counted once, all made with the same `--by` and `--commission`.
+  struct PartLedger {
+    private var seen: [String: String] = [:]
+    private var order: [String] = []
+    private var first: (identity: RevenuePartIdentity, label: String)?
+
+    mutating func admit(
+      _ identity: RevenuePartIdentity?, label: String, warn: (String) -> Void
+    ) throws(ReceiptError) {
+      guard let identity else {
+        warn("\(label): the part carries no identity (an older receipt-tool made it), so it cannot be checked against being merged twice")
+        return
+      }
+      if let first {
+        for (what, mine, theirs) in [
+          ("--by", identity.grouping, first.identity.grouping),
+          ("--commission", identity.commission, first.identity.commission),
+        ] where mine != theirs {
+          throw .data(
+            source: nil,
+            message:
+              "--merge: this part was made with \(what) \(mine) and \(first.label) with \(what) \(theirs); merge parts made with the same options"
+          )
+        }
+      } else {
+        first = (identity, label)
+      }
+      for digest in identity.parts {
+        if let earlier = seen[digest] {
+          throw .data(
+            source: nil,
+            message:
+              "--merge: this part (digest \(digest)) was already merged from \(earlier); counting it again would double its totals"
+          )
+        }
+      }
+      for digest in identity.parts {
+        seen[digest] = label
+        order.append(digest)
+      }
+    }
+
+    /// The merged report's identity: a digest of its parts' digests, and the parts.
+    var identity: RevenuePartIdentity? {
+      guard let first else { return nil }
+      var digest = InputDigest()
+      for part in order { digest.add(part) }
+      return RevenuePartIdentity(
+        digest: digest.hex, grouping: first.identity.grouping, commission: first.identity.commission, parts: order)
+    }
   }
 
   static func time(_ arguments: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
@@ -149,16 +223,16 @@ struct TextStyle {
 enum RevenueReporters {
   struct Reporter: Sendable {
     var name: String
-    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle) -> String
+    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle, RevenuePartIdentity?) -> String
   }
 
   /// In the order help lists them; the first is the default.
   static let all: [Reporter] = [
-    Reporter(name: "text") { report, grouping, style in
+    Reporter(name: "text") { report, grouping, style, _ in
       RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width).rendered
     },
-    Reporter(name: "json") { report, _, _ in RevenueReportCodec.write(report).rendered() + "\n" },
-    Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
+    Reporter(name: "json") { report, _, _, part in RevenueReportCodec.write(report, part: part).rendered() + "\n" },
+    Reporter(name: "csv") { report, grouping, _, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 
   static var names: [String] { all.map(\.name) }
