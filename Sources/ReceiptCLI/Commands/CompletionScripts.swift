@@ -25,7 +25,7 @@ package enum CompletionScripts {
       # File names are split on newlines only, so names with spaces stay whole; -o filenames quotes them
       # and marks directories with a slash.
       _receipt_tool_files() {
-        local IFS=$'\n'
+        local IFS=$'\\n'
         COMPREPLY=($(compgen -f -- "$1"))
       }
       _receipt_tool() {
