@@ -37,7 +37,8 @@ import Testing
   @Test func tableThatFitsIsUnchanged() {
     let layout = TextLayout(color: false, width: 80)
     let table = layout.table(
-      header: ["product", "units"], rows: [[TerminalText(Self.longID), "2"]], rightAligned: [1], flexible: [0], indent: 2
+      header: ["product", "units"], rows: [[TerminalText(Self.longID), "2"]], rightAligned: [1], flexible: [0],
+      indent: 2
     ).rendered
     #expect(table.contains(Self.longID))
   }

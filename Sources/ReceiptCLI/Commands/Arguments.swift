@@ -61,8 +61,14 @@ package struct ParsedArguments: Sendable {
 /// Splits arguments the way swift-argument-parser does: `--name value`, `--name=value`,
 /// `-x`, a lone `-` is a positional (standard input), and `--` ends the options.
 package enum ArgumentParsing {
-  /// - Parameter raw: the bytes of each argument that is not valid UTF-8, by index into `args` (whose
-  ///   text is then only for messages); file names are kept as these bytes.
+  /// - Parameters:
+  ///   - args: the arguments after the subcommand's name.
+  ///   - raw: the bytes of each argument that is not valid UTF-8, by index into `args` (whose text is
+  ///     then only for messages); file names are kept as these bytes.
+  ///   - options: the options the subcommand accepts.
+  ///   - command: the subcommand, for usage errors.
+  /// - Returns: the options, flags and positionals.
+  /// - Throws: a usage error for an unknown option or a bad value.
   package static func parse(
     _ args: [String], raw: [Int: [UInt8]] = [:], options: [OptionSpec], command: String
   ) throws(ReceiptToolError) -> ParsedArguments {

@@ -13,8 +13,11 @@ package enum AsOfChoice: Hashable, Sendable {
   /// error that shows the accepted forms: a bare number outside the range is most likely seconds or a
   /// date without dashes, and reading it as milliseconds would evaluate in 1970.
   /// - Parameters:
+  ///   - text: the option's value; nil when it was not given.
   ///   - option: the option's name for the message (`as-of`, `from`, `to`).
   ///   - allowsRequest: whether `request` (the receipt's own request date) makes sense for the option.
+  /// - Returns: the choice; `.automatic` when not given.
+  /// - Throws: a usage error showing the accepted forms.
   package static func parse(_ text: String?, option: String = "as-of", allowsRequest: Bool = true)
     throws(ReceiptToolError) -> AsOfChoice
   {

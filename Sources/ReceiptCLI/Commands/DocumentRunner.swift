@@ -92,7 +92,13 @@ enum DocumentRunner {
   }
 
   /// Runs a per-document command and writes one result per document, in input order.
-  /// - Parameter check: the checks asked for (`--require pro`), if any: they fail when there is no document.
+  /// - Parameters:
+  ///   - inputs: the files.
+  ///   - format: the output format.
+  ///   - context: streams and environment.
+  ///   - check: the checks asked for (`--require pro`), if any: they fail when there is no document.
+  ///   - process: one document's output, on a worker thread.
+  /// - Returns: the first failure's exit status, else 1 when a check failed, else 0.
   static func run(
     _ inputs: InputOptions, format: DocumentFormat, context: CommandContext, check: String? = nil,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput

@@ -58,7 +58,9 @@ package struct ProcessEnvironment: Sendable {
 }
 
 extension String {
-  fileprivate var trimmingSpaces: String { String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }
+  fileprivate var trimmingSpaces: String {
+    String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+  }
 }
 
 /// Buffered writes to a file descriptor. A closed pipe (EPIPE) ends output quietly, as `head` expects.

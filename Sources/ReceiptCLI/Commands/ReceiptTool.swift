@@ -42,7 +42,11 @@ package enum ReceiptTool {
   }
 
   /// Runs a command line; never throws and never traps on input.
-  /// - Parameter raw: the bytes of arguments that are not UTF-8, by index (see `ArgumentParsing.parse`).
+  /// - Parameters:
+  ///   - arguments: the arguments after the program name.
+  ///   - raw: the bytes of arguments that are not UTF-8, by index (see `ArgumentParsing.parse`).
+  ///   - context: streams and environment.
+  /// - Returns: the exit status.
   package static func run(arguments: [String], raw: [Int: [UInt8]] = [:], context: CommandContext) -> ExitStatus {
     let status = dispatch(arguments, raw, context)
     context.stdout.flush()
@@ -100,7 +104,8 @@ package enum ReceiptTool {
     }
     let rest = Array(arguments.dropFirst())
     // Indices shift by the subcommand's name.
-    let restRaw = Dictionary(raw.compactMap { $0.key > 0 ? ($0.key - 1, $0.value) : nil }, uniquingKeysWith: { a, _ in a })
+    let restRaw = Dictionary(
+      raw.compactMap { $0.key > 0 ? ($0.key - 1, $0.value) : nil }, uniquingKeysWith: { a, _ in a })
     let optionPart = rest.prefix(while: { $0 != "--" })
     if optionPart.contains("-h") || optionPart.contains("--help") {
       context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
@@ -128,7 +133,9 @@ package enum ReceiptTool {
   /// pointing at the help of the subcommand it is about (or the top-level help); exit 64.
   static func usageError(_ error: ReceiptToolError, _ context: CommandContext) -> ExitStatus {
     guard case .usage(let message, let commandName) = error else { return error.exitStatus }
-    let help = commandName.flatMap { name in commands.first { $0.name == name } }.map { "receipt-tool \($0.name) --help" }
+    let help = commandName.flatMap { name in commands.first { $0.name == name } }.map {
+      "receipt-tool \($0.name) --help"
+    }
     let body = message.hasSuffix(".") ? String(message.dropLast()) : message
     context.report(.usage("\(body) (see '\(help ?? "receipt-tool --help")').", command: commandName))
     return .usage

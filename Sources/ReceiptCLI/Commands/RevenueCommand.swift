@@ -21,7 +21,8 @@ struct RevenueCommand: ParsableCommand {
         allowed: RevenueGrouping.allCases.map(\.rawValue)),
       OptionSpec(
         "from", value: "time",
-        help: "Only transactions purchased at or after this time (as --as-of, but not 'request': there are many receipts)."
+        help:
+          "Only transactions purchased at or after this time (as --as-of, but not 'request': there are many receipts)."
       ),
       OptionSpec(
         "to", value: "time",
@@ -65,7 +66,8 @@ struct RevenueCommand: ParsableCommand {
     }
     if let from = range.from, let to = range.to, !(from < to) {
       throw Self.usage(
-        "--from \(from.iso8601) is not before --to \(to.iso8601): no purchase can be in that range (--to is exclusive).")
+        "--from \(from.iso8601) is not before --to \(to.iso8601): no purchase can be in that range (--to is exclusive)."
+      )
     }
   }
 
@@ -155,7 +157,9 @@ struct RevenueCommand: ParsableCommand {
       _ identity: RevenuePartIdentity?, label: String, warn: (String) -> Void
     ) throws(ReceiptError) {
       guard let identity else {
-        warn("\(label): the part carries no identity (an older receipt-tool made it), so it cannot be checked against being merged twice")
+        warn(
+          "\(label): the part carries no identity (an older receipt-tool made it), so it cannot be checked against being merged twice"
+        )
         return
       }
       if let first {

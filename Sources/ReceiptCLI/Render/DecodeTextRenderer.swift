@@ -95,7 +95,9 @@ package enum DecodeTextRenderer {
     if t.ownership == .unknown { ownership += " (\(t.vocabulary.document) does not say)" }
     if case .unrecognized = t.ownership { ownership += " (not a documented value)" }
     rows.append(("Ownership", "\(ownership)"))
-    if let original = t.originalTransactionID, original != t.transactionID { rows.append(("Original ID", "\(original)")) }
+    if let original = t.originalTransactionID, original != t.transactionID {
+      rows.append(("Original ID", "\(original)"))
+    }
     rows.append(("Purchased", "\(t.purchaseDate.display)"))
     if let e = t.expiresDate { rows.append(("Expires", "\(e.iso8601)")) }
     if let revocation = t.revocation {

@@ -29,7 +29,8 @@ package enum EntitlementsTextRenderer {
       if explain {
         for c in r.considered {
           out +=
-            "  - " + TerminalText(CommandLineHints.explanation(c)).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
+            "  - " + TerminalText(CommandLineHints.explanation(c)).wrapped(indent: 4, columns: width).dropFirst(4)
+            + "\n"
         }
       }
     }

@@ -69,7 +69,8 @@ package struct TextLayout: Sendable {
     if width < Self.listLayoutBelow {
       return list(header: header, rows: rows, indent: indent, style: style)
     }
-    widths = fitted(widths, header: header.map(\.count), flexible: flexible.filter { $0 >= 0 && $0 < widths.count }, indent: indent)
+    widths = fitted(
+      widths, header: header.map(\.count), flexible: flexible.filter { $0 >= 0 && $0 < widths.count }, indent: indent)
     func line(_ cells: [TerminalText], row: Int?) -> TerminalText {
       var parts: [TerminalText] = []
       for (i, w) in widths.enumerated() {

@@ -72,7 +72,9 @@ import Testing
       "FILE: byte 0: input looks like base64 text\(notJSONTail)"),
     Case(
       name: "PKCS#7 DER",
-      bytes: [0x30, 0x82, 0x12, 0x5B, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x82, 0x12],
+      bytes: [
+        0x30, 0x82, 0x12, 0x5B, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x82, 0x12,
+      ],
       status: .dataError,
       message:
         "FILE: byte 0: input looks like a binary PKCS#7 signed-data container (DER; an on-device app receipt)\(notJSONTail)"
@@ -259,7 +261,8 @@ import Testing
       }
       // Text shows every control visibly; JSON escapes what RFC 8259 requires (and C1 and DEL).
       let raw = result.stdout.unicodeScalars.filter {
-        format == "text" ? $0 != "\n" && TerminalSafeText.mustEscape($0) : $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+        format == "text"
+          ? $0 != "\n" && TerminalSafeText.mustEscape($0) : $0.value == 0x7F || (0x80...0x9F).contains($0.value)
       }
       #expect(raw.isEmpty, "\(format): raw control characters \(raw.map(\.value)) on standard output")
       #expect(result.seconds < 2, "\(format) took \(result.seconds) s")

@@ -11,7 +11,8 @@ import Testing
 @Suite(.serialized) struct HardeningTests {
   /// Runs a command line given as bytes in this process, as `main` does with `CommandLine.unsafeArgv`.
   static func run(
-    bytes arguments: [[UInt8]], environment: ProcessEnvironment = ProcessEnvironment(variables: [:], stdoutIsTerminal: false)
+    bytes arguments: [[UInt8]],
+    environment: ProcessEnvironment = ProcessEnvironment(variables: [:], stdoutIsTerminal: false)
   ) -> (status: ReceiptCLI.ExitStatus, stdout: String, stderr: String) {
     let dir = FileManager.default.temporaryDirectory
     let outPath = dir.appendingPathComponent("rt-out-\(UUID().uuidString)").path
@@ -114,9 +115,11 @@ import Testing
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     // a\xFF.json expired in 2020; a<U+FFFD>.json, what a lossy conversion makes of that name, is active.
-    let expired = try Self.write(Self.receipt(expiresMs: "1600000001000"), directory: dir, name: Array("a".utf8) + [0xFF] + Array(".json".utf8))
+    let expired = try Self.write(
+      Self.receipt(expiresMs: "1600000001000"), directory: dir, name: Array("a".utf8) + [0xFF] + Array(".json".utf8))
     _ = try Self.write(
-      Self.receipt(expiresMs: "4000000000000"), directory: dir, name: Array("a".utf8) + [0xEF, 0xBF, 0xBD] + Array(".json".utf8))
+      Self.receipt(expiresMs: "4000000000000"), directory: dir,
+      name: Array("a".utf8) + [0xEF, 0xBF, 0xBD] + Array(".json".utf8))
     let result = Self.run(bytes: [Array("entitlements".utf8), Array("--as-of".utf8), Array("2024-01-01".utf8), expired])
     #expect(result.status == .ok, "\(result.stderr)")
     #expect(result.stdout.contains("expired"), "\(result.stdout)")
@@ -212,12 +215,14 @@ import Testing
     InputOptions(paths: [], forceNDJSON: false, quiet: false).hintWhenReadingTerminal(context)
     close(fd)
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(text == "receipt-tool: reading standard input; pass a file or pipe one in (end with Ctrl-D, Ctrl-C to stop)\n")
+    #expect(
+      text == "receipt-tool: reading standard input; pass a file or pipe one in (end with Ctrl-D, Ctrl-C to stop)\n")
   }
 
   @Test func aCatalogVariablePointingNowhereIsNamed() throws {
     let path = try InProcessRunner.temporaryFile(Self.receipt(expiresMs: "1600000001000"))
-    let result = InProcessRunner.run(["entitlements", path], environment: ["RECEIPT_TOOL_CATALOG": "/nonexistent/c.json"])
+    let result = InProcessRunner.run(
+      ["entitlements", path], environment: ["RECEIPT_TOOL_CATALOG": "/nonexistent/c.json"])
     #expect(result.status == .noInput)
     #expect(result.stderr.contains("RECEIPT_TOOL_CATALOG"))
   }
