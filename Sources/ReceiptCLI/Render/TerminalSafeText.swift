@@ -135,6 +135,8 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
 
   /// Keeps line breaks and complete SGR sequences (`ESC [ digits/; m`); escapes every other control.
   static func repaired(_ text: String) -> String {
+    // Fast path: printable ASCII and line breaks, which most output is.
+    if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return text }
     let scalars = Array(text.unicodeScalars)
     guard scalars.contains(where: { TerminalSafeText.mustEscape($0) && $0 != "\n" }) else { return text }
     var out = String.UnicodeScalarView()
