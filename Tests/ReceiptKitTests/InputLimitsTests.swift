@@ -216,7 +216,7 @@ import Testing
     let path = try Self.sparseFile(size: 10_000_000)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let sink = OutputSink(fd: -1)
-    let meter = ProgressMeter(sink: sink, paths: [path], enabled: true, clock: { 0 })
+    let meter = ProgressMeter(sink: sink, paths: [InputPath(path)], enabled: true, clock: { 0 })
     meter.documentDone(bytes: 2_000_000)
     #expect(meter.line(elapsed: 1) == "receipt-tool: 1 document, 2.0 MB of 10.0 MB, 2 MB/s, about 0:04 left")
   }

@@ -21,35 +21,38 @@ import Testing
     let table = layout.table(
       header: ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"],
       rows: [
-        [Self.longID, "grace_period", Self.longID, "PURCHASED", "2024-06-26"],
+        [TerminalText(Self.longID), "grace_period", TerminalText(Self.longID), "PURCHASED", "2024-06-26"],
         ["pro", "active", "p", "FAMILY_SHARED", "never"],
       ],
-      flexible: [0, 2])
+      flexible: [0, 2]
+    ).rendered
     #expect(Self.overlong(table).isEmpty, "\(table)")
     #expect(table.contains("com.examp…romo2026"), "\(table)")
     // Short cells are not widened to the minimum.
     #expect(
-      TextLayout(color: false, width: 20).table(header: ["A", "B"], rows: [["x", "y"]], flexible: [0]) == "A  B\nx  y\n"
-    )
+      TextLayout(color: false, width: 60).table(header: ["A", "B"], rows: [["x", "y"]], flexible: [0]).rendered
+        == "A  B\nx  y\n")
   }
 
   @Test func tableThatFitsIsUnchanged() {
     let layout = TextLayout(color: false, width: 80)
     let table = layout.table(
-      header: ["product", "units"], rows: [[Self.longID, "2"]], rightAligned: [1], flexible: [0], indent: 2)
+      header: ["product", "units"], rows: [[TerminalText(Self.longID), "2"]], rightAligned: [1], flexible: [0],
+      indent: 2
+    ).rendered
     #expect(table.contains(Self.longID))
   }
 
   @Test func colourIsAppliedAfterLayout() {
-    let layout = TextLayout(color: true, width: 40)
-    let table = layout.table(header: ["ID", "STATUS"], rows: [[Self.longID, "active"]], flexible: [0]) {
+    let layout = TextLayout(color: true, width: 60)
+    let table = layout.table(header: ["ID", "STATUS"], rows: [[TerminalText(Self.longID), "active"]], flexible: [0]) {
       _, column, cell in
       column == 1 ? layout.paint(cell, .good) : cell
-    }
+    }.rendered
     let line = table.split(separator: "\n")[1]
     #expect(line.contains("\u{1B}[32mactive\u{1B}[0m"))
     #expect(
-      line.replacingOccurrences(of: "\u{1B}[32m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").count <= 40)
+      line.replacingOccurrences(of: "\u{1B}[32m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").count <= 60)
   }
 
   @Test func wrapSplitsAWordLongerThanALine() {

@@ -44,28 +44,44 @@ package struct ParsedArguments: Sendable {
   package var values: [String: [String]] = [:]
   package var flags: Set<String> = []
   package var positionals: [String] = []
+  /// `positionals` as the bytes given, for opening files: a name need not be UTF-8.
+  package var positionalPaths: [InputPath] = []
+  /// Option values as the bytes given, by option name.
+  package var valuePaths: [String: [InputPath]] = [:]
 
   package init() {}
 
   package func value(_ name: String) -> String? { values[name]?.last }
   package func all(_ name: String) -> [String] { values[name] ?? [] }
   package func flag(_ name: String) -> Bool { flags.contains(name) }
+  /// Every value of a repeatable option that names a file.
+  package func allPaths(_ name: String) -> [InputPath] { valuePaths[name] ?? [] }
 }
 
 /// Splits arguments the way swift-argument-parser does: `--name value`, `--name=value`,
 /// `-x`, a lone `-` is a positional (standard input), and `--` ends the options.
 package enum ArgumentParsing {
-  package static func parse(_ args: [String], options: [OptionSpec], command: String) throws(ReceiptToolError)
-    -> ParsedArguments
-  {
+  /// - Parameters:
+  ///   - args: the arguments after the subcommand's name.
+  ///   - raw: the bytes of each argument that is not valid UTF-8, by index into `args` (whose text is
+  ///     then only for messages); file names are kept as these bytes.
+  ///   - options: the options the subcommand accepts.
+  ///   - command: the subcommand, for usage errors.
+  /// - Returns: the options, flags and positionals.
+  /// - Throws: a usage error for an unknown option or a bad value.
+  package static func parse(
+    _ args: [String], raw: [Int: [UInt8]] = [:], options: [OptionSpec], command: String
+  ) throws(ReceiptToolError) -> ParsedArguments {
     var result = ParsedArguments()
     var i = 0
     var optionsEnded = false
+    func path(_ index: Int) -> InputPath { raw[index].map(InputPath.init(bytes:)) ?? InputPath(args[index]) }
     while i < args.count {
       let arg = args[i]
       i += 1
       if optionsEnded || arg == "-" || !arg.hasPrefix("-") {
         result.positionals.append(arg)
+        result.positionalPaths.append(path(i - 1))
         continue
       }
       if arg == "--" {
@@ -107,13 +123,17 @@ package enum ArgumentParsing {
         continue
       }
       let value: String
+      let valuePath: InputPath
       if let inlineValue {
         value = inlineValue
+        let prefix = Array("--\(name)=".utf8)
+        valuePath = raw[i - 1].map { InputPath(bytes: Array($0.dropFirst(prefix.count))) } ?? InputPath(value)
       } else {
         guard i < args.count else {
           throw .usage("Missing value for '\(spec.synopsis)'.", command: command)
         }
         value = args[i]
+        valuePath = path(i)
         i += 1
       }
       if let allowed = spec.allowed, !allowed.contains(value) {
@@ -125,6 +145,7 @@ package enum ArgumentParsing {
         throw .usage("The option '--\(name)' was given more than once.", command: command)
       }
       result.values[name, default: []].append(value)
+      result.valuePaths[name, default: []].append(valuePath)
     }
     return result
   }

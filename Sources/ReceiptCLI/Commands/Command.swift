@@ -64,13 +64,13 @@ package final class CommandContext: @unchecked Sendable {
 
   /// Writes `receipt-tool: error: <message>` on one line.
   package func report(_ error: ReceiptToolError) {
-    stderr.write("receipt-tool: error: \(error.message)\n")
+    stderr.write("receipt-tool: error: \(TerminalSafeText(error.message))\n")
     stderr.flush()
   }
 
   /// Writes `receipt-tool: warning: <message>` on one line.
   package func warn(_ message: String) {
-    stderr.write("receipt-tool: warning: \(message.replacingNewlines)\n")
+    stderr.write("receipt-tool: warning: \(TerminalSafeText(message.replacingNewlines))\n")
     stderr.flush()
   }
 }

@@ -22,6 +22,12 @@ package enum CompletionScripts {
     let names = commands.map(\.name).joined(separator: " ")
     var out = """
       # bash completion for receipt-tool; load with: source <(receipt-tool --generate-completion-script bash)
+      # File names are split on newlines only, so names with spaces stay whole; -o filenames quotes them
+      # and marks directories with a slash.
+      _receipt_tool_files() {
+        local IFS=$'\\n'
+        COMPREPLY=($(compgen -f -- "$1"))
+      }
       _receipt_tool() {
         local cur prev sub
         cur="${COMP_WORDS[COMP_CWORD]}"
@@ -43,14 +49,14 @@ package enum CompletionScripts {
           out +=
             "        --\(o.name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
         } else if o.name == "catalog" {
-          out += "        --\(o.name)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+          out += "        --\(o.name)) _receipt_tool_files \"$cur\"; return ;;\n"
         } else {
           out += "        --\(o.name)) return ;;\n"
         }
       }
       out += "      esac\n"
       out +=
-        "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(flags)\" -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+        "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(flags)\" -- \"$cur\")); else _receipt_tool_files \"$cur\"; fi\n"
       out += "      ;;\n"
     }
     out += """
@@ -58,7 +64,7 @@ package enum CompletionScripts {
           --generate-completion-script) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
         esac
       }
-      complete -F _receipt_tool receipt-tool
+      complete -o filenames -F _receipt_tool receipt-tool
 
       """
     return out

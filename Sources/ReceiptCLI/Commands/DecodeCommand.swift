@@ -28,6 +28,8 @@ struct DecodeCommand: ParsableCommand {
     showSecrets = arguments.flag("show-secrets")
   }
 
+  func validate() throws(ReceiptToolError) { try options.inputs.validate(command: Self.configuration.name) }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     try options.run(context) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input, keepSecrets: showSecrets)

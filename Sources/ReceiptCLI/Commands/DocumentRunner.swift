@@ -16,9 +16,9 @@ import ReceiptRules
 /// `text` and `json` are rendered on demand: the runner asks only for the format being written,
 /// on the worker thread that processed the document.
 package struct DocumentOutput: @unchecked Sendable {
-  private let renderText: () -> String
+  private let renderText: () -> TerminalText
   private let renderJSON: () -> JSONValue
-  package var text: String { renderText() }
+  package var text: TerminalText { renderText() }
   package var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   package var failedChecks: [String]
@@ -27,7 +27,7 @@ package struct DocumentOutput: @unchecked Sendable {
   package var warnings: [String]
 
   package init(
-    text: @autoclosure @escaping () -> String, json: @autoclosure @escaping () -> JSONValue,
+    text: @autoclosure @escaping () -> TerminalText, json: @autoclosure @escaping () -> JSONValue,
     failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
@@ -124,6 +124,7 @@ enum DocumentRunner {
     let lifted = { (document: InputDocument) throws(ReceiptToolError) -> T in
       try lifting { () throws(ReceiptError) in try transform(document) }
     }
+    inputs.hintWhenReadingTerminal(context)
     let progress = ProgressMeter(
       sink: context.stderr, paths: inputs.paths,
       enabled: !inputs.quiet && ProgressMeter.wanted(context.environment))
@@ -155,8 +156,15 @@ enum DocumentRunner {
   }
 
   /// Runs a per-document command and writes one result per document, in input order.
+  /// - Parameters:
+  ///   - inputs: the files.
+  ///   - format: the output format.
+  ///   - context: streams and environment.
+  ///   - check: the checks asked for (`--require pro`), if any: they fail when there is no document.
+  ///   - process: one document's output, on a worker thread.
+  /// - Returns: the first failure's exit status, else 1 when a check failed, else 0.
   static func run(
-    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
+    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext, check: String? = nil,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
     if inputs.oneCustomer { return runAsOneCustomer(inputs, format: format, context: context, process: process) }
@@ -173,11 +181,11 @@ enum DocumentRunner {
     forEach(inputs, context: context, transform: render) { event in
       count += 1
       switch event {
-      case .failed(let error, let document, _):
+      case .failed(let error, let document, let label):
         context.report(error)
         if firstError == nil { firstError = error.exitStatus }
         if format == .ndjson, !quiet {
-          let input = document?.inputJSON ?? .object([("file", .null), ("line", .null)])
+          let input = document?.inputJSON ?? .object([("file", .string(label)), ("line", .null)])
           let line = JSONValue.object([
             ("input", input),
             ("error", .object([("exit_code", .int(error.exitStatus.rawValue)), ("message", .string(error.message))])),
@@ -188,14 +196,15 @@ enum DocumentRunner {
         let output = result.output
         for warning in output.warnings { context.warn("\(document.label): \(warning)") }
         for check in output.failedChecks {
-          context.stderr.write("receipt-tool: check failed: \(document.label): \(check.replacingNewlines)\n")
+          context.stderr.write(
+            "receipt-tool: check failed: \(TerminalSafeText("\(document.label): \(check.replacingNewlines)"))\n")
           checkFailed = true
         }
         guard !quiet else { return }
         switch format {
         case .text:
           if several || document.line != nil {
-            context.stdout.write((count > 1 ? "\n" : "") + "==> \(document.label) <==\n")
+            context.stdout.write((count > 1 ? "\n" : "") + "==> \(TerminalSafeText(document.label)) <==\n")
           }
           context.stdout.write(result.text)
         case .json:
@@ -206,6 +215,11 @@ enum DocumentRunner {
       }
     }
     if format == .json, !quiet { jsonArray.finish() }
+    if let check, count == 0 {
+      // An empty input passes no check: CI must not go green on a file that came out empty.
+      context.stderr.write("receipt-tool: check failed: \(check): the input holds no document to check\n")
+      checkFailed = true
+    }
     context.stderr.flush()
     if let firstError { return firstError }
     return checkFailed ? .checkFailed : .ok
@@ -287,7 +301,7 @@ enum DocumentRunner {
 
   private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
     switch format {
-    case .text: Rendered(output: output, text: output.text, json: nil)
+    case .text: Rendered(output: output, text: output.text.rendered, json: nil)
     case .ndjson: Rendered(output: output, text: output.json.rendered(pretty: false) + "\n", json: nil)
     case .json: Rendered(output: output, text: "", json: output.json)
     case nil: Rendered(output: output, text: "", json: nil)

@@ -39,9 +39,17 @@ struct EntitlementsCommand: ParsableCommand {
     explain = arguments.flag("explain")
   }
 
+  func validate() throws(ReceiptToolError) {
+    try options.inputs.validate(command: Self.configuration.name)
+    if required.contains("") {
+      throw Self.usage("The value '' is invalid for '--require <id>'. Please provide an entitlement id.")
+    }
+  }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
-    return try options.run(context) { (input, catalog, style) throws(ReceiptError) in
+    let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
+    return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)

@@ -41,9 +41,17 @@ struct IntroEligibilityCommand: ParsableCommand {
     expected = arguments.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
   }
 
+  func validate() throws(ReceiptToolError) {
+    try options.inputs.validate(command: Self.configuration.name)
+    if products.contains("") {
+      throw Self.usage("The value '' is invalid for '--product <id>'. Please provide a product id.")
+    }
+  }
+
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
-    return try options.run(context) { (input, catalog, style) throws(ReceiptError) in
+    let check = expected.map { "--expect \($0.rawValue)" }
+    return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
       let history = try context.decode(input)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
@@ -60,6 +68,11 @@ struct IntroEligibilityCommand: ParsableCommand {
   /// One sentence per product whose status is not the one `--expect` asked for.
   func unmet(_ results: [IntroEligibilityResult]) -> [String] {
     guard let expected else { return [] }
+    guard !results.isEmpty else {
+      return [
+        "--expect \(expected.rawValue) has no product to check: neither --product, the catalog nor the receipt names an auto-renewable product."
+      ]
+    }
     return results.filter { $0.status != expected }.map {
       "expected \($0.productID) to be \(expected.rawValue), but it is \($0.reason)"
     }

@@ -46,7 +46,8 @@ struct CommandConfiguration {
 
 /// The inputs every document command reads: files (standard input when none), NDJSON, quiet.
 struct InputOptions {
-  var paths: [String]
+  /// The files as given on the command line, bytes and all.
+  var paths: [InputPath]
   var forceNDJSON: Bool
   var quiet: Bool
   /// `--one-customer`: every input is part of one history, answered once.
@@ -55,13 +56,13 @@ struct InputOptions {
   var maxDocumentSize = ChunkReader.defaultMaxDocumentSize
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
-    self.paths = paths
+    self.paths = paths.map { InputPath($0) }
     self.forceNDJSON = forceNDJSON
     self.quiet = quiet
   }
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
-    paths = arguments.positionals
+    paths = arguments.positionalPaths
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
     oneCustomer = arguments.flag("one-customer")
@@ -73,6 +74,23 @@ struct InputOptions {
           command: command)
       }
       maxDocumentSize = size
+    }
+  }
+
+  /// Tells a person at a terminal that the tool waits for standard input, as it otherwise looks hung.
+  func hintWhenReadingTerminal(_ context: CommandContext) {
+    guard context.environment.stdinIsTerminal, paths.isEmpty || paths.contains(where: \.isStandardInput) else {
+      return
+    }
+    context.stderr.write(
+      "receipt-tool: reading standard input; pass a file or pipe one in (end with Ctrl-D, Ctrl-C to stop)\n")
+    context.stderr.flush()
+  }
+
+  /// Standard input can be read once: `-` named twice would find it empty the second time.
+  func validate(command: String) throws(ReceiptToolError) {
+    if paths.filter(\.isStandardInput).count > 1 {
+      throw .usage("'-' (standard input) is given more than once; it can be read only once.", command: command)
     }
   }
 }
@@ -91,13 +109,19 @@ struct DocumentCommandOptions {
   }
 
   /// Loads the catalog, then runs `process` over every input document (`DocumentRunner.run`).
+  /// - Parameters:
+  ///   - context: streams and environment.
+  ///   - check: the checks asked for (`--require pro`), if any: they fail when there is no document.
+  ///   - process: one document's output, on a worker thread.
+  /// - Returns: the runner's exit status.
+  /// - Throws: `ReceiptToolError` when a catalog cannot be read.
   func run(
-    _ context: CommandContext,
+    _ context: CommandContext, check: String? = nil,
     process: (InputDocument, Catalog, TextStyle) throws(ReceiptError) -> DocumentOutput
   ) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context) { (input) throws(ReceiptError) in
+    return DocumentRunner.run(inputs, format: format, context: context, check: check) { (input) throws(ReceiptError) in
       try process(input, catalog, style)
     }
   }
@@ -105,11 +129,11 @@ struct DocumentCommandOptions {
 
 /// `--catalog` (else `$RECEIPT_TOOL_CATALOG`) and `--currency`.
 struct CatalogOptions {
-  var paths: [String]
+  var paths: [InputPath]
   var currency: String?
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
-    paths = arguments.all("catalog")
+    paths = arguments.allPaths("catalog")
     currency = arguments.value("currency")
     if let code = currency, CurrencyTable.minorDigits(code) == nil {
       throw .usage(
@@ -121,13 +145,23 @@ struct CatalogOptions {
   /// Reads every catalog named, later files overriding earlier ones per product; warnings go to stderr.
   func load(_ context: CommandContext) throws(ReceiptToolError) -> Catalog {
     var paths = self.paths
+    var fromEnvironment = false
     if paths.isEmpty, let env = context.environment.variables["RECEIPT_TOOL_CATALOG"], !env.isEmpty {
-      paths = [env]
+      paths = [InputPath(env)]
+      fromEnvironment = true
     }
     var catalog = Catalog()
     for path in paths {
-      let bytes = try FileInput.readAll(path: path)
-      let source = FileInput.displayName(path)
+      let bytes: [UInt8]
+      do throws(ReceiptToolError) {
+        bytes = try FileInput.readAll(path: path)
+      } catch {
+        // The variable may have been set long ago, elsewhere: say where the name came from.
+        guard fromEnvironment, case .input(var e) = error else { throw error }
+        e.message += " (named by RECEIPT_TOOL_CATALOG; pass --catalog or unset it)"
+        throw .input(e)
+      }
+      let source = path.display
       let currency = self.currency
       catalog.merge(
         try lifting { () throws(ReceiptError) in try CatalogLoader.load(bytes, source: source, currency: currency) })

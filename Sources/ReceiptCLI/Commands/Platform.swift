@@ -21,10 +21,13 @@ package struct ProcessEnvironment: Sendable {
   package var stdoutIsTerminal: Bool
   /// For progress, which is drawn only on a terminal.
   package var stderrIsTerminal = false
+  /// Standard input is a terminal: nothing was piped in, and a person may be waiting for output.
+  package var stdinIsTerminal: Bool
 
-  package init(variables: [String: String], stdoutIsTerminal: Bool) {
+  package init(variables: [String: String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false) {
     self.variables = variables
     self.stdoutIsTerminal = stdoutIsTerminal
+    self.stdinIsTerminal = stdinIsTerminal
   }
 
   package static func current() -> ProcessEnvironment {
@@ -37,7 +40,8 @@ package struct ProcessEnvironment: Sendable {
       }
       p += 1
     }
-    var environment = ProcessEnvironment(variables: vars, stdoutIsTerminal: isatty(1) == 1)
+    var environment = ProcessEnvironment(
+      variables: vars, stdoutIsTerminal: isatty(1) == 1, stdinIsTerminal: isatty(0) == 1)
     environment.stderrIsTerminal = isatty(2) == 1
     return environment
   }
@@ -47,10 +51,20 @@ package struct ProcessEnvironment: Sendable {
     stdoutIsTerminal && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
   }
 
-  /// Output width for help and tables: COLUMNS when it is a sensible number, else 80.
+  /// The widths `COLUMNS` is clamped to: narrower gives no room for a label and its value, wider lines
+  /// are unreadable.
+  package static let columnRange = 40...300
+
+  /// Output width for help and tables: `COLUMNS` clamped to `columnRange`, else 80 when unset or not a number.
   package var columns: Int {
-    if let c = variables["COLUMNS"].flatMap(Int.init), (40...500).contains(c) { return c }
-    return 80
+    guard let c = variables["COLUMNS"].flatMap({ Int($0.trimmingSpaces) }) else { return 80 }
+    return min(max(c, Self.columnRange.lowerBound), Self.columnRange.upperBound)
+  }
+}
+
+extension String {
+  fileprivate var trimmingSpaces: String {
+    String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
   }
 }
 
@@ -112,6 +126,11 @@ func ignoreSigpipe() {
 /// Reads a whole file (or standard input for `-`) into memory.
 package enum FileInput {
   package static func readAll(path: String) throws(ReceiptToolError) -> [UInt8] {
+    try readAll(path: InputPath(path))
+  }
+
+  /// Reads a whole file named by its bytes (or standard input for `-`).
+  package static func readAll(path: InputPath) throws(ReceiptToolError) -> [UInt8] {
     var reader = try ChunkReader(path: path)
     defer { reader.close() }
     return try reader.readRest().array

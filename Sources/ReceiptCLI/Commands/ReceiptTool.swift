@@ -20,15 +20,38 @@ package enum ReceiptTool {
 
   /// Runs with the real process environment and streams.
   package static func main(arguments: [String]) -> ExitStatus {
+    main(argumentBytes: arguments.map { Array($0.utf8) })
+  }
+
+  /// Runs with the real process environment and streams, on the arguments as the process received them
+  /// (`CommandLine.unsafeArgv`): file names stay bytes from here to `open`.
+  package static func main(argumentBytes: [[UInt8]]) -> ExitStatus {
     ignoreSigpipe()
     let context = CommandContext(
       environment: .current(), stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, bufferSize: 0))
-    return run(arguments: arguments, context: context)
+    return run(argumentBytes: argumentBytes, context: context)
+  }
+
+  /// Runs a command line given as bytes: an argument that is not UTF-8 is parsed by its escaped text
+  /// (`a\xFF.json`) and, when it names a file, opened by its bytes.
+  package static func run(argumentBytes: [[UInt8]], context: CommandContext) -> ExitStatus {
+    var raw: [Int: [UInt8]] = [:]
+    let arguments = argumentBytes.enumerated().map { (index, bytes) -> String in
+      if let text = String(validating: bytes, as: UTF8.self) { return text }
+      raw[index] = bytes
+      return InputPath.escapingInvalidUTF8(bytes)
+    }
+    return run(arguments: arguments, raw: raw, context: context)
   }
 
   /// Runs a command line; never throws and never traps on input.
-  package static func run(arguments: [String], context: CommandContext) -> ExitStatus {
-    let status = dispatch(arguments, context)
+  /// - Parameters:
+  ///   - arguments: the arguments after the program name.
+  ///   - raw: the bytes of arguments that are not UTF-8, by index (see `ArgumentParsing.parse`).
+  ///   - context: streams and environment.
+  /// - Returns: the exit status.
+  package static func run(arguments: [String], raw: [Int: [UInt8]] = [:], context: CommandContext) -> ExitStatus {
+    let status = dispatch(arguments, raw, context)
     context.stdout.flush()
     if let failure = context.stdout.failure {
       context.report(.io("standard output: \(failure)"))
@@ -37,7 +60,7 @@ package enum ReceiptTool {
     return status
   }
 
-  static func dispatch(_ arguments: [String], _ context: CommandContext) -> ExitStatus {
+  static func dispatch(_ arguments: [String], _ raw: [Int: [UInt8]], _ context: CommandContext) -> ExitStatus {
     let columns = context.environment.columns
     guard let first = arguments.first else {
       context.stdout.write(HelpGenerator.rootHelp(commands: commands, columns: columns))
@@ -83,6 +106,9 @@ package enum ReceiptTool {
       return usageError(.usage(what, command: nil), context)
     }
     let rest = Array(arguments.dropFirst())
+    // Indices shift by the subcommand's name.
+    let restRaw = Dictionary(
+      raw.compactMap { $0.key > 0 ? ($0.key - 1, $0.value) : nil }, uniquingKeysWith: { a, _ in a })
     let optionPart = rest.prefix(while: { $0 != "--" })
     if optionPart.contains("-h") || optionPart.contains("--help") {
       context.stdout.write(HelpGenerator.commandHelp(command, columns: columns))
@@ -93,7 +119,7 @@ package enum ReceiptTool {
       return .ok
     }
     do {
-      let parsed = try ArgumentParsing.parse(rest, options: command.options, command: command.name)
+      let parsed = try ArgumentParsing.parse(rest, raw: restRaw, options: command.options, command: command.name)
       return try command.run(parsed, context)
     } catch {
       if case .usage = error { return usageError(error, context) }
@@ -106,19 +132,15 @@ package enum ReceiptTool {
     ArgumentParsing.closest(to: word, among: commands.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
   }
 
-  /// argument-parser's usage error: `Error:`, `Usage:`, then where to find help; exit 64.
+  /// A usage error has the shape of every other error: one `receipt-tool: error:` line, which ends by
+  /// pointing at the help of the subcommand it is about (or the top-level help); exit 64.
   static func usageError(_ error: ReceiptToolError, _ context: CommandContext) -> ExitStatus {
     guard case .usage(let message, let commandName) = error else { return error.exitStatus }
-    var text = "Error: \(message)\n"
-    if let commandName, let command = commands.first(where: { $0.name == commandName }) {
-      text += "Usage: \(HelpGenerator.usage(command))\n"
-      text += "  See 'receipt-tool \(commandName) --help' for more information.\n"
-    } else {
-      text += "Usage: receipt-tool <subcommand>\n"
-      text += "  See 'receipt-tool --help' for more information.\n"
+    let help = commandName.flatMap { name in commands.first { $0.name == name } }.map {
+      "receipt-tool \($0.name) --help"
     }
-    context.stderr.write(text)
-    context.stderr.flush()
+    let body = message.hasSuffix(".") ? String(message.dropLast()) : message
+    context.report(.usage("\(body) (see '\(help ?? "receipt-tool --help")').", command: commandName))
     return .usage
   }
 }

@@ -21,9 +21,14 @@ struct RevenueCommand: ParsableCommand {
         allowed: RevenueGrouping.allCases.map(\.rawValue)),
       OptionSpec(
         "from", value: "time",
-        help: "Only sales, refunds and upgrades dated at or after this time (same syntax as --as-of)."),
+        help:
+          "Only sales, refunds and upgrades dated at or after this time (as --as-of, but not 'request': there are many receipts)."
+      ),
       OptionSpec(
-        "to", value: "time", help: "Only sales, refunds and upgrades dated before this time (same syntax as --as-of)."),
+        "to", value: "time",
+        help:
+          "Only sales, refunds and upgrades dated before this time (as --as-of, but not 'request': there are many receipts)."
+      ),
       OptionSpec(
         "commission", value: "plan",
         help:
@@ -58,8 +63,14 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func validate() throws(ReceiptToolError) {
+    try inputs.validate(command: Self.configuration.name)
     if merging, let option = givenWithMerge.first {
       throw Self.usage("--\(option) cannot be used with --merge: the parts were computed with their own options.")
+    }
+    if let from = range.from, let to = range.to, !(from < to) {
+      throw Self.usage(
+        "--from \(from.iso8601) is not before --to \(to.iso8601): no purchase can be in that range (--to is exclusive)."
+      )
     }
   }
 
@@ -71,62 +82,143 @@ struct RevenueCommand: ParsableCommand {
   func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
     var report: RevenueReport
     var firstError: ExitStatus?
+    var part: RevenuePartIdentity?
+    var shownGrouping = grouping
     if merging {
       var merged = RevenueReport(hasProceeds: false)
+      var parts = PartLedger()
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
-          try RevenueReportCodec.read(document.bytes, source: document.label)
+          (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
         },
-        consume: { (part) throws(ReceiptError) in try merged.merge(part) })
+        consume: { (read) throws(ReceiptError) in
+          let ((report, identity), label) = read
+          try parts.admit(identity, label: label, warn: context.warn)
+          try merged.merge(report)
+        })
       report = merged
       report.errors += outcome.errors
       firstError = outcome.firstError
       // Parts read back may carry errors of their own runs.
       if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+      part = parts.identity
+      if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
     } else {
       var ledger = RevenueLedger()
+      var digest = InputDigest()
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document)
           try history.requireValidStatus(source: document.label)
           let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
-          return (history, disagreements.map { "\(document.label): \($0)" })
+          var own = InputDigest()
+          own.add(document.bytes, count: document.bytes.count)
+          return (history, own, disagreements.map { "\(document.label): \($0)" })
         },
         consume: { read in
           ledger.add(read.0)
-          for warning in read.1 { context.warn(warning) }
+          digest.add(read.1)
+          for warning in read.2 { context.warn(warning) }
         })
       ledger.errors = outcome.errors
       firstError = outcome.firstError
       report = try lifting { () throws(ReceiptError) in
         try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
+      for option in [
+        "by=\(grouping.rawValue)", "commission=\(plan.rawValue)", "from=\(range.from?.iso8601 ?? "")",
+        "to=\(range.to?.iso8601 ?? "")",
+      ] {
+        digest.add(option)
+      }
+      part = RevenuePartIdentity(digest: digest.hex, grouping: grouping.rawValue, commission: plan.rawValue)
     }
     if report.counts.undatedExcluded > 0 {
       context.warn(
         "\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
     }
+    if reporter.name == "csv", report.counts.unpriced > 0 {
+      // The text format lists them in its body; a CSV consumer may read only the numbers.
+      context.warn(
+        "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
+          + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
+    }
     if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      context.stdout.write(reporter.render(report, grouping, style))
+      context.stdout.write(reporter.render(report, shownGrouping, style, part))
     }
     return firstError ?? .ok
   }
 
-  static func time(_ arguments: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
-    guard let text = arguments.value(option) else { return nil }
-    if let choice = try? AsOfChoice.parse(text) {
-      switch choice {
-      case .fixed(let t): return t
-      case .now: return Timestamp.now()
-      case .automatic, .request: break
+  /// The parts `--merge` has read: each counted once, all made with the same `--by` and `--commission`.
+  struct PartLedger {
+    private var seen: [String: String] = [:]
+    private var order: [String] = []
+    private var first: (identity: RevenuePartIdentity, label: String)?
+
+    mutating func admit(
+      _ identity: RevenuePartIdentity?, label: String, warn: (String) -> Void
+    ) throws(ReceiptError) {
+      guard let identity else {
+        warn(
+          "\(label): the part carries no identity (an older receipt-tool made it), so it cannot be checked against being merged twice"
+        )
+        return
+      }
+      if let first {
+        for (what, mine, theirs) in [
+          ("--by", identity.grouping, first.identity.grouping),
+          ("--commission", identity.commission, first.identity.commission),
+        ] where mine != theirs {
+          throw .data(
+            source: nil,
+            message:
+              "--merge: this part was made with \(what) \(mine) and \(first.label) with \(what) \(theirs); merge parts made with the same options"
+          )
+        }
+      } else {
+        first = (identity, label)
+      }
+      for digest in identity.parts {
+        if let earlier = seen[digest] {
+          throw .data(
+            source: nil,
+            message:
+              "--merge: this part (digest \(digest)) was already merged from \(earlier); counting it again would double its totals"
+          )
+        }
+      }
+      for digest in identity.parts {
+        seen[digest] = label
+        order.append(digest)
       }
     }
-    throw usage(
-      "The value '\(text)' is invalid for '--\(option) <time>'. Please provide an ISO 8601 date or date-time (2024-06-15, 2024-06-15T12:00:00Z), epoch milliseconds or 'now'."
-    )
+
+    /// The merged report's identity: a digest of its parts' digests, and the parts.
+    var identity: RevenuePartIdentity? {
+      guard let first else { return nil }
+      var digest = InputDigest()
+      for part in order { digest.add(part) }
+      return RevenuePartIdentity(
+        digest: digest.hex, grouping: first.identity.grouping, commission: first.identity.commission, parts: order)
+    }
+  }
+
+  static func time(_ arguments: ParsedArguments, _ option: String) throws(ReceiptToolError) -> Timestamp? {
+    guard let text = arguments.value(option) else { return nil }
+    let choice: AsOfChoice
+    do throws(ReceiptToolError) {
+      choice = try AsOfChoice.parse(text, option: option, allowsRequest: false)
+    } catch {
+      throw usage(error.message)
+    }
+    switch choice {
+    case .fixed(let t): return t
+    case .now: return Timestamp.now()
+    case .automatic, .request: return nil
+    }
   }
 }
 
@@ -140,16 +232,16 @@ struct TextStyle {
 enum RevenueReporters {
   struct Reporter: Sendable {
     var name: String
-    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle) -> String
+    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle, RevenuePartIdentity?) -> String
   }
 
   /// In the order help lists them; the first is the default.
   static let all: [Reporter] = [
-    Reporter(name: "text") { report, grouping, style in
-      RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width)
+    Reporter(name: "text") { report, grouping, style, _ in
+      RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width).rendered
     },
-    Reporter(name: "json") { report, _, _ in RevenueReportCodec.writeWithStatedPrices(report).rendered() + "\n" },
-    Reporter(name: "csv") { report, grouping, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
+    Reporter(name: "json") { report, _, _, part in RevenueReportCodec.write(report, part: part).rendered() + "\n" },
+    Reporter(name: "csv") { report, grouping, _, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 
   static var names: [String] { all.map(\.name) }

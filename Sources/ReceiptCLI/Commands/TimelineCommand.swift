@@ -49,7 +49,7 @@ struct TimelineCommand: ParsableCommand {
       let (color, width) = (context.environment.useColor, context.environment.columns)
       return DocumentRunner.run(inputs, format: .text, context: context) { (input) throws(ReceiptError) in
         let chart = try chart(input)
-        return DocumentOutput(text: TimelineTextRenderer.render(chart, width: width, color: color), json: .null)
+        return DocumentOutput(text: TimelineTextRenderer.terminalText(chart, width: width, color: color), json: .null)
       }
     case .html, .svg:
       // One page for every document: collected in input order and written once at the end, so a

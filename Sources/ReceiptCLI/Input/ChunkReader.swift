@@ -24,7 +24,7 @@ struct ChunkReader {
   /// The default single-document limit (`--max-document-size`).
   static let defaultMaxDocumentSize = 1 << 30
   private let fd: Int32
-  private let path: String
+  private let path: InputPath
   private let maxDocumentSize: Int
   /// The input read so far, when it is not mapped. Bytes `0..<filled` are input; the rest is room.
   private var buffer: [UInt8] = []
@@ -40,13 +40,21 @@ struct ChunkReader {
   let regularFileSize: Int?
 
   init(path: String, maxDocumentSize: Int = defaultMaxDocumentSize) throws(ReceiptToolError) {
+    try self.init(path: InputPath(path), maxDocumentSize: maxDocumentSize)
+  }
+
+  /// Opens `path` by its bytes, as given on the command line.
+  init(path: InputPath, maxDocumentSize: Int = defaultMaxDocumentSize) throws(ReceiptToolError) {
     self.path = path
     self.maxDocumentSize = maxDocumentSize
-    if path == "-" {
+    if path.isStandardInput {
       fd = 0
     } else {
-      fd = open(path, O_RDONLY)
-      guard fd >= 0 else { throw .noInput(source: path, reason: FileInput.describeOpenError(errno)) }
+      guard let opened = path.withCString({ open($0, O_RDONLY) }) else {
+        throw .noInput(source: path.display, reason: "a file name cannot hold a NUL byte")
+      }
+      fd = opened
+      guard fd >= 0 else { throw .noInput(source: path.display, reason: FileInput.describeOpenError(errno)) }
     }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
@@ -59,11 +67,11 @@ struct ChunkReader {
       isLive = false
       regularFileSize = nil
       close()
-      throw .noInput(source: path, reason: "is a directory")
+      throw .noInput(source: path.display, reason: "is a directory")
     }
     isLive = type == S_IFIFO || type == S_IFCHR || type == S_IFSOCK
     regularFileSize = type == S_IFREG ? Int(exactly: st.st_size) : nil
-    if let size = regularFileSize, size > 0, let mapped = MappedFile(fd: fd, count: size, path: path) {
+    if let size = regularFileSize, size > 0, let mapped = MappedFile(fd: fd, count: size, path: path.display) {
       mapping = mapped
       filled = size
       eof = true
@@ -94,8 +102,8 @@ struct ChunkReader {
       }
       if n < 0 {
         if errno == EINTR { continue }
-        if errno == EISDIR { throw .noInput(source: path, reason: "is a directory") }
-        throw .io("\(FileInput.displayName(path)): read failed: \(String(cString: strerror(errno)))")
+        if errno == EISDIR { throw .noInput(source: path.display, reason: "is a directory") }
+        throw .io("\(path.display): read failed: \(String(cString: strerror(errno)))")
       }
       if n == 0 { eof = true }
       filled += n
@@ -132,7 +140,7 @@ struct ChunkReader {
 
   /// The one-line error for a document over the limit.
   private func tooLarge(atLeast size: Int) -> ReceiptToolError {
-    .documentTooLarge(source: FileInput.displayName(path), size: size, limit: maxDocumentSize, exact: eof)
+    .documentTooLarge(source: path.display, size: size, limit: maxDocumentSize, exact: eof)
   }
 
   /// Index of the next newline at or after `from`, reading more input as needed; nil at end of input.
@@ -163,6 +171,11 @@ struct ChunkReader {
         continue
       }
       let b = withView { $0[i] }
+      // A UTF-8 byte order mark at the very start is not content (RFC 8259 §8.1): look past it.
+      if i == start, b == 0xEF, i + 2 < filled, withView({ $0[i + 1] == 0xBB && $0[i + 2] == 0xBF }) {
+        i += 3
+        continue
+      }
       if !InputDocuments.isJSONWhitespace(b) { return b }
       i += 1
     }
@@ -201,7 +214,14 @@ struct ChunkReader {
       i += 1
     }
     guard followed, let firstLine else { return false }
-    return withView { Self.isBalancedValue(UnsafeBufferPointer(rebasing: $0[firstLine])) }
+    return withView { view in
+      // A UTF-8 byte order mark before the first line is not part of its JSON (RFC 8259 §8.1).
+      var first = firstLine
+      if first.count >= 3, view[first.lowerBound..<(first.lowerBound + 3)].elementsEqual([0xEF, 0xBB, 0xBF]) {
+        first = (first.lowerBound + 3)..<first.upperBound
+      }
+      return Self.isBalancedValue(UnsafeBufferPointer(rebasing: view[first]))
+    }
   }
 
   /// True when `line` is one structurally complete object or array (brackets balanced outside strings).
@@ -246,7 +266,7 @@ struct ChunkReader {
       number += 1
       guard stop - start <= maxDocumentSize else {
         throw .documentTooLarge(
-          source: "\(FileInput.displayName(path)):\(number)", size: stop - start, limit: maxDocumentSize, exact: true)
+          source: "\(path.display):\(number)", size: stop - start, limit: maxDocumentSize, exact: true)
       }
       if let mapping {
         try body(number, InputBytes(mapping: mapping, range: start..<stop))

@@ -38,7 +38,7 @@ package enum DocumentPipeline {
   /// are transformed and delivered at once and `idle` is called (to flush output), so a result shows
   /// as soon as its line is complete.
   package static func run<T>(
-    paths: [String], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
+    paths: [InputPath], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
     notice: (String) -> Void = { _ in }, idle: () -> Void = {},
     transform: (InputDocument) throws(ReceiptToolError) -> T,
     deliver: (InputDocument?, Result<T, ReceiptToolError>) -> Void

@@ -124,9 +124,20 @@ package enum InputDocuments {
     notice: (String) -> Void = { _ in }, waiting: () -> Void = {},
     _ body: (InputDocument?, ReceiptToolError?) -> Void
   ) {
-    let inputs = paths.isEmpty ? ["-"] : paths
+    forEach(
+      paths: paths.map { InputPath($0) }, forceNDJSON: forceNDJSON, maxDocumentSize: maxDocumentSize, notice: notice,
+      waiting: waiting, body)
+  }
+
+  /// `forEach` over paths kept as the bytes given on the command line.
+  package static func forEach(
+    paths: [InputPath], forceNDJSON: Bool, maxDocumentSize: Int = ChunkReader.defaultMaxDocumentSize,
+    notice: (String) -> Void = { _ in }, waiting: () -> Void = {},
+    _ body: (InputDocument?, ReceiptToolError?) -> Void
+  ) {
+    let inputs = paths.isEmpty ? [InputPath.standardInput] : paths
     for path in inputs {
-      let name = FileInput.displayName(path)
+      let name = path.display
       do throws(ReceiptToolError) {
         var reader = try ChunkReader(path: path, maxDocumentSize: maxDocumentSize)
         defer { reader.close() }

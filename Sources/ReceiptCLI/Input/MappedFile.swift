@@ -45,7 +45,7 @@ package final class MappedFile: @unchecked Sendable {
   nonisolated(unsafe) private static var busMessageLength = 0
 
   private static func installBusHandler(naming path: String) {
-    let text = "receipt-tool: error: \(FileInput.displayName(path)): the file changed (shrank) while it was read\n"
+    let text = "receipt-tool: error: \(path): the file changed (shrank) while it was read\n"
     let bytes = Array(text.utf8CString)
     let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
     copy.initialize(from: bytes, count: bytes.count)

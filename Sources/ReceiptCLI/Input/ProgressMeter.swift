@@ -36,7 +36,7 @@ package final class ProgressMeter {
   /// `paths` give the total size (only when all are regular files); `clock` gives seconds on a
   /// monotonic clock (tests pass their own).
   package init(
-    sink: OutputSink, paths: [String], enabled: Bool, clock: @escaping () -> Double = ProgressMeter.monotonicSeconds
+    sink: OutputSink, paths: [InputPath], enabled: Bool, clock: @escaping () -> Double = ProgressMeter.monotonicSeconds
   ) {
     self.sink = sink
     self.enabled = enabled
@@ -44,15 +44,17 @@ package final class ProgressMeter {
     started = enabled ? clock() : 0
     var total: Int? = enabled && !paths.isEmpty ? 0 : nil
     if enabled {
-      for path in paths where path != "-" {
+      for path in paths where !path.isStandardInput {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: st.st_size) else {
+        guard path.withCString({ stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG,
+          let size = Int(exactly: st.st_size)
+        else {
           total = nil
           break
         }
         total = total.map { $0 &+ size }
       }
-      if paths.contains("-") { total = nil }
+      if paths.contains(where: \.isStandardInput) { total = nil }
     }
     totalBytes = total
   }

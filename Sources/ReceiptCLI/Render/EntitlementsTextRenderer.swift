@@ -7,15 +7,17 @@ package enum EntitlementsTextRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
     appleStatuses: [StoreStatusComparison?] = []
-  ) -> String {
+  ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
-    var out = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
+    var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
     guard !results.isEmpty else {
       return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
     }
-    let header = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
-    let rows = results.map { r -> [String] in
-      [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)]
+    let header: [TerminalText] = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
+    let rows = results.map { r -> [TerminalText] in
+      [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)].map {
+        TerminalText($0)
+      }
     }
     // Both ids may be long (without a catalog the entitlement is the product id); the status is
     // coloured after layout.
@@ -24,14 +26,15 @@ package enum EntitlementsTextRenderer {
     }
     out += "\n"
     for (i, r) in results.enumerated() {
-      out += TextLayout.wrap("\(r.id): \(r.reason)", indent: 2, columns: width).dropFirst(2) + "\n"
+      out += ("\(r.id): \(r.reason)" as TerminalText).wrapped(indent: 2, columns: width).dropFirst(2) + "\n"
       if i < appleStatuses.count, let apple = appleStatuses[i] {
-        out += TextLayout.wrap(appleStatusLine(apple), indent: 4, columns: width).dropFirst(2) + "\n"
+        out += ("\(appleStatusLine(apple))" as TerminalText).wrapped(indent: 4, columns: width).dropFirst(2) + "\n"
       }
       if explain {
         for c in r.considered {
           out +=
-            "  - " + TextLayout.wrap(CommandLineHints.explanation(c), indent: 4, columns: width).dropFirst(4) + "\n"
+            "  - " + TerminalText(CommandLineHints.explanation(c)).wrapped(indent: 4, columns: width).dropFirst(4)
+            + "\n"
         }
       }
     }

@@ -5,13 +5,13 @@ import ReceiptRules
 /// `intro-eligibility --format text`: one block per product, status first, then the reason.
 package enum IntroEligibilityTextRenderer {
   package static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80)
-    -> String
+    -> TerminalText
   {
     let layout = TextLayout(color: color, width: width)
     // The same words as entitlements, so the two answers read alike.
     let source = EntitlementsTextRenderer.sourceDescription(time.source)
     var out = layout.fields([
-      ("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", String(results.count)),
+      ("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", "\(results.count)"),
     ])
     for r in results {
       let tone: TextLayout.Tone
@@ -21,12 +21,12 @@ package enum IntroEligibilityTextRenderer {
       case .unknown: tone = .warn
       case .noIntroOffer: tone = .dim
       }
-      out += "\n" + layout.paint(TextLayout.wrap(r.productID, indent: 0, columns: width), .bold) + "\n"
+      out += "\n" + layout.paint(TerminalText(r.productID).wrapped(indent: 0, columns: width), .bold) + "\n"
       out += layout.fields(
         [
-          ("Status", layout.paint(r.status.rawValue, tone)),
-          ("Group", r.subscriptionGroup ?? "unknown"),
-          ("Reason", r.reason),
+          ("Status", layout.paint("\(r.status.rawValue)", tone)),
+          ("Group", "\(r.subscriptionGroup ?? "unknown")"),
+          ("Reason", "\(r.reason)"),
         ], indent: 2)
     }
     return out

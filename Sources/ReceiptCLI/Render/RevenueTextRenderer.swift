@@ -6,28 +6,28 @@ import ReceiptRules
 /// unpriced products and unreadable inputs.
 package enum RevenueTextRenderer {
   package static func render(_ report: RevenueReport, grouping: RevenueGrouping, color: Bool = false, width: Int = 80)
-    -> String
+    -> TerminalText
   {
     let layout = TextLayout(color: color, width: width)
-    var out = ""
+    var out: TerminalText = ""
     let currencies = report.currencies
     if currencies.isEmpty {
       out += "No priced revenue.\n"
     }
     for c in currencies {
       if !out.isEmpty { out += "\n" }
-      out += layout.paint(c.currency, .bold) + "\n"
-      var header = [
-        grouping == .none ? "group" : grouping.rawValue, "units", "trials", "refunded", "gross", "refunds", "net",
+      out += layout.paint("\(c.currency)", .bold) + "\n"
+      var header: [TerminalText] = [
+        grouping == .none ? "group" : "\(grouping.rawValue)", "units", "trials", "refunded", "gross", "refunds", "net",
       ]
       if report.hasProceeds { header.append("proceeds") }
       func money(_ v: Int64) -> String { Money(minorUnits: v, currency: c.currency).text }
-      func cells(_ g: RevenueGroup) -> [String] {
+      func cells(_ g: RevenueGroup) -> [TerminalText] {
         var row = [
           g.key, String(g.units), String(g.trials), String(g.refunded), money(g.gross), money(g.refunds), money(g.net),
         ]
         if let p = g.proceeds { row.append(money(p)) }
-        return row
+        return row.map { TerminalText($0) }
       }
       out += layout.table(
         // With --by none the single row is the total; printing it twice says nothing.
@@ -36,18 +36,23 @@ package enum RevenueTextRenderer {
         flexible: [0], indent: 2)
       let estimated = c.groups.filter(\.hasEstimate)
       if !estimated.isEmpty {
-        out += "  " + RevenueReportCodec.prorationBasis + " (in net; Apple states no amount)\n"
+        out += "  \(RevenueReportCodec.prorationBasis) (in net; Apple states no amount)\n"
         out += layout.table(
           header: [header[0], "units", "estimated refund"],
-          rows: estimated.map { [$0.key, String($0.upgradeProrations), money($0.estimatedProrationRefunds)] },
+          rows: estimated.map {
+            [
+              TerminalText($0.key), TerminalText(String($0.upgradeProrations)),
+              TerminalText(money($0.estimatedProrationRefunds)),
+            ]
+          },
           rightAligned: [1, 2], flexible: [0], indent: 4)
       }
     }
     let n = report.counts
-    var rows: [(String, String)] = [
+    var rows: [(TerminalText, TerminalText)] = [
       ("counted", "\(n.counted) (PURCHASED, or no ownership field)"),
-      ("trials", String(n.trials)),
-      ("refunded", String(n.refunded)),
+      ("trials", "\(n.trials)"),
+      ("refunded", "\(n.refunded)"),
       ("unpriced", n.unpriced == 0 ? "0" : "\(n.unpriced) (no catalog price; not in the totals)"),
       ("family-shared excluded", "\(n.familySharedExcluded) (FAMILY_SHARED copies are never revenue)"),
       ("duplicates merged", "\(n.duplicatesMerged) (the same transaction_id read again)"),
@@ -84,13 +89,13 @@ package enum RevenueTextRenderer {
     if !unpriced.isEmpty {
       out += "\nUnpriced products\n"
       out += layout.table(
-        header: ["product", "units"], rows: unpriced.map { [$0.productID, String($0.units)] }, rightAligned: [1],
+        header: ["product", "units"], rows: unpriced.map { ["\($0.productID)", "\($0.units)"] }, rightAligned: [1],
         flexible: [0], indent: 2)
     }
     if !report.errors.isEmpty {
       out += "\n" + layout.paint("Not read (their transactions are missing from the totals)", .bad) + "\n"
       for e in report.errors {
-        out += "  " + TextLayout.wrap(e.message, indent: 4, columns: width).dropFirst(4) + "\n"
+        out += "  " + TerminalText(e.message).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
       }
     }
     return out

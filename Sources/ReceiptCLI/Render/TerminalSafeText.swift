@@ -6,11 +6,11 @@ import ReceiptModel
 ///
 /// Printable text, including non-ASCII letters, passes unchanged. `visible` holds one line with no
 /// control character at all, so its `count` is the columns it takes for ordinary narrow characters.
-public struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
+package struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
   /// The sanitised text.
-  public let visible: String
+  package let visible: String
 
-  public init(_ raw: String) {
+  package init(_ raw: String) {
     // Fast path: most ids are plain printable ASCII.
     if raw.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
       visible = raw
@@ -28,10 +28,10 @@ public struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
     visible = out
   }
 
-  public var description: String { visible }
+  package var description: String { visible }
 
   /// Scalars that change how a terminal or a bidi-aware viewer shows the text around them.
-  public static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+  package static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1 (including CSI 0x9B)
     case 0x061C, 0x200E, 0x200F: true  // Arabic letter mark, left-to-right and right-to-left marks
@@ -39,5 +39,163 @@ public struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
     case 0x2028, 0x2029: true  // line and paragraph separators
     default: false
     }
+  }
+}
+
+/// Text on its way to a terminal: what every text renderer returns and every text writer accepts.
+///
+/// It can only be made from source-code literals, from `TerminalSafeText`, from numbers, and from
+/// strings that it sanitises itself (`init(_:)` and string interpolation of a `String`), so an input
+/// string cannot reach the terminal raw: a renderer cannot forget to sanitise, because it has no way
+/// to add a `String` without sanitising it. Its own line breaks and colour (SGR) codes come only from
+/// literals and `styled(_:sgr:)`. The layout operations (`count`, `wrapped`, `shortened`, `dropFirst`)
+/// work on the visible characters and keep that property: a cut that would split a colour code
+/// leaves the pieces escaped, never half a control sequence.
+package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+  /// The text as written to the terminal.
+  package private(set) var rendered: String
+
+  /// Input text, sanitised with `TerminalSafeText`: line breaks and every control character become visible.
+  package init(_ raw: String) { rendered = TerminalSafeText(raw).visible }
+
+  package init(_ safe: TerminalSafeText) { rendered = safe.visible }
+
+  /// Text assembled from other terminal text and literals: only line breaks and complete SGR codes
+  /// may stay; anything else that controls the terminal is escaped.
+  fileprivate init(assembled: String) { rendered = Self.repaired(assembled) }
+
+  /// Text from a renderer that runs every input string through `TerminalSafeText` itself and lays out
+  /// characters on its own (the timeline). Each use is listed by a test; other renderers compose
+  /// `TerminalText` instead.
+  package init(alreadySanitised text: String) { rendered = Self.repaired(text) }
+
+  package init(stringLiteral value: String) { rendered = Self.repaired(value) }
+
+  package init(stringInterpolation: Interpolation) { rendered = Self.repaired(stringInterpolation.text) }
+
+  package var description: String { rendered }
+
+  /// Literals stay as written; everything interpolated is sanitised unless it is already terminal text.
+  package struct Interpolation: StringInterpolationProtocol {
+    fileprivate var text = ""
+    package init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
+    package mutating func appendLiteral(_ literal: String) { text += literal }
+    package mutating func appendInterpolation(_ value: TerminalText) { text += value.rendered }
+    package mutating func appendInterpolation(_ value: TerminalSafeText) { text += value.visible }
+    package mutating func appendInterpolation(_ value: String) { text += TerminalSafeText(value).visible }
+    package mutating func appendInterpolation(_ value: Substring) { text += TerminalSafeText(String(value)).visible }
+    package mutating func appendInterpolation(_ value: some BinaryInteger) { text += String(value) }
+    package mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+      text += TerminalSafeText(value.description).visible
+    }
+  }
+
+  package static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText {
+    TerminalText(trustedConcatenation: lhs.rendered + rhs.rendered)
+  }
+
+  package static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.rendered += rhs.rendered }
+
+  /// Both halves already hold the invariant, so their concatenation does too.
+  private init(trustedConcatenation: String) { rendered = trustedConcatenation }
+
+  package var isEmpty: Bool { rendered.isEmpty }
+
+  /// `text` in the colour of an SGR parameter list such as `31` or `1;32`.
+  package static func styled(_ text: TerminalText, sgr: String) -> TerminalText {
+    guard !sgr.isEmpty, sgr.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x3B }) else { return text }
+    return TerminalText(trustedConcatenation: "\u{1B}[\(sgr)m" + text.rendered + "\u{1B}[0m")
+  }
+
+  /// Columns taken for narrow characters: colour codes count for nothing.
+  package var count: Int {
+    guard rendered.utf8.contains(0x1B) else { return rendered.count }
+    return Self.withoutSGR(rendered).count
+  }
+
+  /// The text without its first `n` characters (the indent of a wrapped first line).
+  package func dropFirst(_ n: Int) -> TerminalText { TerminalText(assembled: String(rendered.dropFirst(n))) }
+
+  /// Without trailing spaces.
+  package var trimmingTrailingSpaces: TerminalText {
+    var s = rendered
+    while s.hasSuffix(" ") { s.removeLast() }
+    return TerminalText(trustedConcatenation: s)
+  }
+
+  /// Words wrapped to `columns`, each line indented by `indent` spaces (see `TextLayout.wrap`).
+  package func wrapped(indent: Int, columns: Int) -> TerminalText {
+    TerminalText(assembled: TextLayout.wrap(rendered, indent: indent, columns: columns))
+  }
+
+  /// Cut to `width` characters with "…" in the middle (see `TextLayout.shortened`).
+  package func shortened(to width: Int) -> TerminalText {
+    TerminalText(assembled: TextLayout.shortened(Self.withoutSGR(rendered), to: width))
+  }
+
+  /// Keeps line breaks and complete SGR sequences (`ESC [ digits/; m`); escapes every other control.
+  static func repaired(_ text: String) -> String {
+    // Fast path: printable ASCII and line breaks, which most output is.
+    if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return text }
+    let scalars = Array(text.unicodeScalars)
+    guard scalars.contains(where: { TerminalSafeText.mustEscape($0) && $0 != "\n" }) else { return text }
+    var out = String.UnicodeScalarView()
+    var i = 0
+    while i < scalars.count {
+      let scalar = scalars[i]
+      if scalar == "\u{1B}", let end = sgrEnd(scalars, from: i) {
+        out.append(contentsOf: scalars[i...end])
+        i = end + 1
+        continue
+      }
+      if scalar != "\n", TerminalSafeText.mustEscape(scalar) {
+        out.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16) + "}").unicodeScalars)
+      } else {
+        out.append(scalar)
+      }
+      i += 1
+    }
+    return String(out)
+  }
+
+  /// Index of the `m` ending an SGR sequence starting with ESC at `start`, if it is one.
+  private static func sgrEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+    var i = start + 1
+    guard i < scalars.count, scalars[i] == "[" else { return nil }
+    i += 1
+    while i < scalars.count, i - start < 32 {
+      let s = scalars[i]
+      if s == "m" { return i }
+      guard ("0"..."9").contains(s) || s == ";" else { return nil }
+      i += 1
+    }
+    return nil
+  }
+
+  private static func withoutSGR(_ text: String) -> String {
+    let scalars = Array(text.unicodeScalars)
+    var out = String.UnicodeScalarView()
+    var i = 0
+    while i < scalars.count {
+      if scalars[i] == "\u{1B}", let end = sgrEnd(scalars, from: i) {
+        i = end + 1
+        continue
+      }
+      out.append(scalars[i])
+      i += 1
+    }
+    return String(out)
+  }
+}
+
+extension Array where Element == TerminalText {
+  /// The elements joined by `separator`.
+  package func joined(separator: TerminalText = "") -> TerminalText {
+    var out: TerminalText = ""
+    for (i, element) in enumerated() {
+      if i > 0 { out += separator }
+      out += element
+    }
+    return out
   }
 }

@@ -81,6 +81,14 @@ extension JSONValue {
         }
         out += escape(b)
         runStart = i + 1
+      } else if b == 0xC2, i + 1 < bytes.count, (0x80...0x9F).contains(base[i + 1]) {
+        // C1 controls (U+0080-U+009F, such as CSI U+009B) are escaped too, so JSON on a terminal cannot drive it.
+        if runStart < i {
+          out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self)
+        }
+        out += "\\u00" + String(base[i + 1], radix: 16)
+        i += 1
+        runStart = i + 1
       }
       i += 1
     }

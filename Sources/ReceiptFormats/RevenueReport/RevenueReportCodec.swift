@@ -10,9 +10,33 @@ public enum RevenueReportCodec {
   /// - Returns: the report it holds.
   /// - Throws: `ReceiptError` naming the path of a value that is not what `write` writes.
   public static func read(_ bytes: [UInt8], source: String) throws(ReceiptError) -> RevenueReport {
+    try readPart(bytes, source: source).report
+  }
+
+  /// Reads an earlier `revenue --format json` output and the identity it carries, if it carries one
+  /// (outputs of receipt-tool before 1.1 do not).
+  /// - Parameters:
+  ///   - bytes: the JSON document.
+  ///   - source: its name for messages.
+  /// - Returns: the report and its `part` identity.
+  /// - Throws: `ReceiptError` naming the path of a value that is not what `write` writes.
+  public static func readPart(_ bytes: [UInt8], source: String) throws(ReceiptError)
+    -> (report: RevenueReport, part: RevenuePartIdentity?)
+  {
     let root = try JSONValue.parse(bytes, source: source)
     var reading = Reading(source: source)
-    return try reading.report(root)
+    let report = try reading.report(root)
+    guard let part = root.member("part") else { return (report, nil) }
+    let digest = try reading.string(reading.member(part, "digest", "part"), "part.digest")
+    let parts = try reading.array(reading.member(part, "parts", "part"), "part.parts").enumerated().map {
+      (i, v) throws(ReceiptError) in try reading.string(v, "part.parts[\(i)]")
+    }
+    return (
+      report,
+      RevenuePartIdentity(
+        digest: digest, grouping: try reading.string(reading.member(part, "by", "part"), "part.by"),
+        commission: try reading.string(reading.member(part, "commission", "part"), "part.commission"), parts: parts)
+    )
   }
 
   struct Reading {
@@ -142,6 +166,17 @@ public enum RevenueReportCodec {
 }
 
 extension RevenueReportCodec {
+  /// The report as `write(_:)` writes it, with its identity as a last member, `"part"`, for `--merge`.
+  /// - Parameters:
+  ///   - report: the report.
+  ///   - part: what it was made from.
+  /// - Returns: the JSON value `readPart` reads back.
+  public static func write(_ report: RevenueReport, part: RevenuePartIdentity?) -> JSONValue {
+    guard let part, case .object(var members) = write(report) else { return write(report) }
+    members.append((key: "part", value: part.json))
+    return .object(members)
+  }
+
   /// The report as JSON: amounts as decimal strings with the currency's minor digits, `proceeds` only
   /// when a commission estimate was asked for.
   /// - Parameter report: the report.
@@ -180,6 +215,8 @@ extension RevenueReportCodec {
     if n.unknownOwnershipExcluded > 0 {
       counts.append(("unknown_ownership_excluded", .int(n.unknownOwnershipExcluded)))
     }
+    // Only when signed data's own prices were used, so other reports keep their shape.
+    if n.pricedFromTransaction > 0 { counts.append(("priced_from_transaction", .int(n.pricedFromTransaction))) }
     return .object([
       ("currencies", .array(currencies)),
       ("transactions", .object(counts)),
@@ -218,18 +255,5 @@ extension RevenueReportCodec {
 }
 
 extension RevenueReportCodec {
-  /// `write`, with `transactions.priced_from_transaction` when signed data's own prices were used (older
-  /// outputs, and reports without signed data, have no such key).
-  /// - Parameter report: the report.
-  /// - Returns: the JSON value `read` reads back.
-  public static func writeWithStatedPrices(_ report: RevenueReport) -> JSONValue {
-    let written = write(report)
-    let count = report.counts.pricedFromTransaction
-    guard count > 0, case .object(var members) = written,
-      let i = members.firstIndex(where: { $0.key == "transactions" }), case .object(var counts) = members[i].value
-    else { return written }
-    counts.append(("priced_from_transaction", .int(count)))
-    members[i].value = .object(counts)
-    return .object(members)
-  }
+
 }

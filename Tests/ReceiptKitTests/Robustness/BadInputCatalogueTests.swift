@@ -39,7 +39,51 @@ import Testing
   static let deepObjects = String(repeating: #"{"a":"#, count: 100_000)
   static let deepInSkipped: String = #"{"status":0,"x":"# + deepArrays
 
-  static let cases: [Case] = structureCases + fieldCases + dateCases + secretCases
+  static let cases: [Case] = structureCases + fieldCases + dateCases + secretCases + hostileTextCases + notJSONCases
+
+  /// Terminal control sequences in ids reach the terminal escaped (issue 20): every successful case is also
+  /// checked for raw control characters on standard output, in every format.
+  static let hostileTextCases: [Case] = [
+    Case(
+      name: "OSC window title and BEL in bundle_id, SGR conceal in product_id",
+      bytes: Array(
+        (#"{"status":0,"receipt":{"bundle_id":"x\u001b]0;PWNED\u0007","in_app":[{"transaction_id":"1","#
+          + #""product_id":"p\u001b[8m","purchase_date_ms":"1600000000000"}]}}"#).utf8),
+      status: .ok, message: nil),
+    Case(
+      name: "C1 CSI, DEL and a bidi override in ids",
+      bytes: Array(
+        #"{"status":0,"environment":"\u009b2J\u007f","receipt":{"bundle_id":"abc\u202efdp","in_app":[]}}"#.utf8),
+      status: .ok, message: nil),
+    // RFC 8259 §8.1: a byte order mark may start the input; NDJSON is still told apart from one document.
+    Case(
+      name: "UTF-8 BOM before NDJSON in a .json file",
+      bytes: [0xEF, 0xBB, 0xBF] + Array((receipt(tx("")) + "\n" + receipt(tx("")) + "\n").utf8), status: .ok,
+      message: nil),
+  ]
+
+  /// Inputs that are recognisably something else are read by that format, whose message says what is wrong
+  /// with them: never "found a number".
+  static let notJSONCases: [Case] = [
+    data(
+      "base64 text", "ewoJInNpZ25hdHVyZSIgPSAiQXBkeEpkdE53UFUyckE1L2NuM2tJTzFPVGsyNWZlREthMGFhZ3l5UnZlV2xj\n",
+      #"FILE: byte 0: not an app receipt: the text "ewoJInNpZ25h..." read as base64 gives the bytes 7B 0A 09 22..., but a PKCS#7 receipt starts with 30"#
+    ),
+    Case(
+      name: "PKCS#7 DER",
+      bytes: [
+        0x30, 0x82, 0x12, 0x5B, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x82, 0x12,
+      ],
+      status: .dataError,
+      message:
+        "FILE: byte 0: truncated: SEQUENCE declares 4699 bytes but only 14 remain"
+    ),
+    data(
+      "compact JWS", "eyJhbGciOiJFUzI1NiIsIng1YyI6W119.eyJidW5kbGVJZCI6ImNvbS54In0.c2lnbmF0dXJl",
+      "FILE: payload: unrecognised signed payload: unknown kind: none of transactionId (transaction), "
+        + "autoRenewStatus/renewalDate (renewal info), receiptType (app transaction) or notificationType (notification)"
+    ),
+  ]
 
   static let structureCases: [Case] = [
     Case(
@@ -216,6 +260,12 @@ import Testing
         #expect(!stderr.contains("error:"), "\(format): \(stderr)")
         #expect(!result.stdout.isEmpty)
       }
+      // Text shows every control visibly; JSON escapes what RFC 8259 requires (and C1 and DEL).
+      let raw = result.stdout.unicodeScalars.filter {
+        format == "text"
+          ? $0 != "\n" && TerminalSafeText.mustEscape($0) : $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+      }
+      #expect(raw.isEmpty, "\(format): raw control characters \(raw.map(\.value)) on standard output")
       #expect(result.seconds < 2, "\(format) took \(result.seconds) s")
     }
   }

@@ -6,14 +6,14 @@ import ReceiptModel
 /// all three, so even a value that escaped the escaping could not run). Each section gives the
 /// provenance, the chart, each lane's status and reason, and a data table for screen readers. The
 /// content is at most `pageWidth` CSS pixels wide, which fits A4 and Letter at 12 mm margins.
-public enum TimelineHTMLRenderer {
+package enum TimelineHTMLRenderer {
   /// The widest the content gets, in CSS pixels: 186 mm, A4's width less two 12 mm margins.
-  public static let pageWidth = 700
+  package static let pageWidth = 700
   /// The chart's width inside a section: the page less its 12 px padding on each side.
-  public static let chartWidth = pageWidth - 2 * 12
+  package static let chartWidth = pageWidth - 2 * 12
 
   /// Renders a page of `charts`, one section each, under `pageTitle`.
-  public static func render(_ charts: [TimelineChart], pageTitle: String = "Entitlement timeline") -> String {
+  package static func render(_ charts: [TimelineChart], pageTitle: String = "Entitlement timeline") -> String {
     let e = MarkupText.escape
     var out = """
       <!DOCTYPE html>

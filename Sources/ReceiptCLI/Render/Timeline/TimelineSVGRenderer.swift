@@ -6,7 +6,7 @@ import ReceiptModel
 /// transaction's fields, classes per kind (`bar owned`, `bar family-shared`, `bar revoked`, `zone
 /// grace-period`, `gap`, `as-of`), `data-*` attributes with ISO dates, and Okabe–Ito colours that also
 /// differ by pattern, so the kinds stay apart in grey and for colour-blind readers.
-public enum TimelineSVGRenderer {
+package enum TimelineSVGRenderer {
   /// Colours (Okabe–Ito, safe for the common colour-vision deficiencies).
   enum Palette {
     static let owned = "#0072B2"
@@ -36,13 +36,13 @@ public enum TimelineSVGRenderer {
 
   /// Renders one chart `width` pixels wide (at least 320). `idPrefix` keeps the pattern ids unique
   /// when several charts share a page; only letters, digits and hyphens of it are used.
-  public static func render(_ chart: TimelineChart, width: Int = 680, idPrefix: String = "timeline") -> String {
+  package static func render(_ chart: TimelineChart, width: Int = 680, idPrefix: String = "timeline") -> String {
     measured(chart, width: width, idPrefix: idPrefix).markup
   }
 
   /// Several charts in one SVG document, one under the other, each with its own ids (`doc1`, `doc2`, ...):
   /// what `--format svg` writes for several input documents.
-  public static func render(_ charts: [TimelineChart], width: Int = 680, pageTitle: String) -> String {
+  package static func render(_ charts: [TimelineChart], width: Int = 680, pageTitle: String) -> String {
     let n = MarkupText.number
     var body = ""
     var top = 0.0

@@ -4,9 +4,9 @@ import ReceiptModel
 ///
 /// Every mark is a distinct character, so the chart reads without colour; colour (when the caller asks)
 /// only paints those same characters. Below `narrowWidth` columns the chart becomes a list.
-public enum TimelineTextRenderer {
+package enum TimelineTextRenderer {
   /// Narrower than this, a chart would be too coarse to read: the list layout is used instead.
-  public static let narrowWidth = 60
+  package static let narrowWidth = 60
 
   /// The characters of the chart, one per mark.
   enum Mark: Character, CaseIterable {
@@ -58,8 +58,14 @@ public enum TimelineTextRenderer {
     }
   }
 
+  /// `render` for a terminal: every input-derived string in the chart already went through
+  /// `TerminalSafeText`, so the text is marked sanitised here, beside the code that sanitised it.
+  package static func terminalText(_ chart: TimelineChart, width: Int = 80, color: Bool = false) -> TerminalText {
+    TerminalText(alreadySanitised: render(chart, width: width, color: color))
+  }
+
   /// Renders one chart. `width` is the terminal's columns (`COLUMNS`); `color` adds ANSI colour.
-  public static func render(_ chart: TimelineChart, width: Int = 80, color: Bool = false) -> String {
+  package static func render(_ chart: TimelineChart, width: Int = 80, color: Bool = false) -> String {
     let width = max(20, min(width, 1000))
     var out = header(chart, width: width)
     if width < narrowWidth {
