@@ -60,14 +60,17 @@ public enum AppReceiptPayloadDecoder {
     try holder.expectEnd("the in-app attribute SET")
     var fields = FieldReader(reader: try holder.children(of: set, steps: []), prefix: "type")
     var purchase = AppReceiptInAppPurchase(index: index)
-    var seen = Set<Int64>()
+    // Documented in-app types lie in 1701...1764: one bit each, so no set is built per purchase.
+    var seen: UInt64 = 0
     try fields.forEachAttribute { (fields, attribute) throws(AppReceiptError) in
       let type = attribute.type
       let documented = AppReceiptFieldInfo.info(type: type, inApp: true)
       if documented != nil {
-        guard seen.insert(type).inserted else {
+        let bit: UInt64 = (1701...1764).contains(type) ? 1 << UInt64(type - 1701) : 0
+        guard seen & bit == 0 else {
           throw fields.valueError("attribute \(type) appears twice in one purchase", attribute)
         }
+        seen |= bit
       }
       let community = documented?.communityDocumented ?? false
       switch type {

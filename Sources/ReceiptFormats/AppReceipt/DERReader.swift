@@ -180,7 +180,9 @@ public struct DERReader: Sendable {
       throw error("nesting deeper than \(Self.maximumDepth) levels", at: element.offset)
     }
     return DERReader(
-      bytes: bytes, range: element.contentStart..<element.contentEnd, path: path + steps, depth: depth + 1,
+      bytes: bytes, range: element.contentStart..<element.contentEnd,
+      // Sharing the parent's path when no step is added costs a retain, not a copy per element.
+      path: steps.isEmpty ? path : path + steps, depth: depth + 1,
       offsetMap: offsetMap)
   }
 
