@@ -114,7 +114,7 @@ struct RevenueCommand: ParsableCommand {
           try history.requireValidStatus(source: document.label)
           let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
           var own = InputDigest()
-          own.add(document.bytes, count: document.bytes.count)
+          document.content.withBuffer { own.add(buffer: $0) }
           return (history, own, disagreements.map { "\(document.label): \($0)" })
         },
         consume: { read in

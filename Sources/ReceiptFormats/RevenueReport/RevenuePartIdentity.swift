@@ -50,6 +50,17 @@ public struct InputDigest: Sendable {
     for b in bytes { mix(b) }
   }
 
+  /// Adds `buffer` (a mapped document read in place), preceded by its length; the same digest as
+  /// `add(_:count:)` on the same bytes, without copying them or iterating through a generic sequence.
+  public mutating func add(buffer: UnsafeBufferPointer<UInt8>) {
+    for shift in stride(from: 0, to: 64, by: 8) {
+      mix(UInt8(truncatingIfNeeded: UInt64(buffer.count) >> UInt64(shift)))
+    }
+    var v = value
+    for b in buffer { v = (v ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+    value = v
+  }
+
   /// Adds a string's UTF-8.
   public mutating func add(_ text: String) { add(text.utf8, count: text.utf8.count) }
 
