@@ -54,6 +54,7 @@ public struct CustomerHistoryMerger: Sendable {
   /// How many documents were merged.
   public private(set) var documents = 0
 
+  /// A merger with no documents yet.
   public init() {}
 
   /// Adds one document's history.

@@ -3,12 +3,18 @@
 /// verifyReceipt responses carry `request_date`, signed data a `signedDate`, an on-device receipt its
 /// creation date. Rules evaluated "now" on a fixture would drift; evaluated at this moment they do not.
 public struct DataMoment: Hashable, Sendable {
+  /// The moment itself.
   public var time: Timestamp
   /// The source's own field name (`request_date`, `signedDate`).
   public var field: String
   /// How a person names it: "the receipt's request_date".
   public var description: String
 
+  /// Records a moment the data names.
+  /// - Parameters:
+  ///   - time: The moment.
+  ///   - field: The source's own field name.
+  ///   - description: How a person names it.
   public init(time: Timestamp, field: String, description: String) {
     self.time = time
     self.field = field
@@ -18,6 +24,7 @@ public struct DataMoment: Hashable, Sendable {
 
 /// The moment rules are evaluated at, and where it came from.
 public struct EvaluationTime: Hashable, Sendable {
+  /// Where the evaluation time came from.
   public enum Source: Hashable, Sendable {
     /// Chosen explicitly by the caller.
     case given
@@ -36,9 +43,15 @@ public struct EvaluationTime: Hashable, Sendable {
     }
   }
 
+  /// The moment rules are evaluated at.
   public var time: Timestamp
+  /// Where that moment came from.
   public var source: Source
 
+  /// Records an evaluation time.
+  /// - Parameters:
+  ///   - time: The moment.
+  ///   - source: Where it came from.
   public init(time: Timestamp, source: Source) {
     self.time = time
     self.source = source

@@ -1,7 +1,11 @@
 /// Short, safe excerpts of input values for messages: never more than a few dozen characters.
 public enum Excerpt {
+  /// The most characters of a value a message shows.
   public static let limit = 40
 
+  /// The value cut to `limit` characters, with an ellipsis when cut.
+  /// - Parameter s: The value.
+  /// - Returns: The value, or its first `limit` characters and "…".
   public static func clip(_ s: String) -> String {
     s.count <= limit ? s : String(s.prefix(limit)) + "…"
   }

@@ -5,24 +5,56 @@
 public final class FieldVocabulary: Hashable, Sendable {
   /// The format's name for itself in these messages ("the receipt", "the signed transaction").
   public let document: String
+  /// The format's name for the transaction id.
   public let transactionID: String
+  /// The format's name for the original transaction id.
   public let originalTransactionID: String
+  /// The format's name for the purchase date.
   public let purchaseDate: String
+  /// The format's name for the expiry date.
   public let expiresDate: String
+  /// The format's name for the refund or revocation date.
   public let revocationDate: String
+  /// The format's name for the refund or revocation reason.
   public let revocationReason: String
+  /// The format's name for the ownership type (purchased or family shared).
   public let ownership: String
+  /// The format's name for the subscription group.
   public let subscriptionGroup: String
+  /// The format's name for the upgraded-away-from flag.
   public let isUpgraded: String
+  /// The format's name for the field that shows an introductory offer was used.
   public let introductoryOffer: String
+  /// The format's name for the auto-renew status.
   public let autoRenewStatus: String
+  /// The format's name for the expiration intent.
   public let expirationIntent: String
+  /// The format's name for the billing retry flag.
   public let isInBillingRetryPeriod: String
+  /// The format's name for the end of the Billing Grace Period.
   public let gracePeriodExpiresDate: String
   /// False when the format carries no renewal state at all (an on-device receipt): billing retry, grace
   /// period, auto-renew status and refund reasons are then unknown, not absent.
   public let holdsRenewalState: Bool
 
+  /// Names every field; see the properties for what each means.
+  /// - Parameters:
+  ///   - document: The format's name for itself.
+  ///   - transactionID: Its name for the transaction id.
+  ///   - originalTransactionID: Its name for the original transaction id.
+  ///   - purchaseDate: Its name for the purchase date.
+  ///   - expiresDate: Its name for the expiry date.
+  ///   - revocationDate: Its name for the refund date.
+  ///   - revocationReason: Its name for the refund reason.
+  ///   - ownership: Its name for the ownership type.
+  ///   - subscriptionGroup: Its name for the subscription group.
+  ///   - isUpgraded: Its name for the upgraded flag.
+  ///   - introductoryOffer: Its name for the introductory offer field.
+  ///   - autoRenewStatus: Its name for the auto-renew status.
+  ///   - expirationIntent: Its name for the expiration intent.
+  ///   - isInBillingRetryPeriod: Its name for the billing retry flag.
+  ///   - gracePeriodExpiresDate: Its name for the end of the grace period.
+  ///   - holdsRenewalState: Whether the format carries renewal state at all.
   public init(
     document: String, transactionID: String, originalTransactionID: String, purchaseDate: String,
     expiresDate: String, revocationDate: String, revocationReason: String, ownership: String,
@@ -58,6 +90,13 @@ public final class FieldVocabulary: Hashable, Sendable {
     expirationIntent: "expiration_intent", isInBillingRetryPeriod: "is_in_billing_retry_period",
     gracePeriodExpiresDate: "grace_period_expires_date")
 
+  /// Two vocabularies are equal only when they are the same instance.
+  /// - Parameters:
+  ///   - a: One vocabulary.
+  ///   - b: The other.
+  /// - Returns: Whether they are the same instance.
   public static func == (a: FieldVocabulary, b: FieldVocabulary) -> Bool { a === b }
+  /// Hashes the instance's identity, to match `==`.
+  /// - Parameter hasher: The hasher to feed.
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -11,6 +11,7 @@ public struct KnownHistory: Sendable {
   public let time: Timestamp
   /// Transactions bought by `time`, in the data's order, with later refunds and upgrades removed.
   public let transactions: [PurchaseTransaction]
+  /// Renewal states as the data gives them, at the data's own moment.
   public let renewals: [RenewalState]
   /// The moment the data describes, when it names one.
   public let moment: DataMoment?

@@ -5,6 +5,7 @@ public enum ProductType: String, Sendable, CaseIterable {
   case nonConsumable = "non_consumable"
   case consumable = "consumable"
 
+  /// How a person names the type ("auto-renewable subscription").
   public var description: String {
     switch self {
     case .autoRenewable: "auto-renewable subscription"
@@ -24,9 +25,15 @@ public enum IntroPaymentMode: String, Sendable, CaseIterable {
 
 /// An exact decimal amount, `units` × 10^-`scale`. Money never passes through binary floating point.
 public struct DecimalAmount: Hashable, Sendable {
+  /// The digits, as a whole number.
   public var units: Int64
+  /// How many of the digits are decimals.
   public var scale: Int
 
+  /// Makes `units` × 10^-`scale`.
+  /// - Parameters:
+  ///   - units: The digits, as a whole number.
+  ///   - scale: How many of them are decimals.
   public init(units: Int64, scale: Int) {
     self.units = units
     self.scale = scale

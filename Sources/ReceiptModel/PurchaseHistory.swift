@@ -5,6 +5,10 @@ public struct FormatIdentity: Hashable, Sendable {
   /// How a person names it ("verifyReceipt response").
   public var description: String
 
+  /// Names a format.
+  /// - Parameters:
+  ///   - name: The stable machine-readable name.
+  ///   - description: How a person names it.
   public init(name: String, description: String) {
     self.name = name
     self.description = description
@@ -13,9 +17,15 @@ public struct FormatIdentity: Hashable, Sendable {
 
 /// A message about a value that was carried through rather than understood.
 public struct DataWarning: Hashable, Sendable {
+  /// Where the value was, as a path into the document (`receipt.in_app[2].expires_date_ms`).
   public var path: String
+  /// What was carried through and why, in plain words.
   public var message: String
 
+  /// Makes a warning.
+  /// - Parameters:
+  ///   - path: Where the value was.
+  ///   - message: What was carried through and why.
   public init(path: String, message: String) {
     self.path = path
     self.message = message
@@ -24,37 +34,54 @@ public struct DataWarning: Hashable, Sendable {
 
 /// The app receipt's own metadata (verifyReceipt's `receipt` object, an on-device receipt's app fields).
 public struct ReceiptInfo: Hashable, Sendable {
+  /// `bundle_id` / `bundleId`: the app's bundle identifier.
   public var bundleID: String?
+  /// `application_version`: the app version the receipt was made for.
   public var applicationVersion: String?
+  /// `original_application_version`: the app version the customer first bought or downloaded.
   public var originalApplicationVersion: String?
+  /// `receipt_type`: the environment the receipt came from (`Production`, `ProductionSandbox`, ...).
   public var receiptType: String?
+  /// `receipt_creation_date_ms`: when the App Store created the receipt.
   public var receiptCreationDate: Timestamp?
+  /// `request_date_ms`: when the receipt was requested from verifyReceipt.
   public var requestDate: Timestamp?
+  /// `original_purchase_date_ms`: when the customer first got the app.
   public var originalPurchaseDate: Timestamp?
 
+  /// Receipt metadata with every field absent.
   public init() {}
 }
 
 /// The top-level fields only a v1 notification has. `password` is deliberately not kept unless asked
 /// for: it is the app's shared secret.
 public struct NotificationInfo: Hashable, Sendable {
+  /// `notification_type`: what happened, as the v1 notification names it (e.g. `DID_RENEW`).
   public var notificationType: String?
   /// "PROD" or "Sandbox" (the notification's own spelling).
   public var environment: String?
+  /// `auto_renew_status`: whether the subscription will renew.
   public var autoRenewStatus: AutoRenewStatus?
+  /// `auto_renew_product_id`: the product that renews next.
   public var autoRenewProductID: String?
+  /// `bid`: the app's bundle identifier.
   public var bundleID: String?
+  /// Whether the notification carried a `password` (the app's shared secret), kept or not.
   public var hasPassword: Bool = false
   /// Only kept when asked for with `--show-secrets`.
   public var password: String?
 
+  /// Notification fields with every field absent.
   public init() {}
 }
 
 /// What a signed document's header says. The signature itself is never verified by this tool.
 public struct SignatureFacts: Hashable, Sendable {
+  /// `alg`: the signing algorithm the header names (Apple: `ES256`).
   public var algorithm: String?
+  /// `kid`: the key id the header names, if any.
   public var keyID: String?
+  /// How many certificates the header embeds (`x5c`, or the PKCS#7 certificate set).
   public var certificateCount: Int
   /// The embedded certificates' subjects and validity, when the format's reader summarises them.
   public var certificates: [CertificateSummary] = []
@@ -64,6 +91,12 @@ public struct SignatureFacts: Hashable, Sendable {
   /// Always false: receipt-tool has no cryptography and checks no signature.
   public var verified: Bool { false }
 
+  /// Records what a header says.
+  /// - Parameters:
+  ///   - algorithm: The signing algorithm named.
+  ///   - keyID: The key id named.
+  ///   - certificateCount: How many certificates are embedded.
+  ///   - signer: Who signed it, when it is not claimed to be the App Store.
   public init(algorithm: String?, keyID: String?, certificateCount: Int, signer: String? = nil) {
     self.algorithm = algorithm
     self.keyID = keyID
@@ -74,13 +107,24 @@ public struct SignatureFacts: Hashable, Sendable {
 
 /// An embedded certificate as read, never as checked.
 public struct CertificateSummary: Hashable, Sendable {
+  /// Who the certificate names as its holder.
   public var subject: String?
+  /// Who the certificate says issued it.
   public var issuer: String?
+  /// The start of the certificate's stated validity.
   public var notBefore: Timestamp?
+  /// The end of the certificate's stated validity.
   public var notAfter: Timestamp?
   /// Why the certificate could not be summarised, when it could not.
   public var problem: String?
 
+  /// Summarises a certificate as read.
+  /// - Parameters:
+  ///   - subject: Who it names as its holder.
+  ///   - issuer: Who it says issued it.
+  ///   - notBefore: The start of its stated validity.
+  ///   - notAfter: The end of its stated validity.
+  ///   - problem: Why it could not be summarised, when it could not.
   public init(
     subject: String?, issuer: String?, notBefore: Timestamp?, notAfter: Timestamp?, problem: String? = nil
   ) {
@@ -104,6 +148,12 @@ public struct CarriedField: Hashable, Sendable {
   /// How the value was encoded (`utf8String`, `ia5String`, `integer`, `bytes`).
   public var encoding: String
 
+  /// Carries a field through.
+  /// - Parameters:
+  ///   - type: The format's number for the field.
+  ///   - name: The community's name for it, if any.
+  ///   - value: The value as text.
+  ///   - encoding: How the value was encoded.
   public init(type: Int64, name: String?, value: String, encoding: String) {
     self.type = type
     self.name = name
@@ -115,11 +165,15 @@ public struct CarriedField: Hashable, Sendable {
 /// Where a purchase history came from, in the terms of its format: what the rules do not need but a
 /// person reading `decode` does.
 public struct Provenance: Sendable {
+  /// Which input format the document was read as.
   public var format: FormatIdentity
   /// verifyReceipt's `status`; nil when the document has none.
   public var status: ReceiptStatus?
+  /// verifyReceipt's `is-retryable`: Apple says to try the request again.
   public var isRetryable: Bool?
+  /// The receipt's own metadata, when the document has a receipt.
   public var receipt: ReceiptInfo?
+  /// A v1 notification's top-level fields, when the document is one.
   public var notification: NotificationInfo?
   /// Length of the base64 `latest_receipt`; the credential itself is never kept unless asked for.
   public var latestReceiptLength: Int?
@@ -127,10 +181,13 @@ public struct Provenance: Sendable {
   public var latestReceipt: String?
   /// How many rows were merged into a transaction already seen.
   public var duplicateRowsMerged: Int
+  /// What the signed document's header says, when it is signed.
   public var signature: SignatureFacts?
   /// Document-level fields carried through without a meaning (an on-device receipt's undocumented attributes).
   public var carriedFields: [CarriedField] = []
 
+  /// Provenance with nothing known yet but the format.
+  /// - Parameter format: The format the document was read as.
   public init(format: FormatIdentity) {
     self.format = format
     duplicateRowsMerged = 0
@@ -142,14 +199,19 @@ public struct Provenance: Sendable {
 public struct PurchaseHistory: Sendable {
   /// De-duplicated by transaction id, in the order first seen.
   public var transactions: [PurchaseTransaction]
+  /// Renewal info for subscription chains (`pending_renewal_info`, renewal info payloads).
   public var renewals: [RenewalState]
   /// The moment the data describes, when it names one.
   public var moment: DataMoment?
   /// The App Store environment (`Production`, `Sandbox`, `Xcode`), as the data spells it.
   public var environment: String?
+  /// Values carried through rather than understood.
   public var warnings: [DataWarning]
+  /// Where the history came from, in its format's own terms.
   public var provenance: Provenance
 
+  /// An empty history for a document of one format.
+  /// - Parameter format: The format the document was read as.
   public init(format: FormatIdentity) {
     transactions = []
     renewals = []

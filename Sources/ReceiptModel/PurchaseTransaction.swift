@@ -50,11 +50,18 @@ public enum RevocationReason: Hashable, Sendable {
 
 /// A refund or a revocation: the moment the transaction stopped granting anything, and why.
 public struct Revocation: Hashable, Sendable {
+  /// When the transaction was refunded or revoked (`cancellation_date_ms`, `revocationDate`).
   public var date: Timestamp
+  /// Why, when the data says (`cancellation_reason`, `revocationReason`).
   public var reason: RevocationReason?
   /// Signed data's `revocationType` as Apple spells it (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
   public var type: String?
 
+  /// Records a refund or revocation.
+  /// - Parameters:
+  ///   - date: When it happened.
+  ///   - reason: Why, when the data says.
+  ///   - type: Signed data's `revocationType`, as Apple spells it.
   public init(date: Timestamp, reason: RevocationReason? = nil, type: String? = nil) {
     self.date = date
     self.reason = reason
@@ -83,7 +90,9 @@ public struct OfferUse: Hashable, Sendable {
     case introductoryPrice
   }
 
+  /// What sort of offer it was.
   public var kind: Kind
+  /// What the customer paid during the offer, when the data says.
   public var pricing: Pricing?
   /// The promotional offer id or offer code reference name, when there is one.
   public var identifier: String?
@@ -92,6 +101,12 @@ public struct OfferUse: Hashable, Sendable {
   /// rule), in signed data `offerType` 1.
   public var usesIntroductoryOffer: Bool
 
+  /// Records an offer use.
+  /// - Parameters:
+  ///   - kind: What sort of offer it was.
+  ///   - pricing: What the customer paid during it, when known.
+  ///   - identifier: The promotional offer id or offer code reference name.
+  ///   - usesIntroductoryOffer: Whether it uses up introductory eligibility; nil means only introductory offers do.
   public init(kind: Kind, pricing: Pricing? = nil, identifier: String? = nil, usesIntroductoryOffer: Bool? = nil) {
     self.kind = kind
     self.pricing = pricing
@@ -110,10 +125,15 @@ public struct OfferUse: Hashable, Sendable {
 
 /// A price the data itself states (`price` in milliunits and `currency`, in signed transactions).
 public struct StatedPrice: Hashable, Sendable {
+  /// The amount, in units of `currency`.
   public var amount: DecimalAmount
   /// ISO 4217.
   public var currency: String
 
+  /// Records a stated price.
+  /// - Parameters:
+  ///   - amount: The amount, in units of `currency`.
+  ///   - currency: The ISO 4217 code.
   public init(amount: DecimalAmount, currency: String) {
     self.amount = amount
     self.currency = currency
@@ -122,10 +142,15 @@ public struct StatedPrice: Hashable, Sendable {
 
 /// Where a transaction was found in its document (verifyReceipt arrays, a signed transaction, a receipt set).
 public struct TransactionSources: OptionSet, Hashable, Sendable {
+  /// The bits of the set.
   public let rawValue: UInt8
+  /// A set from its bits.
+  /// - Parameter rawValue: The bits.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+  /// verifyReceipt's `receipt.in_app` array.
   public static let inApp = TransactionSources(rawValue: 1)
+  /// verifyReceipt's `latest_receipt_info` array.
   public static let latestReceiptInfo = TransactionSources(rawValue: 2)
   /// iOS 6-style bodies: the `receipt` object is itself a transaction.
   public static let legacyReceipt = TransactionSources(rawValue: 4)
@@ -151,23 +176,34 @@ public struct TransactionSources: OptionSet, Hashable, Sendable {
 
 /// One in-app purchase transaction, whatever format it came in, merged from every place it appeared.
 public struct PurchaseTransaction: Hashable, Sendable {
+  /// `transaction_id` / `transactionId`: this purchase's own id (each renewal gets a new one).
   public var transactionID: String
+  /// `original_transaction_id` / `originalTransactionId`: the first purchase in this chain.
   public var originalTransactionID: String?
+  /// `product_id` / `productId`: the product bought.
   public var productID: String
+  /// Who owns it: bought by this customer or shared through Family Sharing.
   public var ownership: Ownership
   /// True when the data had no ownership field and PURCHASED was assumed (verifyReceipt rows older
   /// than Family Sharing, and the `in_app` array, omit it).
   public var ownershipAssumed: Bool
   /// nil when absent; Apple always sends it, usually 1.
   public var quantity: Int?
+  /// `purchase_date_ms` / `purchaseDate`: when the App Store charged for this transaction.
   public var purchaseDate: Timestamp?
+  /// `original_purchase_date_ms` / `originalPurchaseDate`: when the original transaction was bought.
   public var originalPurchaseDate: Timestamp?
+  /// `expires_date_ms` / `expiresDate`: when the period ends; subscriptions only.
   public var expiresDate: Timestamp?
   /// Set when the App Store refunded the transaction or revoked it from Family Sharing.
   public var revocation: Revocation?
+  /// The offer the transaction was bought with, if any.
   public var offer: OfferUse?
+  /// `is_upgraded` / `isUpgraded`: the customer upgraded away from this subscription.
   public var isUpgraded: Bool
+  /// `subscription_group_identifier`: the subscription group the product belongs to.
   public var subscriptionGroup: String?
+  /// `web_order_line_item_id`: the id of this subscription purchase event across devices.
   public var webOrderLineItemID: String?
   /// The product type, when the data states it (signed transactions' `type`).
   public var productType: ProductType?
@@ -175,12 +211,33 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var price: StatedPrice?
   /// When this copy was signed (signed data's `signedDate`): of two copies, the later one wins.
   public var signedDate: Timestamp?
+  /// Every place in the document this transaction appeared.
   public var sources: TransactionSources
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
   /// Fields of this transaction carried through without a meaning, for `decode` to show.
   public var carriedFields: [CarriedField] = []
 
+  /// Makes a transaction; only the ids and product are required.
+  /// - Parameters:
+  ///   - transactionID: This purchase's own id.
+  ///   - originalTransactionID: The first purchase in this chain.
+  ///   - productID: The product bought.
+  ///   - ownership: Who owns it.
+  ///   - ownershipAssumed: Whether PURCHASED was assumed for lack of a field.
+  ///   - quantity: How many were bought.
+  ///   - purchaseDate: When the App Store charged.
+  ///   - originalPurchaseDate: When the original transaction was bought.
+  ///   - expiresDate: When the period ends.
+  ///   - revocation: The refund or revocation, if any.
+  ///   - offer: The offer it was bought with, if any.
+  ///   - isUpgraded: Whether the customer upgraded away from it.
+  ///   - subscriptionGroup: The subscription group.
+  ///   - webOrderLineItemID: The purchase event id across devices.
+  ///   - productType: The product type, when the data states it.
+  ///   - price: The price paid, when the data states it.
+  ///   - sources: Where in the document it appeared.
+  ///   - vocabulary: The source's own field names.
   public init(
     transactionID: String, originalTransactionID: String? = nil, productID: String,
     ownership: Ownership = .purchased, ownershipAssumed: Bool = false, quantity: Int? = 1,

@@ -27,12 +27,15 @@ public struct ReceiptError: Error, Hashable, Sendable {
     case internalFailure
   }
 
+  /// What sort of problem it is; the command line maps it to an exit status.
   public var kind: Kind
   /// The input's name as the user gave it (a file name, `<stdin>`), when one is known.
   public var source: String?
   /// The path of the value inside the document (`receipt.in_app[3].expires_date_ms`).
   public var path: String?
+  /// Where in the document, as a line and column or a byte offset, when known.
   public var position: InputPosition?
+  /// What is wrong, in a sentence a support person can read out.
   public var message: String
 
   /// - Parameters:

@@ -1,7 +1,10 @@
 /// The `status` of a verifyReceipt response, with Apple's meaning.
 public struct ReceiptStatus: Hashable, Sendable {
+  /// Apple's code: 0 valid, 21000-21010 and 21100-21199 problems.
   public var code: Int64
 
+  /// Wraps a `status` code.
+  /// - Parameter code: The code as received.
   public init(_ code: Int64) { self.code = code }
 
   /// Statuses under which the body still carries a receipt that can be trusted.

@@ -26,8 +26,11 @@ public enum AutoRenewStatus: Hashable, Sendable {
 
 /// Why a subscription expired (`expiration_intent`, `expirationIntent`): Apple's codes 1 to 5.
 public struct ExpirationIntent: Hashable, Sendable {
+  /// Apple's code as received, `"1"` to `"5"` or one Apple does not document.
   public var code: String
 
+  /// Reads Apple's code.
+  /// - Parameter code: The code as received.
   public init(code: String) { self.code = code }
 
   /// Apple's words for the code.
@@ -51,6 +54,10 @@ public struct StoreSubscriptionStatus: Hashable, Sendable {
   /// When Apple said so: the newest `signedDate` of the signed data that came with it, when known.
   public var asOf: Timestamp?
 
+  /// Records Apple's status.
+  /// - Parameters:
+  ///   - code: Apple's status code.
+  ///   - asOf: When Apple said so, when known.
   public init(code: Int64, asOf: Timestamp?) {
     self.code = code
     self.asOf = asOf
@@ -71,13 +78,19 @@ public struct StoreSubscriptionStatus: Hashable, Sendable {
 
 /// What the App Store says about a subscription chain's next renewal (`pending_renewal_info`, signed renewal info).
 public struct RenewalState: Hashable, Sendable {
+  /// `product_id` / `productId`: the product of the current period.
   public var productID: String?
   /// The product the chain renews into (a pending downgrade or crossgrade when it differs).
   public var autoRenewProductID: String?
+  /// `original_transaction_id` / `originalTransactionId`: the subscription chain this describes.
   public var originalTransactionID: String?
+  /// `auto_renew_status` / `autoRenewStatus`: whether the subscription will renew.
   public var autoRenewStatus: AutoRenewStatus?
+  /// `expiration_intent` / `expirationIntent`: why the subscription expired, when it did.
   public var expirationIntent: ExpirationIntent?
+  /// `is_in_billing_retry_period` / `isInBillingRetryPeriod`: the App Store is still trying to charge.
   public var isInBillingRetryPeriod: Bool?
+  /// `grace_period_expires_date_ms` / `gracePeriodExpiresDate`: when the Billing Grace Period ends.
   public var gracePeriodExpiresDate: Timestamp?
   /// verifyReceipt's `price_consent_status`, kept raw.
   public var priceConsentStatus: String?
@@ -87,8 +100,21 @@ public struct RenewalState: Hashable, Sendable {
   public var signedDate: Timestamp?
   /// Apple's own status of the chain, when the data carries one.
   public var storeStatus: StoreSubscriptionStatus?
+  /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
 
+  /// Makes a renewal state; every field is optional.
+  /// - Parameters:
+  ///   - productID: The product of the current period.
+  ///   - autoRenewProductID: The product the chain renews into.
+  ///   - originalTransactionID: The subscription chain this describes.
+  ///   - autoRenewStatus: Whether it will renew.
+  ///   - expirationIntent: Why it expired.
+  ///   - isInBillingRetryPeriod: Whether the App Store is still trying to charge.
+  ///   - gracePeriodExpiresDate: When the Billing Grace Period ends.
+  ///   - priceConsentStatus: verifyReceipt's `price_consent_status`, raw.
+  ///   - renewalDate: Signed renewal info's `renewalDate`.
+  ///   - vocabulary: The source's own field names.
   public init(
     productID: String? = nil, autoRenewProductID: String? = nil, originalTransactionID: String? = nil,
     autoRenewStatus: AutoRenewStatus? = nil, expirationIntent: ExpirationIntent? = nil,

@@ -10,17 +10,25 @@
 ///
 /// Kept as an integer so that comparisons are exact; printed as ISO 8601 UTC.
 public struct Timestamp: Comparable, Hashable, Sendable {
+  /// Whole milliseconds since 1970-01-01T00:00:00Z.
   public var milliseconds: Int64
 
   /// 9999-12-31T23:59:59.999Z: later values are rejected rather than printed as five-digit years.
   public static let maximumMilliseconds: Int64 = 253_402_300_799_999
 
+  /// A time from milliseconds since 1970, or nil outside 1970...9999.
+  /// - Parameter milliseconds: Milliseconds since 1970-01-01T00:00:00Z.
   @inlinable
   public init?(milliseconds: Int64) {
     guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return nil }
     self.milliseconds = milliseconds
   }
 
+  /// Whether one time is earlier than another.
+  /// - Parameters:
+  ///   - a: One time.
+  ///   - b: The other.
+  /// - Returns: True when `a` is earlier.
   public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
 
   /// `2024-06-15T00:00:00Z`, or with `.123` when the milliseconds are not zero.

@@ -28,6 +28,11 @@ private func writeScratch(_ bytes: [UInt8], to path: String) -> Bool {
 /// The example catalog, so the subcommands also run with products they know (run-fuzz.sh starts in the package root).
 private let exampleCatalog: String? = access("examples/catalog.json", R_OK) == 0 ? "examples/catalog.json" : nil
 
+/// libFuzzer's entry point: runs every command on one input and aborts when a property breaks.
+/// - Parameters:
+///   - start: The input's first byte, or nil when it is empty.
+///   - count: How many bytes the input has.
+/// - Returns: 0, as libFuzzer requires.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func receiptToolFuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let bytes: [UInt8] = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []

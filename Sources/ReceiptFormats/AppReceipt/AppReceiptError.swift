@@ -16,6 +16,7 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
     case badValue
   }
 
+  /// What kind of failure it is.
   public var kind: Kind
   /// Byte offset of the failing element. Within the DER bytes (after base64 decoding) when `path` starts with
   /// an ASN.1 step; within the input text when `path` names the input layer (`base64`, `JSON`).
@@ -25,6 +26,12 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
   /// What is wrong, without the position.
   public var message: String
 
+  /// Makes an error.
+  /// - Parameters:
+  ///   - kind: What kind of failure.
+  ///   - offset: Byte offset of the failing element.
+  ///   - path: ASN.1 steps from the outside in.
+  ///   - message: What is wrong, without the position.
   public init(_ kind: Kind, offset: Int, path: [String], message: String) {
     self.kind = kind
     self.offset = offset

@@ -5,8 +5,10 @@ import ReceiptModel
 /// (`transactionReceipt`). Read offline; the signature is never verified, and what only Apple's servers know
 /// (ownership, renewal state, refund reasons, subscription groups) is left unknown rather than assumed.
 public struct AppReceiptFormat: InputFormat {
+  /// The format, ready to register.
   public init() {}
 
+  /// How messages name the format.
   public var name: String { "app receipt (PKCS#7)" }
 
   /// Certain for DER and base64 that start like a PKCS#7 ContentInfo, for iOS 6 transaction receipts (refused
@@ -23,6 +25,13 @@ public struct AppReceiptFormat: InputFormat {
     }
   }
 
+  /// Reads an app receipt in any of its wrappings into a purchase history.
+  /// - Parameters:
+  ///   - bytes: The document.
+  ///   - source: The input's name for messages.
+  ///   - options: What the caller allows.
+  /// - Returns: The purchases the receipt lists, with ownership and renewal state left unknown.
+  /// - Throws: `ReceiptError` with the byte offset and ASN.1 path where the receipt could not be read.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
     let document: AppReceiptReader.Document
     do {

@@ -14,7 +14,9 @@ public enum AppReceiptForm: Sendable, Equatable {
 
 /// A recognised app receipt: its DER bytes and how they were wrapped.
 public struct AppReceiptInput: Sendable, Equatable {
+  /// How the receipt was wrapped.
   public var form: AppReceiptForm
+  /// The PKCS#7 bytes, unwrapped.
   public var der: [UInt8]
 
   /// What the first bytes suggest, for a format registry choosing a reader; cheap and never throws.
@@ -235,7 +237,9 @@ public enum Base64Text {
 public enum AppReceiptReader {
   /// A read receipt with how it arrived.
   public struct Document: Sendable, Equatable {
+    /// How the receipt was wrapped.
     public var form: AppReceiptForm
+    /// What the receipt says.
     public var payload: AppReceiptPayload
   }
 

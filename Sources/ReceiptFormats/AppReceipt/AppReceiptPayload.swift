@@ -37,6 +37,7 @@ public struct AppReceiptPayload: Sendable, Equatable {
   /// The signer certificates as far as they were read, and the fact that nothing was verified.
   public var signature = AppReceiptSignature()
 
+  /// A payload with every field absent.
   public init() {}
 }
 
@@ -73,17 +74,28 @@ public struct AppReceiptInAppPurchase: Sendable, Equatable {
   /// Undocumented attributes (1709, 1710, 1714-1718, 1722...) carried through in receipt order.
   public var otherAttributes: [AppReceiptAttribute] = []
 
+  /// An in-app purchase with every field absent.
+  /// - Parameter index: Its position among the receipt's in-app purchases, from 0.
   public init(index: Int) { self.index = index }
 }
 
 /// An attribute carried through without a mapping: its type number and its value as far as it can be read.
 public struct AppReceiptAttribute: Sendable, Equatable {
+  /// The attribute's type number (e.g. 1709).
   public var type: Int64
+  /// The attribute's version field, as Apple wrote it.
   public var version: Int64
+  /// The value, as far as it could be read.
   public var value: AppReceiptAttributeValue
   /// Byte offset of the attribute's SEQUENCE in the DER input.
   public var offset: Int
 
+  /// Carries an attribute through.
+  /// - Parameters:
+  ///   - type: The type number.
+  ///   - version: The version field.
+  ///   - value: The value as read.
+  ///   - offset: Byte offset of the attribute in the DER input.
   public init(type: Int64, version: Int64, value: AppReceiptAttributeValue, offset: Int) {
     self.type = type
     self.version = version
@@ -118,6 +130,9 @@ public enum AppReceiptAttributeValue: Sendable, Equatable {
     }
   }
 
+  /// Bytes as lowercase hex, two digits each.
+  /// - Parameter bytes: The bytes.
+  /// - Returns: The hex text (`0a1b`).
   public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef")
     var out = ""
@@ -145,6 +160,7 @@ public struct AppReceiptSignature: Sendable, Equatable {
   /// How many SignerInfos there are (Apple's receipts have one).
   public var signerCount = 0
 
+  /// A signature with nothing read yet.
   public init() {}
 }
 
@@ -152,12 +168,16 @@ public struct AppReceiptSignature: Sendable, Equatable {
 public struct AppReceiptCertificate: Sendable, Equatable {
   /// `CN=Mac App Store and iTunes Store Receipt Signing, OU=Apple Worldwide Developer Relations, O=Apple Inc., C=US`.
   public var subject: String?
+  /// Who the certificate says issued it.
   public var issuer: String?
+  /// The start of the certificate's stated validity.
   public var notBefore: Timestamp?
+  /// The end of the certificate's stated validity.
   public var notAfter: Timestamp?
   /// Set when the certificate could not be summarised; the receipt is still read.
   public var problem: String?
 
+  /// A certificate with nothing read yet.
   public init() {}
 }
 

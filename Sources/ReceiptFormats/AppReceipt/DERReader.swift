@@ -1,47 +1,47 @@
 import ReceiptModel
 
 /// One ASN.1 element (tag, length, value) located in a byte buffer. Offsets index the reader's buffer.
-public struct DERElement: Sendable, Equatable {
+package struct DERElement: Sendable, Equatable {
   /// The identifier octet (class, constructed bit, tag number); only the low-tag-number form is accepted.
-  public var tag: UInt8
+  package var tag: UInt8
   /// Offset of the identifier octet.
-  public var offset: Int
+  package var offset: Int
   /// First content byte.
-  public var contentStart: Int
+  package var contentStart: Int
   /// One past the last content byte (before the end-of-contents octets of an indefinite length).
-  public var contentEnd: Int
+  package var contentEnd: Int
   /// One past the whole element, end-of-contents octets included.
-  public var end: Int
+  package var end: Int
   /// BER indefinite length (`0x80`), closed by `00 00`.
-  public var isIndefinite: Bool
+  package var isIndefinite: Bool
 
-  public var isConstructed: Bool { tag & 0x20 != 0 }
-  public var contentLength: Int { contentEnd - contentStart }
+  package var isConstructed: Bool { tag & 0x20 != 0 }
+  package var contentLength: Int { contentEnd - contentStart }
 }
 
 /// Well-known identifier octets.
-public enum DERTag {
-  public static let integer: UInt8 = 0x02
-  public static let bitString: UInt8 = 0x03
-  public static let octetString: UInt8 = 0x04
-  public static let constructedOctetString: UInt8 = 0x24
-  public static let null: UInt8 = 0x05
-  public static let objectIdentifier: UInt8 = 0x06
-  public static let utf8String: UInt8 = 0x0C
-  public static let printableString: UInt8 = 0x13
-  public static let teletexString: UInt8 = 0x14
-  public static let ia5String: UInt8 = 0x16
-  public static let utcTime: UInt8 = 0x17
-  public static let generalizedTime: UInt8 = 0x18
-  public static let bmpString: UInt8 = 0x1E
-  public static let sequence: UInt8 = 0x30
-  public static let set: UInt8 = 0x31
+package enum DERTag {
+  package static let integer: UInt8 = 0x02
+  package static let bitString: UInt8 = 0x03
+  package static let octetString: UInt8 = 0x04
+  package static let constructedOctetString: UInt8 = 0x24
+  package static let null: UInt8 = 0x05
+  package static let objectIdentifier: UInt8 = 0x06
+  package static let utf8String: UInt8 = 0x0C
+  package static let printableString: UInt8 = 0x13
+  package static let teletexString: UInt8 = 0x14
+  package static let ia5String: UInt8 = 0x16
+  package static let utcTime: UInt8 = 0x17
+  package static let generalizedTime: UInt8 = 0x18
+  package static let bmpString: UInt8 = 0x1E
+  package static let sequence: UInt8 = 0x30
+  package static let set: UInt8 = 0x31
   /// `[0]` constructed, context specific (EXPLICIT wrappers and PKCS#7 `certificates`).
-  public static let context0: UInt8 = 0xA0
-  public static let context1: UInt8 = 0xA1
+  package static let context0: UInt8 = 0xA0
+  package static let context1: UInt8 = 0xA1
 
   /// `SEQUENCE`, `INTEGER`, `[0]`...: for error messages.
-  public static func name(_ tag: UInt8) -> String {
+  package static func name(_ tag: UInt8) -> String {
     switch tag {
     case integer: return "INTEGER"
     case bitString: return "BIT STRING"
@@ -69,18 +69,18 @@ public enum DERTag {
 }
 
 /// Maps offsets in a buffer assembled from pieces (a BER constructed OCTET STRING) back to input offsets.
-public struct DEROffsetMap: Sendable, Equatable {
+package struct DEROffsetMap: Sendable, Equatable {
   /// Pieces in buffer order: where each starts in the buffer and in the source.
   var segments: [(bufferStart: Int, sourceStart: Int)] = []
 
-  public static func == (a: DEROffsetMap, b: DEROffsetMap) -> Bool {
+  package static func == (a: DEROffsetMap, b: DEROffsetMap) -> Bool {
     a.segments.elementsEqual(b.segments) { $0.bufferStart == $1.bufferStart && $0.sourceStart == $1.sourceStart }
   }
 
-  public static let identity = DEROffsetMap()
+  package static let identity = DEROffsetMap()
 
   /// The source offset of a buffer offset (the identity when there are no segments).
-  public func sourceOffset(_ offset: Int) -> Int {
+  package func sourceOffset(_ offset: Int) -> Int {
     guard let segment = segments.last(where: { $0.bufferStart <= offset }) else { return offset }
     return segment.sourceStart + (offset - segment.bufferStart)
   }
@@ -92,22 +92,22 @@ public struct DEROffsetMap: Sendable, Equatable {
 /// octets; nesting is limited to `maximumDepth`. Indefinite lengths (BER) are accepted only when the caller asks,
 /// which the PKCS#7 envelope does: Xcode-signed receipts wrap the content that way. Their end is found by an
 /// iterative scan, so hostile nesting cannot exhaust the stack.
-public struct DERReader: Sendable {
+package struct DERReader: Sendable {
   /// Deeper than any receipt (the payload sits about eight levels down; a certificate about ten).
-  public static let maximumDepth = 24
+  package static let maximumDepth = 24
 
-  public let bytes: [UInt8]
-  public private(set) var position: Int
+  package let bytes: [UInt8]
+  package private(set) var position: Int
   /// One past the last byte this reader may read.
-  public let limit: Int
+  package let limit: Int
   /// The ASN.1 path of the elements this reader returns, for errors.
-  public let path: [String]
+  package let path: [String]
   /// How many elements enclose this reader's range.
-  public let depth: Int
-  public let offsetMap: DEROffsetMap
+  package let depth: Int
+  package let offsetMap: DEROffsetMap
 
   /// A reader over a whole buffer.
-  public init(_ bytes: [UInt8], path: [String] = [], offsetMap: DEROffsetMap = .identity) {
+  package init(_ bytes: [UInt8], path: [String] = [], offsetMap: DEROffsetMap = .identity) {
     self.init(bytes: bytes, range: 0..<bytes.count, path: path, depth: 0, offsetMap: offsetMap)
   }
 
@@ -120,10 +120,10 @@ public struct DERReader: Sendable {
     self.offsetMap = offsetMap
   }
 
-  public var isAtEnd: Bool { position >= limit }
+  package var isAtEnd: Bool { position >= limit }
 
   /// An error at a buffer offset, reported at its source offset with this reader's path (plus `step`).
-  public func error(
+  package func error(
     _ message: String, at offset: Int, step: String? = nil, kind: AppReceiptError.Kind = .malformed
   ) -> AppReceiptError {
     AppReceiptError(
@@ -131,7 +131,7 @@ public struct DERReader: Sendable {
   }
 
   /// The next element, or nil at the end of the range.
-  public mutating func next(allowIndefinite: Bool = false) throws(AppReceiptError) -> DERElement? {
+  package mutating func next(allowIndefinite: Bool = false) throws(AppReceiptError) -> DERElement? {
     guard position < limit else { return nil }
     let element = try Self.header(bytes, at: position, limit: limit, allowIndefinite: allowIndefinite) { m, o in
       error(m, at: o)
@@ -146,7 +146,7 @@ public struct DERReader: Sendable {
   }
 
   /// The next element, which must have `tag`; `name` describes it in errors.
-  public mutating func expect(
+  package mutating func expect(
     _ tag: UInt8, _ name: String, allowIndefinite: Bool = false
   ) throws(AppReceiptError) -> DERElement {
     let at = position
@@ -160,14 +160,14 @@ public struct DERReader: Sendable {
   }
 
   /// Fails unless every byte of the range was read.
-  public func expectEnd(_ what: String) throws(AppReceiptError) {
+  package func expectEnd(_ what: String) throws(AppReceiptError) {
     guard position >= limit else {
       throw error("\(limit - position) unexpected bytes after \(what)", at: position)
     }
   }
 
   /// A reader over a constructed element's content, one level deeper, with `steps` added to the path.
-  public func children(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+  package func children(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
     guard element.isConstructed else {
       throw error("expected a constructed element, found primitive \(DERTag.name(element.tag))", at: element.offset)
     }
@@ -175,7 +175,7 @@ public struct DERReader: Sendable {
   }
 
   /// A reader over any element's content bytes (e.g. DER held inside an OCTET STRING), one level deeper.
-  public func contents(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+  package func contents(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
     guard depth < Self.maximumDepth else {
       throw error("nesting deeper than \(Self.maximumDepth) levels", at: element.offset)
     }
@@ -267,12 +267,12 @@ public struct DERReader: Sendable {
   // MARK: Primitive values
 
   /// The content bytes of an element.
-  public func content(_ element: DERElement) -> ArraySlice<UInt8> {
+  package func content(_ element: DERElement) -> ArraySlice<UInt8> {
     bytes[element.contentStart..<element.contentEnd]
   }
 
   /// A signed INTEGER that fits in 64 bits.
-  public func integer(_ element: DERElement, step: String? = nil) throws(AppReceiptError) -> Int64 {
+  package func integer(_ element: DERElement, step: String? = nil) throws(AppReceiptError) -> Int64 {
     guard element.tag == DERTag.integer else {
       throw error("expected an INTEGER, found \(DERTag.name(element.tag))", at: element.offset, step: step)
     }
@@ -297,7 +297,7 @@ public struct DERReader: Sendable {
   }
 
   /// Dotted text of an OBJECT IDENTIFIER (`1.2.840.113549.1.7.2`).
-  public func objectIdentifier(_ element: DERElement) throws(AppReceiptError) -> String {
+  package func objectIdentifier(_ element: DERElement) throws(AppReceiptError) -> String {
     guard element.tag == DERTag.objectIdentifier else {
       throw error("expected an OBJECT IDENTIFIER, found \(DERTag.name(element.tag))", at: element.offset)
     }

@@ -8,6 +8,11 @@ public enum Recognition: Int, Comparable, Sendable {
   /// A mark only this format has (a key, a magic number).
   case certain
 
+  /// Whether one recognition is less sure than another.
+  /// - Parameters:
+  ///   - a: One recognition.
+  ///   - b: The other.
+  /// - Returns: True when `a` is less sure.
   public static func < (a: Recognition, b: Recognition) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -86,6 +91,7 @@ extension InputFormat {
 
 /// The input formats receipt-tool reads, and which one reads a document.
 public struct FormatRegistry: Sendable {
+  /// The formats, in the order ties are broken.
   public var formats: [any InputFormat]
   /// Reads what no format recognises, so that its error says why it is not that format.
   public var fallback: any InputFormat

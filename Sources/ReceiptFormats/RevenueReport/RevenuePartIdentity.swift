@@ -40,8 +40,10 @@ public struct RevenuePartIdentity: Hashable, Sendable {
 
 /// A 64-bit FNV-1a digest: enough to tell accidental repeats of the same inputs apart, with no dependency.
 public struct InputDigest: Sendable {
+  /// The digest so far.
   public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
+  /// The digest of nothing (FNV-1a's offset basis).
   public init() {}
 
   /// Adds `bytes`, preceded by their length so that the boundaries between pieces count.

@@ -2,6 +2,7 @@ import ReceiptModel
 
 /// Why a base64url text could not be decoded, and where.
 public struct Base64URLError: Error, Equatable, Sendable {
+  /// What was wrong with the text.
   public enum Reason: Equatable, Sendable {
     /// A byte outside `A-Z a-z 0-9 - _` (and `=` padding at the very end).
     case invalidCharacter(UInt8)
@@ -15,6 +16,7 @@ public struct Base64URLError: Error, Equatable, Sendable {
     case tooLong(limit: Int)
   }
 
+  /// What was wrong.
   public var reason: Reason
   /// Offset in the encoded text (0-based) of the offending character.
   public var offset: Int

@@ -36,12 +36,19 @@ public enum SignedDataShape: String, Sendable, Hashable, CaseIterable {
 
 /// Get Transaction History / Get Refund History.
 public struct TransactionListResponse: Sendable, Hashable {
+  /// `revision`: the token to ask for the next page with.
   public var revision: String?
+  /// `hasMore`: whether more pages follow.
   public var hasMore: Bool?
+  /// `bundleId`: the app's bundle identifier.
   public var bundleId: String?
+  /// `appAppleId`: the app's Apple id in the App Store.
   public var appAppleId: Int64?
+  /// `environment`: where the transactions happened (Sandbox, Production, ...).
   public var environment: Coded<AppStoreEnvironment>?
+  /// `signedTransactions`: the page's transactions, each decoded or carried with why not.
   public var signedTransactions: [NestedJWS<JWSTransactionPayload>] = []
+  /// Top-level keys present but not read, in input order.
   public var unreadKeys: [String] = []
 }
 
@@ -49,25 +56,37 @@ public struct TransactionListResponse: Sendable, Hashable {
 public struct LastTransactionStatus: Sendable, Hashable {
   /// Apple's own verdict: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
   public var status: Coded<SubscriptionStatus>?
+  /// `originalTransactionId`: the subscription chain this item describes.
   public var originalTransactionId: String?
+  /// `signedTransactionInfo`: the chain's latest transaction, still signed.
   public var signedTransactionInfo: NestedJWS<JWSTransactionPayload>?
+  /// `signedRenewalInfo`: the chain's renewal info, still signed.
   public var signedRenewalInfo: NestedJWS<JWSRenewalInfoPayload>?
+  /// Keys present but not read, in input order.
   public var unreadKeys: [String] = []
 }
 
 /// One `data` item of Get All Subscription Statuses.
 public struct SubscriptionGroupStatuses: Sendable, Hashable {
+  /// `subscriptionGroupIdentifier`: the subscription group these chains belong to.
   public var subscriptionGroupIdentifier: String?
+  /// `lastTransactions`: one item per subscription chain in the group.
   public var lastTransactions: [LastTransactionStatus] = []
+  /// Keys present but not read, in input order.
   public var unreadKeys: [String] = []
 }
 
 /// Get All Subscription Statuses.
 public struct SubscriptionStatusesResponse: Sendable, Hashable {
+  /// `environment`: where the subscriptions live (Sandbox, Production, ...).
   public var environment: Coded<AppStoreEnvironment>?
+  /// `bundleId`: the app's bundle identifier.
   public var bundleId: String?
+  /// `appAppleId`: the app's Apple id in the App Store.
   public var appAppleId: Int64?
+  /// `data`: one item per subscription group.
   public var data: [SubscriptionGroupStatuses] = []
+  /// Top-level keys present but not read, in input order.
   public var unreadKeys: [String] = []
   /// Unknown `environment` or `status` values, carried through.
   public var notes: [SignedDataNote] = []
@@ -88,10 +107,12 @@ public enum SignedDataContent: Sendable, Hashable {
 
 /// A decoded signed-data document.
 public struct SignedDataDocument: Sendable, Hashable {
+  /// What the document held, by shape.
   public var content: SignedDataContent
   /// Errors in nested signed strings carried instead of thrown (`strict: false` only), in document order.
   public var carriedErrors: [SignedDataError]
 
+  /// Which input shape the document was.
   public var shape: SignedDataShape {
     switch content {
     case .compactJWS: .compactJWS
@@ -140,10 +161,17 @@ public struct SignedDataDocument: Sendable, Hashable {
   /// The newest `signedDate` of any payload: the moment the data describes, when no other is given.
   public var newestSignedDate: Timestamp? { payloads.compactMap { $0.payload.signedDate }.max() }
 
+  /// Two documents are equal when their content and carried errors are.
+  /// - Parameters:
+  ///   - a: One document.
+  ///   - b: The other.
+  /// - Returns: Whether they are equal.
   public static func == (a: SignedDataDocument, b: SignedDataDocument) -> Bool {
     a.content == b.content && a.carriedErrors == b.carriedErrors
   }
 
+  /// Hashes the content only; equal documents have equal content.
+  /// - Parameter hasher: The hasher to feed.
   public func hash(into hasher: inout Hasher) { hasher.combine(content) }
 }
 

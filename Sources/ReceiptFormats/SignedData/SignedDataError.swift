@@ -7,6 +7,7 @@ import ReceiptModel
 /// `line`/`column` are inside the innermost JSON text: the decoded payload or header when the path
 /// goes through one, otherwise the document.
 public struct SignedDataError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What sort of problem it is.
   public enum Category: String, Sendable, Hashable {
     /// Nothing here is signed data (no JWS, no App Store Server shape).
     case notSignedData
@@ -30,12 +31,24 @@ public struct SignedDataError: Error, Hashable, Sendable, CustomStringConvertibl
     case tooLarge
   }
 
+  /// What sort of problem it is.
   public var category: Category
+  /// Where, from the document down (`signedTransactions[3] > payload > expiresDate`).
   public var path: String
+  /// What is wrong, never quoting a token.
   public var detail: String
+  /// Line in the innermost JSON text, from 1, when known.
   public var line: Int?
+  /// Column in the innermost JSON text, from 1, when known.
   public var column: Int?
 
+  /// Makes an error.
+  /// - Parameters:
+  ///   - category: What sort of problem.
+  ///   - path: Where, from the document down.
+  ///   - detail: What is wrong.
+  ///   - line: Line in the innermost JSON text, when known.
+  ///   - column: Column in the innermost JSON text, when known.
   public init(_ category: Category, path: String, detail: String, line: Int? = nil, column: Int? = nil) {
     self.category = category
     self.path = path

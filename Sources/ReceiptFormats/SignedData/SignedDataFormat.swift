@@ -7,8 +7,10 @@ import ReceiptModel
 /// Nested signed strings that cannot be read (Apple's sample responses hold placeholders) are carried as
 /// warnings; a broken document, or a broken top-level JWS, fails with the place it broke.
 public struct SignedDataFormat: InputFormat {
+  /// The format, ready to register.
   public init() {}
 
+  /// How messages name the format.
   public var name: String { "StoreKit 2 signed data" }
 
   /// A JWS (`eyJ`), or a JSON object with keys only signed data and the App Store Server API use.
@@ -16,6 +18,13 @@ public struct SignedDataFormat: InputFormat {
     SignedDataDecoder.looksLikeSignedData(sniff.prefix) ? .certain : .no
   }
 
+  /// Reads signed data of any shape into a purchase history; nested JWS that cannot be read become warnings.
+  /// - Parameters:
+  ///   - bytes: The document.
+  ///   - source: The input's name for messages.
+  ///   - options: What the caller allows.
+  /// - Returns: The transactions and renewal states the document holds.
+  /// - Throws: `ReceiptError` naming the path and position where the document or its top-level JWS broke.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
     let document: SignedDataDocument
     do {

@@ -2,6 +2,7 @@ import ReceiptModel
 
 /// An introductory offer as a catalog describes it.
 public struct IntroOffer: Hashable, Sendable {
+  /// How the offer is paid for: free trial, pay as you go, or pay up front.
   public var paymentMode: IntroPaymentMode
   /// ISO 8601 period of one offer period (`P1W`), when known.
   public var period: String?
@@ -10,6 +11,12 @@ public struct IntroOffer: Hashable, Sendable {
   /// Number of periods for pay-as-you-go.
   public var periods: Int?
 
+  /// Describes an offer.
+  /// - Parameters:
+  ///   - paymentMode: How it is paid for.
+  ///   - period: ISO 8601 period of one offer period, when known.
+  ///   - price: The offer price for the paid modes.
+  ///   - periods: Number of periods for pay-as-you-go.
   public init(paymentMode: IntroPaymentMode, period: String? = nil, price: DecimalAmount? = nil, periods: Int? = nil) {
     self.paymentMode = paymentMode
     self.period = period
@@ -20,9 +27,13 @@ public struct IntroOffer: Hashable, Sendable {
 
 /// An ISO 8601 period such as `P1W`, `P1M`, `P90D`, `P1Y`.
 public struct ISOPeriod: Hashable, Sendable {
+  /// Whole years (`Y`).
   public var years: Int
+  /// Whole months (`M`).
   public var months: Int
+  /// Days (`D`), with weeks (`W`) counted as seven days.
   public var days: Int
+  /// The period as written (`P1M`).
   public var text: String
 
   /// Parses `PnYnMnWnD` (each part optional, at least one present); nil otherwise.
@@ -78,14 +89,19 @@ public struct ISOPeriod: Hashable, Sendable {
 
 /// One product as the catalog(s) describe it.
 public struct CatalogProduct: Hashable, Sendable {
+  /// The product id, as receipts and the App Store name it.
   public var productID: String
+  /// What kind of product it is.
   public var type: ProductType
   /// The catalog's group id (a `.storekit` group id is local to its file; see `groupIsLocalToFile`).
   public var subscriptionGroup: String?
   /// Entitlement names; defaults to the product id.
   public var entitlements: [String]
+  /// The product's price in `currency`, when the catalog gives one.
   public var price: DecimalAmount?
+  /// The ISO 4217 code of `price`.
   public var currency: String?
+  /// Whether the catalog lets Family Sharing share it; nil when the catalog does not say.
   public var familyShareable: Bool?
   /// nil: the product has no introductory offer.
   public var introOffer: IntroOffer?
@@ -97,6 +113,18 @@ public struct CatalogProduct: Hashable, Sendable {
   /// (receipts carry App Store group ids; `SubscriptionGroups` links the two through shared products).
   public var groupIsLocalToFile: Bool = false
 
+  /// Describes a product; only the id and type are required.
+  /// - Parameters:
+  ///   - productID: The product id.
+  ///   - type: What kind of product it is.
+  ///   - subscriptionGroup: The catalog's group id.
+  ///   - entitlements: Entitlement names; nil means the product id alone.
+  ///   - price: The price, when known.
+  ///   - currency: The ISO 4217 code of `price`.
+  ///   - familyShareable: Whether Family Sharing may share it.
+  ///   - introOffer: The introductory offer, if any.
+  ///   - duration: Access length of a non-renewing subscription.
+  ///   - origin: The catalog file the entry came from.
   public init(
     productID: String, type: ProductType, subscriptionGroup: String? = nil, entitlements: [String]? = nil,
     price: DecimalAmount? = nil, currency: String? = nil, familyShareable: Bool? = nil,
@@ -117,20 +145,27 @@ public struct CatalogProduct: Hashable, Sendable {
 
 /// Products from one or more catalog files; later files override earlier ones per product.
 public struct Catalog: Sendable {
+  /// Products by id; the last definition of an id wins.
   public private(set) var products: [String: CatalogProduct] = [:]
   /// Product ids in the order they were first defined, for stable output.
   public private(set) var order: [String] = []
   /// Non-fatal notes from loading (e.g. a `.storekit` file whose currency is unknown).
   public var warnings: [String] = []
 
+  /// An empty catalog: every product's type is then unknown unless the data says.
   public init() {}
 
+  /// A catalog of these products; a later one with the same id overrides an earlier one.
+  /// - Parameter products: The products, in definition order.
   public init(_ products: [CatalogProduct]) {
     for p in products { add(p) }
   }
 
+  /// Whether the catalog lists no products.
   public var isEmpty: Bool { products.isEmpty }
 
+  /// Adds a product, replacing any with the same id but keeping its first place in `order`.
+  /// - Parameter product: The product to add.
   public mutating func add(_ product: CatalogProduct) {
     if products[product.productID] == nil { order.append(product.productID) }
     products[product.productID] = product
@@ -144,6 +179,9 @@ public struct Catalog: Sendable {
     warnings += other.warnings
   }
 
+  /// The product with this id, if the catalog lists it.
+  /// - Parameter id: The product id.
+  /// - Returns: The catalog's entry, or nil.
   public func product(_ id: String) -> CatalogProduct? { products[id] }
 
   /// Every product in definition order.

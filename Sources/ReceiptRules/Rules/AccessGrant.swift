@@ -27,6 +27,7 @@ public enum AccessGrant: Hashable, Sendable {
   /// No purchase_date, so whether it was bought by the moment cannot be told.
   case missingPurchaseDate
 
+  /// Whether the transaction gives access at the moment.
   public var grantsAccess: Bool {
     if case .grants = self { return true }
     return false

@@ -2,10 +2,15 @@ import ReceiptModel
 
 /// One entitlement and the products that give it.
 public struct EntitlementDefinition: Hashable, Sendable {
+  /// The entitlement's name, as output shows it.
   public var id: String
   /// In catalog order, then in the order the receipt first shows them.
   public var productIDs: [String]
 
+  /// Defines an entitlement.
+  /// - Parameters:
+  ///   - id: The entitlement's name.
+  ///   - productIDs: The products that give it.
   public init(id: String, productIDs: [String]) {
     self.id = id
     self.productIDs = productIDs

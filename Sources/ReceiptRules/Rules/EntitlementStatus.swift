@@ -18,7 +18,9 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 
 /// One transaction considered for an entitlement, and the decision on it.
 public struct ConsideredTransaction: Hashable, Sendable {
+  /// The transaction.
   public var transaction: PurchaseTransaction
+  /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
   public var productType: ResolvedProductType?
@@ -49,8 +51,11 @@ public enum EntitlementFinding: Hashable, Sendable {
 
 /// The answer for one entitlement.
 public struct EntitlementResult: Hashable, Sendable {
+  /// The entitlement's name.
   public var id: String
+  /// What decided the state.
   public var finding: EntitlementFinding
+  /// The entitlement's state at the moment.
   public var state: EntitlementState
   /// The transaction the state rests on; nil for not_purchased.
   public var deciding: PurchaseTransaction?
@@ -59,10 +64,12 @@ public struct EntitlementResult: Hashable, Sendable {
   public var expiresDate: Timestamp?
   /// Set when the billing grace period matters to the answer.
   public var gracePeriodExpiresDate: Timestamp?
+  /// Why, in a sentence a support person can read out.
   public var reason: String
   /// Every transaction of the entitlement's products known at the moment, in the data's order.
   public var considered: [ConsideredTransaction]
 
+  /// Whether the customer may use it: active, or in the billing grace period.
   public var isActive: Bool { state.isActive }
 
   /// What would decide an unknown answer, when product facts are missing.

@@ -49,15 +49,20 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
 
 /// The answer for one product, with the reason a support person can read out.
 public struct IntroEligibilityResult: Hashable, Sendable {
+  /// The product asked about.
   public var productID: String
   /// The group's display id (App Store id when the data revealed it, else the catalog's); nil when unknown.
   public var subscriptionGroup: String?
+  /// What decided the answer.
   public var finding: IntroEligibilityFinding
+  /// Why, in a sentence a support person can read out.
   public var reason: String
 
+  /// Eligible, ineligible, unknown, or no introductory offer.
   public var status: IntroEligibilityStatus { finding.status }
   /// The transaction that decided the answer, if one did.
   public var transactionID: String? { finding.deciding?.transactionID }
+  /// Who owns the deciding transaction, if one decided.
   public var ownership: Ownership? { finding.deciding?.ownership }
 }
 

@@ -2,6 +2,7 @@ import ReceiptModel
 
 /// A product's type and how it is known.
 public struct ResolvedProductType: Hashable, Sendable {
+  /// How the type is known.
   public enum Basis: String, Sendable {
     /// The catalog says so.
     case catalog
@@ -13,7 +14,9 @@ public struct ResolvedProductType: Hashable, Sendable {
     case familyShared = "family_shared"
   }
 
+  /// The product's type.
   public var type: ProductType
+  /// How that type is known.
   public var basis: Basis
   /// Set when the transaction is FAMILY_SHARED but the catalog gives a type that cannot be shared
   /// (a consumable or a non-renewing subscription): the catalog's type is used, and the contradiction reported.

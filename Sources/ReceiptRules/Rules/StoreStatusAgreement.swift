@@ -2,7 +2,9 @@ import ReceiptModel
 
 /// Apple's own status of the subscription an entitlement rests on, beside receipt-tool's answer.
 public struct StoreStatusComparison: Hashable, Sendable {
+  /// Apple's status of the subscription.
   public var status: StoreSubscriptionStatus
+  /// Whether Apple's status matches receipt-tool's answer.
   public var agrees: Bool
   /// Why the two differ, when they do: one sentence.
   public var explanation: String?

@@ -22,6 +22,10 @@ public struct SubscriptionGroup: Hashable, Sendable {
 public struct SubscriptionGroups: Sendable {
   private var parent: [String: String] = [:]
 
+  /// Links the catalog's groups and the transactions' groups through the products they share.
+  /// - Parameters:
+  ///   - catalog: The catalog.
+  ///   - transactions: The customer's transactions.
   public init(catalog: Catalog, transactions: [PurchaseTransaction]) {
     for product in catalog.allProducts {
       guard let group = product.subscriptionGroup else { continue }
