@@ -307,23 +307,22 @@ public enum SignedDataDecoder {
       return true
     }
     guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
-    return sniffKeys.contains { key in contains(bytes, key) }
+    return containsAny(bytes, sniffKeys)
   }
 
-  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, needle.count <= haystack.count else { return false }
-    var i = 0
-    let last = haystack.count - needle.count
-    while i <= last {
-      if haystack[i] == first {
-        var k = 1
-        while k < needle.count, haystack[i + k] == needle[k] { k += 1 }
-        if k == needle.count { return true }
+  /// Whether any of `needles` (each starting with a double quote) occurs in `haystack`. One pass that tries
+  /// the needles only where a quote stands: this runs on every document the registry sees.
+  static func containsAny(_ haystack: [UInt8], _ needles: [[UInt8]]) -> Bool {
+    var start = 0
+    while let quote = haystack[start...].firstIndex(of: UInt8(ascii: "\"")) {
+      for needle in needles where quote + needle.count <= haystack.count {
+        if haystack[quote..<(quote + needle.count)].elementsEqual(needle) { return true }
       }
-      i += 1
+      start = quote + 1
     }
     return false
   }
+
 }
 
 /// Walks the small JSON tree of an App Store Server API response; signed strings go to `CompactJWS`.
