@@ -135,16 +135,21 @@ struct ValueReading {
       guard let parsed else { throw badMilliseconds(Excerpt.quoted(reader.string(token)), at: at) }
       return parsed
     case .number:
-      let t = try reader.readNumberToken()
-      let parsed = t.isInteger ? reader.withBytes(t) { Timestamp.parse(milliseconds: $0) } : nil
-      guard let parsed else { throw badMilliseconds(numberText(t), at: at) }
-      return parsed
+      return try millisecondsNumber(at: at)
     case .null:
       try reader.readNull()
       return nil
     default:
       throw wrongType(kind, expected: "a millisecond timestamp", at: at)
     }
+  }
+
+  /// A JSON number meaning milliseconds since 1970: an integer in range, else an error at `at`.
+  private mutating func millisecondsNumber(at: Int) throws -> Timestamp {
+    let t = try reader.readNumberToken()
+    let parsed = t.isInteger ? reader.withBytes(t) { Timestamp.parse(milliseconds: $0) } : nil
+    guard let parsed else { throw badMilliseconds(numberText(t), at: at) }
+    return parsed
   }
 
   func badMilliseconds(_ shown: String, at offset: Int) -> ReceiptError {
@@ -168,10 +173,7 @@ struct ValueReading {
       if let t = Timestamp.parse(formatted: s) ?? Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
       throw fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
     case .number:
-      let t = try reader.readNumberToken()
-      let parsed = t.isInteger ? reader.withBytes(t) { Timestamp.parse(milliseconds: $0) } : nil
-      guard let parsed else { throw badMilliseconds(numberText(t), at: at) }
-      return parsed
+      return try millisecondsNumber(at: at)
     case .null:
       try reader.readNull()
       return nil
