@@ -40,21 +40,28 @@ package final class MappedFile: @unchecked Sendable {
     _ = madvise(base, end, MADV_DONTNEED)
   }
 
-  /// The message the SIGBUS handler writes; set before a mapping is first touched.
-  nonisolated(unsafe) private static var busMessage: UnsafeMutablePointer<CChar>?
+  /// The message the SIGBUS handler writes: one buffer for the life of the process, rewritten under a
+  /// lock when another file is mapped. It is never freed, because the handler may read it at any moment
+  /// and files are mapped from several threads at once (in-process test runs).
+  private static let busMessageCapacity = 1024
+  nonisolated(unsafe) private static let busMessage = UnsafeMutablePointer<CChar>.allocate(capacity: busMessageCapacity)
   nonisolated(unsafe) private static var busMessageLength = 0
+  nonisolated(unsafe) private static let busMessageLock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    return lock
+  }()
 
   private static func installBusHandler(naming path: String) {
-    let text = "receipt-tool: error: \(path): the file changed (shrank) while it was read\n"
-    let bytes = Array(text.utf8CString)
-    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-    copy.initialize(from: bytes, count: bytes.count)
-    let old = busMessage
-    busMessage = copy
-    busMessageLength = bytes.count - 1
-    old?.deallocate()
+    let bytes = Array("receipt-tool: error: \(path): the file changed (shrank) while it was read\n".utf8CString)
+    let length = min(bytes.count - 1, busMessageCapacity)
+    pthread_mutex_lock(busMessageLock)
+    defer { pthread_mutex_unlock(busMessageLock) }
+    busMessageLength = 0
+    busMessage.update(from: bytes, count: length)
+    busMessageLength = length
     signal(SIGBUS) { _ in
-      if let message = MappedFile.busMessage { _ = write(2, message, MappedFile.busMessageLength) }
+      _ = write(2, MappedFile.busMessage, MappedFile.busMessageLength)
       _exit(74)
     }
   }
