@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ReceiptFormats
 @testable import ReceiptModel
 @testable import ReceiptRules
 
@@ -66,5 +67,45 @@ import Testing
     #expect(twice.currencies == once.currencies)
     #expect(twice.counts == once.counts)
     #expect(twice.unpriced == once.unpriced)
+  }
+}
+
+/// `LedgerCodec`: every field of a record survives a write and a read, plain and keyed.
+@Suite struct LedgerCodecTests {
+  @Test func everyFieldRoundTrips() throws {
+    let at = try #require(Timestamp(milliseconds: 1_705_363_200_000))
+    let records = [
+      LedgerRecord(
+        transactionID: "id\twith tab", copy: "0123456789abcdef", productID: "pro.monthly", ownership: .purchased,
+        units: 2, purchaseDate: Timestamp(milliseconds: 1_704_067_200_000),
+        refundDate: Timestamp(milliseconds: 1_706_745_600_000),
+        price: .paid(Money(minorUnits: 999, currency: "USD"), basis: .introPrice), paidServiceBefore: 86_400_000,
+        upgrade: .estimated(at: at, refund: 500), duplicateRows: 3),
+      LedgerRecord(
+        transactionID: "7", copy: "c", productID: "theme", ownership: .unrecognized("ODD"), units: 1,
+        purchaseDate: nil, refundDate: nil, price: .notValued, paidServiceBefore: nil, upgrade: nil),
+      LedgerRecord(
+        transactionID: "8", copy: "c", productID: "t", ownership: .familyShared, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .trial(currency: "JPY"), paidServiceBefore: 0, upgrade: .nothingToRefund),
+      LedgerRecord(
+        transactionID: "9", copy: "c", productID: "t", ownership: .unknown, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .unpriced, paidServiceBefore: nil, upgrade: .notEstimated),
+    ]
+    for record in records {
+      let line = LedgerCodec.write(.record(record))
+      #expect(!line.contains("\n"))
+      #expect(try LedgerCodec.read(Array(line.utf8), source: "t") == .record(record))
+      let keyed = LedgerCodec.writeKeyed(.record(record))
+      #expect(keyed.split(separator: "\t", omittingEmptySubsequences: false).count == 2)
+      #expect(try LedgerCodec.read(Array(keyed.utf8), source: "t") == .record(record))
+    }
+    let error = LedgerCodec.Line.error(RevenueInputError(input: "-:3", message: "not JSON"))
+    #expect(try LedgerCodec.read(Array(LedgerCodec.write(error).utf8), source: "t") == error)
+  }
+
+  @Test func aBadMemberIsNamed() {
+    #expect(throws: ReceiptError.self) {
+      try LedgerCodec.read(Array(#"{"id":"1","copy":"c","product":"p","ownership":"maybe"}"#.utf8), source: "t")
+    }
   }
 }
