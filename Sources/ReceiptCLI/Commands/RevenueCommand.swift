@@ -34,8 +34,13 @@ struct RevenueCommand: ParsableCommand {
         help:
           "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
         allowed: CommissionPlan.allCases.map(\.rawValue)),
-      CommonOptions.format(RevenueReporters.names),
+      CommonOptions.format(RevenueReporters.names + ledgerFormats),
       OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
+      OptionSpec(
+        "from-ledger",
+        help:
+          "The files are '--format ledger' lines: count each transaction once and write a partial report (JSON on one line)."
+      ),
       CommonOptions.ndjson,
       CommonOptions.quiet,
       CommonOptions.maxDocumentSize,
@@ -48,8 +53,16 @@ struct RevenueCommand: ParsableCommand {
   var plan: CommissionPlan
   var reporter: RevenueReporters.Reporter
   var merging: Bool
+  /// `--format ledger` or `keyed-ledger`: the map step.
+  var ledgerFormat: String?
+  /// `--from-ledger`: the reduce step.
+  var fromLedger: Bool
+  /// The map step's ledger lines: one per transaction copy, plain or `id<TAB>line` for Hadoop streaming.
+  static let ledgerFormats = ["ledger", "keyed-ledger"]
   /// Options given alongside `--merge`, which conflict with it.
   var givenWithMerge: [String]
+  var givenWithLedger: [String]
+  var givenWithFromLedger: [String]
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
     inputs = try InputOptions(arguments, command: Self.configuration.name)
@@ -59,6 +72,11 @@ struct RevenueCommand: ParsableCommand {
     range = PurchaseDateRange(from: try Self.time(arguments, "from"), to: try Self.time(arguments, "to"))
     reporter = RevenueReporters.named(arguments.value("format"))
     merging = arguments.flag("merge")
+    ledgerFormat = arguments.value("format").flatMap { Self.ledgerFormats.contains($0) ? $0 : nil }
+    fromLedger = arguments.flag("from-ledger")
+    if fromLedger { inputs.forceNDJSON = true }
+    givenWithLedger = ["by", "from", "to", "commission", "merge"].filter { !arguments.all($0).isEmpty }
+    givenWithFromLedger = ["catalog", "merge"].filter { !arguments.all($0).isEmpty }
     givenWithMerge = ["catalog", "by", "from", "to", "commission"].filter { !arguments.all($0).isEmpty }
   }
 
@@ -66,6 +84,15 @@ struct RevenueCommand: ParsableCommand {
     try inputs.validate(command: Self.configuration.name)
     if merging, let option = givenWithMerge.first {
       throw Self.usage("--\(option) cannot be used with --merge: the parts were computed with their own options.")
+    }
+    if ledgerFormat != nil, let option = givenWithLedger.first {
+      throw Self.usage("--\(option) cannot be used with --format ledger: give it to the reduce step, --from-ledger.")
+    }
+    if ledgerFormat != nil, fromLedger {
+      throw Self.usage("--from-ledger writes a report, not a ledger: use --format json.")
+    }
+    if fromLedger, let option = givenWithFromLedger.first {
+      throw Self.usage("--\(option) cannot be used with --from-ledger: the ledger lines carry their prices.")
     }
     if let from = range.from, let to = range.to, !(from < to) {
       throw Self.usage(
@@ -75,7 +102,34 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    try run(context, catalog: merging ? Catalog() : try catalog.load(context))
+    if let ledgerFormat {
+      return try writeLedger(context, catalog: try catalog.load(context), keyed: ledgerFormat != "ledger")
+    }
+    return try run(context, catalog: merging || fromLedger ? Catalog() : try catalog.load(context))
+  }
+
+  /// The map step: each document's transactions as ledger lines, worked out from that document alone.
+  func writeLedger(_ context: CommandContext, catalog: Catalog, keyed: Bool) throws(ReceiptToolError) -> ExitStatus {
+    @Sendable func write(_ line: LedgerCodec.Line) -> String {
+      keyed ? LedgerCodec.writeKeyed(line) : LedgerCodec.write(line)
+    }
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        let history = try context.decode(document)
+        try history.requireValidStatus(source: document.label)
+        var copy = InputDigest()
+        copy.add(document.bytes, count: document.bytes.count)
+        var ledger = RevenueLedger()
+        ledger.add(history)
+        var text = ""
+        for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
+        return text
+      },
+      consume: { text in if !inputs.quiet { context.stdout.write(text) } })
+    // An unreadable input travels with the ledger, so the report names it.
+    for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }
+    return outcome.firstError ?? .ok
   }
 
   /// The command with its catalog already loaded (tests pass one built in code).
@@ -84,7 +138,38 @@ struct RevenueCommand: ParsableCommand {
     var firstError: ExitStatus?
     var part: RevenuePartIdentity?
     var shownGrouping = grouping
-    if merging {
+    if fromLedger {
+      var reduction = LedgerReduction()
+      let outcome = DocumentRunner.aggregate(
+        inputs, context: context,
+        transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
+        consume: { line in
+          switch line {
+          case .record(let r): reduction.add(r)
+          case .error(let e): reduction.add(e)
+          }
+        })
+      report = try lifting { () throws(ReceiptError) in
+        try reduction.report(grouping: grouping, range: range, commission: plan)
+      }
+      report.errors += outcome.errors
+      firstError = outcome.firstError
+      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+      // The same transactions and copies give the same digest, whatever order or repeats they came in.
+      var digest = InputDigest()
+      for (id, copies) in reduction.copiesByTransaction {
+        digest.add(id)
+        for copy in copies { digest.add(copy) }
+      }
+      for e in reduction.inputErrors { digest.add(e.input + "\u{0}" + e.message) }
+      for option in [
+        "by=\(grouping.rawValue)", "commission=\(plan.rawValue)", "from=\(range.from?.iso8601 ?? "")",
+        "to=\(range.to?.iso8601 ?? "")",
+      ] {
+        digest.add(option)
+      }
+      part = RevenuePartIdentity(digest: digest.hex, grouping: grouping.rawValue, commission: plan.rawValue)
+    } else if merging {
       var merged = RevenueReport(hasProceeds: false)
       var parts = PartLedger()
       let outcome = DocumentRunner.aggregate(
@@ -94,7 +179,11 @@ struct RevenueCommand: ParsableCommand {
         },
         consume: { (read) throws(ReceiptError) in
           let ((report, identity), label) = read
-          try parts.admit(identity, label: label, warn: context.warn)
+          // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
+          let isEmpty =
+            report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
+            && report.errors.isEmpty
+          if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
           try merged.merge(report)
         })
       report = merged
@@ -145,7 +234,10 @@ struct RevenueCommand: ParsableCommand {
         "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
           + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
     }
-    if !inputs.quiet {
+    if !inputs.quiet, fromLedger, reporter.name == "json" {
+      // One line per partial report, so that many reducers' outputs are one NDJSON stream for --merge.
+      context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
+    } else if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
       context.stdout.write(reporter.render(report, shownGrouping, style, part))
     }
