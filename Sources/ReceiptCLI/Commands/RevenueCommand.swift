@@ -34,8 +34,13 @@ struct RevenueCommand: ParsableCommand {
         help:
           "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
         allowed: CommissionPlan.allCases.map(\.rawValue)),
-      CommonOptions.format(RevenueReporters.names),
+      CommonOptions.format(RevenueReporters.names + ledgerFormats),
       OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
+      OptionSpec(
+        "from-ledger",
+        help:
+          "The files are '--format ledger' lines: count each transaction once and write a partial report (JSON on one line)."
+      ),
       CommonOptions.ndjson,
       CommonOptions.quiet,
       CommonOptions.maxDocumentSize,
@@ -48,8 +53,16 @@ struct RevenueCommand: ParsableCommand {
   var plan: CommissionPlan
   var reporter: RevenueReporters.Reporter
   var merging: Bool
+  /// `--format ledger` or `keyed-ledger`: the map step.
+  var ledgerFormat: String?
+  /// `--from-ledger`: the reduce step.
+  var fromLedger: Bool
+  /// The map step's ledger lines: one per transaction copy, plain or `id<TAB>line` for Hadoop streaming.
+  static let ledgerFormats = ["ledger", "keyed-ledger"]
   /// Options given alongside `--merge`, which conflict with it.
   var givenWithMerge: [String]
+  var givenWithLedger: [String]
+  var givenWithFromLedger: [String]
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
     inputs = try InputOptions(arguments, command: Self.configuration.name)
@@ -59,6 +72,11 @@ struct RevenueCommand: ParsableCommand {
     range = PurchaseDateRange(from: try Self.time(arguments, "from"), to: try Self.time(arguments, "to"))
     reporter = RevenueReporters.named(arguments.value("format"))
     merging = arguments.flag("merge")
+    ledgerFormat = arguments.value("format").flatMap { Self.ledgerFormats.contains($0) ? $0 : nil }
+    fromLedger = arguments.flag("from-ledger")
+    if fromLedger { inputs.forceNDJSON = true }
+    givenWithLedger = ["by", "from", "to", "commission", "merge"].filter { !arguments.all($0).isEmpty }
+    givenWithFromLedger = ["catalog", "merge"].filter { !arguments.all($0).isEmpty }
     givenWithMerge = ["catalog", "by", "from", "to", "commission"].filter { !arguments.all($0).isEmpty }
   }
 
@@ -66,6 +84,15 @@ struct RevenueCommand: ParsableCommand {
     try inputs.validate(command: Self.configuration.name)
     if merging, let option = givenWithMerge.first {
       throw Self.usage("--\(option) cannot be used with --merge: the parts were computed with their own options.")
+    }
+    if ledgerFormat != nil, let option = givenWithLedger.first {
+      throw Self.usage("--\(option) cannot be used with --format ledger: give it to the reduce step, --from-ledger.")
+    }
+    if ledgerFormat != nil, fromLedger {
+      throw Self.usage("--from-ledger writes a report, not a ledger: use --format json.")
+    }
+    if fromLedger, let option = givenWithFromLedger.first {
+      throw Self.usage("--\(option) cannot be used with --from-ledger: the ledger lines carry their prices.")
     }
     if let from = range.from, let to = range.to, !(from < to) {
       throw Self.usage(
@@ -75,7 +102,34 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    try run(context, catalog: merging ? Catalog() : try catalog.load(context))
+    if let ledgerFormat {
+      return try writeLedger(context, catalog: try catalog.load(context), keyed: ledgerFormat != "ledger")
+    }
+    return try run(context, catalog: merging || fromLedger ? Catalog() : try catalog.load(context))
+  }
+
+  /// The map step: each document's transactions as ledger lines, worked out from that document alone.
+  func writeLedger(_ context: CommandContext, catalog: Catalog, keyed: Bool) throws(ReceiptToolError) -> ExitStatus {
+    @Sendable func write(_ line: LedgerCodec.Line) -> String {
+      keyed ? LedgerCodec.writeKeyed(line) : LedgerCodec.write(line)
+    }
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        let history = try context.decode(document)
+        try history.requireValidStatus(source: document.label)
+        var copy = InputDigest()
+        document.content.withBuffer { copy.add(buffer: $0) }
+        var ledger = RevenueLedger()
+        ledger.add(history)
+        var text = ""
+        for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
+        return text
+      },
+      consume: { text in if !inputs.quiet { context.stdout.write(text) } })
+    // An unreadable input travels with the ledger, so the report names it.
+    for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }
+    return outcome.firstError ?? .ok
   }
 
   /// The command with its catalog already loaded (tests pass one built in code).
@@ -84,7 +138,27 @@ struct RevenueCommand: ParsableCommand {
     var firstError: ExitStatus?
     var part: RevenuePartIdentity?
     var shownGrouping = grouping
-    if merging {
+    if fromLedger {
+      var reduction = LedgerReduction()
+      let outcome = DocumentRunner.aggregate(
+        inputs, context: context,
+        transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
+        consume: { line in
+          switch line {
+          case .record(let r): reduction.add(r)
+          case .error(let e): reduction.add(e)
+          }
+        })
+      report = try lifting { () throws(ReceiptError) in
+        try reduction.report(grouping: grouping, range: range, commission: plan)
+      }
+      report.errors += outcome.errors
+      firstError = outcome.firstError
+      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+      part = RevenuePartIdentity(
+        digest: contentDigest(of: reduction.transactionIDs, errors: report.errors), grouping: grouping.rawValue,
+        commission: plan.rawValue, isShard: true)
+    } else if merging {
       var merged = RevenueReport(hasProceeds: false)
       var parts = PartLedger()
       let outcome = DocumentRunner.aggregate(
@@ -94,7 +168,11 @@ struct RevenueCommand: ParsableCommand {
         },
         consume: { (read) throws(ReceiptError) in
           let ((report, identity), label) = read
-          try parts.admit(identity, label: label, warn: context.warn)
+          // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
+          let isEmpty =
+            report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
+            && report.errors.isEmpty
+          if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
           try merged.merge(report)
         })
       report = merged
@@ -106,34 +184,26 @@ struct RevenueCommand: ParsableCommand {
       if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
     } else {
       var ledger = RevenueLedger()
-      var digest = InputDigest()
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document)
           try history.requireValidStatus(source: document.label)
           let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
-          var own = InputDigest()
-          document.content.withBuffer { own.add(buffer: $0) }
-          return (history, own, disagreements.map { "\(document.label): \($0)" })
+          return (history, disagreements.map { "\(document.label): \($0)" })
         },
         consume: { read in
           ledger.add(read.0)
-          digest.add(read.1)
-          for warning in read.2 { context.warn(warning) }
+          for warning in read.1 { context.warn(warning) }
         })
       ledger.errors = outcome.errors
       firstError = outcome.firstError
       report = try lifting { () throws(ReceiptError) in
         try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
-      for option in [
-        "by=\(grouping.rawValue)", "commission=\(plan.rawValue)", "from=\(range.from?.iso8601 ?? "")",
-        "to=\(range.to?.iso8601 ?? "")",
-      ] {
-        digest.add(option)
-      }
-      part = RevenuePartIdentity(digest: digest.hex, grouping: grouping.rawValue, commission: plan.rawValue)
+      part = RevenuePartIdentity(
+        digest: contentDigest(of: ledger.transactionIDs, errors: report.errors), grouping: grouping.rawValue,
+        commission: plan.rawValue)
     }
     if report.counts.undatedExcluded > 0 {
       context.warn(
@@ -145,17 +215,34 @@ struct RevenueCommand: ParsableCommand {
         "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
           + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
     }
-    if !inputs.quiet {
+    if !inputs.quiet, fromLedger, reporter.name == "json" {
+      // One line per partial report, so that many reducers' outputs are one NDJSON stream for --merge.
+      context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
+    } else if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
       context.stdout.write(reporter.render(report, shownGrouping, style, part))
     }
     return firstError ?? .ok
   }
 
+  /// The report's digest: its distinct transactions and unreadable inputs, with the options that change the
+  /// numbers. A shuffle's shards sum to the digest of the whole export on one machine.
+  func contentDigest(of transactionIDs: some Sequence<String>, errors: [RevenueInputError]) -> String {
+    var digest = ContentDigest(
+      options: "by=\(grouping.rawValue)\u{0}commission=\(plan.rawValue)\u{0}from=\(range.from?.iso8601 ?? "")"
+        + "\u{0}to=\(range.to?.iso8601 ?? "")")
+    for id in transactionIDs { digest.add(transactionID: id) }
+    for e in errors { digest.add(inputError: e.input, message: e.message) }
+    return digest.hex
+  }
+
   /// The parts `--merge` has read: each counted once, all made with the same `--by` and `--commission`.
   struct PartLedger {
     private var seen: [String: String] = [:]
-    private var order: [String] = []
+    private var wholes: [String] = []
+    /// The sum of every part's digest: the merged report's digest, since its parts are disjoint.
+    private var sum: UInt64 = 0
+    private var shardSum: UInt64?
     private var first: (identity: RevenuePartIdentity, label: String)?
 
     mutating func admit(
@@ -190,19 +277,24 @@ struct RevenueCommand: ParsableCommand {
           )
         }
       }
-      for digest in identity.parts {
-        seen[digest] = label
-        order.append(digest)
+      for digest in identity.parts { seen[digest] = label }
+      // The codec read 16 hex digits.
+      let value = ContentDigest.value(ofHex: identity.digest) ?? 0
+      sum = sum &+ value
+      if identity.isShard {
+        shardSum = (shardSum ?? 0) &+ value
+      } else {
+        wholes += identity.parts
       }
     }
 
-    /// The merged report's identity: a digest of its parts' digests, and the parts.
+    /// The merged report's identity: the sum of its parts' digests, and the parts, where a shuffle's shards
+    /// count as one whole (so the job's report names itself as one machine's report of the export does).
     var identity: RevenuePartIdentity? {
       guard let first else { return nil }
-      var digest = InputDigest()
-      for part in order { digest.add(part) }
       return RevenuePartIdentity(
-        digest: digest.hex, grouping: first.identity.grouping, commission: first.identity.commission, parts: order)
+        digest: InputDigest.hex(sum), grouping: first.identity.grouping, commission: first.identity.commission,
+        parts: wholes + (shardSum.map { [InputDigest.hex($0)] } ?? []))
     }
   }
 

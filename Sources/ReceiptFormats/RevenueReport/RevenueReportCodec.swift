@@ -28,6 +28,16 @@ public enum RevenueReportCodec {
     let report = try reading.report(root)
     guard let part = root.member("part") else { return (report, nil) }
     let digest = try reading.string(reading.member(part, "digest", "part"), "part.digest")
+    guard ContentDigest.value(ofHex: digest) != nil else {
+      throw reading.fail("part.digest", "expected 16 lowercase hex digits, found \(Excerpt.quoted(digest))")
+    }
+    var isShard = false
+    if let shard = part.member("shard") {
+      guard case .bool(let b) = shard else {
+        throw reading.fail("part.shard", "expected true or false, found \(shard.excerpt)")
+      }
+      isShard = b
+    }
     let parts = try reading.array(reading.member(part, "parts", "part"), "part.parts").enumerated().map {
       (i, v) throws(ReceiptError) in try reading.string(v, "part.parts[\(i)]")
     }
@@ -35,7 +45,8 @@ public enum RevenueReportCodec {
       report,
       RevenuePartIdentity(
         digest: digest, grouping: try reading.string(reading.member(part, "by", "part"), "part.by"),
-        commission: try reading.string(reading.member(part, "commission", "part"), "part.commission"), parts: parts)
+        commission: try reading.string(reading.member(part, "commission", "part"), "part.commission"), parts: parts,
+        isShard: isShard)
     )
   }
 

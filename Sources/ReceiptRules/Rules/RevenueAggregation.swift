@@ -226,11 +226,35 @@ extension RevenueLedger {
     var report = RevenueReport(hasProceeds: commission != .none)
     report.counts.duplicatesMerged = duplicatesMerged
     report.errors = errors
+    // One transaction at a time, so the report needs no second copy of the ledger.
+    try forEachRecord(catalog: catalog, copy: "") { (record) throws(ReceiptError) in
+      try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+    }
+    return report
+  }
 
+  /// Every distinct transaction as a ledger record: what `revenue --format ledger` writes for one document.
+  /// - Parameters:
+  ///   - catalog: prices, currencies and product types.
+  ///   - copy: names the document the records come from (a digest of its bytes).
+  /// - Returns: the records in purchase order; the first carries the document's merged duplicate rows.
+  /// - Throws: `ReceiptError` when a catalog price cannot be written in its currency or overflows.
+  public func records(catalog: Catalog, copy: String) throws(ReceiptError) -> [LedgerRecord] {
+    var out: [LedgerRecord] = []
+    out.reserveCapacity(entries.count)
+    try forEachRecord(catalog: catalog, copy: copy) { (record) throws(ReceiptError) in out.append(record) }
+    if !out.isEmpty { out[0].duplicateRows = duplicatesMerged }
+    return out
+  }
+
+  /// Calls `body` with each transaction's record, in purchase order: its value, the paid service of its
+  /// subscription before it (for the commission year) and its upgrade estimate, which need the whole ledger.
+  func forEachRecord(
+    catalog: Catalog, copy: String, _ body: (LedgerRecord) throws(ReceiptError) -> Void
+  ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [String: [PaidService]] = [:]
     let upgrades = upgradeMoments()
-    // One transaction at a time, so the report needs no second copy of the ledger.
     for position in purchaseOrder() {
       let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
@@ -246,34 +270,11 @@ extension RevenueLedger {
         service[chain, default: []].append(
           PaidService(milliseconds: paidService(of: unrefunded, isTrial: isTrial), refunded: t.revocation?.date))
       }
-      guard let saleInRange = range.contains(t.purchaseDate) else {
-        report.counts.undatedExcluded += 1
-        continue
-      }
-      switch t.ownership {
-      case .familyShared:
-        if saleInRange { report.counts.familySharedExcluded += 1 }
-        continue
-      case .unrecognized:
-        if saleInRange { report.counts.unrecognizedOwnershipExcluded += 1 }
-        continue
-      case .unknown:
-        if saleInRange { report.counts.unknownOwnershipExcluded += 1 }
-        continue
-      case .purchased:
-        break
-      }
-      let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: before)
-      var events = TransactionEvents(transaction: t, value: value, grouping: grouping, rate: rate)
-      if saleInRange { try events.sale(into: &report) }
-      // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
-      if t.isUpgraded {
-        try events.upgrade(at: upgrades[position], range: range, into: &report)
-      } else if let refunded = t.revocation?.date, range.contains(refunded) == true {
-        try events.refund(at: refunded, into: &report)
-      }
+      try body(
+        LedgerRecord(
+          transaction: t, value: value, copy: copy, paidServiceBefore: before,
+          upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
-    return report
   }
 
   /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
@@ -318,18 +319,54 @@ func paidServiceBefore(_ earlier: [PaidService], sale: Timestamp?) -> Int64 {
   return total
 }
 
+extension LedgerRecord {
+  /// Adds this transaction's sale, refund and upgrade proration to `report`, each in the window and row of its
+  /// own date, or counts why it is not revenue.
+  /// - Throws: `ReceiptError` when a price × quantity or a sum does not fit.
+  func addEvents(
+    grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, into report: inout RevenueReport
+  ) throws(ReceiptError) {
+    guard let saleInRange = range.contains(purchaseDate) else {
+      report.counts.undatedExcluded += 1
+      return
+    }
+    switch ownership {
+    case .familyShared:
+      if saleInRange { report.counts.familySharedExcluded += 1 }
+      return
+    case .unrecognized:
+      if saleInRange { report.counts.unrecognizedOwnershipExcluded += 1 }
+      return
+    case .unknown:
+      if saleInRange { report.counts.unknownOwnershipExcluded += 1 }
+      return
+    case .purchased:
+      break
+    }
+    let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: paidServiceBefore)
+    let events = TransactionEvents(record: self, value: try value(), grouping: grouping, rate: rate)
+    if saleInRange { try events.sale(into: &report) }
+    // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
+    if let upgrade {
+      try events.upgrade(upgrade, range: range, into: &report)
+    } else if let refunded = refundDate, range.contains(refunded) == true {
+      try events.refund(at: refunded, into: &report)
+    }
+  }
+}
+
 /// The sale, refund and upgrade proration of one owner transaction, each dated by itself.
 struct TransactionEvents {
-  var transaction: PurchaseTransaction
+  var record: LedgerRecord
   var value: TransactionValue?
   var grouping: RevenueGrouping
   /// The commission percent of its sale, when proceeds are estimated.
   var rate: Int64?
 
-  var units: Int64 { ReceiptRules.units(of: transaction) }
+  var units: Int64 { record.units }
 
   func row(at date: Timestamp?) -> RevenueGroup {
-    RevenueGroup(key: grouping.key(productID: transaction.productID, date: date), proceeds: rate.map { _ in 0 })
+    RevenueGroup(key: grouping.key(productID: record.productID, date: date), proceeds: rate.map { _ in 0 })
   }
 
   /// The proceeds of `amount` at the sale's commission.
@@ -340,7 +377,7 @@ struct TransactionEvents {
 
   func sale(into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.counted += 1
-    var row = row(at: transaction.purchaseDate)
+    var row = row(at: record.purchaseDate)
     switch value {
     case .trial(let currency):
       report.counts.trials += 1
@@ -357,7 +394,7 @@ struct TransactionEvents {
       try report.add(row, currency: money.currency)
     case .unpriced, nil:
       report.counts.unpriced += 1
-      try report.addUnpriced(productID: transaction.productID, units: units)
+      try report.addUnpriced(productID: record.productID, units: units)
     }
   }
 
@@ -378,29 +415,24 @@ struct TransactionEvents {
     }
   }
 
-  /// The unused part of an upgraded period, from the upgrade to the old expiry, as a share of the price:
-  /// Apple refunds it but states no amount, so it is estimated from the dates.
-  func upgrade(at upgraded: Timestamp?, range: PurchaseDateRange, into report: inout RevenueReport)
+  /// The estimated refund of an upgraded period's unused part, in the window of the upgrade.
+  func upgrade(_ upgrade: LedgerUpgrade, range: PurchaseDateRange, into report: inout RevenueReport)
     throws(ReceiptError)
   {
-    guard case .paid(let money, _) = value, let upgraded, let start = transaction.purchaseDate,
-      let end = transaction.expiresDate, end > start
-    else {
-      // A trial has nothing to refund; otherwise the estimate needs a price, both dates and the upgrade.
-      if case .trial = value { return }
-      if range.contains(transaction.purchaseDate) == true { report.counts.upgradesNotEstimated += 1 }
+    switch upgrade {
+    case .nothingToRefund:
       return
+    case .notEstimated:
+      if range.contains(record.purchaseDate) == true { report.counts.upgradesNotEstimated += 1 }
+    case .estimated(let upgraded, let estimate):
+      guard case .paid(let money, _) = value, range.contains(upgraded) == true else { return }
+      report.counts.upgradeProrations += 1
+      var row = row(at: upgraded)
+      row.upgradeProrations = units
+      row.estimatedProrationRefunds = estimate
+      row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
+      try report.add(row, currency: money.currency)
     }
-    guard range.contains(upgraded) == true, upgraded < end else { return }
-    let estimate = try proratedRefund(
-      money.minorUnits, unused: end.milliseconds - max(upgraded, start).milliseconds,
-      of: end.milliseconds - start.milliseconds)
-    report.counts.upgradeProrations += 1
-    var row = row(at: upgraded)
-    row.upgradeProrations = units
-    row.estimatedProrationRefunds = estimate
-    row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
-    try report.add(row, currency: money.currency)
   }
 }
 

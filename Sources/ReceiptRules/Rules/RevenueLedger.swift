@@ -50,6 +50,9 @@ public struct RevenueLedger: Sendable {
 
   public var distinctTransactions: Int { entries.count }
 
+  /// The distinct transaction ids, in the order they were first read.
+  public var transactionIDs: [String] { entries.map { text(of: $0.id) } }
+
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged

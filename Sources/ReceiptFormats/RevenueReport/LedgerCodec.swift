@@ -1,0 +1,162 @@
+import ReceiptModel
+import ReceiptRules
+
+/// `revenue --format ledger`: one compact JSON line per transaction copy, and the lines read back by
+/// `revenue --from-ledger`. Dates are milliseconds since 1970, amounts decimal strings in the currency's digits.
+public enum LedgerCodec {
+  /// A line of the ledger: a transaction copy, or an input the map step could not read.
+  public enum Line: Hashable, Sendable {
+    case record(LedgerRecord)
+    case error(RevenueInputError)
+  }
+
+  /// The line, without its newline.
+  /// - Parameter line: a record or an unreadable input.
+  /// - Returns: compact JSON.
+  public static func write(_ line: Line) -> String {
+    switch line {
+    case .error(let e):
+      return JSONValue.object([("error", .string(e.message)), ("input", .string(e.input))]).rendered(pretty: false)
+    case .record(let r):
+      var m: [(key: String, value: JSONValue)] = [
+        ("id", .string(r.transactionID)), ("copy", .string(r.copy)), ("product", .string(r.productID)),
+      ]
+      switch r.ownership {
+      case .purchased: m.append(("ownership", .string("purchased")))
+      case .familyShared: m.append(("ownership", .string("family_shared")))
+      case .unknown: m.append(("ownership", .string("unknown")))
+      case .unrecognized(let raw): m += [("ownership", .string("unrecognized")), ("ownership_value", .string(raw))]
+      }
+      m.append(("quantity", .int(r.units)))
+      if let d = r.purchaseDate { m.append(("purchased_ms", .int(d.milliseconds))) }
+      if let d = r.refundDate { m.append(("refunded_ms", .int(d.milliseconds))) }
+      switch r.price {
+      case .notValued: m.append(("value", .string("not_valued")))
+      case .unpriced: m.append(("value", .string("unpriced")))
+      case .trial(let currency):
+        m.append(("value", .string("trial")))
+        if let currency { m.append(("currency", .string(currency))) }
+      case .paid(let money, let basis):
+        m += [
+          ("value", .string("paid")), ("currency", .string(money.currency)), ("price", .string(money.text)),
+          ("basis", .string(basisNames.first { $0.1 == basis }?.0 ?? "catalog")),
+        ]
+      }
+      if let s = r.paidServiceBefore { m.append(("paid_service_before_ms", .int(s))) }
+      switch r.upgrade {
+      case nil: break
+      case .notEstimated: m.append(("upgrade", .string("not_estimated")))
+      case .nothingToRefund: m.append(("upgrade", .string("nothing_to_refund")))
+      case .estimated(let at, let refund):
+        let currency: String
+        if case .paid(let money, _) = r.price { currency = money.currency } else { currency = "" }
+        m += [
+          ("upgrade", .string("estimated")), ("upgraded_ms", .int(at.milliseconds)),
+          ("proration_refund", .string(Money(minorUnits: refund, currency: currency).text)),
+        ]
+      }
+      if r.duplicateRows != 0 { m.append(("duplicate_rows", .int(Int64(r.duplicateRows)))) }
+      return JSONValue.object(m).rendered(pretty: false)
+    }
+  }
+
+  /// `key<TAB>line` for Hadoop streaming: the key is the transaction id as JSON escapes it (never a tab).
+  /// - Parameter line: a record or an unreadable input.
+  /// - Returns: the keyed line, without its newline.
+  public static func writeKeyed(_ line: Line) -> String {
+    let key: String
+    switch line {
+    case .record(let r): key = r.transactionID
+    case .error(let e): key = e.input
+    }
+    var quoted = ""
+    JSONValue.writeString(key, to: &quoted)
+    return String(quoted.dropFirst().dropLast()) + "\t" + write(line)
+  }
+
+  static let basisNames: [(String, TransactionValue.PriceBasis)] = [
+    ("catalog", .catalogPrice), ("intro", .introPrice), ("transaction", .transactionPrice),
+  ]
+
+  /// Reads one ledger line, plain or keyed (`key<TAB>line`, the key ignored).
+  /// - Parameters:
+  ///   - bytes: the line.
+  ///   - source: its name for messages.
+  /// - Returns: what it holds.
+  /// - Throws: `ReceiptError` naming the member that is not what `write` writes.
+  public static func read(_ bytes: [UInt8], source: String) throws(ReceiptError) -> Line {
+    var body = bytes[...]
+    if let first = body.first, first != UInt8(ascii: "{"), let tab = body.firstIndex(of: 0x09) {
+      body = body[body.index(after: tab)...]
+    }
+    let root = try JSONValue.parse(Array(body), source: source)
+    let reading = RevenueReportCodec.Reading(source: source)
+    if let message = root.member("error") {
+      return .error(
+        RevenueInputError(
+          input: try reading.string(reading.member(root, "input", "$"), "input"),
+          message: try reading.string(message, "error")))
+    }
+    func string(_ key: String) throws(ReceiptError) -> String {
+      try reading.string(reading.member(root, key, "$"), key)
+    }
+    func number(_ key: String) throws(ReceiptError) -> Int64 { try reading.count(reading.member(root, key, "$"), key) }
+    func time(_ key: String) throws(ReceiptError) -> Timestamp? {
+      guard root.member(key) != nil else { return nil }
+      guard let t = Timestamp(milliseconds: try number(key)) else { throw reading.fail(key, "not a time") }
+      return t
+    }
+    let ownership: Ownership
+    switch try string("ownership") {
+    case "purchased": ownership = .purchased
+    case "family_shared": ownership = .familyShared
+    case "unknown": ownership = .unknown
+    case "unrecognized": ownership = .unrecognized(try string("ownership_value"))
+    case let other: throw reading.fail("ownership", "unknown ownership \(Excerpt.quoted(other))")
+    }
+    let price: LedgerPrice
+    switch try string("value") {
+    case "not_valued": price = .notValued
+    case "unpriced": price = .unpriced
+    case "trial": price = .trial(currency: root.member("currency") == nil ? nil : try string("currency"))
+    case "paid":
+      let currency = try string("currency")
+      let amount = try reading.money(reading.member(root, "price", "$"), "price", currency: currency)
+      let name = try string("basis")
+      guard let basis = basisNames.first(where: { $0.0 == name })?.1 else {
+        throw reading.fail("basis", "unknown basis \(Excerpt.quoted(name))")
+      }
+      price = .paid(Money(minorUnits: amount, currency: currency), basis: basis)
+    case let other: throw reading.fail("value", "unknown value \(Excerpt.quoted(other))")
+    }
+    var upgrade: LedgerUpgrade?
+    if root.member("upgrade") != nil {
+      switch try string("upgrade") {
+      case "not_estimated": upgrade = .notEstimated
+      case "nothing_to_refund": upgrade = .nothingToRefund
+      case "estimated":
+        guard case .paid(let money, _) = price, let at = try time("upgraded_ms") else {
+          throw reading.fail("upgrade", "an estimate needs a paid price and upgraded_ms")
+        }
+        let refund = try reading.money(
+          reading.member(root, "proration_refund", "$"), "proration_refund", currency: money.currency)
+        upgrade = .estimated(at: at, refund: refund)
+      case let other: throw reading.fail("upgrade", "unknown upgrade \(Excerpt.quoted(other))")
+      }
+    }
+    var duplicateRows = 0
+    if root.member("duplicate_rows") != nil {
+      guard let n = Int(exactly: try number("duplicate_rows")) else {
+        throw reading.fail("duplicate_rows", "too large")
+      }
+      duplicateRows = n
+    }
+    return .record(
+      LedgerRecord(
+        transactionID: try string("id"), copy: try string("copy"), productID: try string("product"),
+        ownership: ownership, units: try number("quantity"), purchaseDate: try time("purchased_ms"),
+        refundDate: try time("refunded_ms"), price: price,
+        paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
+        upgrade: upgrade, duplicateRows: duplicateRows))
+  }
+}
