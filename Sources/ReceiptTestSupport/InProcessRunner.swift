@@ -21,7 +21,7 @@ package enum InProcessRunner {
   package static func run(
     _ arguments: [String], environment: [String: String] = [:], formats: FormatRegistry = .standard
   ) -> Result {
-    let dir = FileManager.default.temporaryDirectory
+    let dir = Scratch.directory
     let outPath = dir.appendingPathComponent("rt-out-\(UUID().uuidString)").path
     let errPath = dir.appendingPathComponent("rt-err-\(UUID().uuidString)").path
     let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -50,7 +50,7 @@ package enum InProcessRunner {
 
   /// Writes `bytes` to a fresh temporary file and returns its path.
   package static func temporaryFile(_ bytes: [UInt8], name: String = "input.json") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)")
+    let dir = Scratch.directory.appendingPathComponent("rt-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
     try Data(bytes).write(to: url)

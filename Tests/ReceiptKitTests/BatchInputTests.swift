@@ -10,7 +10,7 @@ import Testing
 /// Batch input: NDJSON detection and streaming, order under parallel parsing, bounded memory.
 @Suite struct BatchInputTests {
   static func temporaryFile(_ name: String, _ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(getpid())-\(name)").path
+    let path = Scratch.directory.appendingPathComponent("batch-\(getpid())-\(name)").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
@@ -226,7 +226,7 @@ import Testing
     let line = Data(
       (SyntheticReceipts.verifyReceipt(index: 7, transactions: 2, latestReceiptBytes: 200_000) + "\n").utf8)
     let repeats = 105_000_000 / line.count + 1
-    let rssFile = FileManager.default.temporaryDirectory.appendingPathComponent("batch-rss-\(getpid())").path
+    let rssFile = Scratch.directory.appendingPathComponent("batch-rss-\(getpid())").path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     let measured = measureRSS ? "\(timeTool) -f %M -o '\(rssFile)' '\(binary)'" : "'\(binary)'"

@@ -12,7 +12,7 @@ import Testing
 @Suite struct InputLimitsTests {
   /// A sparse file of `size` NUL bytes: no disk, no time to write.
   static func sparseFile(size: Int64) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rt-nul-\(UUID().uuidString).json").path
+    let path = Scratch.directory.appendingPathComponent("rt-nul-\(UUID().uuidString).json").path
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
     let handle = try #require(FileHandle(forWritingAtPath: path))
     try handle.truncate(atOffset: UInt64(size))
@@ -93,7 +93,7 @@ import Testing
 
   /// Writes `values` through the stream into a temporary file and returns the text.
   static func streamed(_ values: [JSONValue], alwaysArray: Bool, checkEarly: Bool = false) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rt-json-\(UUID().uuidString)").path
+    let path = Scratch.directory.appendingPathComponent("rt-json-\(UUID().uuidString)").path
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     defer {
       close(fd)
@@ -186,7 +186,7 @@ import Testing
   }
 
   @Test func progressIsDrawnInPlaceAfterADelayAndErased() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rt-progress-\(UUID().uuidString)").path
+    let path = Scratch.directory.appendingPathComponent("rt-progress-\(UUID().uuidString)").path
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     defer {
       close(fd)

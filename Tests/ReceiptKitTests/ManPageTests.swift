@@ -69,7 +69,7 @@ import Testing
   @Test func bashCompletionLoadsAndCompletesSubcommands() throws {
     guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
     let script = try #require(CompletionScripts.script(for: "bash", commands: ReceiptTool.commands))
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let url = Scratch.directory.appendingPathComponent(
       "receipt-tool-completion-\(UUID().uuidString).bash")
     try script.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }

@@ -78,7 +78,7 @@ enum RevenueFixtures {
   static func run(_ arguments: [String], catalog: Catalog) throws -> (
     stdout: String, stderr: String, status: ReceiptCLI.ExitStatus
   ) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("revenue-tests-\(UUID().uuidString)")
+    let dir = Scratch.directory.appendingPathComponent("revenue-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let outPath = dir.appendingPathComponent("out").path
@@ -405,7 +405,7 @@ enum RevenueFixtures {
 
   @Test func mergeOfTwoPartsEqualsOneRun() throws {
     let catalog = try F.exampleCatalog()
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("revenue-merge-\(UUID().uuidString)")
+    let dir = Scratch.directory.appendingPathComponent("revenue-merge-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let options = ["--format", "json", "--commission", "standard", "--by", "month"]

@@ -38,7 +38,7 @@ import Testing
     // splits put the copies of a transaction in different partitions.
     let short = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 5) }
     let long = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 12) }
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spark-\(getpid())").path
+    let dir = Scratch.directory.appendingPathComponent("spark-\(getpid())").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     try ((short + long).joined(separator: "\n") + "\n").write(
       toFile: dir + "/export.ndjson", atomically: true, encoding: .utf8)

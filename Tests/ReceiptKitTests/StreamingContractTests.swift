@@ -10,7 +10,7 @@ import Testing
     let binary = try #require(BatchInputTests.binary, "receipt-tool binary not built")
     let short = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 5) }
     let long = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 12) }
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-\(getpid())").path
+    let dir = Scratch.directory.appendingPathComponent("streaming-\(getpid())").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     try ((short + long).joined(separator: "\n") + "\n").write(
       toFile: dir + "/export.ndjson", atomically: true, encoding: .utf8)

@@ -133,7 +133,7 @@ import Testing
   @Test(arguments: files)
   func replays(_ name: String) throws {
     let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(name)))
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-replay-\(UUID().uuidString).json")
+    let scratch = Scratch.directory.appendingPathComponent("fuzz-replay-\(UUID().uuidString).json")
       .path
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let catalog = TestPaths.packageRoot.appendingPathComponent("examples/catalog.json").path

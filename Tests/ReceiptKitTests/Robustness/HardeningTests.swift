@@ -14,7 +14,7 @@ import Testing
     bytes arguments: [[UInt8]],
     environment: ProcessEnvironment = ProcessEnvironment(variables: [:], stdoutIsTerminal: false)
   ) -> (status: ReceiptCLI.ExitStatus, stdout: String, stderr: String) {
-    let dir = FileManager.default.temporaryDirectory
+    let dir = Scratch.directory
     let outPath = dir.appendingPathComponent("rt-out-\(UUID().uuidString)").path
     let errPath = dir.appendingPathComponent("rt-err-\(UUID().uuidString)").path
     let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -112,7 +112,7 @@ import Testing
   // MARK: 2. File names that are not UTF-8
 
   @Test func aNameThatIsNotUTF8OpensThatFileNotItsLossyTwin() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)").path
+    let dir = Scratch.directory.appendingPathComponent("rt-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     // a\xFF.json expired in 2020; a<U+FFFD>.json, what a lossy conversion makes of that name, is active.
     let expired = try Self.write(
@@ -229,7 +229,7 @@ import Testing
 
   @Test func aDirectoryOnStandardInputIsNamedStdin() throws {
     var reader: ChunkReader?
-    let fd = open(FileManager.default.temporaryDirectory.path, O_RDONLY)
+    let fd = open(Scratch.directory.path, O_RDONLY)
     defer { close(fd) }
     // ChunkReader reads fd 0 for "-"; a directory there is checked by fstat.
     let saved = dup(0)

@@ -1,4 +1,5 @@
 import Foundation
+@testable import ReceiptTestSupport
 
 /// Paths the tests need, found from this file's location so they work from any working directory.
 enum TestPaths {
@@ -97,7 +98,7 @@ enum BinaryRunner {
     process.environment = env
     let out = Pipe()
     // stderr goes to a file so a chatty child cannot block on a full pipe while stdout is read.
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let errURL = Scratch.directory.appendingPathComponent(
       "receipt-tool-stderr-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let errHandle = try FileHandle(forWritingTo: errURL)

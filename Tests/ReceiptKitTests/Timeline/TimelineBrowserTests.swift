@@ -33,7 +33,7 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-out-\(UUID().uuidString)")
+    let out = Scratch.directory.appendingPathComponent("timeline-out-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: out.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: out) }
     let handle = try FileHandle(forWritingTo: out)
@@ -49,7 +49,7 @@ import Testing
   }
 
   static func writePage(_ html: String, name: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-\(UUID().uuidString)")
+    let directory = Scratch.directory.appendingPathComponent("timeline-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let file = directory.appendingPathComponent(name)
     try html.write(to: file, atomically: true, encoding: .utf8)
@@ -192,7 +192,7 @@ import Testing
     guard
       let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile)
     else { return "ok (python3 absent: margin not checked)" }
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("png-margin-\(UUID().uuidString).py")
+    let file = Scratch.directory.appendingPathComponent("png-margin-\(UUID().uuidString).py")
     try script.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     return try run(python, [file.path, png.path, String(columns)]).trimmingCharacters(in: .whitespacesAndNewlines)

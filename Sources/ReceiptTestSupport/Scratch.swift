@@ -1,0 +1,23 @@
+import Foundation
+
+/// One scratch directory per test (or fuzz) process, removed when the process exits, so runs leave nothing
+/// behind in the system's temporary directory however many files the tests write.
+package enum Scratch {
+  /// `<tmp>/receipt-tool-tests-<pid>`, created on first use.
+  package static let directory: URL = {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-tool-tests-\(getpid())")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    removalPath = dir.path
+    atexit {
+      if let path = Scratch.removalPath { try? FileManager.default.removeItem(atPath: path) }
+    }
+    return dir
+  }()
+
+  nonisolated(unsafe) private static var removalPath: String?
+
+  /// A fresh path in the scratch directory, named `prefix-<uuid>suffix`.
+  package static func path(_ prefix: String, suffix: String = "") -> URL {
+    directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)\(suffix)")
+  }
+}
