@@ -162,21 +162,22 @@ public enum AppReceiptHistory {
   static func transaction(
     _ p: AppReceiptInAppPurchase, source: String
   ) throws(ReceiptError) -> PurchaseTransaction {
-    let path = "in-app \(p.index)"
+    // The path is built only for an error.
     guard let id = p.transactionID else {
       throw ReceiptError(
-        .invalidValue, source: source, path: path,
+        .invalidValue, source: source, path: "in-app \(p.index)",
         message: "an in-app purchase without a transaction_id (ASN.1 type 1703)")
     }
     guard let product = p.productID else {
       throw ReceiptError(
-        .invalidValue, source: source, path: path,
+        .invalidValue, source: source, path: "in-app \(p.index)",
         message: "in-app purchase \(id) has no product_id (ASN.1 type 1702)")
     }
     var quantity: Int?
     if let q = p.quantity {
       guard let fits = Int(exactly: q) else {
-        throw ReceiptError(.invalidValue, source: source, path: path, message: "quantity \(q) does not fit")
+        throw ReceiptError(
+          .invalidValue, source: source, path: "in-app \(p.index)", message: "quantity \(q) does not fit")
       }
       quantity = fits
     }

@@ -43,13 +43,57 @@ public struct AppReceiptInput: Sendable, Equatable {
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
     if text.starts(with: Array("ewo".utf8)) { return .legacyTransactionReceipt }
     if text.first == UInt8(ascii: "{") {
-      let window = Array(rest.prefix(1 << 16))
-      if contains(window, "\"purchase-info\"") && !contains(window, "\"purchase-info\":") {
-        return .legacyTransactionReceipt
-      }
-      if contains(window, "\"receipt-data\"") || contains(window, "\"transactionReceipt\"") { return .json }
+      let keys = QuotedNames(rest.prefix(1 << 16))
+      if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
+      if keys.receiptData || keys.transactionReceipt { return .json }
     }
     return nil
+  }
+
+  /// Which of the quoted names the sniff decides by occur in a window, found in one pass that stops only where a
+  /// quote stands: the registry sniffs every document, most of them verifyReceipt JSON holding none of these.
+  struct QuotedNames {
+    /// `"purchase-info"` anywhere, and `"purchase-info":` (a JSON key, not the plist's `=`).
+    var purchaseInfo = false
+    var purchaseInfoColon = false
+    var receiptData = false
+    var transactionReceipt = false
+
+    static let purchaseInfoName = Array("\"purchase-info\"".utf8)
+    static let receiptDataName = Array("\"receipt-data\"".utf8)
+    static let transactionReceiptName = Array("\"transactionReceipt\"".utf8)
+
+    init(_ window: ArraySlice<UInt8>) {
+      window.withUnsafeBufferPointer { w in
+        var i = 0
+        while i < w.count {
+          guard w[i] == UInt8(ascii: "\""), i + 1 < w.count else {
+            i += 1
+            continue
+          }
+          switch w[i + 1] {
+          case UInt8(ascii: "p"):
+            if Self.matches(Self.purchaseInfoName, w, at: i) {
+              purchaseInfo = true
+              let after = i + Self.purchaseInfoName.count
+              if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
+            }
+          case UInt8(ascii: "r"):
+            if Self.matches(Self.receiptDataName, w, at: i) { receiptData = true }
+          case UInt8(ascii: "t"):
+            if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
+          default: break
+          }
+          i += 1
+        }
+      }
+    }
+
+    static func matches(_ name: [UInt8], _ w: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+      guard w.count - i >= name.count else { return false }
+      for k in 0..<name.count where w[i + k] != name[k] { return false }
+      return true
+    }
   }
 
   /// Recognises the input and produces the DER bytes, or fails naming what the input is.
@@ -186,46 +230,108 @@ public struct AppReceiptInput: Sendable, Equatable {
 public enum Base64Text {
   /// The decoded bytes; a character outside the alphabet is an error at its offset.
   public static func decode(_ text: [UInt8], path: [String]) throws(AppReceiptError) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.count / 4 * 3 + 3)
-    var accumulator: UInt32 = 0
-    var bits = 0
-    var padding = 0
-    var symbols = 0
     var start = 0
     if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    for i in start..<text.count {
-      let c = text[i]
-      let value: UInt32
-      switch c {
-      case 0x41...0x5A: value = UInt32(c - 0x41)
-      case 0x61...0x7A: value = UInt32(c - 0x61 + 26)
-      case 0x30...0x39: value = UInt32(c - 0x30 + 52)
-      case 0x2B: value = 62
-      case 0x2F: value = 63
-      case 0x3D:
-        padding += 1
-        guard padding <= 2 else { throw error("more than two '=' padding characters", i, path) }
-        continue
-      case 0x20, 0x09, 0x0A, 0x0D: continue
-      default:
-        let shown = c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(DERTag.hex(c))"
-        throw error("\(shown) is not a base64 character", i, path)
-      }
-      guard padding == 0 else { throw error("base64 text continues after '=' padding", i, path) }
-      accumulator = accumulator << 6 | value
-      bits += 6
-      symbols += 1
-      if bits >= 8 {
-        bits -= 8
-        out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-        accumulator &= (1 << UInt32(bits)) - 1
+    let capacity = text.count / 4 * 3 + 3
+    var failure: AppReceiptError?
+    let out = text.withUnsafeBufferPointer { input in
+      [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+        do throws(AppReceiptError) {
+          written = try decode(input, from: start, into: output, path: path)
+        } catch {
+          failure = error
+          written = 0
+        }
       }
     }
-    guard symbols % 4 != 1 else {
-      throw error("base64 text ends in the middle of a byte (truncated?)", text.count, path)
-    }
+    if let failure { throw failure }
     return out
+  }
+
+  /// What each byte means: its six bits, or one of the markers below.
+  static let symbolValues: [UInt8] = {
+    var table = [UInt8](repeating: invalid, count: 256)
+    for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+      table[Int(c)] = UInt8(i)
+    }
+    for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = space }
+    table[0x3D] = pad
+    return table
+  }()
+  static let invalid: UInt8 = 0xFF
+  static let space: UInt8 = 0xFE
+  static let pad: UInt8 = 0xFD
+
+  /// Decodes `input[start...]` into `output` (at least `input.count / 4 * 3 + 3` bytes) and returns the count.
+  /// Four symbols at a time while they are all in the alphabet; anything else (whitespace, padding, a bad
+  /// byte) goes one character at a time through the same state the fast path keeps.
+  static func decode(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+    path: [String]
+  ) throws(AppReceiptError) -> Int {
+    return try symbolValues.withUnsafeBufferPointer { (table) throws(AppReceiptError) -> Int in
+      var accumulator: UInt32 = 0
+      var bits = 0
+      var padding = 0
+      var symbols = 0
+      var o = 0
+      var i = start
+      let n = input.count
+      while i < n {
+        // Whole quanta at a group boundary: no carried bits, so four symbols make three bytes.
+        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress,
+          let tableBase = table.baseAddress
+        {
+          while n - i >= 4, output.count - o >= 3 {
+            let a = tableBase[Int(inBase[i])]
+            let b = tableBase[Int(inBase[i &+ 1])]
+            let c = tableBase[Int(inBase[i &+ 2])]
+            let d = tableBase[Int(inBase[i &+ 3])]
+            guard (a | b | c | d) < 64 else { break }
+            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            outBase[o] = UInt8(truncatingIfNeeded: v >> 16)
+            outBase[o &+ 1] = UInt8(truncatingIfNeeded: v >> 8)
+            outBase[o &+ 2] = UInt8(truncatingIfNeeded: v)
+            o &+= 3
+            symbols &+= 4
+            i &+= 4
+          }
+          guard i < n else { break }
+        }
+        let c = input[i]
+        let value = table[Int(c)]
+        switch value {
+        case pad:
+          padding += 1
+          guard padding <= 2 else { throw error("more than two '=' padding characters", i, path) }
+          i += 1
+          continue
+        case space:
+          i += 1
+          continue
+        case invalid:
+          let shown = c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(DERTag.hex(c))"
+          throw error("\(shown) is not a base64 character", i, path)
+        default: break
+        }
+        guard padding == 0 else { throw error("base64 text continues after '=' padding", i, path) }
+        accumulator = accumulator << 6 | UInt32(value)
+        bits += 6
+        symbols += 1
+        if bits >= 8 {
+          bits -= 8
+          guard o < output.count else { throw error("base64 output overflow", i, path) }
+          output[o] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+          o += 1
+          accumulator &= (1 << UInt32(bits)) - 1
+        }
+        i += 1
+      }
+      guard symbols % 4 != 1 else {
+        throw error("base64 text ends in the middle of a byte (truncated?)", n, path)
+      }
+      return o
+    }
   }
 
   static func error(_ message: String, _ offset: Int, _ path: [String]) -> AppReceiptError {

@@ -224,6 +224,43 @@ public struct AppReceiptFieldInfo: Sendable, Equatable {
 
   /// The entry for a type number, if it is mapped.
   public static func info(type: Int64, inApp: Bool) -> AppReceiptFieldInfo? {
-    all.first { $0.type == type && $0.isInApp == inApp }
+    guard let i = index(type: type, inApp: inApp), i < all.count else { return nil }
+    return all[i]
+  }
+
+  /// Whether a mapped type's meaning is community-documented only; nil when the type is not mapped. Read for
+  /// every attribute, so it builds no entry.
+  static func communityDocumented(type: Int64, inApp: Bool) -> Bool? {
+    guard index(type: type, inApp: inApp) != nil else { return nil }
+    switch type {
+    case 0, 1, 8, 10, 18, 1707, 1713, 1721: return true
+    default: return false
+    }
+  }
+
+  /// The position of a type in `all` (a switch, not a search: it runs for every attribute).
+  static func index(type: Int64, inApp: Bool) -> Int? {
+    if inApp {
+      switch type {
+      case 1701...1708: return Int(type - 1701) + 13
+      case 1711: return 21
+      case 1712: return 22
+      case 1713: return 23
+      case 1719: return 24
+      case 1721: return 25
+      default: return nil
+      }
+    }
+    switch type {
+    case 0...5: return Int(type)
+    case 8: return 6
+    case 10: return 7
+    case 12: return 8
+    case 17: return 9
+    case 18: return 10
+    case 19: return 11
+    case 21: return 12
+    default: return nil
+    }
   }
 }

@@ -15,35 +15,47 @@ public enum AppReceiptPayloadDecoder {
     var outer = DERReader(bytes, path: ["content"], offsetMap: offsetMap)
     let set = try outer.expect(DERTag.set, "the receipt attribute SET")
     try outer.expectEnd("the receipt attribute SET")
-    var fields = FieldReader(reader: try outer.children(of: set, steps: ["SET"]), prefix: "attribute")
+    // A SET is constructed and sits one level down: `children(of:)` could not fail here.
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in
+      try decodeAttributes(
+        FieldReader(
+          bytes: buffer, offsetMap: offsetMap, purchase: nil, range: set.contentStart..<set.contentEnd))
+    }
+  }
+
+  static func decodeAttributes(_ reader: FieldReader) throws(AppReceiptError) -> AppReceiptPayload {
+    var fields = reader
     var payload = AppReceiptPayload()
-    var seen = Set<Int64>()
-    try fields.forEachAttribute { (fields, attribute) throws(AppReceiptError) in
+    // Documented receipt types lie in 0...21: one bit each.
+    var seen: UInt64 = 0
+    while let attribute = try fields.nextAttribute() {
       let type = attribute.type
       if type == 17 {
         payload.inAppPurchases.append(try decodeInApp(attribute, index: payload.inAppPurchases.count, in: fields))
-        return
+        continue
       }
-      let documented = AppReceiptFieldInfo.info(type: type, inApp: false)
-      if documented != nil {
-        guard seen.insert(type).inserted else {
+      let community = AppReceiptFieldInfo.communityDocumented(type: type, inApp: false)
+      if community != nil {
+        let bit: UInt64 = (0...63).contains(type) ? 1 << UInt64(type) : 0
+        guard seen & bit == 0 else {
           throw fields.valueError("attribute \(type) appears twice", attribute)
         }
+        seen |= bit
       }
-      let community = documented?.communityDocumented ?? false
+      let isCommunity = community ?? false
       switch type {
-      case 0: payload.receiptType = try fields.text(attribute, community: community)
-      case 1: payload.appItemID = try fields.integer(attribute, community: community)
-      case 2: payload.bundleID = try fields.text(attribute, community: community)
-      case 3: payload.appVersion = try fields.text(attribute, community: community)
-      case 4: payload.opaqueValue = Array(attribute.value)
-      case 5: payload.sha1Hash = Array(attribute.value)
-      case 8: payload.transactionDate = try fields.date(attribute, community: community)
-      case 10: payload.ageRating = try fields.text(attribute, community: community)
-      case 12: payload.creationDate = try fields.date(attribute, community: community)
-      case 18: payload.originalPurchaseDate = try fields.date(attribute, community: community)
-      case 19: payload.originalAppVersion = try fields.text(attribute, community: community)
-      case 21: payload.expirationDate = try fields.date(attribute, community: community)
+      case 0: payload.receiptType = try fields.text(attribute, community: isCommunity)
+      case 1: payload.appItemID = try fields.integer(attribute, community: isCommunity)
+      case 2: payload.bundleID = try fields.text(attribute, community: isCommunity)
+      case 3: payload.appVersion = try fields.text(attribute, community: isCommunity)
+      case 4: payload.opaqueValue = Array(fields.value(attribute))
+      case 5: payload.sha1Hash = Array(fields.value(attribute))
+      case 8: payload.transactionDate = try fields.date(attribute, community: isCommunity)
+      case 10: payload.ageRating = try fields.text(attribute, community: isCommunity)
+      case 12: payload.creationDate = try fields.date(attribute, community: isCommunity)
+      case 18: payload.originalPurchaseDate = try fields.date(attribute, community: isCommunity)
+      case 19: payload.originalAppVersion = try fields.text(attribute, community: isCommunity)
+      case 21: payload.expirationDate = try fields.date(attribute, community: isCommunity)
       default: fields.carry(attribute)
       }
     }
@@ -55,40 +67,57 @@ public enum AppReceiptPayloadDecoder {
   static func decodeInApp(
     _ attribute: FieldReader.Attribute, index: Int, in parent: FieldReader
   ) throws(AppReceiptError) -> AppReceiptInAppPurchase {
-    var holder = try parent.reader.contents(of: attribute.valueElement, steps: ["attribute 17", "in-app \(index)"])
-    let set = try holder.expect(DERTag.set, "the in-app attribute SET")
-    try holder.expectEnd("the in-app attribute SET")
-    var fields = FieldReader(reader: try holder.children(of: set, steps: []), prefix: "type")
+    let holder = attribute.valueElement
+    let at = holder.contentStart
+    let expected = "expected the in-app attribute SET (\(DERTag.name(DERTag.set)))"
+    guard at < holder.contentEnd else {
+      throw parent.purchaseError("\(expected), found the end of the enclosing element", at: at, index: index)
+    }
+    let set: DERElement
+    do {
+      set = try parent.element(at: at, limit: holder.contentEnd)
+    } catch {
+      throw parent.purchaseError(error.message, at: error.offset, index: index)
+    }
+    guard set.tag == DERTag.set else {
+      throw parent.purchaseError("\(expected), found \(DERTag.name(set.tag))", at: at, index: index)
+    }
+    guard set.end >= holder.contentEnd else {
+      throw parent.purchaseError(
+        "\(holder.contentEnd - set.end) unexpected bytes after the in-app attribute SET", at: set.end, index: index)
+    }
+    var fields = FieldReader(
+      bytes: parent.bytes, offsetMap: parent.offsetMap, purchase: index, range: set.contentStart..<set.contentEnd)
     var purchase = AppReceiptInAppPurchase(index: index)
     // Documented in-app types lie in 1701...1764: one bit each, so no set is built per purchase.
     var seen: UInt64 = 0
-    try fields.forEachAttribute { (fields, attribute) throws(AppReceiptError) in
+    while let attribute = try fields.nextAttribute() {
       let type = attribute.type
-      let documented = AppReceiptFieldInfo.info(type: type, inApp: true)
-      if documented != nil {
+      let community = AppReceiptFieldInfo.communityDocumented(type: type, inApp: true)
+      if community != nil {
         let bit: UInt64 = (1701...1764).contains(type) ? 1 << UInt64(type - 1701) : 0
         guard seen & bit == 0 else {
           throw fields.valueError("attribute \(type) appears twice in one purchase", attribute)
         }
         seen |= bit
       }
-      let community = documented?.communityDocumented ?? false
+      let isCommunity = community ?? false
       switch type {
       case 1701:
-        purchase.quantity = try fields.integer(attribute, community: community)
+        purchase.quantity = try fields.integer(attribute, community: isCommunity)
         if let q = purchase.quantity, q < 0 { throw fields.valueError("quantity \(q) is negative", attribute) }
-      case 1702: purchase.productID = try fields.text(attribute, community: community)
-      case 1703: purchase.transactionID = try fields.text(attribute, community: community)
-      case 1704: purchase.purchaseDate = try fields.date(attribute, community: community)
-      case 1705: purchase.originalTransactionID = try fields.text(attribute, community: community)
-      case 1706: purchase.originalPurchaseDate = try fields.date(attribute, community: community)
-      case 1707: purchase.productType = try fields.integer(attribute, community: community)
-      case 1708: purchase.expiresDate = try fields.date(attribute, community: community)
-      case 1711: purchase.webOrderLineItemID = try fields.integer(attribute, community: community)
-      case 1712: purchase.cancellationDate = try fields.date(attribute, community: community)
-      case 1713: purchase.isTrialPeriod = try fields.flag(attribute, community: community)
-      case 1719: purchase.isInIntroOfferPeriod = try fields.flag(attribute, community: community)
-      case 1721: purchase.promotionalOfferID = try fields.text(attribute, community: community)
+      case 1702: purchase.productID = try fields.text(attribute, community: isCommunity)
+      case 1703: purchase.transactionID = try fields.text(attribute, community: isCommunity)
+      case 1704: purchase.purchaseDate = try fields.date(attribute, community: isCommunity)
+      case 1705: purchase.originalTransactionID = try fields.text(attribute, community: isCommunity)
+      case 1706: purchase.originalPurchaseDate = try fields.date(attribute, community: isCommunity)
+      case 1707: purchase.productType = try fields.integer(attribute, community: isCommunity)
+      case 1708: purchase.expiresDate = try fields.date(attribute, community: isCommunity)
+      case 1711: purchase.webOrderLineItemID = try fields.integer(attribute, community: isCommunity)
+      case 1712: purchase.cancellationDate = try fields.date(attribute, community: isCommunity)
+      case 1713: purchase.isTrialPeriod = try fields.flag(attribute, community: isCommunity)
+      case 1719: purchase.isInIntroOfferPeriod = try fields.flag(attribute, community: isCommunity)
+      case 1721: purchase.promotionalOfferID = try fields.text(attribute, community: isCommunity)
       default: fields.carry(attribute)
       }
     }
@@ -101,68 +130,151 @@ public enum AppReceiptPayloadDecoder {
 ///
 /// A value that does not have its documented shape fails the receipt; one whose meaning only the community
 /// documents is carried through as an undocumented attribute instead, since the guess may be what is wrong.
+/// It reads the bytes in place and keeps no path: the ASN.1 path is built only for an error, from `purchase`.
 struct FieldReader {
   struct Attribute {
     var type: Int64
     var version: Int64
     var sequenceOffset: Int
     var valueElement: DERElement
-    var value: ArraySlice<UInt8>
   }
 
-  var reader: DERReader
-  /// `attribute` for the receipt's own attributes, `type` inside an in-app purchase.
-  let prefix: String
+  /// The payload bytes; valid while the decoder runs (inside `withUnsafeBufferPointer`).
+  let bytes: UnsafeBufferPointer<UInt8>
+  let offsetMap: DEROffsetMap
+  /// The in-app purchase whose SET this walks, or nil for the receipt's own attributes.
+  let purchase: Int?
+  private var position: Int
+  private let limit: Int
+  /// Attributes read so far (the `#n` of an attribute whose type could not be read).
+  private var count = 0
   var carried: [AppReceiptAttribute] = []
 
-  init(reader: DERReader, prefix: String) {
-    self.reader = reader
-    self.prefix = prefix
+  init(bytes: UnsafeBufferPointer<UInt8>, offsetMap: DEROffsetMap, purchase: Int?, range: Range<Int>) {
+    self.bytes = bytes
+    self.offsetMap = offsetMap
+    self.purchase = purchase
+    self.position = range.lowerBound
+    self.limit = range.upperBound
   }
 
-  /// Calls `body` with each attribute in order; errors in the SEQUENCE itself name the attribute's type.
-  mutating func forEachAttribute(
-    _ body: (inout FieldReader, Attribute) throws(AppReceiptError) -> Void
-  ) throws(AppReceiptError) {
-    var index = 0
-    while true {
-      let at = reader.position
-      guard let sequence = try reader.next() else { break }
-      var type: Int64?
-      // The inner reader shares this reader's path; a failure gets the attribute step added here, so the
-      // common case builds no path strings.
-      do throws(AppReceiptError) {
-        guard sequence.tag == DERTag.sequence else {
-          throw reader.error("expected an attribute SEQUENCE, found \(DERTag.name(sequence.tag))", at: at)
-        }
-        var inner = try reader.children(of: sequence, steps: [])
-        type = try inner.integer(try inner.expect(DERTag.integer, "the attribute type"))
-        let version = try inner.integer(try inner.expect(DERTag.integer, "the attribute version"))
-        let valueElement = try inner.expect(DERTag.octetString, "the attribute value")
-        try inner.expectEnd("the attribute value")
-        index += 1
-        let attribute = Attribute(
-          type: type ?? 0, version: version, sequenceOffset: sequence.offset, valueElement: valueElement,
-          value: reader.content(valueElement))
-        try body(&self, attribute)
-      } catch  where error.path.count == reader.path.count {
-        var located = error
-        located.path.append(type.map { "\(prefix) \($0)" } ?? "\(prefix) #\(index)")
-        throw located
+  /// `attribute` for the receipt's own attributes, `type` inside an in-app purchase.
+  var prefix: String { purchase == nil ? "attribute" : "type" }
+
+  /// `content > SET`, then `attribute 17 > in-app N` inside a purchase.
+  var path: [String] {
+    guard let purchase else { return ["content", "SET"] }
+    return Self.purchasePath(purchase)
+  }
+
+  static func purchasePath(_ index: Int) -> [String] { ["content", "SET", "attribute 17", "in-app \(index)"] }
+
+  func error(_ message: String, at offset: Int, path: [String], kind: AppReceiptError.Kind = .malformed)
+    -> AppReceiptError
+  {
+    AppReceiptError(kind, offset: offsetMap.sourceOffset(offset), path: path, message: message)
+  }
+
+  /// An error in the holder of in-app purchase `index` (its SET), read from the receipt's own reader.
+  func purchaseError(_ message: String, at offset: Int, index: Int) -> AppReceiptError {
+    error(message, at: offset, path: Self.purchasePath(index))
+  }
+
+  /// A definite-length element at `start` that fits before `limit`.
+  @inline(__always)
+  func element(at start: Int, limit: Int) throws(DERFailure) -> DERElement {
+    // The common case inline: a low tag number and a short length that fits; anything else takes the full read.
+    if start >= 0, limit <= bytes.count, limit - start >= 2 {
+      let tag = bytes[start]
+      let length = Int(bytes[start + 1])
+      if tag & 0x1F != 0x1F, length < 0x80, length <= limit - start - 2 {
+        return DERElement(
+          tag: tag, offset: start, contentStart: start + 2, contentEnd: start + 2 + length, end: start + 2 + length,
+          isIndefinite: false)
       }
+    }
+    return try DERReader.header(bytes, at: start, limit: limit, allowIndefinite: false)
+  }
+
+  /// The content octets of an element read from `bytes`.
+  func content(_ element: DERElement) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: bytes[element.contentStart..<element.contentEnd])
+  }
+
+  func value(_ attribute: Attribute) -> UnsafeBufferPointer<UInt8> { content(attribute.valueElement) }
+
+  /// The next attribute, or nil after the last. Errors inside its SEQUENCE name its type (`attribute 17`), or
+  /// its position (`attribute #3`) when the type itself could not be read.
+  mutating func nextAttribute() throws(AppReceiptError) -> Attribute? {
+    guard position < limit else { return nil }
+    let at = position
+    let sequence: DERElement
+    do {
+      sequence = try element(at: at, limit: limit)
+    } catch {
+      throw self.error(error.message, at: error.offset, path: path)
+    }
+    position = sequence.end
+    var type: Int64?
+    do throws(DERFailure) {
+      guard sequence.tag == DERTag.sequence else {
+        throw DERFailure("expected an attribute SEQUENCE, found \(DERTag.name(sequence.tag))", at)
+      }
+      var p = sequence.contentStart
+      let typeElement = try expect(DERTag.integer, "the attribute type", at: &p, limit: sequence.contentEnd)
+      type = try integer(typeElement)
+      let versionElement = try expect(DERTag.integer, "the attribute version", at: &p, limit: sequence.contentEnd)
+      let version = try integer(versionElement)
+      let valueElement = try expect(DERTag.octetString, "the attribute value", at: &p, limit: sequence.contentEnd)
+      guard p >= sequence.contentEnd else {
+        throw DERFailure("\(sequence.contentEnd - p) unexpected bytes after the attribute value", p)
+      }
+      count += 1
+      return Attribute(
+        type: type ?? 0, version: version, sequenceOffset: sequence.offset, valueElement: valueElement)
+    } catch {
+      var located = path
+      located.append(type.map { "\(prefix) \($0)" } ?? "\(prefix) #\(count)")
+      throw self.error(error.message, at: error.offset, path: located)
+    }
+  }
+
+  /// The element at `p`, which must have `tag`; `name` describes it in errors. Moves `p` past it.
+  private func expect(
+    _ tag: UInt8, _ name: String, at p: inout Int, limit: Int
+  ) throws(DERFailure) -> DERElement {
+    guard p < limit else {
+      throw DERFailure("expected \(name) (\(DERTag.name(tag))), found the end of the enclosing element", p)
+    }
+    let found = try element(at: p, limit: limit)
+    guard found.tag == tag else {
+      throw DERFailure("expected \(name) (\(DERTag.name(tag))), found \(DERTag.name(found.tag))", p)
+    }
+    p = found.end
+    return found
+  }
+
+  /// An INTEGER element's value; failures are placed at the element.
+  private func integer(_ element: DERElement) throws(DERFailure) -> Int64 {
+    do {
+      return try DERReader.integer(content(element))
+    } catch {
+      throw DERFailure(error.message, element.offset)
     }
   }
 
   /// Errors name the attribute (`... > attribute 17 > in-app 3 > type 1704`) at its value's offset.
   func valueError(_ message: String, _ attribute: Attribute) -> AppReceiptError {
-    reader.error(message, at: attribute.valueElement.offset, step: "\(prefix) \(attribute.type)", kind: .badValue)
+    var located = path
+    located.append("\(prefix) \(attribute.type)")
+    return error(message, at: attribute.valueElement.offset, path: located, kind: .badValue)
   }
 
   mutating func carry(_ attribute: Attribute) {
     carried.append(
       AppReceiptAttribute(
         type: attribute.type, version: attribute.version, value: recognise(attribute),
-        offset: reader.offsetMap.sourceOffset(attribute.sequenceOffset)))
+        offset: offsetMap.sourceOffset(attribute.sequenceOffset)))
   }
 
   /// The single DER string or integer an attribute value holds, else its bytes.
@@ -170,57 +282,61 @@ struct FieldReader {
     if let inner = single(attribute) {
       switch inner.tag {
       case DERTag.utf8String:
-        if let s = Self.utf8(reader.content(inner)) { return .utf8String(s) }
+        if let s = Self.utf8(content(inner)) { return .utf8String(s) }
       case DERTag.ia5String:
-        let body = reader.content(inner)
-        if body.allSatisfy({ $0 < 0x80 }), let s = Self.utf8(body) { return .ia5String(s) }
+        let body = content(inner)
+        if Self.isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
       case DERTag.integer:
-        if let v = try? reader.integer(inner) { return .integer(v) }
+        if let v = try? DERReader.integer(content(inner)) { return .integer(v) }
       default: break
       }
     }
-    return .bytes(Array(attribute.value))
+    return .bytes(Array(value(attribute)))
+  }
+
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var any: UInt8 = 0
+    for b in bytes { any |= b }
+    return any < 0x80
   }
 
   /// Text when the bytes are valid UTF-8 (decoding replaces bad sequences, so compare the round trip).
-  static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+  static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let s = String(decoding: bytes, as: UTF8.self)
-    return s.utf8.elementsEqual(bytes) ? s : nil
+    // ASCII is always valid: only other text needs the round trip.
+    return isASCII(bytes) || s.utf8.elementsEqual(bytes) ? s : nil
   }
 
   /// The one definite-length element filling the attribute's value octets, if that is what they hold.
   func single(_ attribute: Attribute) -> DERElement? {
     let v = attribute.valueElement
-    guard
-      let e = try? DERReader.header(
-        reader.bytes, at: v.contentStart, limit: v.contentEnd, allowIndefinite: false,
-        fail: { m, o in reader.error(m, at: o) }),
-      e.end == v.contentEnd
-    else { return nil }
+    guard let e = try? element(at: v.contentStart, limit: v.contentEnd), e.end == v.contentEnd else { return nil }
     return e
   }
 
-  /// Reads the value as one element of one of `tags`; nil (carried through) for a community field that differs.
+  /// Reads the value as one element tagged `tag` or `other`; nil (carried through) for a community field that
+  /// differs.
   private mutating func element(
-    _ attribute: Attribute, _ tags: [UInt8], _ expected: String, community: Bool
+    _ attribute: Attribute, _ tag: UInt8, or other: UInt8, _ expected: String, community: Bool
   ) throws(AppReceiptError) -> DERElement? {
     let inner = single(attribute)
-    if let inner, tags.contains(inner.tag) { return inner }
+    if let inner, inner.tag == tag || inner.tag == other { return inner }
     if community {
       carry(attribute)
       return nil
     }
-    let found = inner.map { DERTag.name($0.tag) } ?? "\(attribute.value.count) bytes that are not one DER element"
+    let found =
+      inner.map { DERTag.name($0.tag) } ?? "\(attribute.valueElement.contentLength) bytes that are not one DER element"
     throw valueError("expected \(expected), found \(found)", attribute)
   }
 
   mutating func text(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> String? {
     guard
       let inner = try element(
-        attribute, [DERTag.utf8String, DERTag.ia5String], "a UTF8String", community: community)
+        attribute, DERTag.utf8String, or: DERTag.ia5String, "a UTF8String", community: community)
     else { return nil }
-    let body = reader.content(inner)
-    if inner.tag == DERTag.ia5String, !body.allSatisfy({ $0 < 0x80 }) {
+    let body = content(inner)
+    if inner.tag == DERTag.ia5String, !Self.isASCII(body) {
       throw valueError("IA5String holds a byte above 0x7F", attribute)
     }
     guard let s = Self.utf8(body) else { throw valueError("UTF8String is not valid UTF-8", attribute) }
@@ -228,9 +344,10 @@ struct FieldReader {
   }
 
   mutating func integer(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Int64? {
-    guard let inner = try element(attribute, [DERTag.integer], "an INTEGER", community: community) else { return nil }
-    do throws(AppReceiptError) {
-      return try reader.integer(inner)
+    guard let inner = try element(attribute, DERTag.integer, or: DERTag.integer, "an INTEGER", community: community)
+    else { return nil }
+    do throws(DERFailure) {
+      return try DERReader.integer(content(inner))
     } catch {
       throw valueError(error.message, attribute)
     }
@@ -255,9 +372,9 @@ struct FieldReader {
   mutating func date(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Timestamp? {
     guard
       let inner = try element(
-        attribute, [DERTag.ia5String, DERTag.utf8String], "an IA5String date", community: community)
+        attribute, DERTag.ia5String, or: DERTag.utf8String, "an IA5String date", community: community)
     else { return nil }
-    let body = reader.content(inner)
+    let body = content(inner)
     if body.isEmpty { return nil }
     if let t = AppReceiptDate.parse(body) { return t }
     let text = String(decoding: body.prefix(40), as: UTF8.self)
@@ -272,5 +389,11 @@ public enum AppReceiptDate {
     // Timestamp.parse also takes Apple's "... Etc/GMT" and bare dates; a receipt date must have T and a zone.
     guard bytes.count >= 20, bytes.count <= 40, bytes[bytes.startIndex + 10] == UInt8(ascii: "T") else { return nil }
     return bytes.withUnsafeBufferPointer { Timestamp.parse(formatted: $0) }
+  }
+
+  /// `parse` over bytes in place.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+    return Timestamp.parse(formatted: bytes)
   }
 }

@@ -68,6 +68,18 @@ package enum DERTag {
   }
 }
 
+/// Why an element could not be read, before the reader that asked places it (path and source offset).
+struct DERFailure: Error {
+  var message: String
+  /// Offset in the buffer being read.
+  var offset: Int
+
+  init(_ message: String, _ offset: Int) {
+    self.message = message
+    self.offset = offset
+  }
+}
+
 /// Maps offsets in a buffer assembled from pieces (a BER constructed OCTET STRING) back to input offsets.
 package struct DEROffsetMap: Sendable, Equatable {
   /// Pieces in buffer order: where each starts in the buffer and in the source.
@@ -81,6 +93,9 @@ package struct DEROffsetMap: Sendable, Equatable {
 
   /// The source offset of a buffer offset (the identity when there are no segments).
   package func sourceOffset(_ offset: Int) -> Int {
+    if segments.count == 1, segments[0].bufferStart <= offset {
+      return segments[0].sourceStart + (offset - segments[0].bufferStart)
+    }
     guard let segment = segments.last(where: { $0.bufferStart <= offset }) else { return offset }
     return segment.sourceStart + (offset - segment.bufferStart)
   }
@@ -191,12 +206,28 @@ package struct DERReader: Sendable {
     _ bytes: [UInt8], at start: Int, limit: Int, allowIndefinite: Bool,
     fail: (String, Int) -> AppReceiptError
   ) throws(AppReceiptError) -> DERElement {
-    guard start < limit, limit <= bytes.count else { throw fail("truncated: expected an element", start) }
+    do {
+      return try bytes.withUnsafeBufferPointer { (buffer) throws(DERFailure) in
+        try header(buffer, at: start, limit: limit, allowIndefinite: allowIndefinite)
+      }
+    } catch {
+      throw fail(error.message, error.offset)
+    }
+  }
+
+  /// `header` over bytes in place; a failure carries only its message and offset, so a caller that reads many
+  /// elements builds the ASN.1 path for the one that fails, not for each.
+  static func header(
+    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, allowIndefinite: Bool
+  ) throws(DERFailure) -> DERElement {
+    guard start >= 0, start < limit, limit <= bytes.count else {
+      throw DERFailure("truncated: expected an element", start)
+    }
     let tag = bytes[start]
     guard tag & 0x1F != 0x1F else {
-      throw fail("tag 0x\(DERTag.hex(tag)) uses the multi-byte tag form, which receipts never use", start)
+      throw DERFailure("tag 0x\(DERTag.hex(tag)) uses the multi-byte tag form, which receipts never use", start)
     }
-    guard start + 1 < limit else { throw fail("truncated: \(DERTag.name(tag)) has no length octet", start) }
+    guard start + 1 < limit else { throw DERFailure("truncated: \(DERTag.name(tag)) has no length octet", start) }
     let first = bytes[start + 1]
     var contentStart = start + 2
     let length: Int
@@ -204,24 +235,27 @@ package struct DERReader: Sendable {
       length = Int(first)
     } else if first == 0x80 {
       guard tag & 0x20 != 0 else {
-        throw fail("primitive \(DERTag.name(tag)) with an indefinite length", start)
+        throw DERFailure("primitive \(DERTag.name(tag)) with an indefinite length", start)
       }
       guard allowIndefinite else {
-        throw fail("\(DERTag.name(tag)) with an indefinite length where only definite lengths are expected", start)
+        throw DERFailure(
+          "\(DERTag.name(tag)) with an indefinite length where only definite lengths are expected", start)
       }
       return DERElement(
         tag: tag, offset: start, contentStart: contentStart, contentEnd: limit, end: limit, isIndefinite: true)
     } else {
       let count = Int(first & 0x7F)
-      guard count <= 4 else { throw fail("length of \(count) octets is larger than any receipt", start) }
-      guard count <= limit - contentStart else { throw fail("truncated: the length octets run past the end", start) }
+      guard count <= 4 else { throw DERFailure("length of \(count) octets is larger than any receipt", start) }
+      guard count <= limit - contentStart else {
+        throw DERFailure("truncated: the length octets run past the end", start)
+      }
       var value = 0
       for i in 0..<count { value = value << 8 | Int(bytes[contentStart + i]) }
       contentStart += count
       length = value
     }
     guard length <= limit - contentStart else {
-      throw fail(
+      throw DERFailure(
         "truncated: \(DERTag.name(tag)) declares \(length) bytes but only \(limit - contentStart) remain", start)
     }
     return DERElement(
@@ -276,23 +310,38 @@ package struct DERReader: Sendable {
     guard element.tag == DERTag.integer else {
       throw error("expected an INTEGER, found \(DERTag.name(element.tag))", at: element.offset, step: step)
     }
-    let body = content(element)
-    guard let firstByte = body.first else {
-      throw error("INTEGER with no content octets", at: element.offset, step: step)
+    guard element.contentStart >= 0, element.contentStart <= element.contentEnd, element.contentEnd <= bytes.count
+    else { throw error("INTEGER content outside the buffer", at: element.offset, step: step) }
+    do {
+      return try bytes.withUnsafeBufferPointer { (buffer) throws(DERFailure) in
+        try Self.integer(UnsafeBufferPointer(rebasing: buffer[element.contentStart..<element.contentEnd]))
+      }
+    } catch {
+      throw self.error(error.message, at: element.offset, step: step)
+    }
+  }
+
+  /// The value of INTEGER content octets that fit in 64 bits; a failure's offset is meaningless (0).
+  static func integer(_ body: UnsafeBufferPointer<UInt8>) throws(DERFailure) -> Int64 {
+    guard let firstByte = body.first else { throw DERFailure("INTEGER with no content octets", 0) }
+    // Up to eight octets always fit: leading sign octets would change nothing.
+    if body.count <= 8 {
+      var value: UInt64 = firstByte & 0x80 != 0 ? UInt64.max : 0
+      for b in body { value = value << 8 | UInt64(b) }
+      return Int64(bitPattern: value)
     }
     // Leading sign octets beyond the first carry no value; more than eight significant ones do not fit.
-    var significant = body[...]
-    while significant.count > 1, let f = significant.first,
-      (f == 0 && (significant[significant.startIndex + 1] & 0x80) == 0)
-        || (f == 0xFF && (significant[significant.startIndex + 1] & 0x80) != 0)
+    var start = 0
+    while body.count - start > 1,
+      (body[start] == 0 && (body[start + 1] & 0x80) == 0) || (body[start] == 0xFF && (body[start + 1] & 0x80) != 0)
     {
-      significant = significant.dropFirst()
+      start += 1
     }
-    guard significant.count <= 8 else {
-      throw error("INTEGER of \(body.count) bytes does not fit in 64 bits", at: element.offset, step: step)
+    guard body.count - start <= 8 else {
+      throw DERFailure("INTEGER of \(body.count) bytes does not fit in 64 bits", 0)
     }
     var value: UInt64 = firstByte & 0x80 != 0 ? UInt64.max : 0
-    for b in significant { value = value << 8 | UInt64(b) }
+    for i in start..<body.count { value = value << 8 | UInt64(body[i]) }
     return Int64(bitPattern: value)
   }
 

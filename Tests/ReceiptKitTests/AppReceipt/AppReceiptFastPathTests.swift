@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import ReceiptFormats
+
+/// The reader's fast paths (base64 four symbols at a time, the one-pass sniff, the type switch) give the answers
+/// of the plain definitions they replace.
+@Suite struct AppReceiptFastPathTests {
+  @Test func fieldInfoSwitchAgreesWithTheTable() {
+    for inApp in [false, true] {
+      for type in Int64(-3)...2000 {
+        let listed = AppReceiptFieldInfo.all.first { $0.type == type && $0.isInApp == inApp }
+        #expect(AppReceiptFieldInfo.info(type: type, inApp: inApp) == listed, "type \(type) inApp \(inApp)")
+        #expect(
+          AppReceiptFieldInfo.communityDocumented(type: type, inApp: inApp) == listed?.communityDocumented,
+          "type \(type) inApp \(inApp)")
+      }
+    }
+  }
+
+  /// Foundation's encoder is the independent reference; line breaks and spaces land anywhere.
+  @Test func base64RoundTripsFoundationEncodings() throws {
+    var generator = SystemRandomNumberGenerator()
+    for length in [0, 1, 2, 3, 4, 5, 47, 48, 49, 190, 1000] {
+      let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let data = Data(bytes)
+      for options: Data.Base64EncodingOptions in [[], .lineLength64Characters, .lineLength76Characters] {
+        let text = Array(data.base64EncodedString(options: options).utf8)
+        #expect(try Base64Text.decode(text, path: []) == bytes)
+        // A space every seven characters breaks the four-symbol groups.
+        var spaced: [UInt8] = []
+        for (i, c) in text.enumerated() {
+          if i % 7 == 3 { spaced.append(0x20) }
+          spaced.append(c)
+        }
+        #expect(try Base64Text.decode(spaced, path: []) == bytes)
+        #expect(try Base64Text.decode([0xEF, 0xBB, 0xBF] + text, path: []) == bytes)
+      }
+    }
+  }
+
+  /// Offsets count from the start of the text, byte order mark included.
+  @Test func base64ErrorsKeepTheirOffsets() {
+    func failure(_ text: String) -> String? {
+      do {
+        _ = try Base64Text.decode(Array(text.utf8), path: ["base64"])
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+    #expect(failure("QUJDRA=x") == "byte 7 (base64): base64 text continues after '=' padding")
+    #expect(failure("QUJDRA===") == "byte 8 (base64): more than two '=' padding characters")
+    #expect(failure("QUJD\nR!==") == "byte 6 (base64): '!' is not a base64 character")
+    #expect(failure("QUJDR") == "byte 5 (base64): base64 text ends in the middle of a byte (truncated?)")
+    #expect(failure("QUJD RA==") == nil)
+    #expect(failure("\u{FEFF}QUJD\u{7F}") == "byte 7 (base64): byte 0x7F is not a base64 character")
+  }
+
+  /// The one-pass sniff finds exactly what a plain substring search finds.
+  @Test func sniffNamesAgreeWithSubstringSearch() {
+    func has(_ window: [UInt8], _ needle: String) -> Bool {
+      let n = Array(needle.utf8)
+      guard window.count >= n.count else { return false }
+      return (0...(window.count - n.count)).contains { Array(window[$0..<($0 + n.count)]) == n }
+    }
+    let pieces = [
+      "\"purchase-info\"", "\"purchase-info\":", "\"purchase-info\" = ", "\"receipt-data\"", "\"transactionReceipt\"",
+      "\"purchase-inf", "\"receipt-dat\"", "\"\"", "\"", "\"t", "{", " ", "x", "\"status\":0,",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let count = Int.random(in: 0...6, using: &generator)
+      let text = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+      let window = Array(text.utf8)
+      let names = AppReceiptInput.QuotedNames(window[...])
+      #expect(names.purchaseInfo == has(window, "\"purchase-info\""), "\(text)")
+      #expect(names.purchaseInfoColon == has(window, "\"purchase-info\":"), "\(text)")
+      #expect(names.receiptData == has(window, "\"receipt-data\""), "\(text)")
+      #expect(names.transactionReceipt == has(window, "\"transactionReceipt\""), "\(text)")
+    }
+  }
+}
