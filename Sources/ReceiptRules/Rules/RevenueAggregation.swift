@@ -253,22 +253,22 @@ extension RevenueLedger {
     catalog: Catalog, copy: String, _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
-    var service: [String: [PaidService]] = [:]
+    var service: [String: PaidServiceSoFar] = [:]
     let upgrades = upgradeMoments()
     for position in purchaseOrder() {
       let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = t.chainID
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      let before: Int64? = isSubscription ? paidServiceBefore(service[chain] ?? [], sale: t.purchaseDate) : nil
+      let before: Int64? = isSubscription ? (service[chain]?.before(sale: t.purchaseDate) ?? 0) : nil
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
       if isSubscription, t.isOwnedByPurchaser {
         var isTrial = false
         if case .trial = value { isTrial = true }
         var unrefunded = t
         unrefunded.revocation = nil
-        service[chain, default: []].append(
-          PaidService(milliseconds: paidService(of: unrefunded, isTrial: isTrial), refunded: t.revocation?.date))
+        service[chain, default: PaidServiceSoFar()].add(
+          milliseconds: paidService(of: unrefunded, isTrial: isTrial), refunded: t.revocation?.date)
       }
       try body(
         LedgerRecord(
@@ -302,21 +302,25 @@ extension RevenueLedger {
   }
 }
 
-/// One subscription transaction's paid service, and when it was refunded.
-struct PaidService {
-  var milliseconds: Int64
-  var refunded: Timestamp?
-}
-
-/// Paid service of the subscription before a sale, counting only refunds that had happened by then.
-func paidServiceBefore(_ earlier: [PaidService], sale: Timestamp?) -> Int64 {
+/// A subscription's paid service so far, in purchase order: a running total, and the refunded periods apart,
+/// since a refund counts against a later sale only once it had happened. Refunds are few, so a sale costs
+/// one pass over them rather than over the whole subscription.
+struct PaidServiceSoFar {
   var total: Int64 = 0
-  for s in earlier {
-    if let refunded = s.refunded, let sale, refunded <= sale { continue }
-    if s.refunded != nil, sale == nil { continue }
-    total = total &+ s.milliseconds
+  var refunded: [(milliseconds: Int64, at: Timestamp)] = []
+
+  mutating func add(milliseconds: Int64, refunded at: Timestamp?) {
+    total = total &+ milliseconds
+    if let at { refunded.append((milliseconds, at)) }
   }
-  return total
+
+  /// Paid service before a sale, counting only refunds that had happened by then (every refund, when the
+  /// sale has no date).
+  func before(sale: Timestamp?) -> Int64 {
+    var paid = total
+    for r in refunded where sale.map({ r.at <= $0 }) ?? true { paid = paid &- r.milliseconds }
+    return paid
+  }
 }
 
 extension LedgerRecord {
