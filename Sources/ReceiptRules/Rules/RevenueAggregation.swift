@@ -280,16 +280,27 @@ extension RevenueLedger {
   /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
   /// (the same rule as `UpgradeMoments`).
   func upgradeMoments() -> [Int: Timestamp] {
-    var chains: [String: [Int]] = [:]
+    // Numeric ids are keys as they are: no text made for each of 100,000 transactions.
+    enum ChainKey: Hashable {
+      case number(UInt64)
+      case text(String)
+    }
+    func chainKey(_ e: Entry) -> ChainKey {
+      switch e.originalID ?? e.id {
+      case .number(let n): .number(n)
+      case let ref: .text(text(of: ref))
+      }
+    }
+    var chains: [ChainKey: [Int]] = [:]
     var groups: [Int: [Int]] = [:]
     for (i, e) in entries.enumerated() where e.purchaseDate != nil {
-      chains[e.originalID.map(text(of:)) ?? text(of: e.id), default: []].append(i)
+      chains[chainKey(e), default: []].append(i)
       if let g = e.group { groups[g, default: []].append(i) }
     }
     var moments: [Int: Timestamp] = [:]
     for (i, e) in entries.enumerated() where e.isUpgraded {
       guard let bought = e.purchaseDate else { continue }
-      let chain = chains[e.originalID.map(text(of:)) ?? text(of: e.id)] ?? []
+      let chain = chains[chainKey(e)] ?? []
       var first: Timestamp?
       for j in chain + (e.group.flatMap { groups[$0] } ?? []) where j != i {
         guard let at = entries[j].purchaseDate, at > bought else { continue }
