@@ -82,18 +82,19 @@ enum PayloadDecoding {
   ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
     do {
       return try JSONReader.withReader(bytes) { reader in
+        // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
+        // be among the keys it did not know. Anything else (a failure, such a marker, very many unknown keys)
+        // is read again the two-pass way below, so errors and their order are the same either way.
+        if let expected, oneTypedPassSuffices.contains(expected),
+          let (payload, carried) = try? readTyped(expected, reader, base: base, strict: strict),
+          payload.unreadKeys.count < PayloadReading.maxUnreadKeys,
+          !payload.unreadKeys.contains(where: { markerKeys.names.contains($0) })
+        {
+          return (payload, carried)
+        }
         let markers = try kindMarkersPresent(reader, base: base)
         let kind = try resolveKind(markers, expected: expected, base: base)
-        var r = PayloadReading(reader: reader, base: base, strict: strict)
-        let payload: SignedPayload
-        switch kind {
-        case .transaction: payload = .transaction(try readTransaction(&r))
-        case .renewalInfo: payload = .renewalInfo(try readRenewal(&r))
-        case .appTransaction: payload = .appTransaction(try readAppTransaction(&r))
-        case .notification: payload = .notification(try readNotification(&r))
-        }
-        try r.reader.finish()
-        return (payload, r.carried)
+        return try readTyped(kind, reader, base: base, strict: strict)
       }
     } catch let e as SignedDataError {
       throw e
@@ -103,6 +104,35 @@ enum PayloadDecoding {
       throw SignedDataError(.payloadJSON, path: base, detail: "\(error)")
     }
   }
+
+  /// Reads the payload as `kind`, to its end.
+  static func readTyped(_ kind: SignedPayloadKind, _ reader: JSONReader, base: String, strict: Bool) throws
+    -> (SignedPayload, carried: [SignedDataError])
+  {
+    var r = PayloadReading(reader: reader, base: base, strict: strict)
+    let payload: SignedPayload
+    switch kind {
+    case .transaction: payload = .transaction(try readTransaction(&r))
+    case .renewalInfo: payload = .renewalInfo(try readRenewal(&r))
+    case .appTransaction: payload = .appTransaction(try readAppTransaction(&r))
+    case .notification: payload = .notification(try readNotification(&r))
+    }
+    try r.reader.finish()
+    return (payload, r.carried)
+  }
+
+  /// The kinds whose own keys include no other kind's marker, so that such a marker can only be unknown to them.
+  static let oneTypedPassSuffices: Set<SignedPayloadKind> = {
+    let known: [SignedPayloadKind: [String]] = [
+      .transaction: TransactionKey.keys.names, .renewalInfo: RenewalKey.keys.names,
+      .appTransaction: AppTransactionKey.keys.names, .notification: NotificationKey.keys.names,
+    ]
+    return Set(
+      kindMarkers.map(\.0).filter { kind in
+        let others = kindMarkers.filter { $0.0 != kind }.flatMap(\.1)
+        return !(known[kind] ?? []).contains { others.contains($0) }
+      })
+  }()
 
   /// Which marker keys the top-level object holds, for each kind (first key seen per kind).
   /// A pass over the top level that skips values; the typed pass follows.

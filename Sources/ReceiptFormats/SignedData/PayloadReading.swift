@@ -196,6 +196,9 @@ struct PayloadReading {
 
   // MARK: Objects
 
+  /// Unknown keys kept per object: enough to show, bounded against a hostile payload.
+  static let maxUnreadKeys = 256
+
   /// Visits each member of the object that comes next, telling `body` the key's index in `keys`.
   /// Keys not in the list are skipped and returned, in input order. A listed key given twice fails:
   /// the two values could disagree and the tool does not guess which is meant.
@@ -210,7 +213,7 @@ struct PayloadReading {
     var unread: [String] = []
     while let key = try reader.nextKey() {
       guard let index = keys.matcher.index(of: key, in: reader) else {
-        if unread.count < 256 { unread.append(reader.string(key)) }
+        if unread.count < Self.maxUnreadKeys { unread.append(reader.string(key)) }
         try reader.skipValue()
         continue
       }

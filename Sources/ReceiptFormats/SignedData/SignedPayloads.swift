@@ -473,6 +473,16 @@ public enum SignedPayload: Sendable, Hashable {
   case appTransaction(AppTransactionPayload)
   case notification(NotificationV2Payload)
 
+  /// The top-level keys the payload had that the tool does not know (at most 256).
+  public var unreadKeys: [String] {
+    switch self {
+    case .transaction(let p): p.unreadKeys
+    case .renewalInfo(let p): p.unreadKeys
+    case .appTransaction(let p): p.unreadKeys
+    case .notification(let p): p.unreadKeys
+    }
+  }
+
   /// Which kind of payload this is.
   public var kind: SignedPayloadKind {
     switch self {

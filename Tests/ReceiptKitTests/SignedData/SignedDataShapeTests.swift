@@ -197,6 +197,17 @@ import Testing
     #expect(mismatch.category == .kindMismatch)
     #expect(mismatch.path == "signedTransactionInfo > payload")
 
+    // The kind is checked before any value, however the payload is read: a bad price first still says mismatch,
+    // and so does a marker after more unknown keys than a payload keeps.
+    let badThenMarker = try #require(
+      failure(#"{"signedTransactionInfo":"\#(F.jws(#"{"price":"x","autoRenewStatus":1}"#))"}"#))
+    #expect(badThenMarker.category == .kindMismatch)
+    let manyUnknown = (0..<300).map { "\"k\($0)\":0" }.joined(separator: ",")
+    let hiddenMarker = try #require(
+      failure(#"{"signedTransactionInfo":"\#(F.jws("{\(manyUnknown),\"renewalDate\":1}"))"}"#))
+    #expect(hiddenMarker.category == .kindMismatch)
+    #expect(PayloadDecoding.oneTypedPassSuffices == Set(SignedPayloadKind.allCases))
+
     let header = try #require(failure(F.jws(Self.transaction, header: #"{"alg":5}"#)))
     #expect(header.category == .header)
     #expect(header.path == "header > alg")
