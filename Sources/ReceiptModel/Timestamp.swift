@@ -33,6 +33,50 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
   /// `2024-06-15T00:00:00Z`, or with `.123` when the milliseconds are not zero.
   public var iso8601: String {
+    // Written into one buffer: renderers print several dates per transaction.
+    guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return iso8601Composed }
+    let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (y, m, d) = Timestamp.civil(fromDays: days)
+    let seconds = msOfDay / 1000
+    let ms = msOfDay % 1000
+    return String(unsafeUninitializedCapacity: 24) { out in
+      var i = 0
+      func put(_ v: Int64, _ width: Int) {
+        var v = v
+        var k = width
+        while k > 0 {
+          k -= 1
+          out[i + k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+          v /= 10
+        }
+        i += width
+      }
+      func put(_ c: Unicode.Scalar) {
+        out[i] = UInt8(ascii: c)
+        i += 1
+      }
+      put(y, 4)
+      put("-")
+      put(m, 2)
+      put("-")
+      put(d, 2)
+      put("T")
+      put(seconds / 3600, 2)
+      put(":")
+      put(seconds / 60 % 60, 2)
+      put(":")
+      put(seconds % 60, 2)
+      if ms != 0 {
+        put(".")
+        put(ms, 3)
+      }
+      put("Z")
+      return i
+    }
+  }
+
+  /// `iso8601` built from parts, for times outside 1970...9999 (which no checked initialiser makes).
+  var iso8601Composed: String {
     let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
     let (y, m, d) = Timestamp.civil(fromDays: days)
     let seconds = msOfDay / 1000
@@ -114,13 +158,16 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
   /// `parse(formatted:)` over UTF-8 bytes, so the decoder need not build a String per date.
   public static func parse(formatted b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    // At most four digits, so the arithmetic cannot overflow.
     func num(_ from: Int, _ count: Int) -> Int64? {
       guard from + count <= b.count else { return nil }
       var v: Int64 = 0
-      for i in from..<(from + count) {
-        let c = b[i]
-        guard c >= 0x30, c <= 0x39 else { return nil }
-        v = v * 10 + Int64(c - 0x30)
+      var i = from
+      while i < from &+ count {
+        let digit = b[i] &- 0x30
+        guard digit < 10 else { return nil }
+        v = v &* 10 &+ Int64(digit)
+        i &+= 1
       }
       return v
     }

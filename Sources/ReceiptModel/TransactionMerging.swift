@@ -51,7 +51,7 @@ public struct TransactionCollector: Sendable {
   ///   - transaction: a transaction, or another copy of one already added.
   ///   - prefer: whether the new copy's values win over the one already held.
   public mutating func add(
-    _ transaction: PurchaseTransaction,
+    _ transaction: consuming PurchaseTransaction,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
   ) {
     guard let i = index.position(of: transaction.transactionID, inserting: transactions.count) else {

@@ -120,6 +120,68 @@ import Testing
     #expect(a.warnings.first?.path.hasPrefix("latest_receipt_info[") == true)
   }
 
+  /// `big` with every `step`-th occurrence of `old` (counting from 1) replaced.
+  static func replacingEvery(_ step: Int, _ old: String, with new: String) -> [UInt8] {
+    let parts = String(decoding: big, as: UTF8.self).components(separatedBy: old)
+    var out = parts[0]
+    for (i, part) in parts.dropFirst().enumerated() {
+      out += ((i + 1) % step == 0 ? new : old) + part
+    }
+    return Array(out.utf8)
+  }
+
+  @Test func theArrayIsReadInMoreThanTwoPieces() {
+    // 5 MB of input: pieces start about every MiB, each at a `},{` found without a scan.
+    let starts = Self.big.withUnsafeBufferPointer { buf in
+      var found: [Int] = []
+      var from = 0
+      while let start = TransactionArraySplit.guessElementStart(in: buf, from: from) {
+        found.append(start)
+        from = start + TransactionArraySplit.pieceBytes
+      }
+      return found
+    }
+    #expect(starts.count >= 4)
+    for start in starts { #expect(Self.big[start] == UInt8(ascii: "{") && Self.big[start - 1] == UInt8(ascii: ",")) }
+  }
+
+  @Test func anErrorInAMiddlePieceIsTheSequentialError() {
+    // The 3,500th quantity: in_app holds 1,500 rows, so this is latest_receipt_info[1999], about 3 MB in.
+    let broken = Self.replacingEvery(3_500, #""quantity":"1""#, with: #""quantity":"x""#)
+    let (split, sequential) = Self.both(broken)
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.description == b.description)
+    #expect(a.description.contains("latest_receipt_info[1999].quantity"))
+  }
+
+  @Test func warningsInEveryPieceKeepTheirOrderAndIndex() throws {
+    let odd = Self.replacingEvery(
+      997, #""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
+    let (split, sequential) = Self.both(odd)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.warnings.count >= 4)
+    #expect(a.warnings == b.warnings)
+    #expect(a.transactions == b.transactions)
+  }
+
+  @Test func guessedStartsInsideStringsAndNestedArraysAreDropped() throws {
+    // Every element holds a `},{` in a string and in a nested array of objects before its real end, so most
+    // guessed starts are no element boundary.
+    let tricky = Self.replacingEvery(
+      1, #""subscription_group_identifier":"21000111""#,
+      with: #""x":[{"a":"b"},{"c":"d"}],"subscription_group_identifier":"},{\"]}[{""#)
+    let (split, sequential) = Self.both(tricky)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions.count == 6_000)
+    #expect(a.transactions == b.transactions)
+    #expect(a.transactions.allSatisfy { $0.subscriptionGroup == #"},{"]}[{"# })
+  }
+
   @Test func bracketsInsideStringsDoNotMoveTheSplit() throws {
     let tricky = Self.replacingLast(
       #""subscription_group_identifier":"21000111""#, with: #""subscription_group_identifier":"},{\"]}[{""#)

@@ -250,6 +250,12 @@ public struct JSONReader {
     afterOpen = false
   }
 
+  /// Continues in the current array at the element starting at `offset`, the elements before it read elsewhere.
+  mutating func skipAhead(toElementAt offset: Int) {
+    pos = offset
+    afterOpen = false
+  }
+
   /// Continues after the current array, whose remaining elements were read elsewhere, at `offset` (past its `]`).
   mutating func closeArray(resumingAt offset: Int) {
     pos = offset

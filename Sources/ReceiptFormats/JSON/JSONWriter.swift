@@ -11,89 +11,97 @@ extension JSONValue {
   /// Rendered as an element nested `indent` levels deep (lines after the first indented to match),
   /// for writing a large array one element at a time.
   public func rendered(pretty: Bool, indent: Int) -> String {
-    var out = ""
+    // Bytes first, one String at the end: appending small Strings one by one cost more than the rest.
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
     write(to: &out, pretty: pretty, indent: indent)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
-  private func write(to out: inout String, pretty: Bool, indent: Int) {
+  private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .number(let n): out += n
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .number(let n): JSONValue.appendUTF8(n, to: &out)
     case .string(let s): JSONValue.writeString(s, to: &out)
     case .array(let items):
       guard !items.isEmpty else {
-        out += "[]"
+        out.append(contentsOf: "[]".utf8)
         return
       }
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (i, item) in items.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         if pretty { JSONValue.newline(&out, indent + 1) }
         item.write(to: &out, pretty: pretty, indent: indent + 1)
       }
       if pretty { JSONValue.newline(&out, indent) }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
       guard !members.isEmpty else {
-        out += "{}"
+        out.append(contentsOf: "{}".utf8)
         return
       }
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (i, member) in members.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         if pretty { JSONValue.newline(&out, indent + 1) }
         JSONValue.writeString(member.key, to: &out)
-        out += pretty ? ": " : ":"
+        out.append(UInt8(ascii: ":"))
+        if pretty { out.append(UInt8(ascii: " ")) }
         member.value.write(to: &out, pretty: pretty, indent: indent + 1)
       }
       if pretty { JSONValue.newline(&out, indent) }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  private static func newline(_ out: inout String, _ indent: Int) {
-    out += "\n"
-    out += String(repeating: "  ", count: indent)
+  private static func newline(_ out: inout [UInt8], _ indent: Int) {
+    out.append(0x0A)
+    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
   }
 
-  static func writeString(_ s: String, to out: inout String) {
-    out += "\""
+  /// Appends a String's UTF-8 bytes, in place when it is stored contiguously.
+  private static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+    var native = s
+    native.makeContiguousUTF8()
+    if native.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+      out.append(contentsOf: native.utf8)
+    }
+  }
+
+  static func writeString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
     var native = s
     native.makeContiguousUTF8()
     if native.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
       Array(native.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 
   /// Copies runs of bytes that need no escape in one append: a 50 MB value must not take seconds.
-  private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout String) {
+  private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     guard let base = bytes.baseAddress else { return }
     var runStart = 0
     var i = 0
     while i < bytes.count {
       let b = base[i]
       if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
-        if runStart < i {
-          out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self)
-        }
-        out += escape(b)
+        if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+        out.append(contentsOf: escape(b).utf8)
         runStart = i + 1
       } else if b == 0xC2, i + 1 < bytes.count, (0x80...0x9F).contains(base[i + 1]) {
         // C1 controls (U+0080-U+009F, such as CSI U+009B) are escaped too, so JSON on a terminal cannot drive it.
-        if runStart < i {
-          out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: i - runStart), as: UTF8.self)
-        }
-        out += "\\u00" + String(base[i + 1], radix: 16)
+        if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+        out.append(contentsOf: ("\\u00" + String(base[i + 1], radix: 16)).utf8)
         i += 1
         runStart = i + 1
       }
       i += 1
     }
     if runStart < bytes.count {
-      out += String(decoding: UnsafeBufferPointer(start: base + runStart, count: bytes.count - runStart), as: UTF8.self)
+      out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: bytes.count - runStart))
     }
   }
 

@@ -287,11 +287,11 @@ public enum SignedDataDecoder {
   // MARK: Sniffing
 
   /// Keys only signed data and the App Store Server API use (verifyReceipt JSON is snake_case).
-  static let sniffKeys: [[UInt8]] = [
+  static let sniffKeys = QuotedNameSet([
     "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
     "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
     "autoRenewProductId", "receiptType", "inAppOwnershipType",
-  ].map { Array("\"\($0)\"".utf8) }
+  ])
 
   /// True when the first bytes look like signed data: a JWS (`eyJ`, base64url of `{"`), bare or quoted,
   /// or a JSON object naming one of the camelCase keys above within `prefix` (give it the first few KB).
@@ -307,20 +307,7 @@ public enum SignedDataDecoder {
       return true
     }
     guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
-    return containsAny(bytes, sniffKeys)
-  }
-
-  /// Whether any of `needles` (each starting with a double quote) occurs in `haystack`. One pass that tries
-  /// the needles only where a quote stands: this runs on every document the registry sees.
-  static func containsAny(_ haystack: [UInt8], _ needles: [[UInt8]]) -> Bool {
-    var start = 0
-    while let quote = haystack[start...].firstIndex(of: UInt8(ascii: "\"")) {
-      for needle in needles where quote + needle.count <= haystack.count {
-        if haystack[quote..<(quote + needle.count)].elementsEqual(needle) { return true }
-      }
-      start = quote + 1
-    }
-    return false
+    return sniffKeys.occurs(in: bytes)
   }
 
 }

@@ -10,22 +10,25 @@ import ReceiptRules
   import Darwin
 #endif
 
-/// Reads one large transaction array on two threads, so a single big receipt uses both cores.
+/// Reads one large transaction array in pieces on every core, so a single big receipt uses them all.
 ///
-/// A helper thread first scans the array's structure (brackets and strings only, far faster than
-/// parsing) to find where it ends and where its elements start, then picks an element start ahead
-/// of this thread, halfway through what is left, and parses from there to the end. This thread
-/// parses from the beginning; when it arrives exactly at that element start, the helper's
-/// transactions are taken in its place.
+/// The array is cut at guessed element boundaries, a `}` `,` `{` about every `pieceBytes` (512 KiB), found without
+/// scanning the array first. Worker threads (this one too, while it waits) parse the pieces; each stops at
+/// the first element start at or past the next guess.
 ///
-/// Nothing is guessed: the helper's work is used only when this thread, parsing every byte before
-/// it, lands on the split point as an element boundary, and the helper parsed every byte after it
-/// without an error or a warning and ended exactly at the array's end. Otherwise (malformed input,
-/// an odd value) this thread simply goes on parsing, so messages and paths are those of a
-/// sequential read.
+/// Nothing is guessed in the result: this thread reads the array in order, and takes a piece in place of
+/// parsing it only when it stands exactly at the piece's start as an element boundary and the piece was
+/// parsed without an error or a warning. From a true element start a piece is parsed as a sequential read
+/// would, so where it ends is again a true element start, and so on. A guess this thread passes without
+/// landing on it (a `},{` inside a string or a nested array) is dropped; a piece that failed or warned is
+/// parsed again here. So errors, warnings and their paths are exactly those of a sequential read.
 enum TransactionArraySplit {
   /// Smaller arrays are not worth a thread.
   static let minimumBytes = 4 << 20
+  /// About how much of the array one piece holds.
+  static let pieceBytes = 1 << 19
+  /// Threads that parse pieces, this one included.
+  static let threads = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
   /// Whether the array at `reader`'s position is worth splitting (enough input left).
   static func applies(to reader: JSONReader) -> Bool {
@@ -33,37 +36,54 @@ enum TransactionArraySplit {
   }
 
   /// Reads the array at `r`'s position. `element` parses one element (the reader is at its `{`) into a
-  /// transaction, and runs on both threads; `add` receives every transaction in array order.
+  /// transaction, and runs on every thread; `add` receives every transaction in array order.
   static func read(
     _ r: inout ValueReading, warnings: inout [DataWarning],
     element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
-    add: (PurchaseTransaction) -> Void
+    add: (consuming PurchaseTransaction) -> Void
   ) throws {
-    let coordinator = SplitCoordinator()
-    let start = r.reader.offset
-    let template = r
+    let arrayStart = r.reader.offset
+    let board = r.reader.withInput { PieceBoard(input: $0, arrayStart: arrayStart, window: threads) }
     let group = DispatchGroup()
     try withoutActuallyEscaping(element) { element in
-      let helper = UncheckedHelper(template: template, start: start, element: element, coordinator: coordinator)
-      // Waiting on a global-queue task cannot starve: with two or more cores a batch window holds at
-      // most one document over the split threshold (windows close at 1 MiB), so a pool thread is free.
-      DispatchQueue.global().async(group: group) { helper.run() }
-      // Whatever happens here, the helper reads the input buffer: wait for it before returning.
+      let worker = PieceWorker(template: r, element: element, board: board)
+      // Waiting on global-queue tasks cannot starve: this thread never waits for a piece no worker has
+      // started (it parses such a piece itself), only for the workers to notice the end.
+      for _ in 1..<threads { DispatchQueue.global().async(group: group) { worker.runUntilDone() } }
+      // Whatever happens here, the workers read the input buffer: stop them before returning.
       defer {
-        coordinator.cancel()
+        board.cancel()
         group.wait()
       }
       try r.reader.beginArray()
       var index = 0
-      while try r.reader.nextElement() {
+      var adopted = false
+      var piece = 1
+      var pieceStart = board.start(of: piece)
+      var more = try r.reader.nextElement()
+      while more {
         r.reader.skipWhitespace()
-        if coordinator.arrived(at: r.reader.offset) {
-          group.wait()
-          if let (rest, end) = coordinator.result {
-            for t in rest { add(t) }
-            r.reader.closeArray(resumingAt: end)
-            r.arraysReadOnTwoThreads += 1
-            return
+        let offset = r.reader.offset
+        while let start = pieceStart, start < offset {
+          board.drop(piece)
+          piece += 1
+          pieceStart = board.start(of: piece)
+        }
+        if pieceStart == offset {
+          let parsed = board.arrive(at: piece, worker: worker)
+          piece += 1
+          pieceStart = board.start(of: piece)
+          if let parsed {
+            for t in parsed.rows { add(t) }
+            index += parsed.rows.count
+            adopted = true
+            if parsed.closesArray {
+              r.reader.closeArray(resumingAt: parsed.end)
+              r.arraysReadOnTwoThreads += 1
+              return
+            }
+            r.reader.skipAhead(toElementAt: parsed.end)
+            continue
           }
         }
         try r.withIndex(index) { inner in
@@ -72,109 +92,135 @@ enum TransactionArraySplit {
           add(try element(&inner, &warnings))
         }
         index += 1
+        more = try r.reader.nextElement()
       }
+      if adopted { r.arraysReadOnTwoThreads += 1 }
     }
   }
 
-  /// The helper thread's part; it only reads the input and writes to the coordinator.
-  private struct UncheckedHelper: @unchecked Sendable {
-    let template: ValueReading
-    let start: Int
-    let element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction
-    let coordinator: SplitCoordinator
-
-    func run() {
-      guard let (end, elementStarts) = scan(template.reader, arrayAt: start, coordinator: coordinator),
-        let split = coordinator.chooseSplit(elementStarts: elementStarts, end: end)
-      else { return }
-      var r = template
-      r.reader.resume(inArrayAt: split)
-      var rows: [PurchaseTransaction] = []
-      rows.reserveCapacity(elementStarts.count)
-      var warnings: [DataWarning] = []
-      do {
-        repeat {
-          if coordinator.isCancelled { return }
-          let (kind, _) = try r.peek()
-          guard kind == .object else { return }
-          rows.append(try element(&r, &warnings))
-        } while try r.reader.nextElement()
-      } catch {
-        return
-      }
-      // A warning names its element's index, which only a sequential read knows.
-      guard warnings.isEmpty, r.reader.offset == end else { return }
-      coordinator.result = (rows, end)
-    }
-  }
-
-  /// Finds the end of the array starting at `start` (just past its `]`) and where its object elements
-  /// start, looking only at brackets, commas and strings; nil when it does not end.
-  static func scan(_ reader: JSONReader, arrayAt start: Int, coordinator: SplitCoordinator) -> (Int, [Int])? {
-    reader.withInput { buf in
-      guard let base = buf.baseAddress, start < buf.count, base[start] == UInt8(ascii: "[") else { return nil }
-      var starts: [Int] = []
-      var depth = 0
-      var i = start
-      let n = buf.count
-      while i < n {
-        let b = base[i]
-        switch b {
-        case UInt8(ascii: "\""):
-          i += 1
-          // Eight bytes at a time while none is '"' or '\\'.
-          while true {
-            while n &- i >= 8 {
-              let v = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-              let ones: UInt64 = 0x0101_0101_0101_0101
-              let quote = v ^ (ones &* 0x22)
-              let backslash = v ^ (ones &* 0x5C)
-              let hits = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & (ones &* 0x80)
-              if hits != 0 { break }
-              i &+= 8
-            }
-            guard i < n else { return nil }
-            if base[i] == UInt8(ascii: "\\") {
-              i &+= 2
-            } else if base[i] == UInt8(ascii: "\"") {
-              break
-            } else {
-              i &+= 1
-            }
-          }
-        case UInt8(ascii: "{"):
-          if depth == 1 { starts.append(i) }
-          depth += 1
-        case UInt8(ascii: "["):
-          depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          depth -= 1
-          if depth == 0 { return (i + 1, starts) }
-          if depth < 0 { return nil }
-        default:
-          break
+  /// The offset of the `{` in the first `}` `,` `{` (whitespace allowed between) at or after `from`, looking
+  /// at most `limit` bytes ahead; nil when there is none.
+  static func guessElementStart(in buf: UnsafeBufferPointer<UInt8>, from: Int, limit: Int = 1 << 16) -> Int? {
+    guard let base = buf.baseAddress, from >= 0 else { return nil }
+    let n = min(buf.count, from + limit)
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    var i = from
+    while i < n {
+      if base[i] == UInt8(ascii: "}") {
+        var j = i + 1
+        while j < n, isSpace(base[j]) { j += 1 }
+        if j < n, base[j] == UInt8(ascii: ",") {
+          j += 1
+          while j < n, isSpace(base[j]) { j += 1 }
+          if j < n, base[j] == UInt8(ascii: "{") { return j }
         }
-        i += 1
-        if i & 0xFFFFF == 0, coordinator.isCancelled { return nil }
       }
+      i += 1
+    }
+    return nil
+  }
+}
+
+/// A piece some thread parsed without an error or a warning.
+struct ParsedPiece {
+  var rows: [PurchaseTransaction]
+  /// The first element start at or past the next piece's guessed start, or just past the array's `]`.
+  var end: Int
+  /// Whether the piece ran to the end of the array.
+  var closesArray: Bool
+}
+
+/// Parses pieces; shared by the worker threads and this thread, it only reads the input.
+struct PieceWorker: @unchecked Sendable {
+  let template: ValueReading
+  let element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction
+  let board: PieceBoard
+
+  /// Parses pieces until the board says stop.
+  func runUntilDone() {
+    while let claim = board.claim(waiting: true) {
+      board.finish(claim.piece, parse(claim))
+    }
+  }
+
+  /// The piece parsed from its start, or nil on an error, a warning, something not an object, or when
+  /// this thread no longer needs it.
+  func parse(_ claim: PieceBoard.Claim) -> ParsedPiece? {
+    var r = template
+    r.reader.resume(inArrayAt: claim.start)
+    var rows: [PurchaseTransaction] = []
+    rows.reserveCapacity(TransactionArraySplit.pieceBytes / 512)
+    var warnings: [DataWarning] = []
+    do {
+      while true {
+        if rows.count & 15 == 15, board.isAbandoned(claim.piece) { return nil }
+        let (kind, _) = try r.peek()
+        guard kind == .object else { return nil }
+        rows.append(try element(&r, &warnings))
+        // A warning names its element's index, which only the sequential read knows.
+        guard warnings.isEmpty else { return nil }
+        guard try r.reader.nextElement() else {
+          return ParsedPiece(rows: rows, end: r.reader.offset, closesArray: true)
+        }
+        r.reader.skipWhitespace()
+        if let stop = claim.stop, r.reader.offset >= stop {
+          return ParsedPiece(rows: rows, end: r.reader.offset, closesArray: false)
+        }
+      }
+    } catch {
       return nil
     }
   }
 }
 
-/// What the two threads share, under a lock: where this thread is, the split point, the helper's result.
-final class SplitCoordinator: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private var position = 0
-  private var split: Int?
-  private var cancelled = false
-  /// The helper's transactions and the offset just past the array; set only by the helper, read after it is joined.
-  var result: ([PurchaseTransaction], Int)?
+/// The pieces and what became of them, under a lock: guessed starts, which thread parses which, results.
+final class PieceBoard: @unchecked Sendable {
+  enum State {
+    case open, claimed, done
+    /// This thread parses it itself, or passed its start: nobody needs it.
+    case abandoned
+  }
 
-  init() { pthread_mutex_init(mutex, nil) }
+  struct Piece {
+    let start: Int
+    var state = State.open
+    var parsed: ParsedPiece?
+  }
+
+  /// A piece a thread took: its number, start, and the next piece's start (nil: none, run to the array's end).
+  struct Claim {
+    let piece: Int
+    let start: Int
+    let stop: Int?
+  }
+
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let input: UnsafeBufferPointer<UInt8>
+  private let arrayStart: Int
+  /// How far ahead of this thread's next piece workers may go, which bounds what waits in memory.
+  private let window: Int
+  /// Pieces 1... (piece 0 starts at the array's `[` and is this thread's); index 0 is a placeholder.
+  private var pieces: [Piece] = [Piece(start: 0, state: .abandoned)]
+  private var noMoreGuesses = false
+  /// Where some piece saw the array end: guesses past it would be in other arrays.
+  private var endSeen: Int?
+  /// The piece this thread will arrive at next.
+  private var next = 1
+  private var cancelled = false
+
+  init(input: UnsafeBufferPointer<UInt8>, arrayStart: Int, window: Int) {
+    self.input = input
+    self.arrayStart = arrayStart
+    self.window = window
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(changed, nil)
+  }
 
   deinit {
+    pthread_cond_destroy(changed)
     pthread_mutex_destroy(mutex)
+    changed.deallocate()
     mutex.deallocate()
   }
 
@@ -184,24 +230,107 @@ final class SplitCoordinator: @unchecked Sendable {
     return body()
   }
 
-  /// This thread is at the element starting at `offset`: true when that is the split point.
-  func arrived(at offset: Int) -> Bool {
+  /// Guesses starts up to piece `k`; with the lock held.
+  private func guessed(_ k: Int) -> Bool {
+    while pieces.count <= k, !noMoreGuesses {
+      let from = (pieces.count == 1 ? arrayStart : pieces[pieces.count - 1].start) + TransactionArraySplit.pieceBytes
+      if from >= input.count || endSeen.map({ from >= $0 }) == true {
+        noMoreGuesses = true
+      } else if let start = TransactionArraySplit.guessElementStart(in: input, from: from) {
+        pieces.append(Piece(start: start))
+      } else {
+        noMoreGuesses = true
+      }
+    }
+    return k < pieces.count
+  }
+
+  /// Where piece `k` starts; nil when there is no such piece.
+  func start(of k: Int) -> Int? {
+    locked { guessed(k) ? pieces[k].start : nil }
+  }
+
+  /// The next open piece within the window, marked claimed; when `waiting`, waits for one (nil once cancelled).
+  func claim(waiting: Bool) -> Claim? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !cancelled {
+      var k = next
+      while k < next + window, guessed(k) {
+        if let end = endSeen, pieces[k].start >= end { break }
+        if pieces[k].state == .open {
+          pieces[k].state = .claimed
+          return Claim(piece: k, start: pieces[k].start, stop: guessed(k + 1) ? pieces[k + 1].start : nil)
+        }
+        k += 1
+      }
+      guard waiting else { return nil }
+      pthread_cond_wait(changed, mutex)
+    }
+    return nil
+  }
+
+  /// Records what a worker made of piece `k`.
+  func finish(_ k: Int, _ parsed: ParsedPiece?) {
     locked {
-      position = offset
-      return split == offset
+      guard pieces[k].state == .claimed else { return }
+      pieces[k].state = .done
+      pieces[k].parsed = parsed
+      if let parsed, parsed.closesArray { endSeen = min(endSeen ?? parsed.end, parsed.end) }
+      pthread_cond_broadcast(changed)
     }
   }
 
-  /// Picks the first element start halfway between this thread's position and the end, strictly ahead of it.
-  func chooseSplit(elementStarts: [Int], end: Int) -> Int? {
+  /// Whether nobody needs piece `k` any more.
+  func isAbandoned(_ k: Int) -> Bool {
+    locked { cancelled || pieces[k].state == .abandoned }
+  }
+
+  /// This thread passed piece `k`'s start without landing on it: its start is no element boundary.
+  func drop(_ k: Int) {
     locked {
-      guard !cancelled else { return nil }
-      let target = position + (end - position) / 2
-      split = elementStarts.first { $0 > position && $0 >= target }
-      return split
+      if k < pieces.count {
+        pieces[k].state = .abandoned
+        pieces[k].parsed = nil
+      }
+      next = k + 1
+      pthread_cond_broadcast(changed)
     }
   }
 
-  func cancel() { locked { cancelled = true } }
-  var isCancelled: Bool { locked { cancelled } }
+  /// This thread stands at piece `k`'s start, an element boundary: the piece as parsed, or nil when this
+  /// thread must parse it (nobody started it, or it failed or warned). While a worker still parses it, this
+  /// thread parses pieces further on.
+  func arrive(at k: Int, worker: PieceWorker) -> ParsedPiece? {
+    while true {
+      let state = locked { pieces[k].state }
+      if state == .claimed {
+        // Help rather than wait: the next open piece, else wait for this one.
+        if let other = claim(waiting: false) {
+          finish(other.piece, worker.parse(other))
+          continue
+        }
+        pthread_mutex_lock(mutex)
+        while pieces[k].state == .claimed { pthread_cond_wait(changed, mutex) }
+        pthread_mutex_unlock(mutex)
+        continue
+      }
+      return locked {
+        let parsed = pieces[k].state == .done ? pieces[k].parsed : nil
+        pieces[k].state = .abandoned
+        pieces[k].parsed = nil
+        next = k + 1
+        pthread_cond_broadcast(changed)
+        return parsed
+      }
+    }
+  }
+
+  /// Stops the workers: no more claims, and pieces in progress are given up.
+  func cancel() {
+    locked {
+      cancelled = true
+      pthread_cond_broadcast(changed)
+    }
+  }
 }

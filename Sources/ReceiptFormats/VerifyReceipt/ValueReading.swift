@@ -190,6 +190,9 @@ struct ValueReading {
     case .string:
       let token = try reader.readStringToken()
       if reader.isEmpty(token) { return nil }
+      // The usual spellings, compared in place; anything else is read as text below.
+      if reader.stringEquals(token, "false") || reader.stringEquals(token, "0") { return false }
+      if reader.stringEquals(token, "true") || reader.stringEquals(token, "1") { return true }
       switch reader.string(token) {
       case "true", "1": return true
       case "false", "0": return false
@@ -221,6 +224,9 @@ struct ValueReading {
     case .string:
       let token = try reader.readStringToken()
       if reader.isEmpty(token) { return nil }
+      if !token.hasEscapes, let value = reader.withBytes(token, Self.shortInteger), range.contains(value) {
+        return value
+      }
       digits = reader.string(token)
       shown = Excerpt.quoted(digits)
     case .number:
@@ -241,6 +247,20 @@ struct ValueReading {
       throw fieldError("\(shown) is out of range for \(what) (\(range.lowerBound) to \(range.upperBound))", at: at)
     }
     return value
+  }
+
+  /// The value of an optional `-` and 1 to 18 ASCII digits (which always fit), else nil.
+  static func shortInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    let negative = bytes.first == UInt8(ascii: "-")
+    let digits = negative ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+    guard !digits.isEmpty, digits.count <= 18 else { return nil }
+    var value: Int64 = 0
+    for b in digits {
+      let digit = b &- 0x30
+      guard digit < 10 else { return nil }
+      value = value &* 10 &+ Int64(digit)
+    }
+    return negative ? -value : value
   }
 
   /// A small code Apple sends as a digit string ("1") or number; kept as its text.
