@@ -109,6 +109,16 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
 
   /// Columns taken for narrow characters: colour codes count for nothing.
   package var count: Int {
+    // ASCII with no ESC and no CR (so no CR LF pair): one character per byte, no grapheme walk needed.
+    let plain = rendered.utf8.withContiguousStorageIfAvailable { bytes in
+      var any: UInt8 = 0
+      for b in bytes {
+        if b == 0x1B || b == 0x0D { return false }
+        any |= b
+      }
+      return any < 0x80
+    }
+    if plain == true { return rendered.utf8.count }
     guard rendered.utf8.contains(0x1B) else { return rendered.count }
     return Self.withoutSGR(rendered).count
   }

@@ -350,8 +350,15 @@ public enum AppReceiptReader {
   }
 
   /// Recognises the input (base64, DER, JSON wrapper) and decodes the receipt it holds.
-  public static func read(_ bytes: [UInt8]) throws(AppReceiptError) -> Document {
+  /// - Parameters:
+  ///   - bytes: the input.
+  ///   - keepsOtherAttributes: fill the payload's `otherAttributes` (false: the caller never shows them).
+  /// - Returns: the receipt and how it was wrapped.
+  /// - Throws: `AppReceiptError` with the byte offset and ASN.1 path where it could not be read.
+  public static func read(_ bytes: [UInt8], keepsOtherAttributes: Bool = true) throws(AppReceiptError) -> Document {
     let input = try AppReceiptInput.recognise(bytes)
-    return Document(form: input.form, payload: try AppReceiptPayloadDecoder.decode(der: input.der))
+    return Document(
+      form: input.form,
+      payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes))
   }
 }
