@@ -39,6 +39,7 @@ package struct TextLayout: Sendable {
     let valueIndent = indent + labelWidth
     var out: TerminalText = ""
     // Appended piece by piece into one text: a block of rows builds no intermediate strings.
+    out.reserveCapacity(rows.count * (valueIndent + 48))
     for (label, value) in rows {
       out += pad
       out += label

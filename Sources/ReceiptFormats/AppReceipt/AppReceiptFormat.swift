@@ -201,18 +201,21 @@ public enum AppReceiptHistory {
       vocabulary: .appReceipt)
     // 1707's meaning is community-documented only: shown, never used to decide a product type.
     guard keepsCarriedFields else { return t }
+    t.carriedFields.reserveCapacity(p.otherAttributes.count + 1)
     if let type = p.productType {
       t.carriedFields.append(CarriedField(type: 1707, name: "product_type", value: String(type), encoding: "integer"))
     }
-    if !p.otherAttributes.isEmpty { t.carriedFields += carried(p.otherAttributes, inApp: true) }
+    for a in p.otherAttributes { t.carriedFields.append(carried(a, inApp: true)) }
     return t
   }
 
   static func carried(_ attributes: [AppReceiptAttribute], inApp: Bool) -> [CarriedField] {
-    attributes.map {
-      CarriedField(
-        type: $0.type, name: AppReceiptFieldInfo.info(type: $0.type, inApp: inApp)?.name, value: $0.value.text,
-        encoding: $0.value.encoding)
-    }
+    attributes.map { carried($0, inApp: inApp) }
+  }
+
+  static func carried(_ attribute: AppReceiptAttribute, inApp: Bool) -> CarriedField {
+    CarriedField(
+      type: attribute.type, name: AppReceiptFieldInfo.info(type: attribute.type, inApp: inApp)?.name,
+      value: attribute.value.text, encoding: attribute.value.encoding)
   }
 }
