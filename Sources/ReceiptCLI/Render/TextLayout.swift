@@ -73,7 +73,17 @@ package struct TextLayout: Sendable {
   }
 
   /// `n` spaces (none for a negative `n`).
-  static func spaces(_ n: Int) -> TerminalText { TerminalText(String(repeating: " ", count: max(0, n))) }
+  static func spaces(_ n: Int) -> TerminalText {
+    // Every row of every block pads with a few spaces: made once, not per row.
+    n < commonSpaces.count ? commonSpaces[max(0, n)] : TerminalText(spaceString(n))
+  }
+
+  private static let commonSpaces = (0..<64).map { TerminalText(spaceString($0)) }
+
+  /// From bytes: `String(repeating: " ", count:)` appends one string per space.
+  private static func spaceString(_ n: Int) -> String {
+    String(decoding: [UInt8](repeating: 0x20, count: n), as: UTF8.self)
+  }
 
   /// A table with a header row; columns sized to their content. When it is wider than `width`, the
   /// `flexible` columns are narrowed (the widest first, to no less than 12 characters or their header)
