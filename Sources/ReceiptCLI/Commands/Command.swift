@@ -53,12 +53,22 @@ package final class CommandContext: @unchecked Sendable {
   }
 
   /// Decodes one input document with the format that recognises it.
-  func decode(_ input: InputDocument, keepSecrets: Bool = false) throws(ReceiptError) -> PurchaseHistory {
+  /// - Parameters:
+  ///   - input: the document.
+  ///   - keepSecrets: keep credentials for `--show-secrets`.
+  ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
+  ///     them passes false (warnings are kept either way).
+  /// - Returns: the purchase history.
+  /// - Throws: `ReceiptError` when the document cannot be read.
+  func decode(
+    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true
+  ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(
         contentsOf: buffer, source: input.label,
-        options: DecodeOptions(keepSecrets: keepSecrets, threads: DocumentPipeline.workers))
+        options: DecodeOptions(
+          keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields))
     }
   }
 

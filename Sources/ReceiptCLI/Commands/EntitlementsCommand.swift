@@ -50,7 +50,7 @@ struct EntitlementsCommand: ParsableCommand {
     let now = Timestamp.now()
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
     return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input)
+      let history = try context.decode(input, keepsCarriedFields: false)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(

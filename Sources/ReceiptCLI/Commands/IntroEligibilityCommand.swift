@@ -52,7 +52,7 @@ struct IntroEligibilityCommand: ParsableCommand {
     let now = Timestamp.now()
     let check = expected.map { "--expect \($0.rawValue)" }
     return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input)
+      let history = try context.decode(input, keepsCarriedFields: false)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
       let time = try asOf.resolve(moment: history.moment, now: now)

@@ -116,7 +116,7 @@ struct RevenueCommand: ParsableCommand {
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document)
+        let history = try context.decode(document, keepsCarriedFields: false)
         try history.requireValidStatus(source: document.label)
         var copy = InputDigest()
         document.content.withBuffer { copy.add(buffer: $0) }
@@ -187,7 +187,7 @@ struct RevenueCommand: ParsableCommand {
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
-          let history = try context.decode(document)
+          let history = try context.decode(document, keepsCarriedFields: false)
           try history.requireValidStatus(source: document.label)
           let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
           return (history, disagreements.map { "\(document.label): \($0)" })

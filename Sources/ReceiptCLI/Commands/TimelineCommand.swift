@@ -70,7 +70,7 @@ struct TimelineCommand: ParsableCommand {
   static func chart(
     _ input: InputDocument, context: CommandContext, catalog: Catalog, asOf: AsOfChoice, now: Timestamp
   ) throws(ReceiptError) -> TimelineChart {
-    let history = try context.decode(input)
+    let history = try context.decode(input, keepsCarriedFields: false)
     try history.requireValidStatus(source: input.label)
     let evaluation = try asOf.resolve(moment: history.moment, now: now)
     let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(

@@ -62,9 +62,14 @@ package enum DecodeTextRenderer {
     // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
     var carriedTypes: [Int64: String?] = [:]
     var carrying = 0
+    // Purchases mostly repeat the previous one's types: those add nothing (the first name seen is kept).
+    var previousTypes: [Int64] = []
     for t in doc.transactions where !t.carriedFields.isEmpty {
       carrying += 1
-      for f in t.carriedFields where carriedTypes[f.type] == nil { carriedTypes[f.type] = f.name }
+      let fields = t.carriedFields
+      if fields.count == previousTypes.count, zip(fields, previousTypes).allSatisfy({ $0.type == $1 }) { continue }
+      previousTypes = fields.map(\.type)
+      for f in fields where carriedTypes[f.type] == nil { carriedTypes[f.type] = f.name }
     }
     if carrying > 0 {
       let types = carriedTypes.keys.sorted().map { type in

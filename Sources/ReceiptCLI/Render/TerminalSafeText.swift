@@ -12,7 +12,7 @@ package struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
 
   package init(_ raw: String) {
     // Fast path: most ids are plain printable ASCII.
-    if raw.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+    if Self.isPrintableASCII(raw, allowingNewline: false) {
       visible = raw
       return
     }
@@ -29,6 +29,19 @@ package struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
   }
 
   package var description: String { visible }
+
+  /// Whether every byte is printable ASCII (or a line break, when allowed). Read over the bytes in place: it
+  /// runs for every piece of text output.
+  static func isPrintableASCII(_ text: String, allowingNewline: Bool) -> Bool {
+    let checked = text.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
+      for b in bytes where b &- 0x20 >= 0x5F {
+        guard allowingNewline, b == 0x0A else { return false }
+      }
+      return true
+    }
+    if let checked { return checked }
+    return text.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || (allowingNewline && $0 == 0x0A) }
+  }
 
   /// Scalars that change how a terminal or a bidi-aware viewer shows the text around them.
   package static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -101,6 +114,9 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
 
   package var isEmpty: Bool { rendered.isEmpty }
 
+  /// Room for `bytes` of text, so a block built piece by piece grows its storage once.
+  package mutating func reserveCapacity(_ bytes: Int) { rendered.reserveCapacity(bytes) }
+
   /// `text` in the colour of an SGR parameter list such as `31` or `1;32`.
   package static func styled(_ text: TerminalText, sgr: String) -> TerminalText {
     guard !sgr.isEmpty, sgr.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x3B }) else { return text }
@@ -109,6 +125,16 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
 
   /// Columns taken for narrow characters: colour codes count for nothing.
   package var count: Int {
+    // ASCII with no ESC and no CR (so no CR LF pair): one character per byte, no grapheme walk needed.
+    let plain = rendered.utf8.withContiguousStorageIfAvailable { bytes in
+      var any: UInt8 = 0
+      for b in bytes {
+        if b == 0x1B || b == 0x0D { return false }
+        any |= b
+      }
+      return any < 0x80
+    }
+    if plain == true { return rendered.utf8.count }
     guard rendered.utf8.contains(0x1B) else { return rendered.count }
     return Self.withoutSGR(rendered).count
   }
@@ -136,7 +162,7 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
   /// Keeps line breaks and complete SGR sequences (`ESC [ digits/; m`); escapes every other control.
   static func repaired(_ text: String) -> String {
     // Fast path: printable ASCII and line breaks, which most output is.
-    if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return text }
+    if TerminalSafeText.isPrintableASCII(text, allowingNewline: true) { return text }
     let scalars = Array(text.unicodeScalars)
     guard scalars.contains(where: { TerminalSafeText.mustEscape($0) && $0 != "\n" }) else { return text }
     var out = String.UnicodeScalarView()

@@ -32,25 +32,58 @@ package struct TextLayout: Sendable {
   package func fields(_ rows: [(TerminalText, TerminalText)], indent: Int = 0, minimumLabelWidth: Int = 0)
     -> TerminalText
   {
-    let labelWidth = max(minimumLabelWidth, (rows.map(\.0.count).max() ?? 0) + 2)
+    var widest = 0
+    for row in rows { widest = max(widest, row.0.count) }
+    let labelWidth = max(minimumLabelWidth, widest + 2)
     let pad = Self.spaces(indent)
+    let valueIndent = indent + labelWidth
     var out: TerminalText = ""
+    // Appended piece by piece into one text: a block of rows builds no intermediate strings.
+    out.reserveCapacity(rows.count * (valueIndent + 48))
     for (label, value) in rows {
-      let valueIndent = indent + labelWidth
-      let gap = Self.spaces(labelWidth - label.count)
+      out += pad
+      out += label
+      out += Self.spaces(labelWidth - label.count)
       // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
-      guard value.rendered.utf8.count <= 4096 else {
-        out += pad + label + gap + value + "\n"
-        continue
+      if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: max(20, width - valueIndent)) {
+        out += value
+      } else {
+        out += value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent)
       }
-      let firstLine = value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent)
-      out += pad + label + gap + firstLine + "\n"
+      out += Self.newline
     }
     return out
   }
 
+  static let newline: TerminalText = "\n"
+
+  /// Whether `wrap` would leave `text` as it is on one line: printable ASCII, single spaces only between
+  /// words, and no longer than the line. Most values are, and they then skip the word split.
+  static func fitsOneLine(_ text: String, width: Int) -> Bool {
+    let utf8 = text.utf8
+    guard utf8.count <= width else { return false }
+    return utf8.withContiguousStorageIfAvailable { bytes in
+      var previous: UInt8 = 0x20
+      for b in bytes {
+        guard b > 0x20 && b < 0x7F || b == 0x20 && previous != 0x20 else { return false }
+        previous = b
+      }
+      return previous != 0x20 || bytes.isEmpty
+    } ?? false
+  }
+
   /// `n` spaces (none for a negative `n`).
-  static func spaces(_ n: Int) -> TerminalText { TerminalText(String(repeating: " ", count: max(0, n))) }
+  static func spaces(_ n: Int) -> TerminalText {
+    // Every row of every block pads with a few spaces: made once, not per row.
+    n < commonSpaces.count ? commonSpaces[max(0, n)] : TerminalText(spaceString(n))
+  }
+
+  private static let commonSpaces = (0..<64).map { TerminalText(spaceString($0)) }
+
+  /// From bytes: `String(repeating: " ", count:)` appends one string per space.
+  private static func spaceString(_ n: Int) -> String {
+    String(decoding: [UInt8](repeating: 0x20, count: n), as: UTF8.self)
+  }
 
   /// A table with a header row; columns sized to their content. When it is wider than `width`, the
   /// `flexible` columns are narrowed (the widest first, to no less than 12 characters or their header)
@@ -139,6 +172,12 @@ extension TextLayout {
   /// Wraps words to `columns`, every line indented by `indent` spaces (the first one included).
   package static func wrap(_ text: String, indent: Int, columns: Int) -> String {
     let width = max(20, columns - indent)
+    if let wrapped = wrapPrintableASCII(text, indent: indent, width: width) { return wrapped }
+    return wrapCharacters(text, indent: indent, width: width)
+  }
+
+  /// `wrap` for any text, counting characters.
+  static func wrapCharacters(_ text: String, indent: Int, width: Int) -> String {
     var lines: [String] = []
     var line = ""
     for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
@@ -166,5 +205,56 @@ extension TextLayout {
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
     let pad = String(repeating: " ", count: indent)
     return lines.map { pad + $0 }.joined(separator: "\n")
+  }
+
+  /// `wrap` for printable ASCII (one byte, one column), written straight into one buffer; nil for other text.
+  static func wrapPrintableASCII(_ text: String, indent: Int, width: Int) -> String? {
+    let pad = max(0, indent)
+    let result = text.utf8.withContiguousStorageIfAvailable { (bytes) -> [UInt8]? in
+      for b in bytes where b < 0x20 || b > 0x7E { return nil }
+      var out: [UInt8] = []
+      out.reserveCapacity(bytes.count + 2 * (pad + 1) + bytes.count / width * (pad + 1))
+      var lines = 0
+      // Whether the last line begun holds a word, and its length.
+      var open = false
+      var length = 0
+      func beginLine() {
+        if lines > 0 { out.append(0x0A) }
+        out.append(contentsOf: repeatElement(0x20, count: pad))
+        lines += 1
+      }
+      var i = 0
+      while i < bytes.count {
+        guard bytes[i] != 0x20 else {
+          i += 1
+          continue
+        }
+        var start = i
+        while i < bytes.count, bytes[i] != 0x20 { i += 1 }
+        // A word longer than a line is cut into lines of `width`; its last piece goes on as a word.
+        if i - start > width {
+          open = false
+          while i - start > width {
+            beginLine()
+            out.append(contentsOf: bytes[start..<(start + width)])
+            start += width
+          }
+        }
+        let n = i - start
+        if open, length + 1 + n <= width {
+          out.append(0x20)
+          length += 1 + n
+        } else {
+          beginLine()
+          open = true
+          length = n
+        }
+        out.append(contentsOf: bytes[start..<i])
+      }
+      if lines == 0 { beginLine() }
+      return out
+    }
+    guard let result, let bytes = result else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

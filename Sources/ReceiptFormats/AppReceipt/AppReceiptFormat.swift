@@ -35,11 +35,12 @@ public struct AppReceiptFormat: InputFormat {
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
     let document: AppReceiptReader.Document
     do {
-      document = try AppReceiptReader.read(bytes)
+      document = try AppReceiptReader.read(bytes, keepsOtherAttributes: options.keepsCarriedFields)
     } catch {
       throw Self.receiptError(error, source: source)
     }
-    return try AppReceiptHistory.history(of: document, source: source)
+    return try AppReceiptHistory.history(
+      of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
   }
 
   /// The library error for a reading failure: the byte offset and the ASN.1 path, as the reader found them.
@@ -102,10 +103,11 @@ public enum AppReceiptHistory {
   /// - Parameters:
   ///   - document: the read receipt.
   ///   - source: the input's name for messages.
+  ///   - keepsCarriedFields: build the carried fields only `decode` prints (false leaves them empty).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when a purchase lacks its transaction or product id, or its quantity does not fit.
   public static func history(
-    of document: AppReceiptReader.Document, source: String
+    of document: AppReceiptReader.Document, source: String, keepsCarriedFields: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     let payload = document.payload
     var history = PurchaseHistory(format: identity(of: document.form))
@@ -132,7 +134,7 @@ public enum AppReceiptHistory {
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
     }
     history.provenance.carriedFields = carried(payload.otherAttributes, inApp: false)
-    if let expiration = payload.expirationDate {
+    if keepsCarriedFields, let expiration = payload.expirationDate {
       history.provenance.carriedFields.append(
         CarriedField(type: 21, name: "expiration_date", value: expiration.iso8601, encoding: "date"))
     }
@@ -140,7 +142,7 @@ public enum AppReceiptHistory {
     var collector = TransactionCollector()
     collector.reserve(payload.inAppPurchases.count)
     for purchase in payload.inAppPurchases {
-      collector.add(try transaction(purchase, source: source))
+      collector.add(try transaction(purchase, source: source, keepsCarriedFields: keepsCarriedFields))
     }
     history.transactions = collector.transactions
     history.provenance.duplicateRowsMerged = collector.duplicates
@@ -160,7 +162,7 @@ public enum AppReceiptHistory {
   }
 
   static func transaction(
-    _ p: AppReceiptInAppPurchase, source: String
+    _ p: AppReceiptInAppPurchase, source: String, keepsCarriedFields: Bool = true
   ) throws(ReceiptError) -> PurchaseTransaction {
     // The path is built only for an error.
     guard let id = p.transactionID else {
@@ -198,18 +200,22 @@ public enum AppReceiptHistory {
       webOrderLineItemID: p.webOrderLineItemID.map { String($0) }, productType: nil, sources: .appReceipt,
       vocabulary: .appReceipt)
     // 1707's meaning is community-documented only: shown, never used to decide a product type.
+    guard keepsCarriedFields else { return t }
+    t.carriedFields.reserveCapacity(p.otherAttributes.count + 1)
     if let type = p.productType {
       t.carriedFields.append(CarriedField(type: 1707, name: "product_type", value: String(type), encoding: "integer"))
     }
-    t.carriedFields += carried(p.otherAttributes, inApp: true)
+    for a in p.otherAttributes { t.carriedFields.append(carried(a, inApp: true)) }
     return t
   }
 
   static func carried(_ attributes: [AppReceiptAttribute], inApp: Bool) -> [CarriedField] {
-    attributes.map {
-      CarriedField(
-        type: $0.type, name: AppReceiptFieldInfo.info(type: $0.type, inApp: inApp)?.name, value: $0.value.text,
-        encoding: $0.value.encoding)
-    }
+    attributes.map { carried($0, inApp: inApp) }
+  }
+
+  static func carried(_ attribute: AppReceiptAttribute, inApp: Bool) -> CarriedField {
+    CarriedField(
+      type: attribute.type, name: AppReceiptFieldInfo.info(type: attribute.type, inApp: inApp)?.name,
+      value: attribute.value.text, encoding: attribute.value.encoding)
   }
 }

@@ -258,6 +258,17 @@ public enum Base64Text {
     table[0x3D] = pad
     return table
   }()
+  /// Each symbol's six bits already in place for positions 0 to 3 of a group (entry `position << 8 | byte`);
+  /// anything outside the alphabet sets bit 31, so one test rejects a group of four.
+  static let placedValues: [UInt32] = {
+    var table = [UInt32](repeating: 1 << 31, count: 1024)
+    for position in 0..<4 {
+      for byte in 0..<256 where symbolValues[byte] < 64 {
+        table[position << 8 | byte] = UInt32(symbolValues[byte]) << UInt32(18 - 6 * position)
+      }
+    }
+    return table
+  }()
   static let invalid: UInt8 = 0xFF
   static let space: UInt8 = 0xFE
   static let pad: UInt8 = 0xFD
@@ -269,6 +280,15 @@ public enum Base64Text {
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
     path: [String]
   ) throws(AppReceiptError) -> Int {
+    try placedValues.withUnsafeBufferPointer { (placed) throws(AppReceiptError) -> Int in
+      try decode(input, from: start, into: output, path: path, placed: placed)
+    }
+  }
+
+  static func decode(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+    path: [String], placed: UnsafeBufferPointer<UInt32>
+  ) throws(AppReceiptError) -> Int {
     return try symbolValues.withUnsafeBufferPointer { (table) throws(AppReceiptError) -> Int in
       var accumulator: UInt32 = 0
       var bits = 0
@@ -279,16 +299,12 @@ public enum Base64Text {
       let n = input.count
       while i < n {
         // Whole quanta at a group boundary: no carried bits, so four symbols make three bytes.
-        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress,
-          let tableBase = table.baseAddress
-        {
+        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress {
           while n - i >= 4, output.count - o >= 3 {
-            let a = tableBase[Int(inBase[i])]
-            let b = tableBase[Int(inBase[i &+ 1])]
-            let c = tableBase[Int(inBase[i &+ 2])]
-            let d = tableBase[Int(inBase[i &+ 3])]
-            guard (a | b | c | d) < 64 else { break }
-            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            let v =
+              placed[Int(inBase[i])] | placed[256 | Int(inBase[i &+ 1])] | placed[512 | Int(inBase[i &+ 2])]
+              | placed[768 | Int(inBase[i &+ 3])]
+            guard v & (1 << 31) == 0 else { break }
             outBase[o] = UInt8(truncatingIfNeeded: v >> 16)
             outBase[o &+ 1] = UInt8(truncatingIfNeeded: v >> 8)
             outBase[o &+ 2] = UInt8(truncatingIfNeeded: v)
@@ -350,8 +366,15 @@ public enum AppReceiptReader {
   }
 
   /// Recognises the input (base64, DER, JSON wrapper) and decodes the receipt it holds.
-  public static func read(_ bytes: [UInt8]) throws(AppReceiptError) -> Document {
+  /// - Parameters:
+  ///   - bytes: the input.
+  ///   - keepsOtherAttributes: fill the payload's `otherAttributes` (false: the caller never shows them).
+  /// - Returns: the receipt and how it was wrapped.
+  /// - Throws: `AppReceiptError` with the byte offset and ASN.1 path where it could not be read.
+  public static func read(_ bytes: [UInt8], keepsOtherAttributes: Bool = true) throws(AppReceiptError) -> Document {
     let input = try AppReceiptInput.recognise(bytes)
-    return Document(form: input.form, payload: try AppReceiptPayloadDecoder.decode(der: input.der))
+    return Document(
+      form: input.form,
+      payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes))
   }
 }

@@ -4,14 +4,30 @@ import ReceiptModel
 public enum AppReceiptPayloadDecoder {
   /// Decodes DER (or Apple's BER envelope) bytes of a PKCS#7 SignedData app receipt.
   public static func decode(der bytes: [UInt8]) throws(AppReceiptError) -> AppReceiptPayload {
+    try decode(der: bytes, keepsOtherAttributes: true)
+  }
+
+  /// Decodes DER (or Apple's BER envelope) bytes of a PKCS#7 SignedData app receipt.
+  /// - Parameters:
+  ///   - bytes: the receipt.
+  ///   - keepsOtherAttributes: fill `otherAttributes` (false leaves them empty for callers that never show
+  ///     them; every check still runs, so the same input fails the same way).
+  /// - Returns: the payload.
+  /// - Throws: `AppReceiptError` with the byte offset and ASN.1 path where it could not be read.
+  public static func decode(
+    der bytes: [UInt8], keepsOtherAttributes: Bool
+  ) throws(AppReceiptError) -> AppReceiptPayload {
     let envelope = try PKCS7Envelope.read(bytes)
-    var payload = try decodePayload(envelope.content, offsetMap: envelope.contentOffsets)
+    var payload = try decodePayload(
+      envelope.content, offsetMap: envelope.contentOffsets, keepsOtherAttributes: keepsOtherAttributes)
     payload.signature = envelope.signature
     return payload
   }
 
   /// Decodes the payload SET itself (the eContent octets).
-  static func decodePayload(_ bytes: [UInt8], offsetMap: DEROffsetMap) throws(AppReceiptError) -> AppReceiptPayload {
+  static func decodePayload(
+    _ bytes: [UInt8], offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
+  ) throws(AppReceiptError) -> AppReceiptPayload {
     var outer = DERReader(bytes, path: ["content"], offsetMap: offsetMap)
     let set = try outer.expect(DERTag.set, "the receipt attribute SET")
     try outer.expectEnd("the receipt attribute SET")
@@ -19,7 +35,8 @@ public enum AppReceiptPayloadDecoder {
     return try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in
       try decodeAttributes(
         FieldReader(
-          bytes: buffer, offsetMap: offsetMap, purchase: nil, range: set.contentStart..<set.contentEnd))
+          bytes: buffer, offsetMap: offsetMap, purchase: nil, range: set.contentStart..<set.contentEnd,
+          keepsCarried: keepsOtherAttributes))
     }
   }
 
@@ -87,7 +104,8 @@ public enum AppReceiptPayloadDecoder {
         "\(holder.contentEnd - set.end) unexpected bytes after the in-app attribute SET", at: set.end, index: index)
     }
     var fields = FieldReader(
-      bytes: parent.bytes, offsetMap: parent.offsetMap, purchase: index, range: set.contentStart..<set.contentEnd)
+      bytes: parent.bytes, offsetMap: parent.offsetMap, purchase: index, range: set.contentStart..<set.contentEnd,
+      keepsCarried: parent.keepsCarried)
     var purchase = AppReceiptInAppPurchase(index: index)
     // Documented in-app types lie in 1701...1764: one bit each, so no set is built per purchase.
     var seen: UInt64 = 0
@@ -148,14 +166,20 @@ struct FieldReader {
   private let limit: Int
   /// Attributes read so far (the `#n` of an attribute whose type could not be read).
   private var count = 0
+  /// Whether `carry` keeps what it is given (false: a caller that never shows undocumented attributes).
+  let keepsCarried: Bool
   var carried: [AppReceiptAttribute] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, offsetMap: DEROffsetMap, purchase: Int?, range: Range<Int>) {
+  init(
+    bytes: UnsafeBufferPointer<UInt8>, offsetMap: DEROffsetMap, purchase: Int?, range: Range<Int>,
+    keepsCarried: Bool = true
+  ) {
     self.bytes = bytes
     self.offsetMap = offsetMap
     self.purchase = purchase
     self.position = range.lowerBound
     self.limit = range.upperBound
+    self.keepsCarried = keepsCarried
   }
 
   /// `attribute` for the receipt's own attributes, `type` inside an in-app purchase.
@@ -207,6 +231,7 @@ struct FieldReader {
   /// its position (`attribute #3`) when the type itself could not be read.
   mutating func nextAttribute() throws(AppReceiptError) -> Attribute? {
     guard position < limit else { return nil }
+    if let attribute = wellFormedAttribute() { return attribute }
     let at = position
     let sequence: DERElement
     do {
@@ -237,6 +262,60 @@ struct FieldReader {
       located.append(type.map { "\(prefix) \($0)" } ?? "\(prefix) #\(count)")
       throw self.error(error.message, at: error.offset, path: located)
     }
+  }
+
+  /// The attribute at `position` when it has the shape Apple writes: `30 L 02 n type 02 n version 04 L value`,
+  /// with lengths of at most two octets, integers of one to eight octets, and the value ending the SEQUENCE.
+  /// Anything else returns nil and takes the general read, which finds the same values or names the fault.
+  @inline(__always)
+  private mutating func wellFormedAttribute() -> Attribute? {
+    let start = position
+    guard start >= 0, limit <= bytes.count, bytes[start] == DERTag.sequence,
+      let sequence = shortLength(after: start + 1, limit: limit)
+    else { return nil }
+    let end = sequence.contentStart + sequence.length
+    var p = sequence.contentStart
+    guard let type = shortInteger(at: &p, end: end), let version = shortInteger(at: &p, end: end),
+      p < end, bytes[p] == DERTag.octetString, let value = shortLength(after: p + 1, limit: end),
+      value.contentStart + value.length == end
+    else { return nil }
+    position = end
+    count += 1
+    return Attribute(
+      type: type, version: version, sequenceOffset: start,
+      valueElement: DERElement(
+        tag: DERTag.octetString, offset: p, contentStart: value.contentStart, contentEnd: end, end: end,
+        isIndefinite: false))
+  }
+
+  /// A definite length of one to three octets at `at` (`L`, `81 L`, `82 LL`) whose content fits before `limit`.
+  @inline(__always)
+  private func shortLength(after at: Int, limit: Int) -> (contentStart: Int, length: Int)? {
+    guard at < limit else { return nil }
+    let first = bytes[at]
+    var contentStart = at + 1
+    var length = Int(first)
+    if first >= 0x80 {
+      guard first == 0x81 || first == 0x82, Int(first & 0x7F) <= limit - contentStart else { return nil }
+      length = Int(bytes[contentStart])
+      if first == 0x82 { length = length << 8 | Int(bytes[contentStart + 1]) }
+      contentStart += Int(first & 0x7F)
+    }
+    guard length <= limit - contentStart else { return nil }
+    return (contentStart, length)
+  }
+
+  /// An INTEGER of one to eight content octets with a one-octet length at `p`, before `end`; moves `p` past it.
+  @inline(__always)
+  private func shortInteger(at p: inout Int, end: Int) -> Int64? {
+    guard end - p >= 3, bytes[p] == DERTag.integer else { return nil }
+    let n = Int(bytes[p + 1])
+    guard n >= 1, n <= 8, n <= end - p - 2 else { return nil }
+    let body = p + 2
+    var value: UInt64 = bytes[body] & 0x80 != 0 ? UInt64.max : 0
+    for i in body..<(body + n) { value = value << 8 | UInt64(bytes[i]) }
+    p = body + n
+    return Int64(bitPattern: value)
   }
 
   /// The element at `p`, which must have `tag`; `name` describes it in errors. Moves `p` past it.
@@ -271,6 +350,9 @@ struct FieldReader {
   }
 
   mutating func carry(_ attribute: Attribute) {
+    guard keepsCarried else { return }
+    // Apple's purchases carry about eight undocumented attributes: one allocation rather than four.
+    if carried.isEmpty { carried.reserveCapacity(8) }
     carried.append(
       AppReceiptAttribute(
         type: attribute.type, version: attribute.version, value: recognise(attribute),

@@ -6,12 +6,17 @@ public struct DecodeOptions: Hashable, Sendable {
   public var keepSecrets: Bool
   /// Threads a decoder may use for one large document (1: read sequentially).
   public var threads: Int
+  /// Build the `carriedFields` (undocumented attributes) that only `decode` prints; commands that never read
+  /// them skip the work. Warnings are kept either way.
+  public var keepsCarriedFields: Bool
 
   /// - Parameters:
   ///   - keepSecrets: keep credentials in the decoded history.
   ///   - threads: threads a decoder may use for one large document.
-  public init(keepSecrets: Bool = false, threads: Int = 1) {
+  ///   - keepsCarriedFields: build the carried fields `decode` shows.
+  public init(keepSecrets: Bool = false, threads: Int = 1, keepsCarriedFields: Bool = true) {
     self.keepSecrets = keepSecrets
     self.threads = max(1, threads)
+    self.keepsCarriedFields = keepsCarriedFields
   }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ReceiptFormats
+@testable import ReceiptModel
+@testable import ReceiptTestSupport
 
 /// The reader's fast paths (base64 four symbols at a time, the one-pass sniff, the type switch) give the answers
 /// of the plain definitions they replace.
@@ -78,6 +80,76 @@ import Testing
       #expect(names.purchaseInfoColon == has(window, "\"purchase-info\":"), "\(text)")
       #expect(names.receiptData == has(window, "\"receipt-data\""), "\(text)")
       #expect(names.transactionReceipt == has(window, "\"transactionReceipt\""), "\(text)")
+    }
+  }
+
+  /// DER length octets for `n` in the short form, or in the long form with `extra` leading zero octets.
+  static func length(_ n: Int, longForm octets: Int) -> [UInt8] {
+    guard octets > 0 else { return [UInt8(n)] }
+    return [0x80 | UInt8(octets)] + (0..<octets).reversed().map { UInt8((n >> (8 * $0)) & 0xFF) }
+  }
+
+  /// Attributes in every length form (short, one to three long-form octets) and integers of one to nine
+  /// octets read the same, whether the well-formed path or the general read takes them.
+  @Test func attributeLengthFormsReadTheSame() throws {
+    let value: [UInt8] = [0x0C, 0x05] + Array("com.x".utf8)
+    for typeBytes: [UInt8] in [[0x02], [0x00, 0x02], [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02]] {
+      for valueForm in 0...3 {
+        for sequenceForm in 0...3 {
+          let octets = [0x04] + Self.length(value.count, longForm: valueForm) + value
+          let body = [0x02, UInt8(typeBytes.count)] + typeBytes + [0x02, 0x01, 0x01] + octets
+          let sequence = [0x30] + Self.length(body.count, longForm: sequenceForm) + body
+          let set = [0x31] + Self.length(sequence.count, longForm: 0) + sequence
+          let payload = try AppReceiptPayloadDecoder.decodePayload(set, offsetMap: .identity)
+          #expect(payload.bundleID == "com.x", "type \(typeBytes) forms \(valueForm) \(sequenceForm)")
+          #expect(payload.otherAttributes.isEmpty)
+        }
+      }
+    }
+  }
+
+  /// A caller that never shows undocumented attributes gets the same receipt without them: the same
+  /// transactions, warnings, moment and signature facts, and the same failures.
+  @Test func skippingCarriedFieldsChangesNothingElse() throws {
+    let names = ["receipt-sandbox-legacy", "receipt-xcode", "receipt-production", "receipt-sandbox-g5"]
+    let fixtures = names.compactMap { name in
+      AppReceiptFixtureTests.peerFixture("tikhop__TPInAppReceipt/" + name).map { (name, $0) }
+    }
+    guard fixtures.count == names.count else {
+      TestPaths.noteSharedMissing("TPInAppReceipt receipts")
+      return
+    }
+    for (name, bytes) in fixtures {
+      let full = try AppReceiptFormat().decode(bytes, source: name, options: DecodeOptions())
+      let lean = try AppReceiptFormat().decode(
+        bytes, source: name, options: DecodeOptions(keepsCarriedFields: false))
+      #expect(!full.transactions.isEmpty, "\(name)")
+      #expect(lean.provenance.carriedFields.isEmpty, "\(name)")
+      #expect(lean.transactions.allSatisfy { $0.carriedFields.isEmpty }, "\(name)")
+      let stripped = full.transactions.map { t -> PurchaseTransaction in
+        var t = t
+        t.carriedFields = []
+        return t
+      }
+      #expect(lean.transactions == stripped, "\(name)")
+      #expect(lean.warnings == full.warnings, "\(name)")
+      #expect(lean.moment == full.moment, "\(name)")
+      #expect(lean.environment == full.environment, "\(name)")
+      #expect(lean.provenance.signature == full.provenance.signature, "\(name)")
+      #expect(lean.provenance.receipt == full.provenance.receipt, "\(name)")
+      // A cut receipt fails the same way either way.
+      for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) {
+        let prefix = Array(bytes[..<cut])
+        func failure(_ options: DecodeOptions) -> String? {
+          do {
+            _ = try AppReceiptFormat().decode(prefix, source: name, options: options)
+            return nil
+          } catch {
+            return error.description
+          }
+        }
+        #expect(failure(DecodeOptions()) == failure(DecodeOptions(keepsCarriedFields: false)), "\(name) \(cut)")
+      }
     }
   }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import ReceiptCLI
+
+/// The text layout's fast paths (printable ASCII wrapped byte by byte, a value that fits left unwrapped, a
+/// character count without a grapheme walk) give exactly what the general definitions give.
+@Suite struct TextLayoutFastPathTests {
+  /// Words of every length around the line width, single and repeated spaces, spaces at either end.
+  static func randomText(_ generator: inout SystemRandomNumberGenerator, alphabet: [String]) -> String {
+    var text = ""
+    for _ in 0..<Int.random(in: 0...12, using: &generator) {
+      text += String(repeating: " ", count: Int.random(in: 0...3, using: &generator))
+      let length = [0, 1, 5, 19, 20, 21, 39, 40, 41, 61, 90].randomElement(using: &generator) ?? 1
+      text += (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" }.joined()
+    }
+    return text
+  }
+
+  @Test func asciiWrapMatchesTheCharacterWrap() {
+    var generator = SystemRandomNumberGenerator()
+    let ascii = ["a", "b", "Z", "0", ".", "-", "(", ")", ",", "~"]
+    for _ in 0..<3000 {
+      let text = Self.randomText(&generator, alphabet: ascii)
+      let indent = Int.random(in: 0...30, using: &generator)
+      let columns = Int.random(in: 10...100, using: &generator)
+      let width = max(20, columns - indent)
+      let fast = TextLayout.wrapPrintableASCII(text, indent: indent, width: width)
+      #expect(fast == TextLayout.wrapCharacters(text, indent: indent, width: width), "\(text) \(indent) \(columns)")
+    }
+    // Anything but printable ASCII takes the character wrap.
+    for text in ["caf\u{E9} au lait", "a\tb", "a\nb", "\u{1B}[1mbold\u{1B}[0m", "e\u{301}"] {
+      #expect(TextLayout.wrapPrintableASCII(text, indent: 2, width: 20) == nil, "\(text)")
+    }
+  }
+
+  /// `fields` as it was written before its fast path: every value wrapped, then the indent dropped.
+  static func referenceFields(
+    _ layout: TextLayout, _ rows: [(TerminalText, TerminalText)], indent: Int, minimumLabelWidth: Int
+  ) -> String {
+    let labelWidth = max(minimumLabelWidth, (rows.map { $0.0.rendered.count }.max() ?? 0) + 2)
+    var out = ""
+    for (label, value) in rows {
+      let valueIndent = indent + labelWidth
+      let gap = String(repeating: " ", count: max(0, labelWidth - label.count))
+      let pad = String(repeating: " ", count: indent)
+      guard value.rendered.utf8.count <= 4096 else {
+        out += pad + label.rendered + gap + value.rendered + "\n"
+        continue
+      }
+      let wrapped = TextLayout.wrapCharacters(
+        value.rendered, indent: valueIndent, width: max(20, layout.width - valueIndent))
+      out += pad + label.rendered + gap + String(wrapped.dropFirst(valueIndent)) + "\n"
+    }
+    return out
+  }
+
+  @Test func fieldsMatchTheWrapEverythingDefinition() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabets = [["a", "b", "7", ":", "-"], ["a", "\u{E9}", "\u{4E2D}", "b"]]
+    for _ in 0..<1500 {
+      let layout = TextLayout(color: false, width: Int.random(in: 20...120, using: &generator))
+      let alphabet = alphabets.randomElement(using: &generator) ?? alphabets[0]
+      let rows = (0..<Int.random(in: 0...5, using: &generator)).map { i -> (TerminalText, TerminalText) in
+        (TerminalText("Label \(i)"), TerminalText(Self.randomText(&generator, alphabet: alphabet)))
+      }
+      let indent = Int.random(in: 0...6, using: &generator)
+      let minimum = Int.random(in: 0...16, using: &generator)
+      let fast = layout.fields(rows, indent: indent, minimumLabelWidth: minimum).rendered
+      #expect(fast == Self.referenceFields(layout, rows, indent: indent, minimumLabelWidth: minimum))
+    }
+    // A value of many kilobytes stays on one line.
+    let long = TerminalText(String(repeating: "word ", count: 1000))
+    let layout = TextLayout(color: false)
+    let expected = Self.referenceFields(layout, [("Key", long)], indent: 2, minimumLabelWidth: 0)
+    #expect(layout.fields([("Key", long)], indent: 2).rendered == expected)
+  }
+
+  @Test func countIsCharactersWithoutColourCodes() {
+    let bold = TextLayout(color: true).paint("Bold", .bold)
+    #expect(bold.count == 4)
+    #expect(TerminalText("plain ascii").count == 11)
+    #expect(TerminalText("caf\u{E9}").count == 4)
+    #expect(TerminalText("e\u{301}").count == 1)
+    #expect(TerminalText("\r\n").count == TerminalText("\r\n").rendered.count)
+    #expect(("a\nb" as TerminalText).count == 3)
+  }
+}
