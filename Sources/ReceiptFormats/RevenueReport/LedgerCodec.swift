@@ -69,9 +69,9 @@ public enum LedgerCodec {
     case .record(let r): key = r.transactionID
     case .error(let e): key = e.input
     }
-    var quoted = ""
+    var quoted: [UInt8] = []
     JSONValue.writeString(key, to: &quoted)
-    return String(quoted.dropFirst().dropLast()) + "\t" + write(line)
+    return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) + "\t" + write(line)
   }
 
   static let basisNames: [(String, TransactionValue.PriceBasis)] = [
