@@ -64,6 +64,7 @@ package final class CommandContext: @unchecked Sendable {
     _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
+    defer { input.content.releaseResidentPages() }
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(
         contentsOf: buffer, source: input.label,

@@ -90,6 +90,14 @@ package struct InputBytes: Sendable {
     }
   }
 
+  /// Gives back the resident pages of a large mapped document once it has been decoded, so that what is built
+  /// from it does not sit on top of the whole file in memory. Nothing is lost: touched again, the pages are
+  /// read again from the file. Small documents keep theirs (a system call each would cost more than it saves).
+  func releaseResidentPages() {
+    guard case .mapped(let m, let range) = storage, range.count >= 1 << 20 else { return }
+    m.release(range)
+  }
+
   /// Calls `body` with the bytes in place; the pointer is valid only during the call.
   package func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
     switch storage {

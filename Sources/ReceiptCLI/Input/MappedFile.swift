@@ -40,6 +40,15 @@ package final class MappedFile: @unchecked Sendable {
     _ = madvise(base, end, MADV_DONTNEED)
   }
 
+  /// Drops the pages wholly inside `range` from this process's memory (read again from the file if touched).
+  func release(_ range: Range<Int>) {
+    let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+    let start = (min(range.lowerBound, count) + page - 1) / page * page
+    let end = min(range.upperBound, count) / page * page
+    guard end > start else { return }
+    _ = madvise(base + start, end - start, MADV_DONTNEED)
+  }
+
   /// The message the SIGBUS handler writes: one buffer for the life of the process, rewritten under a
   /// lock when another file is mapped. It is never freed, because the handler may read it at any moment
   /// and files are mapped from several threads at once (in-process test runs).
