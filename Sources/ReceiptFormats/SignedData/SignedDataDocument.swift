@@ -250,6 +250,11 @@ public enum SignedDataDecoder {
 
   static func decodeObject(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
     if let document = try decodeTransactionListInPlace(bytes, strict: strict) { return document }
+    return try decodeObjectWithTree(bytes, strict: strict)
+  }
+
+  /// Any object through a JSON tree: every shape, and the reference the in-place list reader must agree with.
+  static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
     let value: JSONValue
     do {
       value = try JSONValue.parse(bytes)
