@@ -28,6 +28,42 @@ public enum CompactJWS {
   static func decode(
     _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
+    var memo = HeaderMemo()
+    return try decode(text, expected: expected, base: base, strict: strict, memo: &memo)
+  }
+
+  /// The last header read and its segment: the tokens of one response usually share their header
+  /// (with Apple's, a certificate chain of some 3 KB), so it is decoded once.
+  struct HeaderMemo {
+    var segment: [UInt8] = []
+    var header: JWSHeader?
+
+    /// The header held for exactly these segment bytes.
+    func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
+      guard let header, bytes.count == segment.count else { return nil }
+      let same = segment.withUnsafeBufferPointer { held in
+        guard let a = held.baseAddress, let b = bytes.baseAddress else { return held.count == 0 }
+        var i = 0
+        while held.count &- i >= 8 {
+          let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+          if x != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+          i &+= 8
+        }
+        while i < held.count {
+          if a[i] != b[i] { return false }
+          i &+= 1
+        }
+        return true
+      }
+      return same ? header : nil
+    }
+  }
+
+  /// Decodes one token, its header taken from `memo` when the header segment is the one read last.
+  static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
+    memo: inout HeaderMemo
+  ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
     let (lo, hi) = trimmedRange(text)
     guard hi - lo <= maxTokenBytes else {
       throw SignedDataError(.tooLarge, path: base.text, detail: "a JWS longer than \(maxTokenBytes) bytes")
@@ -41,6 +77,16 @@ public enum CompactJWS {
     var dotCount = 0
     var i = lo
     while i < hi {
+      // Eight bytes at a time while none is a dot (the test for a zero byte, after xor with dots).
+      if let start = text.baseAddress {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while hi &- i >= 8 {
+          let x = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x2E)
+          if (x &- ones) & ~x & (ones &* 0x80) != 0 { break }
+          i &+= 8
+        }
+        guard i < hi else { break }
+      }
       if text[i] == UInt8(ascii: ".") {
         if dotCount > 3 { break }
         if dotCount == 0 { first = i } else if dotCount == 1 { second = i }
@@ -67,10 +113,18 @@ public enum CompactJWS {
           detail: "\(error.message) of the \(name) segment (character \(start - lo + error.offset + 1) of the token)")
       }
     }
-    let headerBytes = try segment(lo, first, "header")
+    // A header held in `memo` decoded without error before, so skipping it keeps the errors' order.
+    let held = memo.header(for: UnsafeBufferPointer(rebasing: text[lo..<first]))
+    let headerBytes = held == nil ? try segment(lo, first, "header") : []
     let payloadBytes = try segment(first + 1, second, "payload")
     let signatureBytes = try segment(second + 1, hi, "signature")
-    let header = try readHeader(headerBytes, base: base.into("header"))
+    let header: JWSHeader
+    if let held {
+      header = held
+    } else {
+      header = try readHeader(headerBytes, base: base.into("header"))
+      memo = HeaderMemo(segment: Array(text[lo..<first]), header: header)
+    }
     let (payload, carried) = try PayloadDecoding.decode(
       payloadBytes, expected: expected, base: base.into("payload"), strict: strict)
     let jws = SignedJWS(

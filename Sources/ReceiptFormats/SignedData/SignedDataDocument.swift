@@ -388,6 +388,8 @@ public enum SignedDataDecoder {
 struct TreeWalker {
   let strict: Bool
   var carried: [SignedDataError] = []
+  /// The header last read from a list's tokens.
+  var headerMemo = CompactJWS.HeaderMemo()
 
   static let listKeys: Set<String> = [
     "signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment",
@@ -548,7 +550,8 @@ struct TreeWalker {
   {
     let base = LazyPath("signedTransactions", index: index)
     do throws(SignedDataError) {
-      let (jws, inner) = try CompactJWS.decode(text, expected: .transaction, base: base, strict: strict)
+      let (jws, inner) = try CompactJWS.decode(
+        text, expected: .transaction, base: base, strict: strict, memo: &headerMemo)
       guard case .transaction(let payload) = jws.payload else {
         throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(SignedPayloadKind.transaction.noun)")
       }

@@ -9,6 +9,13 @@ import Testing
   static let t0 = SignedDataFixtures.jws(#"{"transactionId":"2000000000","productId":"p","purchaseDate":1}"#)
   static let t1 = SignedDataFixtures.jws(#"{"transactionId":"2000000001","productId":"p","purchaseDate":2}"#)
   static let renewal = SignedDataFixtures.jws(#"{"autoRenewStatus":1,"originalTransactionId":"1"}"#)
+  static let apple = SignedDataFixtures.jws(
+    #"{"transactionId":"4","productId":"p","purchaseDate":3}"#, header: #"{"alg":"ES256","x5c":["a","b","c"]}"#)
+  /// A header as long as the hand-written one, one letter apart.
+  static let sameLength = SignedDataFixtures.jws(
+    #"{"transactionId":"5","productId":"p","purchaseDate":4}"#,
+    header: #"{"alg":"ES256","kid":"hand-writteX","x5c":[],"typ":"JWT"}"#)
+  static let badHeader = "e!J" + t1.drop(while: { $0 != "." })
   static let badDate = SignedDataFixtures.jws(#"{"transactionId":"3","expiresDate":"soon"}"#)
 
   typealias Outcome = Result<SignedDataDocument, SignedDataError>
@@ -54,6 +61,10 @@ import Testing
     #"{"bundleId":"b","signedTransactions":["\#(t0)"],"signedPayload":"x"}"#,
     #"{"bundleId":"b","signedTransactions":["\#(t0)"]"#,
     #"{"bundleId":"b","signedTransactions":["\#(t0)"]} x"#,
+    #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(apple)","\#(t1)","\#(apple)"]}"#,
+    #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(badHeader)","\#(t1)"]}"#,
+    #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(sameLength)","\#(t1)"]}"#,
+    #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(t1.dropLast(3))!!!","\#(t1)"]}"#,
     "\u{FEFF}" + #"{"bundleId":"b","signedTransactions":["\#(t0)"]}"#,
   ]
 
@@ -83,6 +94,18 @@ import Testing
     #expect(list.signedTransactions.count == 3)
     #expect(list.signedTransactions[2].decoded?.payload.transactionId == "2000000001")
     #expect(doc.carriedErrors.map(\.path) == ["signedTransactions[1]"])
+
+    // Tokens with another header in between each keep their own header.
+    let tokens = [Self.t0, Self.apple, Self.t1, Self.sameLength].map { "\"\($0)\"" }.joined(separator: ",")
+    let mixed = #"{"signedTransactions":["# + tokens + "]}"
+
+    guard case .success(let m) = Self.agree(mixed, strict: true).0, case .refundHistory(let r) = m.content else {
+      Issue.record("three good tokens must decode")
+      return
+    }
+    #expect(r.signedTransactions.map { $0.decoded?.header.x5cCount } == [0, 3, 0, 0])
+    let kids = r.signedTransactions.map { $0.decoded?.header.kid }
+    #expect(kids == ["hand-written", nil, "hand-written", "hand-writteX"])
 
     let kind = Self.agree(#"{"signedTransactions":["\#(Self.renewal)"]}"#, strict: true).0
     guard case .failure(let k) = kind else {
