@@ -19,52 +19,116 @@ public enum CompactJWS {
   static func decode(
     _ text: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
+    try text.withUnsafeBufferPointer { all throws(SignedDataError) in
+      try decode(all, expected: expected, base: LazyPath(base), strict: strict)
+    }
+  }
+
+  /// Decodes the token in `text` (a slice of a larger document read in place, or a whole string).
+  static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool
+  ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
+    var memo = HeaderMemo()
+    return try decode(text, expected: expected, base: base, strict: strict, memo: &memo)
+  }
+
+  /// The last header read and its segment: the tokens of one response usually share their header
+  /// (with Apple's, a certificate chain of some 3 KB), so it is decoded once.
+  struct HeaderMemo {
+    var segment: [UInt8] = []
+    var header: JWSHeader?
+
+    /// The header held for exactly these segment bytes.
+    func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
+      guard let header, bytes.count == segment.count else { return nil }
+      let same = segment.withUnsafeBufferPointer { held in
+        guard let a = held.baseAddress, let b = bytes.baseAddress else { return held.count == 0 }
+        var i = 0
+        while held.count &- i >= 8 {
+          let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+          if x != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+          i &+= 8
+        }
+        while i < held.count {
+          if a[i] != b[i] { return false }
+          i &+= 1
+        }
+        return true
+      }
+      return same ? header : nil
+    }
+  }
+
+  /// Decodes one token, its header taken from `memo` when the header segment is the one read last.
+  static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
+    memo: inout HeaderMemo
+  ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
     let (lo, hi) = trimmedRange(text)
     guard hi - lo <= maxTokenBytes else {
-      throw SignedDataError(.tooLarge, path: base, detail: "a JWS longer than \(maxTokenBytes) bytes")
+      throw SignedDataError(.tooLarge, path: base.text, detail: "a JWS longer than \(maxTokenBytes) bytes")
     }
     guard hi > lo else {
-      throw SignedDataError(.segmentCount, path: base, detail: "empty where a compact JWS was expected")
+      throw SignedDataError(.segmentCount, path: base.text, detail: "empty where a compact JWS was expected")
     }
     // Dots split the segments; count them all so the message can say how many there were.
-    var dots: [Int] = []
+    var first = -1
+    var second = -1
+    var dotCount = 0
     var i = lo
     while i < hi {
+      // Eight bytes at a time while none is a dot (the test for a zero byte, after xor with dots).
+      if let start = text.baseAddress {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while hi &- i >= 8 {
+          let x = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x2E)
+          if (x &- ones) & ~x & (ones &* 0x80) != 0 { break }
+          i &+= 8
+        }
+        guard i < hi else { break }
+      }
       if text[i] == UInt8(ascii: ".") {
-        if dots.count > 3 { break }
-        dots.append(i)
+        if dotCount > 3 { break }
+        if dotCount == 0 { first = i } else if dotCount == 1 { second = i }
+        dotCount += 1
       }
       i += 1
     }
-    guard dots.count == 2 else {
-      let count = dots.count > 3 ? "5 or more" : "\(dots.count + 1)"
-      let plural = dots.count == 0 ? "" : "s"
+    guard dotCount == 2 else {
+      let count = dotCount > 3 ? "5 or more" : "\(dotCount + 1)"
+      let plural = dotCount == 0 ? "" : "s"
       throw SignedDataError(
-        .segmentCount, path: base,
+        .segmentCount, path: base.text,
         detail: "not a compact JWS: \(count) segment\(plural) separated by '.', expected 3 (header.payload.signature)")
     }
-    let parts = [(lo, dots[0], "header"), (dots[0] + 1, dots[1], "payload"), (dots[1] + 1, hi, "signature")]
-    var decoded: [[UInt8]] = []
-    for (start, end, name) in parts {
+    func segment(_ start: Int, _ end: Int, _ name: String) throws(SignedDataError) -> [UInt8] {
       if end == start, name != "signature" {
-        throw SignedDataError(.base64url, path: SignedDataPath.into(base, name), detail: "empty \(name) segment")
+        throw SignedDataError(.base64url, path: base.into(name).text, detail: "empty \(name) segment")
       }
-      do {
-        let bytes = try text.withUnsafeBufferPointer { all throws(Base64URLError) -> [UInt8] in
-          try Base64URL.decode(UnsafeBufferPointer(rebasing: all[start..<end]))
-        }
-        decoded.append(bytes)
+      do throws(Base64URLError) {
+        return try Base64URL.decode(UnsafeBufferPointer(rebasing: text[start..<end]))
       } catch {
         throw SignedDataError(
-          .base64url, path: SignedDataPath.into(base, name),
+          .base64url, path: base.into(name).text,
           detail: "\(error.message) of the \(name) segment (character \(start - lo + error.offset + 1) of the token)")
       }
     }
-    let header = try readHeader(decoded[0], base: SignedDataPath.into(base, "header"))
+    // A header held in `memo` decoded without error before, so skipping it keeps the errors' order.
+    let held = memo.header(for: UnsafeBufferPointer(rebasing: text[lo..<first]))
+    let headerBytes = held == nil ? try segment(lo, first, "header") : []
+    let payloadBytes = try segment(first + 1, second, "payload")
+    let signatureBytes = try segment(second + 1, hi, "signature")
+    let header: JWSHeader
+    if let held {
+      header = held
+    } else {
+      header = try readHeader(headerBytes, base: base.into("header"))
+      memo = HeaderMemo(segment: Array(text[lo..<first]), header: header)
+    }
     let (payload, carried) = try PayloadDecoding.decode(
-      decoded[1], expected: expected, base: SignedDataPath.into(base, "payload"), strict: strict)
+      payloadBytes, expected: expected, base: base.into("payload"), strict: strict)
     let jws = SignedJWS(
-      header: header, payload: payload, signatureByteCount: decoded[2].count,
+      header: header, payload: payload, signatureByteCount: signatureBytes.count,
       source: signingSource(header: header, environment: payload.environment))
     return (jws, carried)
   }
@@ -79,7 +143,7 @@ public enum CompactJWS {
   }
 
   /// The range of `text` without surrounding whitespace and one pair of surrounding double quotes.
-  static func trimmedRange(_ text: [UInt8]) -> (Int, Int) {
+  static func trimmedRange(_ text: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
     var lo = 0
     var hi = text.count
     func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
@@ -99,7 +163,7 @@ public enum CompactJWS {
     static let keys = SignedKeys(allCases.map { "\($0)" })
   }
 
-  static func readHeader(_ bytes: [UInt8], base: String) throws(SignedDataError) -> JWSHeader {
+  static func readHeader(_ bytes: [UInt8], base: LazyPath) throws(SignedDataError) -> JWSHeader {
     do {
       return try JSONReader.withReader(bytes, maxDepth: 16) { reader in
         var r = PayloadReading(reader: reader, base: base, strict: true)
@@ -119,9 +183,9 @@ public enum CompactJWS {
     } catch let e as SignedDataError {
       throw SignedDataError(.header, path: e.path, detail: e.detail, line: e.line, column: e.column)
     } catch let e as JSONSyntaxError {
-      throw SignedDataError(.header, path: base, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
+      throw SignedDataError(.header, path: base.text, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
     } catch {
-      throw SignedDataError(.header, path: base, detail: "\(error)")
+      throw SignedDataError(.header, path: base.text, detail: "\(error)")
     }
   }
 }

@@ -80,6 +80,13 @@ enum PayloadDecoding {
   static func decode(
     _ bytes: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool
   ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
+    try decode(bytes, expected: expected, base: LazyPath(base), strict: strict)
+  }
+
+  /// As above, the path made only for a message.
+  static func decode(
+    _ bytes: [UInt8], expected: SignedPayloadKind?, base: LazyPath, strict: Bool
+  ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
     do {
       return try JSONReader.withReader(bytes) { reader in
         // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
@@ -99,14 +106,15 @@ enum PayloadDecoding {
     } catch let e as SignedDataError {
       throw e
     } catch let e as JSONSyntaxError {
-      throw SignedDataError(.payloadJSON, path: base, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
+      throw SignedDataError(
+        .payloadJSON, path: base.text, detail: "not JSON: \(e.message)", line: e.line, column: e.column)
     } catch {
-      throw SignedDataError(.payloadJSON, path: base, detail: "\(error)")
+      throw SignedDataError(.payloadJSON, path: base.text, detail: "\(error)")
     }
   }
 
   /// Reads the payload as `kind`, to its end.
-  static func readTyped(_ kind: SignedPayloadKind, _ reader: JSONReader, base: String, strict: Bool) throws
+  static func readTyped(_ kind: SignedPayloadKind, _ reader: JSONReader, base: LazyPath, strict: Bool) throws
     -> (SignedPayload, carried: [SignedDataError])
   {
     var r = PayloadReading(reader: reader, base: base, strict: strict)
@@ -136,10 +144,11 @@ enum PayloadDecoding {
 
   /// Which marker keys the top-level object holds, for each kind (first key seen per kind).
   /// A pass over the top level that skips values; the typed pass follows.
-  static func kindMarkersPresent(_ start: JSONReader, base: String) throws -> [SignedPayloadKind: String] {
+  static func kindMarkersPresent(_ start: JSONReader, base: LazyPath) throws -> [SignedPayloadKind: String] {
     var reader = start
     guard try reader.peek() == .object else {
-      throw SignedDataError(.payloadJSON, path: base, detail: "expected a JSON object, found \(try reader.peek().noun)")
+      throw SignedDataError(
+        .payloadJSON, path: base.text, detail: "expected a JSON object, found \(try reader.peek().noun)")
     }
     try reader.beginObject()
     var found: [SignedPayloadKind: String] = [:]
@@ -153,14 +162,14 @@ enum PayloadDecoding {
   }
 
   static func resolveKind(
-    _ markers: [SignedPayloadKind: String], expected: SignedPayloadKind?, base: String
+    _ markers: [SignedPayloadKind: String], expected: SignedPayloadKind?, base: LazyPath
   ) throws(SignedDataError) -> SignedPayloadKind {
     let kinds = SignedPayloadKind.allCases.filter { markers[$0] != nil }
     func say(_ k: SignedPayloadKind) -> String { "\(markers[k] ?? "?") (\(k.noun))" }
     if let expected {
       if let other = kinds.first(where: { $0 != expected }) {
         throw SignedDataError(
-          .kindMismatch, path: base, detail: "expected \(expected.noun) here, but the payload has \(say(other))")
+          .kindMismatch, path: base.text, detail: "expected \(expected.noun) here, but the payload has \(say(other))")
       }
       return expected
     }
@@ -168,12 +177,12 @@ enum PayloadDecoding {
     case 1: return kinds[0]
     case 0:
       throw SignedDataError(
-        .unknownKind, path: base,
+        .unknownKind, path: base.text,
         detail: "unknown kind: none of transactionId (transaction), autoRenewStatus/renewalDate (renewal info), "
           + "receiptType (app transaction) or notificationType (notification)")
     default:
       throw SignedDataError(
-        .unknownKind, path: base,
+        .unknownKind, path: base.text,
         detail: "ambiguous kind: the payload has \(kinds.map(say).joined(separator: " and "))")
     }
   }

@@ -5,14 +5,14 @@ import ReceiptModel
 struct PayloadReading {
   var reader: JSONReader
   /// Where the JSON text sits, e.g. `signedTransactions[3] > payload`.
-  let base: String
+  let base: LazyPath
   var steps: [String] = []
   var notes: [SignedDataNote] = []
   /// Nested JWS failures carried instead of thrown (strict == false).
   var carried: [SignedDataError] = []
   let strict: Bool
 
-  init(reader: JSONReader, base: String, strict: Bool) {
+  init(reader: JSONReader, base: LazyPath, strict: Bool) {
     self.reader = reader
     self.base = base
     self.strict = strict
@@ -28,7 +28,7 @@ struct PayloadReading {
     return s
   }
 
-  var path: String { SignedDataPath.join(base, relativePath) }
+  var path: String { SignedDataPath.join(base.text, relativePath) }
 
   func fieldError(_ detail: String, at offset: Int) -> SignedDataError {
     let place = reader.error("", at: offset)

@@ -249,6 +249,12 @@ public enum SignedDataDecoder {
   // MARK: JSON objects
 
   static func decodeObject(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
+    if let document = try decodeTransactionListInPlace(bytes, strict: strict) { return document }
+    return try decodeObjectWithTree(bytes, strict: strict)
+  }
+
+  /// Any object through a JSON tree: every shape, and the reference the in-place list reader must agree with.
+  static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
     let value: JSONValue
     do {
       value = try JSONValue.parse(bytes)
@@ -284,6 +290,72 @@ public enum SignedDataDecoder {
     return SignedDataDocument(content: content, carriedErrors: walker.carried)
   }
 
+  /// A top-level member of a transaction list read in place: a scalar, or the `signedTransactions` tokens.
+  enum ListMember {
+    case value(JSONValue)
+    /// Content ranges of plain strings (no escapes): the JWS bytes as they lie in the document.
+    case tokens([Range<Int>])
+  }
+
+  /// Get Transaction History / Get Refund History without a tree: when the top level holds only scalars and
+  /// `signedTransactions` is null or an array of strings without escapes, each JWS is decoded from the document
+  /// bytes where it lies. Anything else (a syntax error, nesting, an escape, `signedPayload`) returns nil and the
+  /// tree reader decides, so every message and position stays the tree reader's.
+  static func decodeTransactionListInPlace(_ bytes: [UInt8], strict: Bool) throws(SignedDataError)
+    -> SignedDataDocument?
+  {
+    try bytes.withUnsafeBufferPointer { buffer throws(SignedDataError) -> SignedDataDocument? in
+      guard let members = scanTransactionList(buffer) else { return nil }
+      // The only place a duplicate can be is the top level; the tree reader's check says the same there.
+      var seen: Set<String> = []
+      for member in members where TreeWalker.listKeys.contains(member.key) {
+        if !seen.insert(member.key).inserted {
+          throw SignedDataError(
+            .document, path: member.key, detail: "duplicate key; the tool will not guess which value is meant")
+        }
+      }
+      let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
+      var walker = TreeWalker(strict: strict)
+      let list = try walker.transactionList(members, in: buffer)
+      let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
+      return SignedDataDocument(content: content, carriedErrors: walker.carried)
+    }
+  }
+
+  /// The top-level members when the document fits `decodeTransactionListInPlace`; nil otherwise.
+  static func scanTransactionList(_ buffer: UnsafeBufferPointer<UInt8>) -> [(key: String, value: ListMember)]? {
+    try? JSONReader.withReader(buffer: buffer) { reader -> [(key: String, value: ListMember)]? in
+      guard try reader.peek() == .object else { return nil }
+      try reader.beginObject()
+      var members: [(key: String, value: ListMember)] = []
+      var sawList = false
+      while let keyToken = try reader.nextKey() {
+        let key = reader.string(keyToken)
+        if key == "signedPayload" { return nil }
+        switch try reader.peek() {
+        case .object: return nil
+        case .array:
+          guard key == "signedTransactions" else { return nil }
+          sawList = true
+          try reader.beginArray()
+          var tokens: [Range<Int>] = []
+          while try reader.nextElement() {
+            guard try reader.peek() == .string else { return nil }
+            let token = try reader.readStringToken()
+            if token.hasEscapes { return nil }
+            tokens.append(token.start..<token.end)
+          }
+          members.append((key, .tokens(tokens)))
+        default:
+          if key == "signedTransactions" { sawList = true }
+          members.append((key, .value(try reader.readValue())))
+        }
+      }
+      try reader.finish()
+      return sawList ? members : nil
+    }
+  }
+
   // MARK: Sniffing
 
   /// Keys only signed data and the App Store Server API use (verifyReceipt JSON is snake_case).
@@ -316,6 +388,8 @@ public enum SignedDataDecoder {
 struct TreeWalker {
   let strict: Bool
   var carried: [SignedDataError] = []
+  /// The header last read from a list's tokens.
+  var headerMemo = CompactJWS.HeaderMemo()
 
   static let listKeys: Set<String> = [
     "signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment",
@@ -438,6 +512,57 @@ struct TreeWalker {
       }
     }
     return r
+  }
+
+  /// `transactionList` over members read in place; each JWS decoded from `buffer` where it lies.
+  mutating func transactionList(
+    _ members: [(key: String, value: SignedDataDecoder.ListMember)], in buffer: UnsafeBufferPointer<UInt8>
+  ) throws(SignedDataError) -> TransactionListResponse {
+    var r = TransactionListResponse()
+    var notes: [SignedDataNote] = []
+    for (key, member) in members {
+      guard case .value(let value) = member else {
+        if case .tokens(let tokens) = member, key == "signedTransactions" {
+          r.signedTransactions.reserveCapacity(r.signedTransactions.count + tokens.count)
+          for (i, range) in tokens.enumerated() {
+            r.signedTransactions.append(try nested(UnsafeBufferPointer(rebasing: buffer[range]), i))
+          }
+        }
+        continue
+      }
+      switch key {
+      case "revision": r.revision = try string(value, key)
+      case "hasMore": r.hasMore = try bool(value, key)
+      case "bundleId": r.bundleId = try string(value, key)
+      case "appAppleId": r.appAppleId = try integer(value, key)
+      case "environment": r.environment = try environment(value, key, notes: &notes)
+      case "signedTransactions":
+        guard case .null = value else { throw wrong(value, "an array of JWS strings", key) }
+      default: r.unreadKeys.append(key)
+      }
+    }
+    return r
+  }
+
+  /// `signedTransactions[index]` read in place; the path is made only for a message.
+  mutating func nested(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) throws(SignedDataError)
+    -> NestedJWS<JWSTransactionPayload>
+  {
+    let base = LazyPath("signedTransactions", index: index)
+    do throws(SignedDataError) {
+      let (jws, inner) = try CompactJWS.decode(
+        text, expected: .transaction, base: base, strict: strict, memo: &headerMemo)
+      guard case .transaction(let payload) = jws.payload else {
+        throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(SignedPayloadKind.transaction.noun)")
+      }
+      carried += inner
+      return .decoded(
+        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
+    } catch {
+      if strict { throw error }
+      carried.append(error)
+      return .undecodable(error)
+    }
   }
 
   mutating func statuses(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)

@@ -80,3 +80,29 @@ enum SignedDataPath {
   /// The path into a JWS's payload or header.
   static func into(_ a: String, _ part: String) -> String { a.isEmpty ? part : a + " > " + part }
 }
+
+/// A message path made only when a message needs it: `parent`, then `[index]`, then ` > part`.
+struct LazyPath: Sendable {
+  var parent: String
+  var index: Int?
+  var part: String?
+
+  init(_ parent: String, index: Int? = nil, part: String? = nil) {
+    self.parent = parent
+    self.index = index
+    self.part = part
+  }
+
+  /// The path as messages write it.
+  var text: String {
+    var s = parent
+    if let index { s += "[\(index)]" }
+    if let part { s = SignedDataPath.into(s, part) }
+    return s
+  }
+
+  /// The path into the JWS's `part` (header or payload).
+  func into(_ part: String) -> LazyPath {
+    self.part == nil ? LazyPath(parent, index: index, part: part) : LazyPath(text, part: part)
+  }
+}

@@ -265,15 +265,16 @@ enum SignedDataMapping {
     }
 
     mutating func transaction(
-      _ p: JWSTransactionPayload, path: String, group: String? = nil
+      _ p: JWSTransactionPayload, path: @autoclosure () -> String, group: String? = nil
     ) throws(ReceiptError) {
-      notes(p.notes, path: path)
+      // The path is made only for a note or warning.
+      if !p.notes.isEmpty { notes(p.notes, path: path()) }
       if environment == nil { environment = p.environment?.raw }
       guard let id = p.transactionId, let product = p.productId else {
         let missing = p.transactionId == nil ? "transactionId" : "productId"
         warnings.append(
           DataWarning(
-            path: path.isEmpty ? "(payload)" : path,
+            path: path().isEmpty ? "(payload)" : path(),
             message: "a transaction without \(missing); it cannot be counted and was left out"))
         return
       }
@@ -287,7 +288,7 @@ enum SignedDataMapping {
       if let q = p.quantity {
         guard (1...SignedDataMapping.maxQuantity).contains(q), let value = Int(exactly: q) else {
           throw ReceiptError(
-            .invalidValue, source: source, path: SignedDataPath.join(path, "quantity"),
+            .invalidValue, source: source, path: SignedDataPath.join(path(), "quantity"),
             message: "quantity \(q) is outside 1...\(SignedDataMapping.maxQuantity)")
         }
         quantity = value
@@ -309,7 +310,7 @@ enum SignedDataMapping {
       if p.revocationDate == nil, p.revocationReason != nil {
         warnings.append(
           DataWarning(
-            path: SignedDataPath.join(path, "revocationReason"),
+            path: SignedDataPath.join(path(), "revocationReason"),
             message: "a revocationReason without a revocationDate; no revocation is assumed"))
       }
       if let price = p.price {
@@ -318,7 +319,7 @@ enum SignedDataMapping {
         } else {
           warnings.append(
             DataWarning(
-              path: SignedDataPath.join(path, "price"), message: "a price without a currency; the price is not used"))
+              path: SignedDataPath.join(path(), "price"), message: "a price without a currency; the price is not used"))
         }
       }
       add(t)

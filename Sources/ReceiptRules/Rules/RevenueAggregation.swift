@@ -143,12 +143,25 @@ public struct RevenueReport: Sendable {
   var totals: [String: RevenueGroup] = [:]
 
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
-    var row = rows[currency]?[group.key] ?? RevenueGroup(key: group.key, proceeds: hasProceeds ? 0 : nil)
+    // Each table is searched once and written through the index found; nothing is stored unless both sums succeed.
+    let table = rows.index(forKey: currency)
+    let slot = table.flatMap { rows.values[$0].index(forKey: group.key) }
+    var row: RevenueGroup
+    if let table, let slot {
+      row = rows.values[table].values[slot]
+    } else {
+      row = RevenueGroup(key: group.key, proceeds: hasProceeds ? 0 : nil)
+    }
     try row.add(group)
-    var total = totals[currency] ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
+    let held = totals.index(forKey: currency)
+    var total = held.map { totals.values[$0] } ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
     try total.add(group)
-    rows[currency, default: [:]][group.key] = row
-    totals[currency] = total
+    if let table, let slot {
+      rows.values[table].values[slot] = row
+    } else {
+      rows[currency, default: [:]][group.key] = row
+    }
+    if let held { totals.values[held] = total } else { totals[currency] = total }
   }
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {

@@ -135,10 +135,11 @@ public struct RevenueLedger: Sendable {
 
   /// Entry positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    entries.indices.sorted { i, j in
-      let (a, b) = (entries[i], entries[j])
-      let (x, y) = (a.purchaseDate?.milliseconds ?? Int64.min, b.purchaseDate?.milliseconds ?? Int64.min)
-      return x != y ? x < y : text(of: a.id) < text(of: b.id)
+    // The dates are taken out once, so a comparison copies no entry; the order is the same.
+    let dates = entries.map { $0.purchaseDate?.milliseconds ?? Int64.min }
+    return entries.indices.sorted { i, j in
+      let (x, y) = (dates[i], dates[j])
+      return x != y ? x < y : text(of: entries[i].id) < text(of: entries[j].id)
     }
   }
 }
