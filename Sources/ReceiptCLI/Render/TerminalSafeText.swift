@@ -110,7 +110,7 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
   package static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.rendered += rhs.rendered }
 
   /// Both halves already hold the invariant, so their concatenation does too.
-  private init(trustedConcatenation: String) { rendered = trustedConcatenation }
+  fileprivate init(trustedConcatenation: String) { rendered = trustedConcatenation }
 
   package var isEmpty: Bool { rendered.isEmpty }
 
@@ -212,6 +212,34 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
     }
     return String(out)
   }
+}
+
+/// Terminal text built as bytes and made a `String` once: a block of many rows appends its pieces without a
+/// `String` append (capacity checks, reallocation) per piece. It takes only terminal text, spaces and line
+/// breaks, so the result holds the invariant of its pieces.
+package struct TerminalTextBuilder {
+  private var bytes: [UInt8] = []
+
+  package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+  package mutating func append(_ text: TerminalText) {
+    let utf8 = text.rendered.utf8
+    if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
+  }
+
+  /// `n` spaces (none for a negative `n`).
+  package mutating func appendSpaces(_ n: Int) {
+    if n > 0 { bytes.append(contentsOf: repeatElement(0x20, count: n)) }
+  }
+
+  package mutating func appendNewline() { bytes.append(0x0A) }
+
+  package var text: TerminalText { TerminalText(builtBytes: bytes) }
+}
+
+extension TerminalText {
+  /// Only `TerminalTextBuilder` makes these, from the bytes of terminal text, spaces and line breaks.
+  fileprivate init(builtBytes: [UInt8]) { self.init(trustedConcatenation: String(decoding: builtBytes, as: UTF8.self)) }
 }
 
 extension Array where Element == TerminalText {

@@ -35,27 +35,23 @@ package struct TextLayout: Sendable {
     var widest = 0
     for row in rows { widest = max(widest, row.0.count) }
     let labelWidth = max(minimumLabelWidth, widest + 2)
-    let pad = Self.spaces(indent)
     let valueIndent = indent + labelWidth
-    var out: TerminalText = ""
-    // Appended piece by piece into one text: a block of rows builds no intermediate strings.
-    out.reserveCapacity(rows.count * (valueIndent + 48))
+    // Each row's pieces go into one byte buffer: the block becomes a String once, not by appends per piece.
+    var out = TerminalTextBuilder(capacity: rows.count * (valueIndent + 48))
     for (label, value) in rows {
-      out += pad
-      out += label
-      out += Self.spaces(labelWidth - label.count)
+      out.appendSpaces(indent)
+      out.append(label)
+      out.appendSpaces(labelWidth - label.count)
       // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
       if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: max(20, width - valueIndent)) {
-        out += value
+        out.append(value)
       } else {
-        out += value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent)
+        out.append(value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent))
       }
-      out += Self.newline
+      out.appendNewline()
     }
-    return out
+    return out.text
   }
-
-  static let newline: TerminalText = "\n"
 
   /// Whether `wrap` would leave `text` as it is on one line: printable ASCII, single spaces only between
   /// words, and no longer than the line. Most values are, and they then skip the word split.

@@ -248,27 +248,41 @@ public enum Base64Text {
     return out
   }
 
+  static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
   /// What each byte means: its six bits, or one of the markers below.
   static let symbolValues: [UInt8] = {
     var table = [UInt8](repeating: invalid, count: 256)
-    for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+    for (i, c) in alphabet.enumerated() {
       table[Int(c)] = UInt8(i)
     }
     for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = space }
     table[0x3D] = pad
     return table
   }()
-  /// Each symbol's six bits already in place for positions 0 to 3 of a group (entry `position << 8 | byte`);
-  /// anything outside the alphabet sets bit 31, so one test rejects a group of four.
-  static let placedValues: [UInt32] = {
-    var table = [UInt32](repeating: 1 << 31, count: 1024)
-    for position in 0..<4 {
-      for byte in 0..<256 where symbolValues[byte] < 64 {
-        table[position << 8 | byte] = UInt32(symbolValues[byte]) << UInt32(18 - 6 * position)
+  /// The twelve bits of two symbols read as one little-endian 16-bit word (entry `second << 8 | first`), or
+  /// `notAPair` when either byte is outside the alphabet: a group of four is two lookups and one test.
+  static let pairValues: [UInt16] = {
+    // One fill of 0x80 bytes (0x8080 is also not a pair), which the compiler makes a memset.
+    var table = [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
+      let raw = UnsafeMutableRawBufferPointer(buffer)
+      var offset = 0
+      while offset &+ 8 <= raw.count {
+        raw.storeBytes(of: 0x8080_8080_8080_8080 as UInt64, toByteOffset: offset, as: UInt64.self)
+        offset &+= 8
+      }
+      count = raw.count / 2
+    }
+    table.withUnsafeMutableBufferPointer { entries in
+      for (high, first) in alphabet.enumerated() {
+        for (low, second) in alphabet.enumerated() {
+          entries[Int(second) << 8 | Int(first)] = UInt16(truncatingIfNeeded: high << 6 | low)
+        }
       }
     }
     return table
   }()
+  static let notAPair: UInt16 = 0x8000
   static let invalid: UInt8 = 0xFF
   static let space: UInt8 = 0xFE
   static let pad: UInt8 = 0xFD
@@ -280,37 +294,56 @@ public enum Base64Text {
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
     path: [String]
   ) throws(AppReceiptError) -> Int {
-    try placedValues.withUnsafeBufferPointer { (placed) throws(AppReceiptError) -> Int in
-      try decode(input, from: start, into: output, path: path, placed: placed)
+    try pairValues.withUnsafeBufferPointer { (pairs) throws(AppReceiptError) -> Int in
+      try decode(input, from: start, into: output, path: path, pairs: pairs)
     }
   }
 
   static func decode(
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-    path: [String], placed: UnsafeBufferPointer<UInt32>
+    path: [String], pairs: UnsafeBufferPointer<UInt16>
   ) throws(AppReceiptError) -> Int {
     return try symbolValues.withUnsafeBufferPointer { (table) throws(AppReceiptError) -> Int in
       var accumulator: UInt32 = 0
       var bits = 0
       var padding = 0
+      // Symbols read one at a time; whole groups of four leave the count's remainder as it is.
       var symbols = 0
       var o = 0
       var i = start
       let n = input.count
       while i < n {
-        // Whole quanta at a group boundary: no carried bits, so four symbols make three bytes.
-        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress {
-          while n - i >= 4, output.count - o >= 3 {
-            let v =
-              placed[Int(inBase[i])] | placed[256 | Int(inBase[i &+ 1])] | placed[512 | Int(inBase[i &+ 2])]
-              | placed[768 | Int(inBase[i &+ 3])]
-            guard v & (1 << 31) == 0 else { break }
-            outBase[o] = UInt8(truncatingIfNeeded: v >> 16)
-            outBase[o &+ 1] = UInt8(truncatingIfNeeded: v >> 8)
-            outBase[o &+ 2] = UInt8(truncatingIfNeeded: v)
-            o &+= 3
-            symbols &+= 4
-            i &+= 4
+        // Whole quanta at a group boundary: no carried bits, so four symbols make three bytes, stored as one
+        // 32-bit word whose fourth byte the next group (or nothing) overwrites.
+        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress,
+          let pairBase = pairs.baseAddress
+        {
+          let raw = UnsafeRawPointer(inBase)
+          let out = UnsafeMutableRawPointer(outBase)
+          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
+          var groups = min((n &- i) / 4, (output.count &- o &- 1) / 3)
+          while groups >= 2 {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
+            let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
+            let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
+            let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
+            guard (a | b | c | d) & notAPair == 0 else { break }
+            out.storeBytes(of: (UInt32(a) << 20 | UInt32(b) << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+            out.storeBytes(of: (UInt32(c) << 20 | UInt32(d) << 8).bigEndian, toByteOffset: o &+ 3, as: UInt32.self)
+            o &+= 6
+            i &+= 8
+            groups &-= 2
+          }
+          if groups >= 1 {
+            let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
+            let b = pairBase[Int(truncatingIfNeeded: word >> 16)]
+            if (a | b) & notAPair == 0 {
+              out.storeBytes(of: (UInt32(a) << 20 | UInt32(b) << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+              o &+= 3
+              i &+= 4
+            }
           }
           guard i < n else { break }
         }

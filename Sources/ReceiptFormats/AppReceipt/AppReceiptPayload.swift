@@ -134,15 +134,23 @@ public enum AppReceiptAttributeValue: Sendable, Equatable {
   /// - Parameter bytes: The bytes.
   /// - Returns: The hex text (`0a1b`).
   public static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef")
-    var out = ""
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 0x0F)])
+    // Written as UTF-8 into the string's storage: every carried value of every purchase comes through here.
+    let (count, overflow) = bytes.count.multipliedReportingOverflow(by: 2)
+    guard !overflow, count > 0 else { return "" }
+    return String(unsafeUninitializedCapacity: count) { out in
+      var i = 0
+      for b in bytes {
+        out[i] = hexDigit(b >> 4)
+        out[i + 1] = hexDigit(b & 0x0F)
+        i += 2
+      }
+      return i
     }
-    return out
   }
+
+  /// The lowercase ASCII digit of a nibble.
+  @inline(__always)
+  static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 }
 
 /// The PKCS#7 signature as read, never as checked.

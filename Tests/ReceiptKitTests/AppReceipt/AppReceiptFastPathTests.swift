@@ -59,6 +59,36 @@ import Testing
     #expect(failure("\u{FEFF}QUJD\u{7F}") == "byte 7 (base64): byte 0x7F is not a base64 character")
   }
 
+  /// The pair table rejects every byte outside the alphabet in either half of a 16-bit lookup, at every place of
+  /// an eight-symbol step: each such byte fails at its own offset, as the one-symbol path reports it.
+  @Test func base64PairTableRejectsEveryOtherByteAtEveryPlace() {
+    let valid = Array(Data((0..<24).map { UInt8(truncatingIfNeeded: $0 &* 37) }).base64EncodedString().utf8)
+    let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    for place in 0..<valid.count {
+      for byte in UInt8(0)...255
+      where !alphabet.contains(byte) && byte != 0x3D && byte != 0x20 && byte != 0x0A
+        && byte != 0x09 && byte != 0x0D
+      {
+        var text = valid
+        text[place] = byte
+        do {
+          _ = try Base64Text.decode(text, path: ["base64"])
+          Issue.record("byte \(byte) at \(place) accepted")
+        } catch {
+          #expect(error.offset == place, "byte \(byte) at \(place)")
+        }
+      }
+    }
+  }
+
+  /// Bytes as hex text, against the standard library's own conversion.
+  @Test func carriedBytesHexAgreesWithTheStandardLibrary() {
+    let bytes = (0...255).map { UInt8($0) }
+    let expected = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    #expect(AppReceiptAttributeValue.hex(bytes) == expected)
+    #expect(AppReceiptAttributeValue.hex([]) == "")
+  }
+
   /// The one-pass sniff finds exactly what a plain substring search finds.
   @Test func sniffNamesAgreeWithSubstringSearch() {
     func has(_ window: [UInt8], _ needle: String) -> Bool {
