@@ -4,13 +4,24 @@
 /// table (no String hashing per row); any other id goes to a dictionary. Leading zeros keep an id
 /// out of the numeric table, so "012" and "12" stay different ids, as they are different strings.
 package struct TransactionIDIndex {
-  /// Numeric id and row + 1 (0 = empty slot).
-  private var keys: [UInt64] = []
-  private var rows: [Int] = []
+  /// A numeric id and its row + 1 (0 = empty slot), side by side so that a probe touches one cache line.
+  private struct Slot {
+    var key: UInt64
+    var row: Int
+  }
+
+  private var slots: [Slot] = []
   private var count = 0
   private var other: [String: Int] = [:]
 
   package init() {}
+
+  /// Makes room for `count` more ids without growing on the way (each growth rehashes every id).
+  package mutating func reserve(_ count: Int) {
+    var size = max(64, slots.count)
+    while (self.count + count) * 2 > size { size *= 2 }
+    if size > slots.count { rehash(size) }
+  }
 
   /// The row already holding `id`, or nil after recording `id` at `row`.
   package mutating func position(of id: String, inserting row: Int) -> Int? {
@@ -19,14 +30,19 @@ package struct TransactionIDIndex {
       other[id] = row
       return nil
     }
-    if (count + 1) * 2 > keys.count { grow() }
-    var slot = Self.slot(key, keys.count)
-    while rows[slot] != 0 {
-      if keys[slot] == key { return rows[slot] - 1 }
-      slot = (slot + 1) & (keys.count - 1)
+    return position(ofNumericKey: key, inserting: row)
+  }
+
+  /// The same for an id whose `numericKey` the caller already has, so it is not parsed twice.
+  package mutating func position(ofNumericKey key: UInt64, inserting row: Int) -> Int? {
+    if (count + 1) * 2 > slots.count { rehash(max(64, slots.count * 2)) }
+    let mask = slots.count - 1
+    var slot = Self.slot(key, slots.count)
+    while slots[slot].row != 0 {
+      if slots[slot].key == key { return slots[slot].row - 1 }
+      slot = (slot + 1) & mask
     }
-    keys[slot] = key
-    rows[slot] = row + 1
+    slots[slot] = Slot(key: key, row: row + 1)
     count += 1
     return nil
   }
@@ -49,17 +65,14 @@ package struct TransactionIDIndex {
     Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
   }
 
-  private mutating func grow() {
-    let oldKeys = keys
-    let oldRows = rows
-    let size = max(64, keys.count * 2)
-    keys = [UInt64](repeating: 0, count: size)
-    rows = [Int](repeating: 0, count: size)
-    for i in oldRows.indices where oldRows[i] != 0 {
-      var slot = Self.slot(oldKeys[i], size)
-      while rows[slot] != 0 { slot = (slot + 1) & (size - 1) }
-      keys[slot] = oldKeys[i]
-      rows[slot] = oldRows[i]
+  /// Moves every id into a table of `size` slots (a power of two).
+  private mutating func rehash(_ size: Int) {
+    let old = slots
+    slots = [Slot](repeating: Slot(key: 0, row: 0), count: size)
+    for s in old where s.row != 0 {
+      var slot = Self.slot(s.key, size)
+      while slots[slot].row != 0 { slot = (slot + 1) & (size - 1) }
+      slots[slot] = s
     }
   }
 }

@@ -36,7 +36,7 @@ struct DecodeCommand: ParsableCommand {
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
         json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
-        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
+        warnings: catalogDisagreements(of: history, catalog: catalog))
     }
   }
 }

@@ -62,7 +62,7 @@ struct EntitlementsCommand: ParsableCommand {
       // Warnings go back with the output: this runs on worker threads and must not write itself.
       let warnings =
         sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
-        + history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) } + disagreements
+        + catalogDisagreements(of: history, catalog: catalog) + disagreements
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,

@@ -61,7 +61,7 @@ struct IntroEligibilityCommand: ParsableCommand {
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(results, time: time, color: style.color, width: style.width),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
-        warnings: history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) })
+        warnings: catalogDisagreements(of: history, catalog: catalog))
     }
   }
 

@@ -189,7 +189,7 @@ struct RevenueCommand: ParsableCommand {
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document, keepsCarriedFields: false)
           try history.requireValidStatus(source: document.label)
-          let disagreements = history.transactions.flatMap { catalogDisagreements(of: $0, catalog: catalog) }
+          let disagreements = catalogDisagreements(of: history, catalog: catalog)
           return (history, disagreements.map { "\(document.label): \($0)" })
         },
         consume: { read in

@@ -73,9 +73,10 @@ enum TransactionArraySplit {
           let parsed = board.arrive(at: piece, worker: worker)
           piece += 1
           pieceStart = board.start(of: piece)
-          if let parsed {
-            for t in parsed.rows { add(t) }
-            index += parsed.rows.count
+          if var parsed {
+            index += parsed.lastFirst.count
+            // Moved out in array order; `for t in` would copy each, and release it again with the piece.
+            while let t = parsed.lastFirst.popLast() { add(t) }
             adopted = true
             if parsed.closesArray {
               r.reader.closeArray(resumingAt: parsed.end)
@@ -123,7 +124,8 @@ enum TransactionArraySplit {
 
 /// A piece some thread parsed without an error or a warning.
 struct ParsedPiece {
-  var rows: [PurchaseTransaction]
+  /// The piece's transactions, last first, so that taking them in order is `popLast`, a move.
+  var lastFirst: [PurchaseTransaction]
   /// The first element start at or past the next piece's guessed start, or just past the array's `]`.
   var end: Int
   /// Whether the piece ran to the end of the array.
@@ -143,6 +145,12 @@ struct PieceWorker: @unchecked Sendable {
     }
   }
 
+  /// `rows` reversed by moving them (a buffer's `swapAt` moves; `Array.reverse` copies each element).
+  private func lastFirst(_ rows: consuming [PurchaseTransaction]) -> [PurchaseTransaction] {
+    rows.withUnsafeMutableBufferPointer { $0.reverse() }
+    return rows
+  }
+
   /// The piece parsed from its start, or nil on an error, a warning, something not an object, or when
   /// this thread no longer needs it.
   func parse(_ claim: PieceBoard.Claim) -> ParsedPiece? {
@@ -160,11 +168,11 @@ struct PieceWorker: @unchecked Sendable {
         // A warning names its element's index, which only the sequential read knows.
         guard warnings.isEmpty else { return nil }
         guard try r.reader.nextElement() else {
-          return ParsedPiece(rows: rows, end: r.reader.offset, closesArray: true)
+          return ParsedPiece(lastFirst: lastFirst(rows), end: r.reader.offset, closesArray: true)
         }
         r.reader.skipWhitespace()
         if let stop = claim.stop, r.reader.offset >= stop {
-          return ParsedPiece(rows: rows, end: r.reader.offset, closesArray: false)
+          return ParsedPiece(lastFirst: lastFirst(rows), end: r.reader.offset, closesArray: false)
         }
       }
     } catch {

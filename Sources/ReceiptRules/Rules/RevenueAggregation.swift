@@ -266,12 +266,12 @@ extension RevenueLedger {
     catalog: Catalog, copy: String, _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
-    var service: [String: PaidServiceSoFar] = [:]
+    var service: [ChainKey: PaidServiceSoFar] = [:]
     let upgrades = upgradeMoments()
     for position in purchaseOrder() {
       let t = transaction(entries[position])
       let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
-      let chain = t.chainID
+      let chain = chainKey(entries[position])
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
       let before: Int64? = isSubscription ? (service[chain]?.before(sale: t.purchaseDate) ?? 0) : nil
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
@@ -293,29 +293,20 @@ extension RevenueLedger {
   /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
   /// (the same rule as `UpgradeMoments`).
   func upgradeMoments() -> [Int: Timestamp] {
-    // Numeric ids are keys as they are: no text made for each of 100,000 transactions.
-    enum ChainKey: Hashable {
-      case number(UInt64)
-      case text(String)
-    }
-    func chainKey(_ e: Entry) -> ChainKey {
-      switch e.originalID ?? e.id {
-      case .number(let n): .number(n)
-      case let ref: .text(text(of: ref))
-      }
-    }
+    // Upgrades are rare: most ledgers need no chains at all.
+    guard entries.indices.contains(where: { entries[$0].isUpgraded }) else { return [:] }
     var chains: [ChainKey: [Int]] = [:]
     var groups: [Int: [Int]] = [:]
-    for (i, e) in entries.enumerated() where e.purchaseDate != nil {
-      chains[chainKey(e), default: []].append(i)
-      if let g = e.group { groups[g, default: []].append(i) }
+    for i in entries.indices where entries[i].purchaseDate != nil {
+      chains[chainKey(entries[i]), default: []].append(i)
+      if let g = entries[i].group { groups[g, default: []].append(i) }
     }
     var moments: [Int: Timestamp] = [:]
-    for (i, e) in entries.enumerated() where e.isUpgraded {
-      guard let bought = e.purchaseDate else { continue }
-      let chain = chains[chainKey(e)] ?? []
+    for i in entries.indices where entries[i].isUpgraded {
+      guard let bought = entries[i].purchaseDate else { continue }
+      let chain = chains[chainKey(entries[i])] ?? []
       var first: Timestamp?
-      for j in chain + (e.group.flatMap { groups[$0] } ?? []) where j != i {
+      for j in chain + (entries[i].group.flatMap { groups[$0] } ?? []) where j != i {
         guard let at = entries[j].purchaseDate, at > bought else { continue }
         if let f = first, f <= at { continue }
         first = at

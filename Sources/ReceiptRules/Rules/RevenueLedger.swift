@@ -43,6 +43,8 @@ public struct RevenueLedger: Sendable {
   var groupNumbers: [String: Int] = [:]
   /// Ids that are not plain numbers, and unrecognised ownership values.
   var texts: [String] = []
+  private var lastProduct: (id: String, number: Int)?
+  private var lastGroup: (id: String, number: Int)?
   public private(set) var duplicatesMerged = 0
   public var errors: [RevenueInputError] = []
 
@@ -51,37 +53,57 @@ public struct RevenueLedger: Sendable {
   public var distinctTransactions: Int { entries.count }
 
   /// The distinct transaction ids, in the order they were first read.
-  public var transactionIDs: [String] { entries.map { text(of: $0.id) } }
+  public var transactionIDs: [String] { entries.indices.map { text(of: entries[$0].id) } }
 
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged
-    for t in history.transactions {
-      if let i = index.position(of: t.transactionID, inserting: entries.count) {
-        duplicatesMerged += 1
-        // A later copy may know of a refund the earlier one did not.
-        if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
-        if t.isUpgraded { entries[i].isUpgraded = true }
-        continue
-      }
-      let ownership: Int
-      switch t.ownership {
-      case .purchased: ownership = 0
-      case .familyShared: ownership = 1
-      case .unknown: ownership = -1
-      case .unrecognized(let raw):
-        ownership = texts.count + 2
-        texts.append(raw)
-      }
-      entries.append(
-        Entry(
-          id: reference(t.transactionID), originalID: t.originalTransactionID.map { reference($0) },
-          product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
-          offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-          purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
-          isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }, price: t.price,
-          productType: t.productType))
+    // Not `entries.reserveCapacity`: reserving the exact size per document would copy the ledger each time.
+    index.reserve(history.transactions.count)
+    // Read in place: `for t in` would copy each transaction, retaining and releasing every field.
+    history.transactions.withUnsafeBufferPointer { all in
+      for i in all.indices { add(all[i]) }
     }
+  }
+
+  private mutating func add(_ t: borrowing PurchaseTransaction) {
+    let key = TransactionIDIndex.numericKey(t.transactionID)
+    let held =
+      if let key {
+        index.position(ofNumericKey: key, inserting: entries.count)
+      } else {
+        index.position(of: t.transactionID, inserting: entries.count)
+      }
+    if let i = held {
+      duplicatesMerged += 1
+      // A later copy may know of a refund the earlier one did not.
+      if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
+      if t.isUpgraded { entries[i].isUpgraded = true }
+      return
+    }
+    let ownership: Int
+    switch t.ownership {
+    case .purchased: ownership = 0
+    case .familyShared: ownership = 1
+    case .unknown: ownership = -1
+    case .unrecognized(let raw):
+      ownership = texts.count + 2
+      texts.append(raw)
+    }
+    let id: IDRef
+    if let key, key < 1 << 63 {
+      id = .number(key)
+    } else {
+      id = reference(t.transactionID)
+    }
+    entries.append(
+      Entry(
+        id: id, originalID: t.originalTransactionID.map { reference($0) },
+        product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
+        offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
+        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
+        isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }, price: t.price,
+        productType: t.productType))
   }
 
   private mutating func reference(_ id: String) -> IDRef {
@@ -91,17 +113,31 @@ public struct RevenueLedger: Sendable {
   }
 
   private mutating func groupNumber(_ id: String) -> Int {
-    if let n = groupNumbers[id] { return n }
-    texts.append(id)
-    groupNumbers[id] = texts.count - 1
-    return texts.count - 1
+    // A document's rows mostly repeat the last group and product, as one interned string: a pointer check.
+    if let last = lastGroup, last.id == id { return last.number }
+    let n: Int
+    if let known = groupNumbers[id] {
+      n = known
+    } else {
+      texts.append(id)
+      n = texts.count - 1
+      groupNumbers[id] = n
+    }
+    lastGroup = (id, n)
+    return n
   }
 
   private mutating func productNumber(_ id: String) -> Int {
-    if let n = productNumbers[id] { return n }
-    let n = products.count
-    products.append(id)
-    productNumbers[id] = n
+    if let last = lastProduct, last.id == id { return last.number }
+    let n: Int
+    if let known = productNumbers[id] {
+      n = known
+    } else {
+      n = products.count
+      products.append(id)
+      productNumbers[id] = n
+    }
+    lastProduct = (id, n)
     return n
   }
 
@@ -109,6 +145,20 @@ public struct RevenueLedger: Sendable {
     switch id {
     case .number(let n): String(n)
     case .text(let i): texts[i]
+    }
+  }
+
+  /// A subscription chain (the original transaction id, or the id itself): numeric ids are keys as they are,
+  /// with no text made for each of 100,000 transactions.
+  enum ChainKey: Hashable {
+    case number(UInt64)
+    case text(String)
+  }
+
+  func chainKey(_ e: Entry) -> ChainKey {
+    switch e.originalID ?? e.id {
+    case .number(let n): .number(n)
+    case let ref: .text(text(of: ref))
     }
   }
 
@@ -136,7 +186,7 @@ public struct RevenueLedger: Sendable {
   /// Entry positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
     // The dates are taken out once, so a comparison copies no entry; the order is the same.
-    let dates = entries.map { $0.purchaseDate?.milliseconds ?? Int64.min }
+    let dates = entries.indices.map { entries[$0].purchaseDate?.milliseconds ?? Int64.min }
     return entries.indices.sorted { i, j in
       let (x, y) = (dates[i], dates[j])
       return x != y ? x < y : text(of: entries[i].id) < text(of: entries[j].id)

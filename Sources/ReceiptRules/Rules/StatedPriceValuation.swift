@@ -46,3 +46,18 @@ public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: C
   }
   return out
 }
+
+/// The disagreements of every transaction of `history`, in order.
+/// - Parameters:
+///   - history: a document's transactions.
+///   - catalog: the products the app sells.
+/// - Returns: one sentence per disagreement.
+public func catalogDisagreements(of history: PurchaseHistory, catalog: Catalog) -> [String] {
+  guard !catalog.isEmpty else { return [] }
+  // Read in place: a document may hold 100,000 transactions, and `flatMap` would copy each.
+  return history.transactions.withUnsafeBufferPointer { all in
+    var out: [String] = []
+    for i in all.indices { out += catalogDisagreements(of: all[i], catalog: catalog) }
+    return out
+  }
+}
