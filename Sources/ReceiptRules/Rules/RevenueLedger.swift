@@ -189,7 +189,34 @@ public struct RevenueLedger: Sendable {
     let dates = entries.indices.map { entries[$0].purchaseDate?.milliseconds ?? Int64.min }
     return entries.indices.sorted { i, j in
       let (x, y) = (dates[i], dates[j])
-      return x != y ? x < y : text(of: entries[i].id) < text(of: entries[j].id)
+      return x != y ? x < y : precedesAsText(entries[i].id, entries[j].id)
     }
+  }
+
+  /// Whether `a` sorts before `b` as text; two numbers are compared without making their text (one sale
+  /// date shared by many customers would otherwise make two strings per comparison).
+  func precedesAsText(_ a: IDRef, _ b: IDRef) -> Bool {
+    guard case .number(let x) = a, case .number(let y) = b else { return text(of: a) < text(of: b) }
+    return Self.decimalTextPrecedes(x, y)
+  }
+
+  /// Whether the decimal text of `x` sorts before that of `y` ("10" before "9", "12" before "123").
+  static func decimalTextPrecedes(_ x: UInt64, _ y: UInt64) -> Bool {
+    func digits(_ n: UInt64) -> Int {
+      var count = 1
+      var rest = n / 10
+      while rest > 0 {
+        count += 1
+        rest /= 10
+      }
+      return count
+    }
+    let (dx, dy) = (digits(x), digits(y))
+    if dx == dy { return x < y }
+    // The shorter is scaled to the longer's length, which is at most 20 digits only for ids of 2^63 or
+    // more; those are text ids, so the product fits. Equal means a prefix, which sorts first.
+    var scale: UInt64 = 1
+    for _ in 0..<abs(dx - dy) { scale &*= 10 }
+    return dx < dy ? x &* scale <= y : x < y &* scale
   }
 }
