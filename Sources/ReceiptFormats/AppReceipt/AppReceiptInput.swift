@@ -65,12 +65,11 @@ public struct AppReceiptInput: Sendable, Equatable {
 
     init(_ window: ArraySlice<UInt8>) {
       window.withUnsafeBufferPointer { w in
-        var i = 0
-        while i < w.count {
-          guard w[i] == UInt8(ascii: "\""), i + 1 < w.count else {
-            i += 1
-            continue
-          }
+        // From quote to quote, eight bytes at a time between them.
+        var next = QuoteScan.next(in: w, from: 0)
+        while let i = next {
+          next = QuoteScan.next(in: w, from: i + 1)
+          guard i + 1 < w.count else { break }
           switch w[i + 1] {
           case UInt8(ascii: "p"):
             if Self.matches(Self.purchaseInfoName, w, at: i) {
@@ -84,7 +83,6 @@ public struct AppReceiptInput: Sendable, Equatable {
             if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
           default: break
           }
-          i += 1
         }
       }
     }
