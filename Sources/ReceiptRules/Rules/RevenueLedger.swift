@@ -163,6 +163,7 @@ public struct RevenueLedger: Sendable {
   }
 
   /// The transaction as the revenue rules read it. (Quantity was read as 1 to 1,000,000, so it fits Int32.)
+  /// Its original transaction id is left out: no rule it meets reads it, and chains are keyed by `chainKey`.
   func transaction(_ e: Entry) -> PurchaseTransaction {
     let ownership: Ownership =
       switch e.ownership {
@@ -172,7 +173,7 @@ public struct RevenueLedger: Sendable {
       default: .unrecognized(texts[e.ownership - 2])
       }
     return PurchaseTransaction(
-      transactionID: text(of: e.id), originalTransactionID: e.originalID.map(text(of:)), productID: products[e.product],
+      transactionID: text(of: e.id), productID: products[e.product],
       ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate,
       expiresDate: e.expiresDate,
       revocation: e.cancellationDate.map { Revocation(date: $0) },
