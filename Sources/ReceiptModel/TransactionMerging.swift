@@ -8,32 +8,48 @@ extension PurchaseTransaction {
   ///   - otherWins: whether `other`'s values win where both copies have one.
   /// - Returns: the merged transaction.
   public func merged(with other: PurchaseTransaction, otherWins: Bool) -> PurchaseTransaction {
-    let (p, s) = otherWins ? (other, self) : (self, other)
-    var m = p
-    m.originalTransactionID = p.originalTransactionID ?? s.originalTransactionID
-    if p.ownershipAssumed && !s.ownershipAssumed {
-      m.ownership = s.ownership
-      m.ownershipAssumed = false
+    var m = self
+    m.merge(other, otherWins: otherWins)
+    return m
+  }
+
+  /// `merged(with:otherWins:)` in place: merging copies no transaction, and so retains no field twice.
+  public mutating func merge(_ other: consuming PurchaseTransaction, otherWins: Bool) {
+    if otherWins {
+      var secondary = other
+      swap(&self, &secondary)
+      fill(from: secondary)
+    } else {
+      fill(from: other)
     }
-    m.quantity = p.quantity ?? s.quantity
-    m.purchaseDate = p.purchaseDate ?? s.purchaseDate
-    m.originalPurchaseDate = p.originalPurchaseDate ?? s.originalPurchaseDate
-    m.expiresDate = p.expiresDate ?? s.expiresDate
-    m.revocation = p.revocation ?? s.revocation
-    if m.revocation?.reason == nil, let reason = s.revocation?.reason { m.revocation?.reason = reason }
+  }
+
+  /// Fills what this copy, the preferred one, lacks from the other copy `s`.
+  private mutating func fill(from s: borrowing PurchaseTransaction) {
+    if originalTransactionID == nil { originalTransactionID = s.originalTransactionID }
+    if ownershipAssumed && !s.ownershipAssumed {
+      ownership = s.ownership
+      ownershipAssumed = false
+    }
+    if quantity == nil { quantity = s.quantity }
+    if purchaseDate == nil { purchaseDate = s.purchaseDate }
+    if originalPurchaseDate == nil { originalPurchaseDate = s.originalPurchaseDate }
+    if expiresDate == nil { expiresDate = s.expiresDate }
     // Two signed copies are each the whole transaction at their signedDate: a later one without a
     // revocation means it was reversed, so the preferred copy's word stands.
-    if p.signedDate != nil, s.signedDate != nil { m.revocation = p.revocation }
-    m.offer = p.offer ?? s.offer
-    m.isUpgraded = p.isUpgraded || s.isUpgraded
-    m.subscriptionGroup = p.subscriptionGroup ?? s.subscriptionGroup
-    m.webOrderLineItemID = p.webOrderLineItemID ?? s.webOrderLineItemID
-    m.productType = p.productType ?? s.productType
-    m.price = p.price ?? s.price
-    m.signedDate = p.signedDate ?? s.signedDate
-    m.sources = p.sources.union(s.sources)
-    if m.carriedFields.isEmpty { m.carriedFields = s.carriedFields }
-    return m
+    if signedDate == nil || s.signedDate == nil {
+      if revocation == nil { revocation = s.revocation }
+      if revocation?.reason == nil, let reason = s.revocation?.reason { revocation?.reason = reason }
+    }
+    if offer == nil { offer = s.offer }
+    isUpgraded = isUpgraded || s.isUpgraded
+    if subscriptionGroup == nil { subscriptionGroup = s.subscriptionGroup }
+    if webOrderLineItemID == nil { webOrderLineItemID = s.webOrderLineItemID }
+    if productType == nil { productType = s.productType }
+    if price == nil { price = s.price }
+    if signedDate == nil { signedDate = s.signedDate }
+    sources = sources.union(s.sources)
+    if carriedFields.isEmpty { carriedFields = s.carriedFields }
   }
 }
 
@@ -59,7 +75,8 @@ public struct TransactionCollector: Sendable {
       return
     }
     duplicates += 1
-    transactions[i] = transactions[i].merged(with: transaction, otherWins: prefer(transactions[i], transaction))
+    let otherWins = prefer(transactions[i], transaction)
+    transactions[i].merge(transaction, otherWins: otherWins)
   }
 
   /// Reserves room for `count` more transactions.

@@ -145,12 +145,6 @@ struct PieceWorker: @unchecked Sendable {
     }
   }
 
-  /// `rows` reversed by moving them (a buffer's `swapAt` moves; `Array.reverse` copies each element).
-  private func lastFirst(_ rows: consuming [PurchaseTransaction]) -> [PurchaseTransaction] {
-    rows.withUnsafeMutableBufferPointer { $0.reverse() }
-    return rows
-  }
-
   /// The piece parsed from its start, or nil on an error, a warning, something not an object, or when
   /// this thread no longer needs it.
   func parse(_ claim: PieceBoard.Claim) -> ParsedPiece? {
@@ -167,12 +161,12 @@ struct PieceWorker: @unchecked Sendable {
         rows.append(try element(&r, &warnings))
         // A warning names its element's index, which only the sequential read knows.
         guard warnings.isEmpty else { return nil }
-        guard try r.reader.nextElement() else {
-          return ParsedPiece(lastFirst: lastFirst(rows), end: r.reader.offset, closesArray: true)
-        }
-        r.reader.skipWhitespace()
-        if let stop = claim.stop, r.reader.offset >= stop {
-          return ParsedPiece(lastFirst: lastFirst(rows), end: r.reader.offset, closesArray: false)
+        let closesArray = try !r.reader.nextElement()
+        if !closesArray { r.reader.skipWhitespace() }
+        if closesArray || claim.stop.map({ r.reader.offset >= $0 }) == true {
+          // Reversed in place by moves (a buffer's `swapAt` moves; `Array.reverse` would copy each element).
+          rows.withUnsafeMutableBufferPointer { $0.reverse() }
+          return ParsedPiece(lastFirst: rows, end: r.reader.offset, closesArray: closesArray)
         }
       }
     } catch {

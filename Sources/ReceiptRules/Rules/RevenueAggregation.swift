@@ -278,10 +278,14 @@ extension RevenueLedger {
       if isSubscription, t.isOwnedByPurchaser {
         var isTrial = false
         if case .trial = value { isTrial = true }
-        var unrefunded = t
-        unrefunded.revocation = nil
-        service[chain, default: PaidServiceSoFar()].add(
-          milliseconds: paidService(of: unrefunded, isTrial: isTrial), refunded: t.revocation?.date)
+        // Its service as bought: a refund counts apart, from its own date. (Copied only when refunded.)
+        var paid = paidService(of: t, isTrial: isTrial)
+        if t.revocation != nil {
+          var unrefunded = t
+          unrefunded.revocation = nil
+          paid = paidService(of: unrefunded, isTrial: isTrial)
+        }
+        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: t.revocation?.date)
       }
       try body(
         LedgerRecord(

@@ -60,29 +60,30 @@ public struct RevenueLedger: Sendable {
     duplicatesMerged += history.provenance.duplicateRowsMerged
     // Not `entries.reserveCapacity`: reserving the exact size per document would copy the ledger each time.
     index.reserve(history.transactions.count)
-    // Read in place: `for t in` would copy each transaction, retaining and releasing every field.
+    // Read through a pointer: a copy of each transaction would retain and release every field.
     history.transactions.withUnsafeBufferPointer { all in
-      for i in all.indices { add(all[i]) }
+      guard let first = all.baseAddress else { return }
+      for i in all.indices { add(first + i) }
     }
   }
 
-  private mutating func add(_ t: borrowing PurchaseTransaction) {
-    let key = TransactionIDIndex.numericKey(t.transactionID)
+  private mutating func add(_ t: UnsafePointer<PurchaseTransaction>) {
+    let key = TransactionIDIndex.numericKey(t.pointee.transactionID)
     let held =
       if let key {
         index.position(ofNumericKey: key, inserting: entries.count)
       } else {
-        index.position(of: t.transactionID, inserting: entries.count)
+        index.position(of: t.pointee.transactionID, inserting: entries.count)
       }
     if let i = held {
       duplicatesMerged += 1
       // A later copy may know of a refund the earlier one did not.
-      if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.revocation?.date }
-      if t.isUpgraded { entries[i].isUpgraded = true }
+      if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.pointee.revocation?.date }
+      if t.pointee.isUpgraded { entries[i].isUpgraded = true }
       return
     }
     let ownership: Int
-    switch t.ownership {
+    switch t.pointee.ownership {
     case .purchased: ownership = 0
     case .familyShared: ownership = 1
     case .unknown: ownership = -1
@@ -94,16 +95,18 @@ public struct RevenueLedger: Sendable {
     if let key, key < 1 << 63 {
       id = .number(key)
     } else {
-      id = reference(t.transactionID)
+      id = reference(t.pointee.transactionID)
     }
+    let offer = t.pointee.offer
     entries.append(
       Entry(
-        id: id, originalID: t.originalTransactionID.map { reference($0) },
-        product: productNumber(t.productID), ownership: ownership, quantity: t.quantity.map { Int32(clamping: $0) },
-        offerPricing: t.offer?.pricing, usesIntroductoryOffer: t.offer?.usesIntroductoryOffer ?? false,
-        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, cancellationDate: t.revocation?.date,
-        isUpgraded: t.isUpgraded, group: t.subscriptionGroup.map { groupNumber($0) }, price: t.price,
-        productType: t.productType))
+        id: id, originalID: t.pointee.originalTransactionID.map { reference($0) },
+        product: productNumber(t.pointee.productID), ownership: ownership,
+        quantity: t.pointee.quantity.map { Int32(clamping: $0) }, offerPricing: offer?.pricing,
+        usesIntroductoryOffer: offer?.usesIntroductoryOffer ?? false, purchaseDate: t.pointee.purchaseDate,
+        expiresDate: t.pointee.expiresDate, cancellationDate: t.pointee.revocation?.date,
+        isUpgraded: t.pointee.isUpgraded, group: t.pointee.subscriptionGroup.map { groupNumber($0) },
+        price: t.pointee.price, productType: t.pointee.productType))
   }
 
   private mutating func reference(_ id: String) -> IDRef {
