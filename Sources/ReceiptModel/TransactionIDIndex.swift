@@ -49,8 +49,7 @@ package struct TransactionIDIndex {
 
   /// The value of 1 to 19 decimal digits without a leading zero ("0" itself included).
   package static func numericKey(_ id: String) -> UInt64? {
-    var id = id
-    return id.withUTF8 { b -> UInt64? in
+    func value(_ b: UnsafeBufferPointer<UInt8>) -> UInt64? {
       guard !b.isEmpty, b.count <= 19, b[0] != 0x30 || b.count == 1 else { return nil }
       var v: UInt64 = 0
       for c in b {
@@ -59,6 +58,10 @@ package struct TransactionIDIndex {
       }
       return v
     }
+    // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.
+    if let found = id.utf8.withContiguousStorageIfAvailable(value) { return found }
+    var id = id
+    return id.withUTF8(value)
   }
 
   private static func slot(_ key: UInt64, _ size: Int) -> Int {

@@ -58,7 +58,9 @@ public struct RevenueLedger: Sendable {
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged
-    // Not `entries.reserveCapacity`: reserving the exact size per document would copy the ledger each time.
+    // Room grows by doubling: reserving the exact size for each document would copy the ledger each time.
+    let needed = entries.count + history.transactions.count
+    if needed > entries.capacity { entries.reserveCapacity(max(needed, 2 * entries.capacity)) }
     index.reserve(history.transactions.count)
     // Read through a pointer: a copy of each transaction would retain and release every field.
     history.transactions.withUnsafeBufferPointer { all in
