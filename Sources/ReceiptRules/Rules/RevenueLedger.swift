@@ -58,9 +58,8 @@ public struct RevenueLedger: Sendable {
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged
-    // Room grows by doubling: reserving the exact size for each document would copy the ledger each time.
-    let needed = entries.count + history.transactions.count
-    if needed > entries.capacity { entries.reserveCapacity(max(needed, 2 * entries.capacity)) }
+    // `entries` grows as arrays do: any reserve rounds its later doublings up (5 MiB more on a 5,000-receipt
+    // batch), and an exact one per document would copy the ledger each time.
     index.reserve(history.transactions.count)
     // Read through a pointer: a copy of each transaction would retain and release every field.
     history.transactions.withUnsafeBufferPointer { all in
