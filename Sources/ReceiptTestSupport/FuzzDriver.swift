@@ -36,6 +36,7 @@ package enum FuzzDriver {
     }
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
+    problems += piecesAgainstOneThread(bytes)
     problems += AppReceiptFuzzing.fuzz(bytes)
     problems += SignedDataFuzzing.fuzz(bytes)
     // The signed-data format's mapping to a purchase history, whatever the registry would pick.
@@ -65,6 +66,31 @@ package enum FuzzDriver {
       }
     }
     return problems
+  }
+
+  /// A verifyReceipt document read with its transaction arrays in tiny pieces on every core must give what one
+  /// thread gives: the same history, or the same error. Piece sizes vary with the input, so that guesses land
+  /// inside strings, nested values and broken elements.
+  package static func piecesAgainstOneThread(_ bytes: [UInt8]) -> [String] {
+    func read(_ pieces: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
+      do throws(ReceiptError) {
+        return .success(try ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false, pieces: pieces))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let pieceBytes = 1 + bytes.count % 61
+    switch (read(nil), read(TransactionArraySplit.Sizes(minimumBytes: 0, pieceBytes: pieceBytes))) {
+    case (.success(let one), .success(let pieces)):
+      guard one.transactions == pieces.transactions, one.warnings == pieces.warnings,
+        one.provenance.duplicateRowsMerged == pieces.provenance.duplicateRowsMerged
+      else { return ["read in pieces of \(pieceBytes) bytes, the history differs from one thread's"] }
+      return []
+    case (.failure(let one), .failure(let pieces)):
+      return one == pieces ? [] : ["read in pieces of \(pieceBytes) bytes, the error differs: \(pieces) against \(one)"]
+    default:
+      return ["read in pieces of \(pieceBytes) bytes, one read failed and the other did not"]
+    }
   }
 
   /// Option sets worth running: every allowed value of every closed option, every flag, the input as a catalog.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReceiptCLI
@@ -60,7 +61,7 @@ import Testing
     func run(_ split: Bool) -> Result<PurchaseHistory, ReceiptError> {
       do throws(ReceiptError) {
         return .success(
-          try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, splittingLargeArrays: split))
+          try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, pieces: split ? .standard : nil))
       } catch { return .failure(error) }
     }
     return (run(true), run(false))
@@ -74,7 +75,7 @@ import Testing
   }
 
   @Test func theSameTransactionsInTheSameOrder() throws {
-    #expect(Self.big.count >= TransactionArraySplit.minimumBytes)
+    #expect(Self.big.count >= TransactionArraySplit.Sizes.standard.minimumBytes)
     let (split, sequential) = Self.both(Self.big)
     let a = try split.get()
     let b = try sequential.get()
@@ -137,7 +138,7 @@ import Testing
       var from = 0
       while let start = TransactionArraySplit.guessElementStart(in: buf, from: from) {
         found.append(start)
-        from = start + TransactionArraySplit.pieceBytes
+        from = start + TransactionArraySplit.Sizes.standard.pieceBytes
       }
       return found
     }
@@ -190,5 +191,34 @@ import Testing
     let b = try sequential.get()
     #expect(a.transactions == b.transactions)
     #expect(a.transactions.contains { $0.subscriptionGroup == #"},{"]}[{"# })
+  }
+
+  /// Every example and peer fixture, and bench-shaped documents with odd bytes inside strings, read in tiny
+  /// pieces (so guesses land inside strings, nested objects and the other array) give one thread's answer.
+  @Test func tinyPiecesOnRealDocumentsGiveTheSequentialAnswer() throws {
+    var documents: [[UInt8]] = [
+      Array(SyntheticReceipts.verifyReceipt(index: 3, transactions: 40).utf8),
+      Array(
+        SyntheticReceipts.verifyReceipt(index: 4, transactions: 30).replacingOccurrences(
+          of: #""21000111""#, with: #""21},{\"000111""#
+        ).utf8),
+    ]
+    var roots = [TestPaths.packageRoot.appendingPathComponent("examples")]
+    if let shared = TestPaths.shared {
+      roots.append(shared.appendingPathComponent("peer-fixtures"))
+    } else {
+      TestPaths.noteSharedMissing("the peer fixtures in the tiny-piece comparison")
+    }
+    for root in roots {
+      let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+      while let url = files?.nextObject() as? URL {
+        guard ["json", "ndjson"].contains(url.pathExtension) else { continue }
+        documents.append(try [UInt8](Data(contentsOf: url)))
+      }
+    }
+    #expect(documents.count > 40)
+    for bytes in documents {
+      #expect(FuzzDriver.piecesAgainstOneThread(bytes) == [])
+    }
   }
 }

@@ -12,7 +12,7 @@ public enum ReceiptDecoder {
   public static func decode(
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(bytes, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
+    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
   }
 
   /// Decodes `buffer` in place (a mapped file); it must stay valid until this returns.
@@ -20,25 +20,26 @@ public enum ReceiptDecoder {
     buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
     try decode(
-      buffer: buffer, source: source, keepSecrets: options.keepSecrets, splittingLargeArrays: options.threads > 1)
+      buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
   }
 
-  static func decode(
-    _ bytes: [UInt8], source: String, keepSecrets: Bool, splittingLargeArrays: Bool
+  /// Decodes `bytes` reading large transaction arrays in pieces of `pieces` (nil: on this thread alone).
+  package static func decode(
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
   ) throws(ReceiptError) -> PurchaseHistory {
     try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
-      try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, splittingLargeArrays: splittingLargeArrays)
+      try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces)
     }
   }
 
   static func decode(
-    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, splittingLargeArrays: Bool
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
   ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
-        reading.splitsLargeArrays = splittingLargeArrays
+        reading.pieceSizes = pieces
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptError {
@@ -528,7 +529,7 @@ extension ValueReading {
       }
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
-    if splitsLargeArrays, try peek().0 == .array, TransactionArraySplit.applies(to: reader) {
+    if let pieceSizes, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieceSizes) {
       try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) {
         collector.add($0, prefer: latestReceiptInfoWins)
       }

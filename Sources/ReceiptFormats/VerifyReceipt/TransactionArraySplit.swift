@@ -22,17 +22,30 @@ import ReceiptRules
 /// would, so where it ends is again a true element start, and so on. A guess this thread passes without
 /// landing on it (a `},{` inside a string or a nested array) is dropped; a piece that failed or warned is
 /// parsed again here. So errors, warnings and their paths are exactly those of a sequential read.
-enum TransactionArraySplit {
-  /// Smaller arrays are not worth a thread.
-  static let minimumBytes = 4 << 20
-  /// About how much of the array one piece holds.
-  static let pieceBytes = 1 << 19
+package enum TransactionArraySplit {
+  /// When an array is read in pieces, and how large they are. Tests and the fuzzer use tiny sizes, so that
+  /// small documents take this path too.
+  package struct Sizes: Sendable {
+    /// Smaller arrays (counting from the array to the end of the input) are read in one piece.
+    package var minimumBytes: Int
+    /// About how much of the array one piece holds.
+    package var pieceBytes: Int
+
+    package init(minimumBytes: Int, pieceBytes: Int) {
+      self.minimumBytes = minimumBytes
+      self.pieceBytes = max(1, pieceBytes)
+    }
+
+    /// Smaller arrays are not worth a thread.
+    package static let standard = Sizes(minimumBytes: 4 << 20, pieceBytes: 1 << 19)
+  }
+
   /// Threads that parse pieces, this one included.
   static let threads = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
   /// Whether the array at `reader`'s position is worth splitting (enough input left).
-  static func applies(to reader: JSONReader) -> Bool {
-    reader.end - reader.offset >= minimumBytes
+  static func applies(to reader: JSONReader, sizes: Sizes) -> Bool {
+    reader.end - reader.offset >= sizes.minimumBytes
   }
 
   /// Reads the array at `r`'s position. `element` parses one element (the reader is at its `{`) into a
@@ -43,7 +56,10 @@ enum TransactionArraySplit {
     add: (consuming PurchaseTransaction) -> Void
   ) throws {
     let arrayStart = r.reader.offset
-    let board = r.reader.withInput { PieceBoard(input: $0, arrayStart: arrayStart, window: threads) }
+    let pieceBytes = (r.pieceSizes ?? .standard).pieceBytes
+    let board = r.reader.withInput {
+      PieceBoard(input: $0, arrayStart: arrayStart, pieceBytes: pieceBytes, window: threads)
+    }
     let group = DispatchGroup()
     try withoutActuallyEscaping(element) { element in
       let worker = PieceWorker(template: r, element: element, board: board)
@@ -151,7 +167,7 @@ struct PieceWorker: @unchecked Sendable {
     var r = template
     r.reader.resume(inArrayAt: claim.start)
     var rows: [PurchaseTransaction] = []
-    rows.reserveCapacity(TransactionArraySplit.pieceBytes / 512)
+    rows.reserveCapacity(board.pieceBytes / 512)
     var warnings: [DataWarning] = []
     do {
       while true {
@@ -200,6 +216,8 @@ final class PieceBoard: @unchecked Sendable {
   private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private let input: UnsafeBufferPointer<UInt8>
   private let arrayStart: Int
+  /// About how much of the array one piece holds.
+  let pieceBytes: Int
   /// How far ahead of this thread's next piece workers may go, which bounds what waits in memory.
   private let window: Int
   /// Pieces 1... (piece 0 starts at the array's `[` and is this thread's); index 0 is a placeholder.
@@ -211,9 +229,10 @@ final class PieceBoard: @unchecked Sendable {
   private var next = 1
   private var cancelled = false
 
-  init(input: UnsafeBufferPointer<UInt8>, arrayStart: Int, window: Int) {
+  init(input: UnsafeBufferPointer<UInt8>, arrayStart: Int, pieceBytes: Int, window: Int) {
     self.input = input
     self.arrayStart = arrayStart
+    self.pieceBytes = pieceBytes
     self.window = window
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(changed, nil)
@@ -235,7 +254,7 @@ final class PieceBoard: @unchecked Sendable {
   /// Guesses starts up to piece `k`; with the lock held.
   private func guessed(_ k: Int) -> Bool {
     while pieces.count <= k, !noMoreGuesses {
-      let from = (pieces.count == 1 ? arrayStart : pieces[pieces.count - 1].start) + TransactionArraySplit.pieceBytes
+      let from = (pieces.count == 1 ? arrayStart : pieces[pieces.count - 1].start) + pieceBytes
       if from >= input.count || endSeen.map({ from >= $0 }) == true {
         noMoreGuesses = true
       } else if let start = TransactionArraySplit.guessElementStart(in: input, from: from) {

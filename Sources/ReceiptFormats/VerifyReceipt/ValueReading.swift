@@ -19,9 +19,10 @@ struct ValueReading {
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
   var interner = StringInterner()
-  /// Read large transaction arrays on two threads (`TransactionArraySplit`); tests compare both ways.
-  var splitsLargeArrays = true
-  /// How many arrays were read on two threads with the helper's part used (for tests).
+  /// Read large transaction arrays in pieces on every core (`TransactionArraySplit`), or nil for one thread;
+  /// tests compare both ways.
+  var pieceSizes: TransactionArraySplit.Sizes? = .standard
+  /// How many arrays were read with some piece parsed on another thread used (for tests).
   var arraysReadOnTwoThreads = 0
 
   init(reader: JSONReader, source: String) {
