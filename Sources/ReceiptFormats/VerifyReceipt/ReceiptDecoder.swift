@@ -530,7 +530,9 @@ extension ValueReading {
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
     if let pieceSizes, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieceSizes) {
-      try TransactionArraySplit.read(&self, warnings: &warnings, element: transaction) {
+      try TransactionArraySplit.read(
+        &self, pieceBytes: pieceSizes.pieceBytes, warnings: &warnings, element: transaction
+      ) {
         collector.add($0, prefer: latestReceiptInfoWins)
       }
       return

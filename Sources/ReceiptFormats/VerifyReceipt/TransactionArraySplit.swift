@@ -48,15 +48,15 @@ package enum TransactionArraySplit {
     reader.end - reader.offset >= sizes.minimumBytes
   }
 
-  /// Reads the array at `r`'s position. `element` parses one element (the reader is at its `{`) into a
-  /// transaction, and runs on every thread; `add` receives every transaction in array order.
+  /// Reads the array at `r`'s position in pieces of about `pieceBytes`. `element` parses one element (the
+  /// reader is at its `{`) into a transaction, and runs on every thread; `add` receives every transaction in
+  /// array order.
   static func read(
-    _ r: inout ValueReading, warnings: inout [DataWarning],
+    _ r: inout ValueReading, pieceBytes: Int, warnings: inout [DataWarning],
     element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
     add: (consuming PurchaseTransaction) -> Void
   ) throws {
     let arrayStart = r.reader.offset
-    let pieceBytes = (r.pieceSizes ?? .standard).pieceBytes
     let board = r.reader.withInput {
       PieceBoard(input: $0, arrayStart: arrayStart, pieceBytes: pieceBytes, window: threads)
     }

@@ -39,12 +39,10 @@ public struct RevenueLedger: Sendable {
   var entries: [Entry] = []
   var index = TransactionIDIndex()
   var products: [String] = []
-  var productNumbers: [String: Int] = [:]
-  var groupNumbers: [String: Int] = [:]
+  var productNumbers = Numbering()
+  var groupNumbers = Numbering()
   /// Ids that are not plain numbers, and unrecognised ownership values.
   var texts: [String] = []
-  private var lastProduct: (id: String, number: Int)?
-  private var lastGroup: (id: String, number: Int)?
   public private(set) var duplicatesMerged = 0
   public var errors: [RevenueInputError] = []
 
@@ -117,31 +115,14 @@ public struct RevenueLedger: Sendable {
   }
 
   private mutating func groupNumber(_ id: String) -> Int {
-    // A document's rows mostly repeat the last group and product, as one interned string: a pointer check.
-    if let last = lastGroup, last.id == id { return last.number }
-    let n: Int
-    if let known = groupNumbers[id] {
-      n = known
-    } else {
-      texts.append(id)
-      n = texts.count - 1
-      groupNumbers[id] = n
-    }
-    lastGroup = (id, n)
+    let (n, isNew) = groupNumbers.number(of: id, next: texts.count)
+    if isNew { texts.append(id) }
     return n
   }
 
   private mutating func productNumber(_ id: String) -> Int {
-    if let last = lastProduct, last.id == id { return last.number }
-    let n: Int
-    if let known = productNumbers[id] {
-      n = known
-    } else {
-      n = products.count
-      products.append(id)
-      productNumbers[id] = n
-    }
-    lastProduct = (id, n)
+    let (n, isNew) = productNumbers.number(of: id, next: products.count)
+    if isNew { products.append(id) }
     return n
   }
 
@@ -223,5 +204,22 @@ public struct RevenueLedger: Sendable {
     var scale: UInt64 = 1
     for _ in 0..<abs(dx - dy) { scale &*= 10 }
     return dx < dy ? x &* scale <= y : x < y &* scale
+  }
+}
+
+/// Numbers strings in the order first seen. A document's rows mostly repeat the last one, an interned string,
+/// so that is checked first: comparing a string with itself is a pointer check, not a hash.
+struct Numbering: Sendable {
+  private var numbers: [String: Int] = [:]
+  private var last: (id: String, number: Int)?
+
+  /// `id`'s number, and whether it is new (then it is `next`).
+  mutating func number(of id: String, next: Int) -> (number: Int, isNew: Bool) {
+    if let last, last.id == id { return (last.number, false) }
+    let known = numbers[id]
+    let n = known ?? next
+    if known == nil { numbers[id] = n }
+    last = (id, n)
+    return (n, known == nil)
   }
 }
