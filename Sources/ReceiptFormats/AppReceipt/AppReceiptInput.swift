@@ -263,24 +263,22 @@ public enum Base64Text {
   /// The twelve bits of two symbols read as one little-endian 16-bit word (entry `second << 8 | first`), or
   /// `notAPair` when either byte is outside the alphabet: a group of four is two lookups and one test.
   static let pairValues: [UInt16] = {
-    // One fill of 0x80 bytes (0x8080 is also not a pair), which the compiler makes a memset.
-    var table = [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
+    [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
+      // One memset of 0x80 bytes (0x8080 is also not a pair), then the 4,096 pairs through pointers: built
+      // once per process, and every input pays for it.
       let raw = UnsafeMutableRawBufferPointer(buffer)
-      var offset = 0
-      while offset &+ 8 <= raw.count {
-        raw.storeBytes(of: 0x8080_8080_8080_8080 as UInt64, toByteOffset: offset, as: UInt64.self)
-        offset &+= 8
-      }
-      count = raw.count / 2
-    }
-    table.withUnsafeMutableBufferPointer { entries in
-      for (high, first) in alphabet.enumerated() {
-        for (low, second) in alphabet.enumerated() {
-          entries[Int(second) << 8 | Int(first)] = UInt16(truncatingIfNeeded: high << 6 | low)
+      raw.initializeMemory(as: UInt8.self, repeating: 0x80)
+      alphabet.withUnsafeBufferPointer { symbols in
+        for (high, first) in symbols.enumerated() {
+          let row = Int(first)
+          let value = UInt16(truncatingIfNeeded: high << 6)
+          for (low, second) in symbols.enumerated() {
+            buffer[Int(second) << 8 | row] = value | UInt16(truncatingIfNeeded: low)
+          }
         }
       }
+      count = buffer.count
     }
-    return table
   }()
   static let notAPair: UInt16 = 0x8000
   static let invalid: UInt8 = 0xFF

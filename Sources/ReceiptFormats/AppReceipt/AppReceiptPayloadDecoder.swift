@@ -19,16 +19,17 @@ public enum AppReceiptPayloadDecoder {
   ) throws(AppReceiptError) -> AppReceiptPayload {
     let envelope = try PKCS7Envelope.read(bytes)
     var payload = try decodePayload(
-      envelope.content, offsetMap: envelope.contentOffsets, keepsOtherAttributes: keepsOtherAttributes)
+      envelope.content, range: envelope.contentRange, offsetMap: envelope.contentOffsets,
+      keepsOtherAttributes: keepsOtherAttributes)
     payload.signature = envelope.signature
     return payload
   }
 
-  /// Decodes the payload SET itself (the eContent octets).
+  /// Decodes the payload SET itself (the eContent octets: `range` of `bytes`, all of them by default).
   static func decodePayload(
-    _ bytes: [UInt8], offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
+    _ bytes: [UInt8], range: Range<Int>? = nil, offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
   ) throws(AppReceiptError) -> AppReceiptPayload {
-    var outer = DERReader(bytes, path: ["content"], offsetMap: offsetMap)
+    var outer = DERReader(bytes, range: range ?? 0..<bytes.count, path: ["content"], offsetMap: offsetMap)
     let set = try outer.expect(DERTag.set, "the receipt attribute SET")
     try outer.expectEnd("the receipt attribute SET")
     // A SET is constructed and sits one level down: `children(of:)` could not fail here.
@@ -43,12 +44,15 @@ public enum AppReceiptPayloadDecoder {
   static func decodeAttributes(_ reader: FieldReader) throws(AppReceiptError) -> AppReceiptPayload {
     var fields = reader
     var payload = AppReceiptPayload()
+    // Product ids and original transaction ids repeat from purchase to purchase: made once each.
+    var interner = StringInterner()
     // Documented receipt types lie in 0...21: one bit each.
     var seen: UInt64 = 0
     while let attribute = try fields.nextAttribute() {
       let type = attribute.type
       if type == 17 {
-        payload.inAppPurchases.append(try decodeInApp(attribute, index: payload.inAppPurchases.count, in: fields))
+        payload.inAppPurchases.append(
+          try decodeInApp(attribute, index: payload.inAppPurchases.count, in: fields, interner: &interner))
         continue
       }
       let community = AppReceiptFieldInfo.communityDocumented(type: type, inApp: false)
@@ -82,7 +86,7 @@ public enum AppReceiptPayloadDecoder {
 
   /// One type-17 attribute: its value holds a SET of in-app attributes.
   static func decodeInApp(
-    _ attribute: FieldReader.Attribute, index: Int, in parent: FieldReader
+    _ attribute: FieldReader.Attribute, index: Int, in parent: FieldReader, interner: inout StringInterner
   ) throws(AppReceiptError) -> AppReceiptInAppPurchase {
     let holder = attribute.valueElement
     let at = holder.contentStart
@@ -124,10 +128,16 @@ public enum AppReceiptPayloadDecoder {
       case 1701:
         purchase.quantity = try fields.integer(attribute, community: isCommunity)
         if let q = purchase.quantity, q < 0 { throw fields.valueError("quantity \(q) is negative", attribute) }
-      case 1702: purchase.productID = try fields.text(attribute, community: isCommunity)
+      case 1702:
+        if let bytes = try fields.textBytes(attribute, community: isCommunity) {
+          purchase.productID = interner.string(bytes)
+        }
       case 1703: purchase.transactionID = try fields.text(attribute, community: isCommunity)
       case 1704: purchase.purchaseDate = try fields.date(attribute, community: isCommunity)
-      case 1705: purchase.originalTransactionID = try fields.text(attribute, community: isCommunity)
+      case 1705:
+        if let bytes = try fields.textBytes(attribute, community: isCommunity) {
+          purchase.originalTransactionID = interner.string(bytes)
+        }
       case 1706: purchase.originalPurchaseDate = try fields.date(attribute, community: isCommunity)
       case 1707: purchase.productType = try fields.integer(attribute, community: isCommunity)
       case 1708: purchase.expiresDate = try fields.date(attribute, community: isCommunity)
@@ -413,16 +423,24 @@ struct FieldReader {
   }
 
   mutating func text(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> String? {
+    try textBytes(attribute, community: community).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The checked bytes of a UTF8String or IA5String value (nil: absent, or carried through), for a caller that
+  /// makes the String itself (through an interner, for values that repeat).
+  mutating func textBytes(
+    _ attribute: Attribute, community: Bool
+  ) throws(AppReceiptError) -> UnsafeBufferPointer<UInt8>? {
     guard
       let inner = try element(
         attribute, DERTag.utf8String, or: DERTag.ia5String, "a UTF8String", community: community)
     else { return nil }
     let body = content(inner)
-    if inner.tag == DERTag.ia5String, !Self.isASCII(body) {
-      throw valueError("IA5String holds a byte above 0x7F", attribute)
-    }
-    guard let s = Self.utf8(body) else { throw valueError("UTF8String is not valid UTF-8", attribute) }
-    return s
+    // ASCII is valid under either tag: one pass, no round trip.
+    if Self.isASCII(body) { return body }
+    if inner.tag == DERTag.ia5String { throw valueError("IA5String holds a byte above 0x7F", attribute) }
+    guard Self.utf8(body) != nil else { throw valueError("UTF8String is not valid UTF-8", attribute) }
+    return body
   }
 
   mutating func integer(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Int64? {
@@ -476,6 +494,25 @@ public enum AppReceiptDate {
   /// `parse` over bytes in place.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+    if let t = parseUTC(bytes) { return t }
     return Timestamp.parse(formatted: bytes)
+  }
+
+  /// `2020-07-22T17:39:08Z` exactly, the form of every date in Apple's receipts, read at fixed places; nil for
+  /// anything else, which `Timestamp.parse` then reads (or refuses) as before.
+  static func parseUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A
+    else { return nil }
+    // Two digits at `i`; nil unless both are 0-9.
+    func two(_ i: Int) -> Int64? {
+      let high = b[i] &- 0x30
+      let low = b[i + 1] &- 0x30
+      guard high < 10, low < 10 else { return nil }
+      return Int64(high) * 10 + Int64(low)
+    }
+    guard let century = two(0), let year = two(2), let month = two(5), let day = two(8), let hour = two(11),
+      let minute = two(14), let second = two(17)
+    else { return nil }
+    return Timestamp(year: century * 100 + year, month: month, day: day, hour: hour, minute: minute, second: second)
   }
 }

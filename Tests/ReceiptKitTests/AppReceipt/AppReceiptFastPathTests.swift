@@ -81,6 +81,56 @@ import Testing
     }
   }
 
+  /// The fixed-place reading of `YYYY-MM-DDTHH:MM:SSZ` agrees with the general parser on good dates, bad digits,
+  /// days past the month's end, leap days and every other shape (which it leaves to the general parser).
+  @Test func receiptDateFastPathAgreesWithTheGeneralParser() {
+    var texts = [
+      "2020-07-22T17:39:08Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "1970-01-01T00:00:00Z",
+      "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z", "2020-13-01T00:00:00Z", "2020-00-10T00:00:00Z",
+      "2020-04-31T00:00:00Z", "2020-07-22T24:00:00Z", "2020-07-22T17:60:08Z", "2020-07-22T17:39:60Z",
+      "2020-07-22T17:39:08+0100", "2020-07-22T17:39:08.5Z", "2020-07-22 17:39:08Z", "2020-07-22T17:39:08z",
+      "20a0-07-22T17:39:08Z", "2020-0/-22T17:39:08Z", "2020-07-22T17:3:08ZZ",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("0123456789-:TZ /a".utf8)
+    for _ in 0..<3000 {
+      var bytes = Array(texts[0].utf8)
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator) ?? 0x30
+      }
+      texts.append(String(decoding: bytes, as: UTF8.self))
+    }
+    for text in texts {
+      var copy = text
+      let general = copy.withUTF8 { bytes -> Timestamp? in
+        guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+        return Timestamp.parse(formatted: bytes)
+      }
+      let fast = copy.withUTF8 { AppReceiptDate.parse($0) }
+      #expect(fast == general, "\(text)")
+      if let quick = copy.withUTF8({ AppReceiptDate.parseUTC($0) }) { #expect(quick == general, "\(text)") }
+    }
+  }
+
+  /// Each OID listed by its content octets decodes to the dotted text listed beside it.
+  @Test func knownOIDOctetsMatchTheirDottedText() throws {
+    let tables = [PKCS7Envelope.algorithmNames, PKCS7Envelope.attributeNames]
+    for entry in tables.joined() {
+      let element: [UInt8] = [DERTag.objectIdentifier, UInt8(entry.bytes.count)] + entry.bytes
+      var reader = DERReader(element)
+      let oid = try #require(try reader.next())
+      #expect(try reader.objectIdentifier(oid) == entry.dotted, "\(entry.name)")
+      #expect(try reader.name(of: oid, in: tables.flatMap { $0 }) == entry.name)
+    }
+    var signed = DERReader([DERTag.objectIdentifier, 9] + PKCS7Envelope.signedDataOIDBytes)
+    #expect(try signed.objectIdentifier(try #require(try signed.next())) == PKCS7Envelope.signedDataOID)
+    var data = DERReader([DERTag.objectIdentifier, 9] + PKCS7Envelope.dataOIDBytes)
+    #expect(try data.objectIdentifier(try #require(try data.next())) == PKCS7Envelope.dataOID)
+    // A longer encoding of CN (a leading 0x80 octet in an arc) is still named by its text.
+    var padded = DERReader([DERTag.objectIdentifier, 4, 0x55, 0x80, 0x04, 0x03])
+    #expect(try padded.name(of: try #require(try padded.next()), in: PKCS7Envelope.attributeNames) == "CN")
+  }
+
   /// Bytes as hex text, against the standard library's own conversion.
   @Test func carriedBytesHexAgreesWithTheStandardLibrary() {
     let bytes = (0...255).map { UInt8($0) }
