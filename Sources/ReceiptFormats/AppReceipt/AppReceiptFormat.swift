@@ -197,13 +197,16 @@ public enum AppReceiptHistory {
       ownershipAssumed: false, quantity: quantity, purchaseDate: p.purchaseDate,
       originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate,
       revocation: p.cancellationDate.map { Revocation(date: $0) }, offer: offer,
-      webOrderLineItemID: p.webOrderLineItemID.map { String($0) }, productType: nil, sources: .appReceipt,
+      webOrderLineItemID: p.webOrderLineItemID.map(AppReceiptAttributeValue.decimal), productType: nil,
+      sources: .appReceipt,
       vocabulary: .appReceipt)
     // 1707's meaning is community-documented only: shown, never used to decide a product type.
     guard keepsCarriedFields else { return t }
     t.carriedFields.reserveCapacity(p.otherAttributes.count + 1)
     if let type = p.productType {
-      t.carriedFields.append(CarriedField(type: 1707, name: "product_type", value: String(type), encoding: "integer"))
+      t.carriedFields.append(
+        CarriedField(
+          type: 1707, name: "product_type", value: AppReceiptAttributeValue.decimal(type), encoding: "integer"))
     }
     for a in p.otherAttributes { t.carriedFields.append(carried(a, inApp: true)) }
     return t

@@ -239,9 +239,16 @@ struct FieldReader {
 
   /// The next attribute, or nil after the last. Errors inside its SEQUENCE name its type (`attribute 17`), or
   /// its position (`attribute #3`) when the type itself could not be read.
+  @inline(__always)
   mutating func nextAttribute() throws(AppReceiptError) -> Attribute? {
     guard position < limit else { return nil }
     if let attribute = wellFormedAttribute() { return attribute }
+    return try generalAttribute()
+  }
+
+  /// `nextAttribute` for any other shape, out of line so the well-formed path stays small.
+  @inline(never)
+  private mutating func generalAttribute() throws(AppReceiptError) -> Attribute {
     let at = position
     let sequence: DERElement
     do {

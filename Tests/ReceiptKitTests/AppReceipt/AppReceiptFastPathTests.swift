@@ -139,6 +139,19 @@ import Testing
     #expect(AppReceiptAttributeValue.hex([]) == "")
   }
 
+  /// Integers as decimal text, against the standard library's own conversion.
+  @Test func carriedIntegerDecimalAgreesWithTheStandardLibrary() {
+    var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+    var power: Int64 = 1
+    for _ in 0..<18 {
+      power *= 10
+      values += [power - 1, power, power + 1, -power, -(power - 1)]
+    }
+    var generator = SystemRandomNumberGenerator()
+    values += (0..<1000).map { _ in Int64.random(in: Int64.min...Int64.max, using: &generator) }
+    for v in values { #expect(AppReceiptAttributeValue.decimal(v) == String(v)) }
+  }
+
   /// The one-pass sniff finds exactly what a plain substring search finds.
   @Test func sniffNamesAgreeWithSubstringSearch() {
     func has(_ window: [UInt8], _ needle: String) -> Bool {
