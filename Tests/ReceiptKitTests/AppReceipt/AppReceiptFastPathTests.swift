@@ -176,6 +176,39 @@ import Testing
     }
   }
 
+  /// A purchase carrying what the one before carried shares its fields; any difference in product type or in an
+  /// undocumented type or value gets fields of its own, equal to what it alone would be given.
+  @Test func sharedCarriedFieldsEqualEachPurchasesOwn() throws {
+    guard let bytes = AppReceiptFixtureTests.peerFixture("tikhop__TPInAppReceipt/receipt-sandbox-legacy") else {
+      TestPaths.noteSharedMissing("TPInAppReceipt legacy receipt")
+      return
+    }
+    var document = try AppReceiptReader.read(bytes)
+    var generator = SystemRandomNumberGenerator()
+    // Runs of equal purchases broken by a changed product type, value, type, encoding or count.
+    for i in document.payload.inAppPurchases.indices where Int.random(in: 0..<4, using: &generator) == 0 {
+      var p = document.payload.inAppPurchases[i]
+      switch Int.random(in: 0..<5, using: &generator) {
+      case 0: p.productType = p.productType.map { $0 + 1 } ?? 2
+      case 1: if !p.otherAttributes.isEmpty { p.otherAttributes[0].value = .utf8String("x\(i)") }
+      case 2: if !p.otherAttributes.isEmpty { p.otherAttributes[0].type += 1 }
+      case 3: if !p.otherAttributes.isEmpty { p.otherAttributes[0].value = .ia5String("") }
+      default: p.otherAttributes.removeLast(min(1, p.otherAttributes.count))
+      }
+      document.payload.inAppPurchases[i] = p
+    }
+    let history = try AppReceiptHistory.history(of: document, source: "legacy")
+    let byID = Dictionary(
+      document.payload.inAppPurchases.map { ($0.transactionID ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    #expect(history.transactions.count == byID.count)
+    for t in history.transactions {
+      let purchase = try #require(byID[t.transactionID])
+      #expect(t.carriedFields == AppReceiptHistory.carriedFields(of: purchase), "\(t.transactionID)")
+    }
+    let lean = try AppReceiptHistory.history(of: document, source: "legacy", keepsCarriedFields: false)
+    #expect(lean.transactions.allSatisfy { $0.carriedFields.isEmpty })
+  }
+
   /// DER length octets for `n` in the short form, or in the long form with `extra` leading zero octets.
   static func length(_ n: Int, longForm octets: Int) -> [UInt8] {
     guard octets > 0 else { return [UInt8(n)] }
