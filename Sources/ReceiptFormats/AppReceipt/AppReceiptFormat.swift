@@ -33,9 +33,24 @@ public struct AppReceiptFormat: InputFormat {
   /// - Returns: The purchases the receipt lists, with ownership and renewal state left unknown.
   /// - Throws: `ReceiptError` with the byte offset and ASN.1 path where the receipt could not be read.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
+      try decode(buffer, whole: { bytes }, source: source, options: options)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file): base64 text is decoded from it without a copy.
+  public func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try decode(buffer, whole: { Array(buffer) }, source: source, options: options)
+  }
+
+  func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8], source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
     let document: AppReceiptReader.Document
     do {
-      document = try AppReceiptReader.read(bytes, keepsOtherAttributes: options.keepsCarriedFields)
+      document = try AppReceiptReader.read(bytes, whole: whole, keepsOtherAttributes: options.keepsCarriedFields)
     } catch {
       throw Self.receiptError(error, source: source)
     }

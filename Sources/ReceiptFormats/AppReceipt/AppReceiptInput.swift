@@ -98,6 +98,14 @@ public struct AppReceiptInput: Sendable, Equatable {
 
   /// Recognises the input and produces the DER bytes, or fails naming what the input is.
   public static func recognise(_ bytes: [UInt8]) throws(AppReceiptError) -> AppReceiptInput {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in try recognise(buffer, whole: { bytes }) }
+  }
+
+  /// `recognise` over bytes in place (a mapped file): base64 text, the usual form, is decoded from them directly;
+  /// `whole` gives them as an array for the forms read from one (DER, JSON).
+  static func recognise(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8]
+  ) throws(AppReceiptError) -> AppReceiptInput {
     var start = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
@@ -105,8 +113,8 @@ public struct AppReceiptInput: Sendable, Equatable {
       throw AppReceiptError(.notAReceipt, offset: 0, path: [], message: "empty input: no receipt")
     }
     let first = bytes[start]
-    if first == 0x30 { return AppReceiptInput(form: .der, der: bytes) }
-    if first == UInt8(ascii: "{") { return try recogniseJSON(bytes) }
+    if first == 0x30 { return AppReceiptInput(form: .der, der: whole()) }
+    if first == UInt8(ascii: "{") { return try recogniseJSON(whole()) }
     if isBase64(first) {
       let der = try Base64Text.decode(bytes, path: ["base64"])
       try refuseLegacy(der, layer: "base64")
@@ -120,7 +128,7 @@ public struct AppReceiptInput: Sendable, Equatable {
     }
     throw AppReceiptError(
       .notAReceipt, offset: start, path: [],
-      message: "not an app receipt (expected base64 text, DER bytes or a JSON body), starts with \(describe(bytes))")
+      message: "not an app receipt (expected base64 text, DER bytes or a JSON body), starts with \(describe(whole()))")
   }
 
   /// A JSON object holding the receipt in `receipt-data` (a verifyReceipt request) or `transactionReceipt`.
@@ -230,18 +238,21 @@ public struct AppReceiptInput: Sendable, Equatable {
 public enum Base64Text {
   /// The decoded bytes; a character outside the alphabet is an error at its offset.
   public static func decode(_ text: [UInt8], path: [String]) throws(AppReceiptError) -> [UInt8] {
+    try text.withUnsafeBufferPointer { (input) throws(AppReceiptError) in try decode(input, path: path) }
+  }
+
+  /// `decode` over text in place.
+  static func decode(_ text: UnsafeBufferPointer<UInt8>, path: [String]) throws(AppReceiptError) -> [UInt8] {
     var start = 0
     if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     let capacity = text.count / 4 * 3 + 3
     var failure: AppReceiptError?
-    let out = text.withUnsafeBufferPointer { input in
-      [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
-        do throws(AppReceiptError) {
-          written = try decode(input, from: start, into: output, path: path)
-        } catch {
-          failure = error
-          written = 0
-        }
+    let out = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+      do throws(AppReceiptError) {
+        written = try decode(text, from: start, into: output, path: path)
+      } catch {
+        failure = error
+        written = 0
       }
     }
     if let failure { throw failure }
@@ -409,7 +420,16 @@ public enum AppReceiptReader {
   /// - Returns: the receipt and how it was wrapped.
   /// - Throws: `AppReceiptError` with the byte offset and ASN.1 path where it could not be read.
   public static func read(_ bytes: [UInt8], keepsOtherAttributes: Bool = true) throws(AppReceiptError) -> Document {
-    let input = try AppReceiptInput.recognise(bytes)
+    try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in
+      try read(buffer, whole: { bytes }, keepsOtherAttributes: keepsOtherAttributes)
+    }
+  }
+
+  /// `read` over bytes in place (see `AppReceiptInput.recognise(_:whole:)`).
+  static func read(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8], keepsOtherAttributes: Bool
+  ) throws(AppReceiptError) -> Document {
+    let input = try AppReceiptInput.recognise(bytes, whole: whole)
     return Document(
       form: input.form,
       payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes))
