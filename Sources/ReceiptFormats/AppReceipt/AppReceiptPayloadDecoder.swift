@@ -160,11 +160,36 @@ public enum AppReceiptPayloadDecoder {
 /// documents is carried through as an undocumented attribute instead, since the guess may be what is wrong.
 /// It reads the bytes in place and keeps no path: the ASN.1 path is built only for an error, from `purchase`.
 struct FieldReader {
+  /// One attribute, kept small (it is passed around for every value read): the value OCTET STRING as three
+  /// offsets, and the tag of the one element filling it when the well-formed read saw it.
   struct Attribute {
     var type: Int64
     var version: Int64
     var sequenceOffset: Int
-    var valueElement: DERElement
+    /// The value OCTET STRING: where it starts, and its content.
+    var valueOffset: Int
+    var valueStart: Int
+    var valueEnd: Int
+    /// The tag of the element that fills the value with a one-octet length, when known (`single` reads it
+    /// otherwise).
+    var innerTag: UInt8?
+
+    init(type: Int64, version: Int64, sequenceOffset: Int, valueElement: DERElement, innerTag: UInt8? = nil) {
+      self.type = type
+      self.version = version
+      self.sequenceOffset = sequenceOffset
+      self.valueOffset = valueElement.offset
+      self.valueStart = valueElement.contentStart
+      self.valueEnd = valueElement.contentEnd
+      self.innerTag = innerTag
+    }
+
+    /// The value OCTET STRING (always definite: both reads check it ends where the SEQUENCE does).
+    var valueElement: DERElement {
+      DERElement(
+        tag: DERTag.octetString, offset: valueOffset, contentStart: valueStart, contentEnd: valueEnd, end: valueEnd,
+        isIndefinite: false)
+    }
   }
 
   /// The payload bytes; valid while the decoder runs (inside `withUnsafeBufferPointer`).
@@ -298,11 +323,20 @@ struct FieldReader {
     else { return nil }
     position = end
     count += 1
+    // The value's own element, when one with a short length fills it (as every value Apple writes does).
+    var innerTag: UInt8?
+    let v = value.contentStart
+    if end - v >= 2 {
+      let tag = bytes[v]
+      let length = Int(bytes[v + 1])
+      if tag & 0x1F != 0x1F, length < 0x80, length == end - v - 2 { innerTag = tag }
+    }
     return Attribute(
       type: type, version: version, sequenceOffset: start,
       valueElement: DERElement(
         tag: DERTag.octetString, offset: p, contentStart: value.contentStart, contentEnd: end, end: end,
-        isIndefinite: false))
+        isIndefinite: false),
+      innerTag: innerTag)
   }
 
   /// A definite length of one to three octets at `at` (`L`, `81 L`, `82 LL`) whose content fits before `limit`.
@@ -408,6 +442,11 @@ struct FieldReader {
 
   /// The one definite-length element filling the attribute's value octets, if that is what they hold.
   func single(_ attribute: Attribute) -> DERElement? {
+    if let tag = attribute.innerTag {
+      return DERElement(
+        tag: tag, offset: attribute.valueStart, contentStart: attribute.valueStart + 2, contentEnd: attribute.valueEnd,
+        end: attribute.valueEnd, isIndefinite: false)
+    }
     let v = attribute.valueElement
     guard let e = try? element(at: v.contentStart, limit: v.contentEnd), e.end == v.contentEnd else { return nil }
     return e
