@@ -235,13 +235,19 @@ extension TextLayout {
       // Whether the last line begun holds a word, and its length.
       var open = false
       var length = 0
+      // The words of the line so far that stand in the text as they will be written (one space apart): copied
+      // as one run when the line ends, not word by word.
+      var run = 0..<0
+      func flush() {
+        if !run.isEmpty { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run])) }
+        run = 0..<0
+      }
       func beginLine() {
+        flush()
         if lines > 0 { out.append(0x0A) }
         if lines > 0 || firstIndent { out.append(contentsOf: repeatElement(0x20, count: pad)) }
         lines += 1
       }
-      // Words are copied as buffers (one copy each), not as slices of the collection.
-      func word(_ range: Range<Int>) { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
       var i = 0
       while i < bytes.count {
         guard bytes[i] != 0x20 else {
@@ -255,25 +261,30 @@ extension TextLayout {
           open = false
           while i - start > width {
             beginLine()
-            word(start..<(start + width))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + width)]))
             start += width
           }
         }
         let n = i - start
         if open, length + 1 + n <= width {
-          out.append(0x20)
           length += 1 + n
+          if !run.isEmpty, start == run.upperBound + 1 {
+            run = run.lowerBound..<i
+            continue
+          }
+          flush()
+          out.append(0x20)
         } else {
           beginLine()
           open = true
           length = n
         }
-        word(start..<i)
+        run = start..<i
       }
       if lines == 0 { beginLine() }
+      flush()
       return true
     }
     return done ?? false
   }
-
 }
