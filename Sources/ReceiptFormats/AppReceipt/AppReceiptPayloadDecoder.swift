@@ -413,18 +413,32 @@ struct FieldReader {
   /// The single DER string or integer an attribute value holds, else its bytes.
   func recognise(_ attribute: Attribute) -> AppReceiptAttributeValue {
     if let inner = single(attribute) {
+      // Most undocumented values Apple writes are empty strings and small integers: those skip the general reads.
       switch inner.tag {
       case DERTag.utf8String:
+        if inner.contentLength == 0 { return .utf8String("") }
         if let s = Self.utf8(content(inner)) { return .utf8String(s) }
       case DERTag.ia5String:
+        if inner.contentLength == 0 { return .ia5String("") }
         let body = content(inner)
         if Self.isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
       case DERTag.integer:
+        if let v = Self.shortInteger(content(inner)) { return .integer(v) }
         if let v = try? DERReader.integer(content(inner)) { return .integer(v) }
       default: break
       }
     }
     return .bytes(Array(value(attribute)))
+  }
+
+  /// INTEGER content of one to eight octets, read in place (as `DERReader.integer` reads it); nil for any other
+  /// length, which that general read takes.
+  @inline(__always)
+  static func shortInteger(_ body: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard let first = body.first, body.count <= 8 else { return nil }
+    var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
+    for b in body { value = value << 8 | UInt64(b) }
+    return Int64(bitPattern: value)
   }
 
   static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -492,8 +506,10 @@ struct FieldReader {
   mutating func integer(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Int64? {
     guard let inner = try element(attribute, DERTag.integer, or: DERTag.integer, "an INTEGER", community: community)
     else { return nil }
+    let body = content(inner)
+    if let value = Self.shortInteger(body) { return value }
     do throws(DERFailure) {
-      return try DERReader.integer(content(inner))
+      return try DERReader.integer(body)
     } catch {
       throw valueError(error.message, attribute)
     }
@@ -556,9 +572,22 @@ public enum AppReceiptDate {
       guard high < 10, low < 10 else { return nil }
       return Int64(high) * 10 + Int64(low)
     }
-    guard let century = two(0), let year = two(2), let month = two(5), let day = two(8), let hour = two(11),
+    guard let century = two(0), let yy = two(2), let month = two(5), let day = two(8), let hour = two(11),
       let minute = two(14), let second = two(17)
     else { return nil }
-    return Timestamp(year: century * 100 + year, month: month, day: day, hour: hour, minute: minute, second: second)
+    // The checks `Timestamp(year:month:day:...)` makes, in place (every date of every purchase comes here): the
+    // fields' ranges, then the day within its month. Four digits keep the year below 10000.
+    let year = century * 100 + yy
+    guard year >= 1970, month >= 1, month <= 12, day >= 1, hour < 24, minute < 60, second < 60 else { return nil }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let monthDays: Int64
+    switch month {
+    case 2: monthDays = leap ? 29 : 28
+    case 4, 6, 9, 11: monthDays = 30
+    default: monthDays = 31
+    }
+    guard day <= monthDays else { return nil }
+    let days = Timestamp.days(year: year, month: month, day: day)
+    return Timestamp(milliseconds: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000)
   }
 }

@@ -89,9 +89,27 @@ import Testing
       "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z", "2020-13-01T00:00:00Z", "2020-00-10T00:00:00Z",
       "2020-04-31T00:00:00Z", "2020-07-22T24:00:00Z", "2020-07-22T17:60:08Z", "2020-07-22T17:39:60Z",
       "2020-07-22T17:39:08+0100", "2020-07-22T17:39:08.5Z", "2020-07-22 17:39:08Z", "2020-07-22T17:39:08z",
-      "20a0-07-22T17:39:08Z", "2020-0/-22T17:39:08Z", "2020-07-22T17:3:08ZZ",
+      "20a0-07-22T17:39:08Z", "2020-0/-22T17:39:08Z", "2020-07-22T17:3:08ZZ", "2000-02-29T12:00:00Z",
+      "2100-02-29T12:00:00Z", "2400-02-29T12:00:00Z", "2023-06-31T00:00:00Z", "2023-12-32T00:00:00Z",
     ]
     var generator = SystemRandomNumberGenerator()
+    // Calendar fields around every edge: years either side of 1970 and of century leap rules, days past each
+    // month's end, hours, minutes and seconds one past their range.
+    func digits(_ v: Int, _ n: Int) -> String {
+      let text = String(v)
+      return String(repeating: "0", count: max(0, n - text.count)) + text
+    }
+    for _ in 0..<3000 {
+      let year = [1969, 1970, 1999, 2000, 2023, 2024, 2100, 2400, 9999].randomElement(using: &generator) ?? 2000
+      let fields = [
+        Int.random(in: 0...13, using: &generator), Int.random(in: 0...32, using: &generator),
+        Int.random(in: 0...24, using: &generator), Int.random(in: 0...60, using: &generator),
+        Int.random(in: 0...60, using: &generator),
+      ]
+      texts.append(
+        "\(digits(year, 4))-\(digits(fields[0], 2))-\(digits(fields[1], 2))T\(digits(fields[2], 2)):"
+          + "\(digits(fields[3], 2)):\(digits(fields[4], 2))Z")
+    }
     let alphabet = Array("0123456789-:TZ /a".utf8)
     for _ in 0..<3000 {
       var bytes = Array(texts[0].utf8)
@@ -100,6 +118,7 @@ import Testing
       }
       texts.append(String(decoding: bytes, as: UTF8.self))
     }
+    var read = 0
     for text in texts {
       var copy = text
       let general = copy.withUTF8 { bytes -> Timestamp? in
@@ -108,8 +127,11 @@ import Testing
       }
       let fast = copy.withUTF8 { AppReceiptDate.parse($0) }
       #expect(fast == general, "\(text)")
+      if general != nil { read += 1 }
       if let quick = copy.withUTF8({ AppReceiptDate.parseUTC($0) }) { #expect(quick == general, "\(text)") }
     }
+    // Both kinds were tried.
+    #expect(read > 500 && read < texts.count - 500, "\(read) of \(texts.count) read")
   }
 
   /// Each OID listed by its content octets decodes to the dotted text listed beside it.
