@@ -335,21 +335,24 @@ public enum Base64Text {
         {
           let raw = UnsafeRawPointer(inBase)
           let out = UnsafeMutableRawPointer(outBase)
-          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
-          var groups = min((n &- i) / 4, (output.count &- o &- 1) / 3)
-          while groups >= 2 {
+          // Eight symbols make six bytes, stored as one 64-bit word whose last two bytes the next step (or the
+          // end of the text) overwrites: steps that fit the input and the output with those two spare bytes.
+          var steps = min((n &- i) / 8, max(0, output.count &- o &- 2) / 6)
+          while steps > 0 {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
             let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
             let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
             let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
             guard (a | b | c | d) & notAPair == 0 else { break }
-            out.storeBytes(of: (UInt32(a) << 20 | UInt32(b) << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-            out.storeBytes(of: (UInt32(c) << 20 | UInt32(d) << 8).bigEndian, toByteOffset: o &+ 3, as: UInt32.self)
+            let bytes = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
+            out.storeBytes(of: bytes.bigEndian, toByteOffset: o, as: UInt64.self)
             o &+= 6
             i &+= 8
-            groups &-= 2
+            steps &-= 1
           }
+          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
+          let groups = min((n &- i) / 4, max(0, output.count &- o &- 1) / 3)
           if groups >= 1 {
             let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
             let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
