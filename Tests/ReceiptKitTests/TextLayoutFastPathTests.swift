@@ -129,4 +129,34 @@ import Testing
     let apart = blocks.joined()
     #expect(together == apart)
   }
+
+  /// `decode --format json` reuses the attributes value made for the transaction before only when the carried
+  /// fields are equal: every transaction reads as it does alone.
+  @Test func decodeJSONAttributesReadAsTheyDoAlone() {
+    var generator = SystemRandomNumberGenerator()
+    let variants: [[CarriedField]] = [
+      [CarriedField(type: 1707, name: "product_type", value: "3", encoding: "integer")],
+      [CarriedField(type: 1707, name: "product_type", value: "2", encoding: "integer")],
+      [
+        CarriedField(type: 1707, name: "product_type", value: "3", encoding: "integer"),
+        CarriedField(type: 1709, name: nil, value: "", encoding: "utf8String"),
+      ],
+      [CarriedField(type: 1709, name: nil, value: "", encoding: "ia5String")],
+      [],
+    ]
+    var memo = DecodeJSONRenderer.CarriedJSON()
+    var shared = variants[0]
+    for i in 0..<400 {
+      // Runs of the very same array, equal arrays made apart, and changes.
+      let pick = Int.random(in: 0..<10, using: &generator)
+      if pick < variants.count { shared = variants[pick] }
+      let fields = pick == 9 ? variants[i % variants.count].map { $0 } : shared
+      let t = PurchaseTransaction(
+        transactionID: "\(i)", productID: "p", sources: .appReceipt, vocabulary: .appReceipt, carriedFields: fields)
+      var fresh = DecodeJSONRenderer.CarriedJSON()
+      let together = DecodeJSONRenderer.transaction(t, catalog: Catalog(), carried: &memo).rendered(pretty: false)
+      let alone = DecodeJSONRenderer.transaction(t, catalog: Catalog(), carried: &fresh).rendered(pretty: false)
+      #expect(together == alone, "\(i)")
+    }
+  }
 }
