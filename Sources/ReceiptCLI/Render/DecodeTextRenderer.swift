@@ -10,6 +10,7 @@ package enum DecodeTextRenderer {
     let layout = TextLayout(color: color, width: width)
     let source = doc.provenance
     var head: [(TerminalText, TerminalText)] = [("Kind", "\(source.format.description)")]
+    head.reserveCapacity(32)
     if let status = source.status {
       head.append(("Status", "\(status.code): \(status.meaning)"))
     } else {
@@ -60,26 +61,20 @@ package enum DecodeTextRenderer {
     }
     head += carriedRows(source.carriedFields)
     // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
-    // The distinct types (a handful) with the first name seen for each, in two short arrays, not a dictionary.
-    var carriedTypes: [Int64] = []
-    var carriedNames: [String?] = []
+    // The first field seen of each type (a handful), in a short array rather than a dictionary.
+    var kinds: [CarriedField] = []
     var carrying = 0
-    // Purchases mostly repeat the previous one's types: those add nothing (the first name seen is kept).
-    var previousTypes: [Int64] = []
+    // Purchases mostly carry what the previous one carried (often the very same array): those add nothing.
+    var previous: [CarriedField] = []
     for i in doc.transactions.indices where !doc.transactions[i].carriedFields.isEmpty {
       carrying += 1
       let fields = doc.transactions[i].carriedFields
-      if fields.count == previousTypes.count, zip(fields, previousTypes).allSatisfy({ $0.type == $1 }) { continue }
-      previousTypes = fields.map(\.type)
-      for f in fields where !carriedTypes.contains(f.type) {
-        carriedTypes.append(f.type)
-        carriedNames.append(f.name)
-      }
+      if fields == previous { continue }
+      previous = fields
+      for f in fields where !kinds.contains(where: { $0.type == f.type }) { kinds.append(f) }
     }
     if carrying > 0 {
-      let types = carriedTypes.indices.sorted { carriedTypes[$0] < carriedTypes[$1] }.map { i in
-        carriedNames[i].map { "\(carriedTypes[i]) (\($0))" } ?? String(carriedTypes[i])
-      }
+      let types = kinds.sorted { $0.type < $1.type }.map { f in f.name.map { "\(f.type) (\($0))" } ?? String(f.type) }
       head.append(
         (
           "In-app extras",
