@@ -238,6 +238,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
   ///   - price: The price paid, when the data states it.
   ///   - sources: Where in the document it appeared.
   ///   - vocabulary: The source's own field names.
+  ///   - carriedFields: What the format carries beyond the mapped fields, for `decode`.
   public init(
     transactionID: String, originalTransactionID: String? = nil, productID: String,
     ownership: Ownership = .purchased, ownershipAssumed: Bool = false, quantity: Int? = 1,
@@ -245,7 +246,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     revocation: Revocation? = nil, offer: OfferUse? = nil, isUpgraded: Bool = false,
     subscriptionGroup: String? = nil, webOrderLineItemID: String? = nil, productType: ProductType? = nil,
     price: StatedPrice? = nil, sources: TransactionSources = .latestReceiptInfo,
-    vocabulary: FieldVocabulary = .verifyReceipt
+    vocabulary: FieldVocabulary = .verifyReceipt, carriedFields: [CarriedField] = []
   ) {
     self.transactionID = transactionID
     self.originalTransactionID = originalTransactionID
@@ -265,6 +266,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     self.price = price
     self.sources = sources
     self.vocabulary = vocabulary
+    self.carriedFields = carriedFields
   }
 
   /// Revenue belongs to the purchaser: PURCHASED, or no ownership field at all (pre-Family-Sharing receipts).

@@ -109,4 +109,46 @@ import Testing
     let other = Array("transaction_ids".utf8)
     #expect(other.withUnsafeBufferPointer { matcher.index(of: $0) } == nil)
   }
+
+  /// The writer's string escapes, eight bytes at a time, against a byte-at-a-time reference: every byte that needs
+  /// an escape, at every place around the eight-byte steps, among plain ASCII and other UTF-8.
+  @Test func writtenStringsEscapeAsByteByByte() {
+    func reference(_ s: String) -> [UInt8] {
+      var out: [UInt8] = [0x22]
+      let bytes = Array(s.utf8)
+      var i = 0
+      while i < bytes.count {
+        let b = bytes[i]
+        switch b {
+        case 0x22: out += Array("\\\"".utf8)
+        case 0x5C: out += Array("\\\\".utf8)
+        case 0x0A: out += Array("\\n".utf8)
+        case 0x0D: out += Array("\\r".utf8)
+        case 0x09: out += Array("\\t".utf8)
+        case 0x00..<0x20, 0x7F:
+          let hex = String(b, radix: 16)
+          out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        case 0xC2 where i + 1 < bytes.count && (0x80...0x9F).contains(bytes[i + 1]):
+          out += Array(("\\u00" + String(bytes[i + 1], radix: 16)).utf8)
+          i += 1
+        default: out.append(b)
+        }
+        i += 1
+      }
+      return out + [0x22]
+    }
+    var generator = SystemRandomNumberGenerator()
+    let pieces = [
+      "a", "Z", "0", " ", "\"", "\\", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9B}", "\u{A0}", "\u{E9}",
+      "\u{20AC}", "\u{1F600}", "~",
+    ]
+    for _ in 0..<3000 {
+      let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator) ?? "a"
+      }.joined()
+      var out: [UInt8] = []
+      JSONValue.writeString(text, to: &out)
+      #expect(out == reference(text), "\(Array(text.unicodeScalars))")
+    }
+  }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import Testing
 
 @testable import ReceiptCLI
@@ -84,5 +87,76 @@ import Testing
     #expect(TerminalText("e\u{301}").count == 1)
     #expect(TerminalText("\r\n").count == TerminalText("\r\n").rendered.count)
     #expect(("a\nb" as TerminalText).count == 3)
+  }
+
+  /// `decode` text reuses a product line, ownership wording and sources made for the transaction before: each
+  /// block still reads exactly as it does alone, whatever changes from one transaction to the next.
+  @Test func decodeBlocksReadAsTheyDoAlone() {
+    var generator = SystemRandomNumberGenerator()
+    let names: [FieldVocabulary] = [.verifyReceipt, .appReceipt, .storeKit2]
+    let ownerships: [Ownership] = [.purchased, .familyShared, .unknown, .unrecognized("ODD")]
+    let products = ["com.acme.pro", "com.acme.lite", "com.acme.pro.yearly.with.a.long.name.that.wraps"]
+    let sources: [TransactionSources] = [.inApp, .latestReceiptInfo, [.inApp, .latestReceiptInfo], .appReceipt]
+    var transactions: [PurchaseTransaction] = []
+    for i in 0..<300 {
+      // Runs of equal values, then a change of any one of them.
+      let pick = { (count: Int) in i % 7 == 0 ? Int.random(in: 0..<count, using: &generator) : (i / 7) % count }
+      transactions.append(
+        PurchaseTransaction(
+          transactionID: "\(1000 + i)", productID: products[pick(products.count)],
+          ownership: ownerships[pick(ownerships.count)], ownershipAssumed: pick(2) == 0,
+          expiresDate: pick(3) == 0 ? nil : Timestamp(milliseconds: 1_700_000_000_000),
+          productType: pick(4) == 0 ? .consumable : nil, sources: sources[pick(sources.count)],
+          vocabulary: names[pick(names.count)]))
+    }
+    let catalog = Catalog()
+    func render(_ list: [PurchaseTransaction]) -> String {
+      var history = PurchaseHistory(format: FormatIdentity(name: "test", description: "test"))
+      history.transactions = list
+      return DecodeTextRenderer.render(history, catalog: catalog, color: false).rendered
+    }
+    let whole = render(transactions)
+    let blocks = transactions.map { t -> String in
+      let alone = render([t])
+      guard let start = alone.range(of: "\n  Transaction ") else { return "" }
+      return String(alone[start.lowerBound...])
+    }
+    guard let first = whole.range(of: "\n  Transaction ") else {
+      Issue.record("no transaction block")
+      return
+    }
+    let together = String(whole[first.lowerBound...])
+    let apart = blocks.joined()
+    #expect(together == apart)
+  }
+
+  /// `decode --format json` reuses the attributes value made for the transaction before only when the carried
+  /// fields are equal: every transaction reads as it does alone.
+  @Test func decodeJSONAttributesReadAsTheyDoAlone() {
+    var generator = SystemRandomNumberGenerator()
+    let variants: [[CarriedField]] = [
+      [CarriedField(type: 1707, name: "product_type", value: "3", encoding: "integer")],
+      [CarriedField(type: 1707, name: "product_type", value: "2", encoding: "integer")],
+      [
+        CarriedField(type: 1707, name: "product_type", value: "3", encoding: "integer"),
+        CarriedField(type: 1709, name: nil, value: "", encoding: "utf8String"),
+      ],
+      [CarriedField(type: 1709, name: nil, value: "", encoding: "ia5String")],
+      [],
+    ]
+    var memo = DecodeJSONRenderer.CarriedJSON()
+    var shared = variants[0]
+    for i in 0..<400 {
+      // Runs of the very same array, equal arrays made apart, and changes.
+      let pick = Int.random(in: 0..<10, using: &generator)
+      if pick < variants.count { shared = variants[pick] }
+      let fields = pick == 9 ? variants[i % variants.count].map { $0 } : shared
+      let t = PurchaseTransaction(
+        transactionID: "\(i)", productID: "p", sources: .appReceipt, vocabulary: .appReceipt, carriedFields: fields)
+      var fresh = DecodeJSONRenderer.CarriedJSON()
+      let together = DecodeJSONRenderer.transaction(t, catalog: Catalog(), carried: &memo).rendered(pretty: false)
+      let alone = DecodeJSONRenderer.transaction(t, catalog: Catalog(), carried: &fresh).rendered(pretty: false)
+      #expect(together == alone, "\(i)")
+    }
   }
 }

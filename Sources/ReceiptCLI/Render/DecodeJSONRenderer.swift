@@ -31,7 +31,9 @@ package enum DecodeJSONRenderer {
     }
     members.append(("receipt", source.receipt.map(receipt) ?? .null))
     if !source.carriedFields.isEmpty { members.append(("receipt_attributes", carried(source.carriedFields))) }
-    members.append(("transactions", .array(doc.transactions.map { transaction($0, catalog: catalog) })))
+    var carried = CarriedJSON()
+    let transactions = doc.transactions.map { transaction($0, catalog: catalog, carried: &carried) }
+    members.append(("transactions", .array(transactions)))
     members.append(("pending_renewals", .array(doc.renewals.map(pending))))
     members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
     if let secret = source.latestReceipt { members.append(("latest_receipt", .string(secret))) }
@@ -73,6 +75,18 @@ package enum DecodeJSONRenderer {
     return .object(members)
   }
 
+  /// The JSON of the last carried fields rendered: a receipt's purchases mostly carry what the one before
+  /// carried (often the very same array), and those share one value, built once and released once.
+  struct CarriedJSON {
+    var fields: [CarriedField] = []
+    var json: JSONValue = .null
+
+    mutating func json(of fields: [CarriedField]) -> JSONValue {
+      if self.fields.isEmpty || self.fields != fields { (self.fields, json) = (fields, carried(fields)) }
+      return json
+    }
+  }
+
   /// Fields carried through without a meaning, with the format's own type number.
   static func carried(_ fields: [CarriedField]) -> JSONValue {
     .array(
@@ -96,7 +110,7 @@ package enum DecodeJSONRenderer {
     ])
   }
 
-  package static func transaction(_ t: PurchaseTransaction, catalog: Catalog) -> JSONValue {
+  static func transaction(_ t: PurchaseTransaction, catalog: Catalog, carried: inout CarriedJSON) -> JSONValue {
     let resolved = resolveProductType(of: t, catalog: catalog)
     var members: [(key: String, value: JSONValue)] = [
       ("transaction_id", .string(t.transactionID)),
@@ -136,7 +150,7 @@ package enum DecodeJSONRenderer {
       members.append(
         ("price", .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])))
     }
-    if !t.carriedFields.isEmpty { members.append(("attributes", carried(t.carriedFields))) }
+    if !t.carriedFields.isEmpty { members.append(("attributes", carried.json(of: t.carriedFields))) }
     return .object(members)
   }
 

@@ -10,6 +10,7 @@ package enum DecodeTextRenderer {
     let layout = TextLayout(color: color, width: width)
     let source = doc.provenance
     var head: [(TerminalText, TerminalText)] = [("Kind", "\(source.format.description)")]
+    head.reserveCapacity(32)
     if let status = source.status {
       head.append(("Status", "\(status.code): \(status.meaning)"))
     } else {
@@ -60,21 +61,20 @@ package enum DecodeTextRenderer {
     }
     head += carriedRows(source.carriedFields)
     // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
-    var carriedTypes: [Int64: String?] = [:]
+    // The first field seen of each type (a handful), in a short array rather than a dictionary.
+    var kinds: [CarriedField] = []
     var carrying = 0
-    // Purchases mostly repeat the previous one's types: those add nothing (the first name seen is kept).
-    var previousTypes: [Int64] = []
-    for t in doc.transactions where !t.carriedFields.isEmpty {
+    // Purchases mostly carry what the previous one carried (often the very same array): those add nothing.
+    var previous: [CarriedField] = []
+    for i in doc.transactions.indices where !doc.transactions[i].carriedFields.isEmpty {
       carrying += 1
-      let fields = t.carriedFields
-      if fields.count == previousTypes.count, zip(fields, previousTypes).allSatisfy({ $0.type == $1 }) { continue }
-      previousTypes = fields.map(\.type)
-      for f in fields where carriedTypes[f.type] == nil { carriedTypes[f.type] = f.name }
+      let fields = doc.transactions[i].carriedFields
+      if fields == previous { continue }
+      previous = fields
+      for f in fields where !kinds.contains(where: { $0.type == f.type }) { kinds.append(f) }
     }
     if carrying > 0 {
-      let types = carriedTypes.keys.sorted().map { type in
-        (carriedTypes[type] ?? nil).map { "\(type) (\($0))" } ?? String(type)
-      }
+      let types = kinds.sorted { $0.type < $1.type }.map { f in f.name.map { "\(f.type) (\($0))" } ?? String(f.type) }
       head.append(
         (
           "In-app extras",
@@ -82,21 +82,27 @@ package enum DecodeTextRenderer {
             + "not relied on; --format json shows their values"
         ))
     }
-    var out = layout.fields(head)
+    // The whole document goes into one byte buffer, made a String once.
+    var out = TerminalTextBuilder(capacity: 2048 + 400 * doc.transactions.count + 300 * doc.renewals.count)
+    layout.appendFields(head, to: &out)
 
-    out += "\n" + layout.paint("Transactions (\(doc.transactions.count))", .bold)
+    out.appendNewline()
+    out.append(layout.paint("Transactions (\(doc.transactions.count))", .bold))
     if source.duplicateRowsMerged > 0 {
-      out += " - \(source.duplicateRowsMerged) duplicate rows merged"
+      out.append(" - \(source.duplicateRowsMerged) duplicate rows merged")
     }
-    out += "\n"
-    for t in doc.transactions {
-      out += "\n"
-      out += transactionBlock(t, catalog: catalog, layout: layout)
+    out.appendNewline()
+    var repeated = RepeatedValues()
+    for i in doc.transactions.indices {
+      out.appendNewline()
+      appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &out)
     }
     if !doc.renewals.isEmpty {
-      out += "\n" + layout.paint("Pending renewals (\(doc.renewals.count))", .bold) + "\n"
+      out.appendNewline()
+      out.append(layout.paint("Pending renewals (\(doc.renewals.count))", .bold))
+      out.appendNewline()
       for p in doc.renewals {
-        out += "\n"
+        out.appendNewline()
         var rows: [(TerminalText, TerminalText)] = [("Product", "\(p.productID ?? "-")")]
         if let next = p.autoRenewProductID, next != p.productID { rows.append(("Renews into", "\(next)")) }
         rows.append(("Original ID", "\(p.originalTransactionID ?? "-")"))
@@ -110,39 +116,84 @@ package enum DecodeTextRenderer {
           let asOf = status.asOf.map { ", as of \($0.iso8601)" } ?? ""
           rows.append(("Apple status", "\(status.code) (\(status.meaning))\(asOf)"))
         }
-        out += layout.fields(rows, indent: 2, minimumLabelWidth: 15)
+        layout.appendFields(rows, indent: 2, minimumLabelWidth: 15, to: &out)
       }
     }
     if !doc.warnings.isEmpty {
-      out += "\n" + layout.paint("Warnings", .warn) + "\n"
-      for w in doc.warnings { out += "  \(w.path): \(w.message)\n" as TerminalText }
+      out.appendNewline()
+      out.append(layout.paint("Warnings", .warn))
+      out.appendNewline()
+      for w in doc.warnings { out.append("  \(w.path): \(w.message)\n" as TerminalText) }
     }
-    return out
+    return out.text
   }
 
-  static func transactionBlock(_ t: PurchaseTransaction, catalog: Catalog, layout: TextLayout) -> TerminalText {
+  /// The last product line, ownership wording and sources made, with what each was made from: a receipt lists
+  /// the same few for hundreds of purchases in a row, so each is built and sanitised once per run of them.
+  struct RepeatedValues {
+    var productID: String?
+    var productType: ResolvedProductType?
+    var productNames: FieldVocabulary?
+    var product: TerminalText = ""
+    var ownership: Ownership?
+    var ownershipAssumed = false
+    var ownershipNames: FieldVocabulary?
+    var ownershipText: TerminalText = ""
+    var sources: TransactionSources?
+    var sourcesText: TerminalText = ""
+
+    mutating func product(of t: PurchaseTransaction, catalog: Catalog) -> TerminalText {
+      let resolved = resolveProductType(of: t, catalog: catalog)
+      if productID == t.productID, productType == resolved, productNames === t.vocabulary { return product }
+      var text = t.productID
+      if let resolved {
+        text += " (\(resolved.type.description)\(basisText(resolved.basis, t.vocabulary)))"
+      }
+      (productID, productType, productNames, product) = (t.productID, resolved, t.vocabulary, TerminalText(text))
+      return product
+    }
+
+    mutating func ownership(of t: PurchaseTransaction) -> TerminalText {
+      if ownership == t.ownership, ownershipAssumed == t.ownershipAssumed, ownershipNames === t.vocabulary {
+        return ownershipText
+      }
+      var text = t.ownership.raw
+      if t.ownershipAssumed { text += " (assumed: no \(t.vocabulary.ownership))" }
+      if t.ownership == .unknown { text += " (\(t.vocabulary.document) does not say)" }
+      if case .unrecognized = t.ownership { text += " (not a documented value)" }
+      (ownership, ownershipAssumed, ownershipNames, ownershipText) =
+        (t.ownership, t.ownershipAssumed, t.vocabulary, TerminalText(text))
+      return ownershipText
+    }
+
+    mutating func sources(of t: PurchaseTransaction) -> TerminalText {
+      if sources == t.sources { return sourcesText }
+      (sources, sourcesText) = (t.sources, TerminalText(t.sources.names.joined(separator: ", ")))
+      return sourcesText
+    }
+  }
+
+  static func appendTransactionBlock(
+    _ t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, repeated: inout RepeatedValues,
+    to out: inout TerminalTextBuilder
+  ) {
+    // Room for every row a transaction can have: the array is allocated once, not grown. Plain strings become
+    // terminal text by `TerminalText(_:)`, which sanitises them as interpolation would, without the copy.
     var rows: [(TerminalText, TerminalText)] = []
-    var product = t.productID
-    if let resolved = resolveProductType(of: t, catalog: catalog) {
-      product += " (\(resolved.type.description)\(basisText(resolved.basis, t.vocabulary)))"
-    }
-    rows.append(("Product", "\(product)"))
+    rows.reserveCapacity(16)
+    rows.append(("Product", repeated.product(of: t, catalog: catalog)))
     if let entitlements = catalog.product(t.productID)?.entitlements {
-      rows.append(("Entitlements", "\(entitlements.joined(separator: ", "))"))
+      rows.append(("Entitlements", TerminalText(entitlements.joined(separator: ", "))))
     }
-    var ownership = t.ownership.raw
-    if t.ownershipAssumed { ownership += " (assumed: no \(t.vocabulary.ownership))" }
-    if t.ownership == .unknown { ownership += " (\(t.vocabulary.document) does not say)" }
-    if case .unrecognized = t.ownership { ownership += " (not a documented value)" }
-    rows.append(("Ownership", "\(ownership)"))
+    rows.append(("Ownership", repeated.ownership(of: t)))
     if let original = t.originalTransactionID, original != t.transactionID {
-      rows.append(("Original ID", "\(original)"))
+      rows.append(("Original ID", TerminalText(original)))
     }
-    rows.append(("Purchased", "\(t.purchaseDate.display)"))
-    if let e = t.expiresDate { rows.append(("Expires", "\(e.iso8601)")) }
+    rows.append(("Purchased", TerminalText(t.purchaseDate.display)))
+    if let e = t.expiresDate { rows.append(("Expires", TerminalText(e.iso8601))) }
     if let revocation = t.revocation {
-      rows.append(("Cancelled", "\(revocation.date.iso8601 + (revocation.reason.map(reasonText) ?? ""))"))
-      if let type = revocation.type { rows.append(("Revocation", "\(type)")) }
+      rows.append(("Cancelled", TerminalText(revocation.date.iso8601 + (revocation.reason.map(reasonText) ?? ""))))
+      if let type = revocation.type { rows.append(("Revocation", TerminalText(type))) }
     }
     var flags: [String] = []
     if t.offer?.isFreeTrial == true { flags.append("free trial") }
@@ -150,14 +201,16 @@ package enum DecodeTextRenderer {
       flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
     }
     if t.isUpgraded { flags.append("upgraded") }
-    if !flags.isEmpty { rows.append(("Flags", "\(flags.joined(separator: ", "))")) }
+    if !flags.isEmpty { rows.append(("Flags", TerminalText(flags.joined(separator: ", ")))) }
     if let q = t.quantity, q != 1 { rows.append(("Quantity", "\(q)")) }
-    if let g = t.subscriptionGroup { rows.append(("Group", "\(g)")) }
-    if let offer = t.offer, let id = offer.identifier { rows.append(("\(offerLabel(offer.kind))", "\(id)")) }
+    if let g = t.subscriptionGroup { rows.append(("Group", TerminalText(g))) }
+    if let offer = t.offer, let id = offer.identifier { rows.append(("\(offerLabel(offer.kind))", TerminalText(id))) }
     if let price = t.price { rows.append(("Price", "\(DecodeJSONRenderer.amountText(price)) \(price.currency)")) }
-    rows.append(("From", "\(t.sources.names.joined(separator: ", "))"))
-    return "  " + layout.paint("Transaction \(t.transactionID)", .bold) + "\n"
-      + layout.fields(rows, indent: 4, minimumLabelWidth: 14)
+    rows.append(("From", repeated.sources(of: t)))
+    out.appendSpaces(2)
+    out.append(layout.paint("Transaction \(t.transactionID)", .bold))
+    out.appendNewline()
+    layout.appendFields(rows, indent: 4, minimumLabelWidth: 14, to: &out)
   }
 
   /// A row per named field (`Type 1707  3 (product_type, not relied on)`), and one listing the undocumented

@@ -234,6 +234,13 @@ package struct TerminalTextBuilder {
 
   package mutating func appendNewline() { bytes.append(0x0A) }
 
+  /// Printable ASCII `text` wrapped to `width` columns, its lines after the first indented by `indent` spaces
+  /// (the first goes on where the builder is): only spaces and line breaks are added. False, with nothing
+  /// written, for any other text.
+  package mutating func appendWrapped(_ text: TerminalText, indent: Int, width: Int) -> Bool {
+    TextLayout.appendWrappedPrintableASCII(text.rendered, indent: indent, width: width, firstIndent: false, to: &bytes)
+  }
+
   package var text: TerminalText { TerminalText(builtBytes: bytes) }
 }
 

@@ -32,25 +32,34 @@ package struct TextLayout: Sendable {
   package func fields(_ rows: [(TerminalText, TerminalText)], indent: Int = 0, minimumLabelWidth: Int = 0)
     -> TerminalText
   {
+    // Each row's pieces go into one byte buffer: the block becomes a String once, not by appends per piece.
+    var out = TerminalTextBuilder(capacity: rows.count * (indent + minimumLabelWidth + 56))
+    appendFields(rows, indent: indent, minimumLabelWidth: minimumLabelWidth, to: &out)
+    return out.text
+  }
+
+  /// `fields` appended to a builder, for a renderer that writes a whole document into one.
+  package func appendFields(
+    _ rows: [(TerminalText, TerminalText)], indent: Int = 0, minimumLabelWidth: Int = 0,
+    to out: inout TerminalTextBuilder
+  ) {
     var widest = 0
     for row in rows { widest = max(widest, row.0.count) }
     let labelWidth = max(minimumLabelWidth, widest + 2)
     let valueIndent = indent + labelWidth
-    // Each row's pieces go into one byte buffer: the block becomes a String once, not by appends per piece.
-    var out = TerminalTextBuilder(capacity: rows.count * (valueIndent + 48))
     for (label, value) in rows {
       out.appendSpaces(indent)
       out.append(label)
       out.appendSpaces(labelWidth - label.count)
       // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
-      if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: max(20, width - valueIndent)) {
+      let valueWidth = max(20, width - valueIndent)
+      if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: valueWidth) {
         out.append(value)
-      } else {
+      } else if !out.appendWrapped(value, indent: valueIndent, width: valueWidth) {
         out.append(value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent))
       }
       out.appendNewline()
     }
-    return out.text
   }
 
   /// Whether `wrap` would leave `text` as it is on one line: printable ASCII, single spaces only between
@@ -205,18 +214,38 @@ extension TextLayout {
 
   /// `wrap` for printable ASCII (one byte, one column), written straight into one buffer; nil for other text.
   static func wrapPrintableASCII(_ text: String, indent: Int, width: Int) -> String? {
+    var out: [UInt8] = []
     let pad = max(0, indent)
-    let result = text.utf8.withContiguousStorageIfAvailable { (bytes) -> [UInt8]? in
-      for b in bytes where b < 0x20 || b > 0x7E { return nil }
-      var out: [UInt8] = []
-      out.reserveCapacity(bytes.count + 2 * (pad + 1) + bytes.count / width * (pad + 1))
+    out.reserveCapacity(text.utf8.count + 2 * (pad + 1) + text.utf8.count / max(1, width) * (pad + 1))
+    guard appendWrappedPrintableASCII(text, indent: indent, width: width, firstIndent: true, to: &out) else {
+      return nil
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `wrapPrintableASCII` appended to `out`, with or without the first line's indent (`fields` writes its first
+  /// line after the label); false, with nothing written, for text that is not printable ASCII.
+  static func appendWrappedPrintableASCII(
+    _ text: String, indent: Int, width: Int, firstIndent: Bool, to out: inout [UInt8]
+  ) -> Bool {
+    let pad = max(0, indent)
+    let done = text.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
+      for b in bytes where b < 0x20 || b > 0x7E { return false }
       var lines = 0
       // Whether the last line begun holds a word, and its length.
       var open = false
       var length = 0
+      // The words of the line so far that stand in the text as they will be written (one space apart): copied
+      // as one run when the line ends, not word by word.
+      var run = 0..<0
+      func flush() {
+        if !run.isEmpty { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run])) }
+        run = 0..<0
+      }
       func beginLine() {
+        flush()
         if lines > 0 { out.append(0x0A) }
-        out.append(contentsOf: repeatElement(0x20, count: pad))
+        if lines > 0 || firstIndent { out.append(contentsOf: repeatElement(0x20, count: pad)) }
         lines += 1
       }
       var i = 0
@@ -232,25 +261,30 @@ extension TextLayout {
           open = false
           while i - start > width {
             beginLine()
-            out.append(contentsOf: bytes[start..<(start + width)])
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + width)]))
             start += width
           }
         }
         let n = i - start
         if open, length + 1 + n <= width {
-          out.append(0x20)
           length += 1 + n
+          if !run.isEmpty, start == run.upperBound + 1 {
+            run = run.lowerBound..<i
+            continue
+          }
+          flush()
+          out.append(0x20)
         } else {
           beginLine()
           open = true
           length = n
         }
-        out.append(contentsOf: bytes[start..<i])
+        run = start..<i
       }
       if lines == 0 { beginLine() }
-      return out
+      flush()
+      return true
     }
-    guard let result, let bytes = result else { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    return done ?? false
   }
 }

@@ -33,9 +33,24 @@ public struct AppReceiptFormat: InputFormat {
   /// - Returns: The purchases the receipt lists, with ownership and renewal state left unknown.
   /// - Throws: `ReceiptError` with the byte offset and ASN.1 path where the receipt could not be read.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
+      try decode(buffer, whole: { bytes }, source: source, options: options)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file): base64 text is decoded from it without a copy.
+  public func decode(
+    contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
+    try decode(buffer, whole: { Array(buffer) }, source: source, options: options)
+  }
+
+  func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8], source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
     let document: AppReceiptReader.Document
     do {
-      document = try AppReceiptReader.read(bytes, keepsOtherAttributes: options.keepsCarriedFields)
+      document = try AppReceiptReader.read(bytes, whole: whole, keepsOtherAttributes: options.keepsCarriedFields)
     } catch {
       throw Self.receiptError(error, source: source)
     }
@@ -141,8 +156,11 @@ public enum AppReceiptHistory {
 
     var collector = TransactionCollector()
     collector.reserve(payload.inAppPurchases.count)
+    var carried = CarriedMemo()
     for purchase in payload.inAppPurchases {
-      collector.add(try transaction(purchase, source: source, keepsCarriedFields: keepsCarriedFields))
+      collector.add(
+        try transaction(
+          purchase, source: source, carriedFields: keepsCarriedFields ? carried.fields(of: purchase) : []))
     }
     history.transactions = collector.transactions
     history.provenance.duplicateRowsMerged = collector.duplicates
@@ -161,8 +179,34 @@ public enum AppReceiptHistory {
     }
   }
 
+  /// The carried fields made for the last purchase, with what they were made from: purchases mostly carry what
+  /// the one before carried, and those share its array rather than build their own.
+  struct CarriedMemo {
+    var productType: Int64?
+    var attributes: [AppReceiptAttribute] = []
+    var fields: [CarriedField]?
+
+    /// The fields of `p` (`carriedFields(of:)`), shared with the last purchase's when they would be equal: the
+    /// same product type and the same undocumented types and values (their offsets and versions are not shown).
+    mutating func fields(of p: AppReceiptInAppPurchase) -> [CarriedField] {
+      if let fields, productType == p.productType, attributes.count == p.otherAttributes.count {
+        var same = true
+        for i in attributes.indices
+        where attributes[i].type != p.otherAttributes[i].type || attributes[i].value != p.otherAttributes[i].value {
+          same = false
+          break
+        }
+        if same { return fields }
+      }
+      let made = AppReceiptHistory.carriedFields(of: p)
+      (productType, attributes, fields) = (p.productType, p.otherAttributes, made)
+      return made
+    }
+  }
+
+  /// The purchase as a transaction carrying `carriedFields` (see `carriedFields(of:)`).
   static func transaction(
-    _ p: AppReceiptInAppPurchase, source: String, keepsCarriedFields: Bool = true
+    _ p: AppReceiptInAppPurchase, source: String, carriedFields: [CarriedField]
   ) throws(ReceiptError) -> PurchaseTransaction {
     // The path is built only for an error.
     guard let id = p.transactionID else {
@@ -192,21 +236,28 @@ public enum AppReceiptHistory {
     } else if let pricing {
       offer = OfferUse(kind: .introductory, pricing: pricing)
     }
-    var t = PurchaseTransaction(
+    return PurchaseTransaction(
       transactionID: id, originalTransactionID: p.originalTransactionID, productID: product, ownership: .unknown,
       ownershipAssumed: false, quantity: quantity, purchaseDate: p.purchaseDate,
       originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate,
       revocation: p.cancellationDate.map { Revocation(date: $0) }, offer: offer,
-      webOrderLineItemID: p.webOrderLineItemID.map { String($0) }, productType: nil, sources: .appReceipt,
-      vocabulary: .appReceipt)
-    // 1707's meaning is community-documented only: shown, never used to decide a product type.
-    guard keepsCarriedFields else { return t }
-    t.carriedFields.reserveCapacity(p.otherAttributes.count + 1)
+      webOrderLineItemID: p.webOrderLineItemID.map(AppReceiptAttributeValue.decimal), productType: nil,
+      sources: .appReceipt,
+      vocabulary: .appReceipt, carriedFields: carriedFields)
+  }
+
+  /// What `decode` shows of a purchase beyond the mapped fields: 1707, whose meaning is community-documented only
+  /// (shown, never used to decide a product type), then the undocumented attributes.
+  static func carriedFields(of p: AppReceiptInAppPurchase) -> [CarriedField] {
+    var fields: [CarriedField] = []
+    fields.reserveCapacity(p.otherAttributes.count + 1)
     if let type = p.productType {
-      t.carriedFields.append(CarriedField(type: 1707, name: "product_type", value: String(type), encoding: "integer"))
+      fields.append(
+        CarriedField(
+          type: 1707, name: "product_type", value: AppReceiptAttributeValue.decimal(type), encoding: "integer"))
     }
-    for a in p.otherAttributes { t.carriedFields.append(carried(a, inApp: true)) }
-    return t
+    for a in p.otherAttributes { fields.append(carried(a, inApp: true)) }
+    return fields
   }
 
   static func carried(_ attributes: [AppReceiptAttribute], inApp: Bool) -> [CarriedField] {

@@ -96,6 +96,14 @@ public struct AppReceiptInput: Sendable, Equatable {
 
   /// Recognises the input and produces the DER bytes, or fails naming what the input is.
   public static func recognise(_ bytes: [UInt8]) throws(AppReceiptError) -> AppReceiptInput {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in try recognise(buffer, whole: { bytes }) }
+  }
+
+  /// `recognise` over bytes in place (a mapped file): base64 text, the usual form, is decoded from them directly;
+  /// `whole` gives them as an array for the forms read from one (DER, JSON).
+  static func recognise(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8]
+  ) throws(AppReceiptError) -> AppReceiptInput {
     var start = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
@@ -103,8 +111,8 @@ public struct AppReceiptInput: Sendable, Equatable {
       throw AppReceiptError(.notAReceipt, offset: 0, path: [], message: "empty input: no receipt")
     }
     let first = bytes[start]
-    if first == 0x30 { return AppReceiptInput(form: .der, der: bytes) }
-    if first == UInt8(ascii: "{") { return try recogniseJSON(bytes) }
+    if first == 0x30 { return AppReceiptInput(form: .der, der: whole()) }
+    if first == UInt8(ascii: "{") { return try recogniseJSON(whole()) }
     if isBase64(first) {
       let der = try Base64Text.decode(bytes, path: ["base64"])
       try refuseLegacy(der, layer: "base64")
@@ -118,7 +126,7 @@ public struct AppReceiptInput: Sendable, Equatable {
     }
     throw AppReceiptError(
       .notAReceipt, offset: start, path: [],
-      message: "not an app receipt (expected base64 text, DER bytes or a JSON body), starts with \(describe(bytes))")
+      message: "not an app receipt (expected base64 text, DER bytes or a JSON body), starts with \(describe(whole()))")
   }
 
   /// A JSON object holding the receipt in `receipt-data` (a verifyReceipt request) or `transactionReceipt`.
@@ -228,18 +236,21 @@ public struct AppReceiptInput: Sendable, Equatable {
 public enum Base64Text {
   /// The decoded bytes; a character outside the alphabet is an error at its offset.
   public static func decode(_ text: [UInt8], path: [String]) throws(AppReceiptError) -> [UInt8] {
+    try text.withUnsafeBufferPointer { (input) throws(AppReceiptError) in try decode(input, path: path) }
+  }
+
+  /// `decode` over text in place.
+  static func decode(_ text: UnsafeBufferPointer<UInt8>, path: [String]) throws(AppReceiptError) -> [UInt8] {
     var start = 0
     if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     let capacity = text.count / 4 * 3 + 3
     var failure: AppReceiptError?
-    let out = text.withUnsafeBufferPointer { input in
-      [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
-        do throws(AppReceiptError) {
-          written = try decode(input, from: start, into: output, path: path)
-        } catch {
-          failure = error
-          written = 0
-        }
+    let out = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+      do throws(AppReceiptError) {
+        written = try decode(text, from: start, into: output, path: path)
+      } catch {
+        failure = error
+        written = 0
       }
     }
     if let failure { throw failure }
@@ -261,24 +272,28 @@ public enum Base64Text {
   /// The twelve bits of two symbols read as one little-endian 16-bit word (entry `second << 8 | first`), or
   /// `notAPair` when either byte is outside the alphabet: a group of four is two lookups and one test.
   static let pairValues: [UInt16] = {
-    // One fill of 0x80 bytes (0x8080 is also not a pair), which the compiler makes a memset.
-    var table = [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
+    [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
+      // Filled with 0x80 bytes (0x8080 is also not a pair) eight words per step, then the 4,096 pairs through
+      // pointers: built once per process, and every input pays for it. (memset's `rep stos` would count as an
+      // instruction per byte.)
       let raw = UnsafeMutableRawBufferPointer(buffer)
+      let fill: UInt64 = 0x8080_8080_8080_8080
       var offset = 0
-      while offset &+ 8 <= raw.count {
-        raw.storeBytes(of: 0x8080_8080_8080_8080 as UInt64, toByteOffset: offset, as: UInt64.self)
-        offset &+= 8
+      while offset &+ 64 <= raw.count {
+        for word in 0..<8 { raw.storeBytes(of: fill, toByteOffset: offset &+ word &* 8, as: UInt64.self) }
+        offset &+= 64
       }
-      count = raw.count / 2
-    }
-    table.withUnsafeMutableBufferPointer { entries in
-      for (high, first) in alphabet.enumerated() {
-        for (low, second) in alphabet.enumerated() {
-          entries[Int(second) << 8 | Int(first)] = UInt16(truncatingIfNeeded: high << 6 | low)
+      alphabet.withUnsafeBufferPointer { symbols in
+        for (high, first) in symbols.enumerated() {
+          let row = Int(first)
+          let value = UInt16(truncatingIfNeeded: high << 6)
+          for (low, second) in symbols.enumerated() {
+            buffer[Int(second) << 8 | row] = value | UInt16(truncatingIfNeeded: low)
+          }
         }
       }
+      count = buffer.count
     }
-    return table
   }()
   static let notAPair: UInt16 = 0x8000
   static let invalid: UInt8 = 0xFF
@@ -318,21 +333,24 @@ public enum Base64Text {
         {
           let raw = UnsafeRawPointer(inBase)
           let out = UnsafeMutableRawPointer(outBase)
-          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
-          var groups = min((n &- i) / 4, (output.count &- o &- 1) / 3)
-          while groups >= 2 {
+          // Eight symbols make six bytes, stored as one 64-bit word whose last two bytes the next step (or the
+          // end of the text) overwrites: steps that fit the input and the output with those two spare bytes.
+          var steps = min((n &- i) / 8, max(0, output.count &- o &- 2) / 6)
+          while steps > 0 {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
             let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
             let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
             let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
             guard (a | b | c | d) & notAPair == 0 else { break }
-            out.storeBytes(of: (UInt32(a) << 20 | UInt32(b) << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-            out.storeBytes(of: (UInt32(c) << 20 | UInt32(d) << 8).bigEndian, toByteOffset: o &+ 3, as: UInt32.self)
+            let bytes = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
+            out.storeBytes(of: bytes.bigEndian, toByteOffset: o, as: UInt64.self)
             o &+= 6
             i &+= 8
-            groups &-= 2
+            steps &-= 1
           }
+          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
+          let groups = min((n &- i) / 4, max(0, output.count &- o &- 1) / 3)
           if groups >= 1 {
             let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
             let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
@@ -403,7 +421,16 @@ public enum AppReceiptReader {
   /// - Returns: the receipt and how it was wrapped.
   /// - Throws: `AppReceiptError` with the byte offset and ASN.1 path where it could not be read.
   public static func read(_ bytes: [UInt8], keepsOtherAttributes: Bool = true) throws(AppReceiptError) -> Document {
-    let input = try AppReceiptInput.recognise(bytes)
+    try bytes.withUnsafeBufferPointer { (buffer) throws(AppReceiptError) in
+      try read(buffer, whole: { bytes }, keepsOtherAttributes: keepsOtherAttributes)
+    }
+  }
+
+  /// `read` over bytes in place (see `AppReceiptInput.recognise(_:whole:)`).
+  static func read(
+    _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8], keepsOtherAttributes: Bool
+  ) throws(AppReceiptError) -> Document {
+    let input = try AppReceiptInput.recognise(bytes, whole: whole)
     return Document(
       form: input.form,
       payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes))

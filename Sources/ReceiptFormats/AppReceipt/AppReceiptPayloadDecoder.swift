@@ -19,16 +19,17 @@ public enum AppReceiptPayloadDecoder {
   ) throws(AppReceiptError) -> AppReceiptPayload {
     let envelope = try PKCS7Envelope.read(bytes)
     var payload = try decodePayload(
-      envelope.content, offsetMap: envelope.contentOffsets, keepsOtherAttributes: keepsOtherAttributes)
+      envelope.content, range: envelope.contentRange, offsetMap: envelope.contentOffsets,
+      keepsOtherAttributes: keepsOtherAttributes)
     payload.signature = envelope.signature
     return payload
   }
 
-  /// Decodes the payload SET itself (the eContent octets).
+  /// Decodes the payload SET itself (the eContent octets: `range` of `bytes`, all of them by default).
   static func decodePayload(
-    _ bytes: [UInt8], offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
+    _ bytes: [UInt8], range: Range<Int>? = nil, offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
   ) throws(AppReceiptError) -> AppReceiptPayload {
-    var outer = DERReader(bytes, path: ["content"], offsetMap: offsetMap)
+    var outer = DERReader(bytes, range: range ?? 0..<bytes.count, path: ["content"], offsetMap: offsetMap)
     let set = try outer.expect(DERTag.set, "the receipt attribute SET")
     try outer.expectEnd("the receipt attribute SET")
     // A SET is constructed and sits one level down: `children(of:)` could not fail here.
@@ -43,12 +44,15 @@ public enum AppReceiptPayloadDecoder {
   static func decodeAttributes(_ reader: FieldReader) throws(AppReceiptError) -> AppReceiptPayload {
     var fields = reader
     var payload = AppReceiptPayload()
+    // Product ids and original transaction ids repeat from purchase to purchase: made once each.
+    var interner = StringInterner()
     // Documented receipt types lie in 0...21: one bit each.
     var seen: UInt64 = 0
     while let attribute = try fields.nextAttribute() {
       let type = attribute.type
       if type == 17 {
-        payload.inAppPurchases.append(try decodeInApp(attribute, index: payload.inAppPurchases.count, in: fields))
+        payload.inAppPurchases.append(
+          try decodeInApp(attribute, index: payload.inAppPurchases.count, in: fields, interner: &interner))
         continue
       }
       let community = AppReceiptFieldInfo.communityDocumented(type: type, inApp: false)
@@ -82,7 +86,7 @@ public enum AppReceiptPayloadDecoder {
 
   /// One type-17 attribute: its value holds a SET of in-app attributes.
   static func decodeInApp(
-    _ attribute: FieldReader.Attribute, index: Int, in parent: FieldReader
+    _ attribute: FieldReader.Attribute, index: Int, in parent: FieldReader, interner: inout StringInterner
   ) throws(AppReceiptError) -> AppReceiptInAppPurchase {
     let holder = attribute.valueElement
     let at = holder.contentStart
@@ -124,10 +128,16 @@ public enum AppReceiptPayloadDecoder {
       case 1701:
         purchase.quantity = try fields.integer(attribute, community: isCommunity)
         if let q = purchase.quantity, q < 0 { throw fields.valueError("quantity \(q) is negative", attribute) }
-      case 1702: purchase.productID = try fields.text(attribute, community: isCommunity)
+      case 1702:
+        if let bytes = try fields.textBytes(attribute, community: isCommunity) {
+          purchase.productID = interner.string(bytes)
+        }
       case 1703: purchase.transactionID = try fields.text(attribute, community: isCommunity)
       case 1704: purchase.purchaseDate = try fields.date(attribute, community: isCommunity)
-      case 1705: purchase.originalTransactionID = try fields.text(attribute, community: isCommunity)
+      case 1705:
+        if let bytes = try fields.textBytes(attribute, community: isCommunity) {
+          purchase.originalTransactionID = interner.string(bytes)
+        }
       case 1706: purchase.originalPurchaseDate = try fields.date(attribute, community: isCommunity)
       case 1707: purchase.productType = try fields.integer(attribute, community: isCommunity)
       case 1708: purchase.expiresDate = try fields.date(attribute, community: isCommunity)
@@ -150,11 +160,36 @@ public enum AppReceiptPayloadDecoder {
 /// documents is carried through as an undocumented attribute instead, since the guess may be what is wrong.
 /// It reads the bytes in place and keeps no path: the ASN.1 path is built only for an error, from `purchase`.
 struct FieldReader {
+  /// One attribute, kept small (it is passed around for every value read): the value OCTET STRING as three
+  /// offsets, and the tag of the one element filling it when the well-formed read saw it.
   struct Attribute {
     var type: Int64
     var version: Int64
     var sequenceOffset: Int
-    var valueElement: DERElement
+    /// The value OCTET STRING: where it starts, and its content.
+    var valueOffset: Int
+    var valueStart: Int
+    var valueEnd: Int
+    /// The tag of the element that fills the value with a one-octet length, when known (`single` reads it
+    /// otherwise).
+    var innerTag: UInt8?
+
+    init(type: Int64, version: Int64, sequenceOffset: Int, valueElement: DERElement, innerTag: UInt8? = nil) {
+      self.type = type
+      self.version = version
+      self.sequenceOffset = sequenceOffset
+      self.valueOffset = valueElement.offset
+      self.valueStart = valueElement.contentStart
+      self.valueEnd = valueElement.contentEnd
+      self.innerTag = innerTag
+    }
+
+    /// The value OCTET STRING (always definite: both reads check it ends where the SEQUENCE does).
+    var valueElement: DERElement {
+      DERElement(
+        tag: DERTag.octetString, offset: valueOffset, contentStart: valueStart, contentEnd: valueEnd, end: valueEnd,
+        isIndefinite: false)
+    }
   }
 
   /// The payload bytes; valid while the decoder runs (inside `withUnsafeBufferPointer`).
@@ -229,9 +264,16 @@ struct FieldReader {
 
   /// The next attribute, or nil after the last. Errors inside its SEQUENCE name its type (`attribute 17`), or
   /// its position (`attribute #3`) when the type itself could not be read.
+  @inline(__always)
   mutating func nextAttribute() throws(AppReceiptError) -> Attribute? {
     guard position < limit else { return nil }
     if let attribute = wellFormedAttribute() { return attribute }
+    return try generalAttribute()
+  }
+
+  /// `nextAttribute` for any other shape, out of line so the well-formed path stays small.
+  @inline(never)
+  private mutating func generalAttribute() throws(AppReceiptError) -> Attribute {
     let at = position
     let sequence: DERElement
     do {
@@ -281,11 +323,20 @@ struct FieldReader {
     else { return nil }
     position = end
     count += 1
+    // The value's own element, when one with a short length fills it (as every value Apple writes does).
+    var innerTag: UInt8?
+    let v = value.contentStart
+    if end - v >= 2 {
+      let tag = bytes[v]
+      let length = Int(bytes[v + 1])
+      if tag & 0x1F != 0x1F, length < 0x80, length == end - v - 2 { innerTag = tag }
+    }
     return Attribute(
       type: type, version: version, sequenceOffset: start,
       valueElement: DERElement(
         tag: DERTag.octetString, offset: p, contentStart: value.contentStart, contentEnd: end, end: end,
-        isIndefinite: false))
+        isIndefinite: false),
+      innerTag: innerTag)
   }
 
   /// A definite length of one to three octets at `at` (`L`, `81 L`, `82 LL`) whose content fits before `limit`.
@@ -362,18 +413,32 @@ struct FieldReader {
   /// The single DER string or integer an attribute value holds, else its bytes.
   func recognise(_ attribute: Attribute) -> AppReceiptAttributeValue {
     if let inner = single(attribute) {
+      // Most undocumented values Apple writes are empty strings and small integers: those skip the general reads.
       switch inner.tag {
       case DERTag.utf8String:
+        if inner.contentLength == 0 { return .utf8String("") }
         if let s = Self.utf8(content(inner)) { return .utf8String(s) }
       case DERTag.ia5String:
+        if inner.contentLength == 0 { return .ia5String("") }
         let body = content(inner)
         if Self.isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
       case DERTag.integer:
+        if let v = Self.shortInteger(content(inner)) { return .integer(v) }
         if let v = try? DERReader.integer(content(inner)) { return .integer(v) }
       default: break
       }
     }
     return .bytes(Array(value(attribute)))
+  }
+
+  /// INTEGER content of one to eight octets, read in place (as `DERReader.integer` reads it); nil for any other
+  /// length, which that general read takes.
+  @inline(__always)
+  static func shortInteger(_ body: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard let first = body.first, body.count <= 8 else { return nil }
+    var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
+    for b in body { value = value << 8 | UInt64(b) }
+    return Int64(bitPattern: value)
   }
 
   static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -391,6 +456,11 @@ struct FieldReader {
 
   /// The one definite-length element filling the attribute's value octets, if that is what they hold.
   func single(_ attribute: Attribute) -> DERElement? {
+    if let tag = attribute.innerTag {
+      return DERElement(
+        tag: tag, offset: attribute.valueStart, contentStart: attribute.valueStart + 2, contentEnd: attribute.valueEnd,
+        end: attribute.valueEnd, isIndefinite: false)
+    }
     let v = attribute.valueElement
     guard let e = try? element(at: v.contentStart, limit: v.contentEnd), e.end == v.contentEnd else { return nil }
     return e
@@ -413,23 +483,33 @@ struct FieldReader {
   }
 
   mutating func text(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> String? {
+    try textBytes(attribute, community: community).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The checked bytes of a UTF8String or IA5String value (nil: absent, or carried through), for a caller that
+  /// makes the String itself (through an interner, for values that repeat).
+  mutating func textBytes(
+    _ attribute: Attribute, community: Bool
+  ) throws(AppReceiptError) -> UnsafeBufferPointer<UInt8>? {
     guard
       let inner = try element(
         attribute, DERTag.utf8String, or: DERTag.ia5String, "a UTF8String", community: community)
     else { return nil }
     let body = content(inner)
-    if inner.tag == DERTag.ia5String, !Self.isASCII(body) {
-      throw valueError("IA5String holds a byte above 0x7F", attribute)
-    }
-    guard let s = Self.utf8(body) else { throw valueError("UTF8String is not valid UTF-8", attribute) }
-    return s
+    // ASCII is valid under either tag: one pass, no round trip.
+    if Self.isASCII(body) { return body }
+    if inner.tag == DERTag.ia5String { throw valueError("IA5String holds a byte above 0x7F", attribute) }
+    guard Self.utf8(body) != nil else { throw valueError("UTF8String is not valid UTF-8", attribute) }
+    return body
   }
 
   mutating func integer(_ attribute: Attribute, community: Bool) throws(AppReceiptError) -> Int64? {
     guard let inner = try element(attribute, DERTag.integer, or: DERTag.integer, "an INTEGER", community: community)
     else { return nil }
+    let body = content(inner)
+    if let value = Self.shortInteger(body) { return value }
     do throws(DERFailure) {
-      return try DERReader.integer(content(inner))
+      return try DERReader.integer(body)
     } catch {
       throw valueError(error.message, attribute)
     }
@@ -476,6 +556,38 @@ public enum AppReceiptDate {
   /// `parse` over bytes in place.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+    if let t = parseUTC(bytes) { return t }
     return Timestamp.parse(formatted: bytes)
+  }
+
+  /// `2020-07-22T17:39:08Z` exactly, the form of every date in Apple's receipts, read at fixed places; nil for
+  /// anything else, which `Timestamp.parse` then reads (or refuses) as before.
+  static func parseUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A
+    else { return nil }
+    // Two digits at `i`; nil unless both are 0-9.
+    func two(_ i: Int) -> Int64? {
+      let high = b[i] &- 0x30
+      let low = b[i + 1] &- 0x30
+      guard high < 10, low < 10 else { return nil }
+      return Int64(high) * 10 + Int64(low)
+    }
+    guard let century = two(0), let yy = two(2), let month = two(5), let day = two(8), let hour = two(11),
+      let minute = two(14), let second = two(17)
+    else { return nil }
+    // The checks `Timestamp(year:month:day:...)` makes, in place (every date of every purchase comes here): the
+    // fields' ranges, then the day within its month. Four digits keep the year below 10000.
+    let year = century * 100 + yy
+    guard year >= 1970, month >= 1, month <= 12, day >= 1, hour < 24, minute < 60, second < 60 else { return nil }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let monthDays: Int64
+    switch month {
+    case 2: monthDays = leap ? 29 : 28
+    case 4, 6, 9, 11: monthDays = 30
+    default: monthDays = 31
+    }
+    guard day <= monthDays else { return nil }
+    let days = Timestamp.days(year: year, month: month, day: day)
+    return Timestamp(milliseconds: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000)
   }
 }

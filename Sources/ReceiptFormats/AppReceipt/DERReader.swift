@@ -101,6 +101,28 @@ package struct DEROffsetMap: Sendable, Equatable {
   }
 }
 
+/// One step of an ASN.1 path and the steps before it, shared by every reader below it.
+final class DERPathStep: Sendable {
+  let step: String
+  let previous: DERPathStep?
+
+  init(_ step: String, after previous: DERPathStep?) {
+    self.step = step
+    self.previous = previous
+  }
+
+  /// The steps from the outside in.
+  var path: [String] {
+    var steps: [String] = []
+    var node: DERPathStep? = self
+    while let n = node {
+      steps.append(n.step)
+      node = n.previous
+    }
+    return steps.reversed()
+  }
+}
+
 /// A bounded reader of the elements between two offsets of a buffer.
 ///
 /// Every length is checked against the bytes that remain before anything is read; lengths take at most four
@@ -115,25 +137,35 @@ package struct DERReader: Sendable {
   package private(set) var position: Int
   /// One past the last byte this reader may read.
   package let limit: Int
-  /// The ASN.1 path of the elements this reader returns, for errors.
-  package let path: [String]
+  /// The last step of this reader's ASN.1 path, linked to its parent's: joined only for an error.
+  private let steps: DERPathStep?
   /// How many elements enclose this reader's range.
   package let depth: Int
   package let offsetMap: DEROffsetMap
 
   /// A reader over a whole buffer.
   package init(_ bytes: [UInt8], path: [String] = [], offsetMap: DEROffsetMap = .identity) {
-    self.init(bytes: bytes, range: 0..<bytes.count, path: path, depth: 0, offsetMap: offsetMap)
+    self.init(bytes, range: 0..<bytes.count, path: path, offsetMap: offsetMap)
   }
 
-  init(bytes: [UInt8], range: Range<Int>, path: [String], depth: Int, offsetMap: DEROffsetMap) {
+  /// A reader over `range` of a buffer (which must lie inside it).
+  package init(_ bytes: [UInt8], range: Range<Int>, path: [String] = [], offsetMap: DEROffsetMap = .identity) {
+    var steps: DERPathStep?
+    for step in path { steps = DERPathStep(step, after: steps) }
+    self.init(bytes: bytes, range: range, steps: steps, depth: 0, offsetMap: offsetMap)
+  }
+
+  private init(bytes: [UInt8], range: Range<Int>, steps: DERPathStep?, depth: Int, offsetMap: DEROffsetMap) {
     self.bytes = bytes
     self.position = range.lowerBound
     self.limit = range.upperBound
-    self.path = path
+    self.steps = steps
     self.depth = depth
     self.offsetMap = offsetMap
   }
+
+  /// The ASN.1 path of the elements this reader returns, for errors.
+  package var path: [String] { steps?.path ?? [] }
 
   package var isAtEnd: Bool { position >= limit }
 
@@ -181,23 +213,23 @@ package struct DERReader: Sendable {
     }
   }
 
-  /// A reader over a constructed element's content, one level deeper, with `steps` added to the path.
-  package func children(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+  /// A reader over a constructed element's content, one level deeper, with `step` (if any) added to the path.
+  package func children(of element: DERElement, step: String? = nil) throws(AppReceiptError) -> DERReader {
     guard element.isConstructed else {
       throw error("expected a constructed element, found primitive \(DERTag.name(element.tag))", at: element.offset)
     }
-    return try contents(of: element, steps: steps)
+    return try contents(of: element, step: step)
   }
 
   /// A reader over any element's content bytes (e.g. DER held inside an OCTET STRING), one level deeper.
-  package func contents(of element: DERElement, steps: [String]) throws(AppReceiptError) -> DERReader {
+  package func contents(of element: DERElement, step: String? = nil) throws(AppReceiptError) -> DERReader {
     guard depth < Self.maximumDepth else {
       throw error("nesting deeper than \(Self.maximumDepth) levels", at: element.offset)
     }
     return DERReader(
       bytes: bytes, range: element.contentStart..<element.contentEnd,
-      // Sharing the parent's path when no step is added costs a retain, not a copy per element.
-      path: steps.isEmpty ? path : path + steps, depth: depth + 1,
+      // One node per added step, sharing the parent's: no path array is copied per element.
+      steps: step.map { DERPathStep($0, after: steps) } ?? steps, depth: depth + 1,
       offsetMap: offsetMap)
   }
 

@@ -6,8 +6,11 @@ struct PKCS7Envelope {
   static let signedDataOID = "1.2.840.113549.1.7.2"
   static let dataOID = "1.2.840.113549.1.7.1"
 
-  /// The eContent octets (the receipt payload DER), joined when BER splits them into pieces.
+  /// The buffer holding the eContent octets (the receipt payload DER): the input itself when they are one
+  /// OCTET STRING, else the pieces of a BER constructed one joined.
   var content: [UInt8]
+  /// Where the octets lie in `content`.
+  var contentRange: Range<Int>
   /// Maps offsets in `content` back to the input.
   var contentOffsets: DEROffsetMap
   var signature = AppReceiptSignature()
@@ -20,35 +23,40 @@ struct PKCS7Envelope {
     guard !bytes.isEmpty else { throw top.error("empty input: no receipt", at: 0) }
     let contentInfo = try top.expect(DERTag.sequence, "the PKCS#7 ContentInfo", allowIndefinite: true)
     try top.expectEnd("the PKCS#7 ContentInfo")
-    var info = try top.children(of: contentInfo, steps: ["ContentInfo"])
+    var info = try top.children(of: contentInfo, step: "ContentInfo")
     let typeElement = try info.expect(DERTag.objectIdentifier, "the content type")
-    let type = try info.objectIdentifier(typeElement)
-    guard type == signedDataOID else {
-      throw info.error("content type \(type) is not PKCS#7 signedData (\(signedDataOID))", at: typeElement.offset)
+    // Compared as bytes first: the dotted text is made only for another encoding or a message.
+    if !info.contentEquals(typeElement, Self.signedDataOIDBytes) {
+      let type = try info.objectIdentifier(typeElement)
+      guard type == signedDataOID else {
+        throw info.error("content type \(type) is not PKCS#7 signedData (\(signedDataOID))", at: typeElement.offset)
+      }
     }
     let explicit = try info.expect(DERTag.context0, "[0] SignedData", allowIndefinite: true)
     try info.expectEnd("the SignedData")
-    var wrapper = try info.children(of: explicit, steps: [])
+    var wrapper = try info.children(of: explicit)
     let signedElement = try wrapper.expect(DERTag.sequence, "the SignedData", allowIndefinite: true)
     try wrapper.expectEnd("the SignedData")
-    var signed = try wrapper.children(of: signedElement, steps: ["SignedData"])
+    var signed = try wrapper.children(of: signedElement, step: "SignedData")
 
     _ = try signed.integer(try signed.expect(DERTag.integer, "the SignedData version"))
     var signature = AppReceiptSignature()
     let digests = try signed.expect(DERTag.set, "the digest algorithms", allowIndefinite: true)
-    var digestReader = try signed.children(of: digests, steps: ["digestAlgorithms"])
+    var digestReader = try signed.children(of: digests, step: "digestAlgorithms")
     while let algorithm = try digestReader.next(allowIndefinite: true) {
-      var parts = try digestReader.children(of: algorithm, steps: ["algorithm"])
-      let oid = try parts.objectIdentifier(try parts.expect(DERTag.objectIdentifier, "the digest algorithm"))
-      signature.digestAlgorithms.append(Self.algorithmNames[oid] ?? oid)
+      var parts = try digestReader.children(of: algorithm, step: "algorithm")
+      let oid = try parts.expect(DERTag.objectIdentifier, "the digest algorithm")
+      signature.digestAlgorithms.append(try parts.name(of: oid, in: Self.algorithmNames))
     }
 
     let encap = try signed.expect(DERTag.sequence, "the encapsulated content info", allowIndefinite: true)
-    var encapReader = try signed.children(of: encap, steps: ["encapContentInfo"])
+    var encapReader = try signed.children(of: encap, step: "encapContentInfo")
     let eTypeElement = try encapReader.expect(DERTag.objectIdentifier, "the encapsulated content type")
-    let eType = try encapReader.objectIdentifier(eTypeElement)
-    guard eType == dataOID else {
-      throw encapReader.error("encapsulated content type \(eType) is not data (\(dataOID))", at: eTypeElement.offset)
+    if !encapReader.contentEquals(eTypeElement, Self.dataOIDBytes) {
+      let eType = try encapReader.objectIdentifier(eTypeElement)
+      guard eType == dataOID else {
+        throw encapReader.error("encapsulated content type \(eType) is not data (\(dataOID))", at: eTypeElement.offset)
+      }
     }
     guard let eExplicit = try encapReader.next(allowIndefinite: true) else {
       throw encapReader.error("no receipt content: the signature is detached", at: encap.offset)
@@ -57,49 +65,56 @@ struct PKCS7Envelope {
       throw encapReader.error("expected [0] content, found \(DERTag.name(eExplicit.tag))", at: eExplicit.offset)
     }
     try encapReader.expectEnd("the content")
-    var contentWrapper = try encapReader.children(of: eExplicit, steps: [])
-    let (content, offsets) = try Self.octets(&contentWrapper)
+    var contentWrapper = try encapReader.children(of: eExplicit)
+    let (content, range, offsets) = try Self.octets(&contentWrapper)
     try contentWrapper.expectEnd("the content OCTET STRING")
 
     // Certificates and signer infos are read for display only; their absence is reported, not guessed.
     while let element = try signed.next(allowIndefinite: true) {
       switch element.tag {
       case DERTag.context0:
-        var certs = try signed.children(of: element, steps: ["certificates"])
+        var certs = try signed.children(of: element, step: "certificates")
         while let cert = try certs.next(allowIndefinite: true) {
           signature.certificates.append(Self.summarise(cert, in: certs))
         }
       case DERTag.context1: continue
       case DERTag.set:
-        var signers = try signed.children(of: element, steps: ["signerInfos"])
+        var signers = try signed.children(of: element, step: "signerInfos")
         while try signers.next(allowIndefinite: true) != nil { signature.signerCount += 1 }
       default:
         throw signed.error("unexpected \(DERTag.name(element.tag)) in the SignedData", at: element.offset)
       }
     }
-    return PKCS7Envelope(content: content, contentOffsets: offsets, signature: signature)
+    return PKCS7Envelope(content: content, contentRange: range, contentOffsets: offsets, signature: signature)
   }
 
-  static let algorithmNames = [
-    "1.3.14.3.2.26": "sha1", "2.16.840.1.101.3.4.2.1": "sha256", "2.16.840.1.101.3.4.2.2": "sha384",
-    "2.16.840.1.101.3.4.2.3": "sha512",
+  /// The content octets of the two OIDs every receipt has.
+  static let signedDataOIDBytes: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+  static let dataOIDBytes: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+
+  /// Names of the digest algorithms.
+  static let algorithmNames: [OIDName] = [
+    OIDName([0x2B, 0x0E, 0x03, 0x02, 0x1A], "1.3.14.3.2.26", "sha1"),
+    OIDName([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01], "2.16.840.1.101.3.4.2.1", "sha256"),
+    OIDName([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02], "2.16.840.1.101.3.4.2.2", "sha384"),
+    OIDName([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03], "2.16.840.1.101.3.4.2.3", "sha512"),
   ]
 
-  /// An OCTET STRING, primitive or (BER) constructed from primitive pieces, with the map back to input offsets.
-  static func octets(_ reader: inout DERReader) throws(AppReceiptError) -> ([UInt8], DEROffsetMap) {
+  /// An OCTET STRING, primitive or (BER) constructed from primitive pieces: the buffer holding it, its range
+  /// there, and the map from buffer offsets back to input offsets.
+  static func octets(_ reader: inout DERReader) throws(AppReceiptError) -> ([UInt8], Range<Int>, DEROffsetMap) {
     let at = reader.position
     guard let element = try reader.next(allowIndefinite: true) else {
       throw reader.error("expected the content OCTET STRING, found the end of the [0] wrapper", at: at)
     }
     if element.tag == DERTag.octetString {
-      // One piece: the identity map shifted to where the octets start.
-      let map = DEROffsetMap(segments: [(0, reader.offsetMap.sourceOffset(element.contentStart))])
-      return (Array(reader.content(element)), map)
+      // One piece: read where it lies, not copied, so buffer offsets are the reader's own.
+      return (reader.bytes, element.contentStart..<element.contentEnd, reader.offsetMap)
     }
     guard element.tag == DERTag.constructedOctetString else {
       throw reader.error("expected the content OCTET STRING, found \(DERTag.name(element.tag))", at: element.offset)
     }
-    var pieces = try reader.children(of: element, steps: ["OCTET STRING"])
+    var pieces = try reader.children(of: element, step: "OCTET STRING")
     var joined: [UInt8] = []
     var map = DEROffsetMap()
     while let piece = try pieces.next() {
@@ -109,23 +124,23 @@ struct PKCS7Envelope {
       map.segments.append((joined.count, reader.offsetMap.sourceOffset(piece.contentStart)))
       joined += pieces.content(piece)
     }
-    return (joined, map)
+    return (joined, 0..<joined.count, map)
   }
 
   /// Certificate { tbsCertificate { [0] version?, serial, signature, issuer, validity, subject, ... }, ... }.
   static func summarise(_ cert: DERElement, in parent: DERReader) -> AppReceiptCertificate {
     var summary = AppReceiptCertificate()
     do throws(AppReceiptError) {
-      var outer = try parent.children(of: cert, steps: ["certificate"])
+      var outer = try parent.children(of: cert, step: "certificate")
       let tbs = try outer.expect(DERTag.sequence, "the TBSCertificate")
-      var fields = try outer.children(of: tbs, steps: ["tbsCertificate"])
+      var fields = try outer.children(of: tbs, step: "tbsCertificate")
       var first = try fields.next()
       if first?.tag == DERTag.context0 { first = try fields.next() }
       guard first?.tag == DERTag.integer else { throw fields.error("expected the serial number", at: tbs.offset) }
       _ = try fields.expect(DERTag.sequence, "the signature algorithm")
       summary.issuer = try distinguishedName(try fields.expect(DERTag.sequence, "the issuer"), in: fields)
       let validity = try fields.expect(DERTag.sequence, "the validity")
-      var times = try fields.children(of: validity, steps: ["validity"])
+      var times = try fields.children(of: validity, step: "validity")
       summary.notBefore = try time(try times.expect(times.peekTag ?? DERTag.utcTime, "notBefore"), in: times)
       summary.notAfter = try time(try times.expect(times.peekTag ?? DERTag.utcTime, "notAfter"), in: times)
       summary.subject = try distinguishedName(try fields.expect(DERTag.sequence, "the subject"), in: fields)
@@ -135,45 +150,56 @@ struct PKCS7Envelope {
     return summary
   }
 
-  static let attributeNames = [
-    "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
-    "1.2.840.113549.1.9.1": "emailAddress",
+  /// Short names of the attribute types of a distinguished name.
+  static let attributeNames: [OIDName] = [
+    OIDName([0x55, 0x04, 0x03], "2.5.4.3", "CN"), OIDName([0x55, 0x04, 0x06], "2.5.4.6", "C"),
+    OIDName([0x55, 0x04, 0x07], "2.5.4.7", "L"), OIDName([0x55, 0x04, 0x08], "2.5.4.8", "ST"),
+    OIDName([0x55, 0x04, 0x0A], "2.5.4.10", "O"), OIDName([0x55, 0x04, 0x0B], "2.5.4.11", "OU"),
+    OIDName([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x01], "1.2.840.113549.1.9.1", "emailAddress"),
   ]
 
   /// `CN=..., OU=..., O=..., C=...` in certificate order.
   static func distinguishedName(_ name: DERElement, in parent: DERReader) throws(AppReceiptError) -> String {
-    var rdns = try parent.children(of: name, steps: ["Name"])
-    var parts: [String] = []
+    var rdns = try parent.children(of: name, step: "Name")
+    var text = ""
     while let rdn = try rdns.next() {
-      var set = try rdns.children(of: rdn, steps: ["RDN"])
+      var set = try rdns.children(of: rdn, step: "RDN")
       while let pair = try set.next() {
-        var items = try set.children(of: pair, steps: ["attribute"])
-        let oid = try items.objectIdentifier(try items.expect(DERTag.objectIdentifier, "the attribute type"))
+        var items = try set.children(of: pair, step: "attribute")
+        let oid = try items.expect(DERTag.objectIdentifier, "the attribute type")
+        let type = try items.name(of: oid, in: attributeNames)
         guard let value = try items.next() else { throw items.error("no attribute value", at: pair.offset) }
-        let text = String(decoding: items.content(value), as: UTF8.self)
-        parts.append("\(attributeNames[oid] ?? oid)=\(text)")
+        if !text.isEmpty { text += ", " }
+        text += type
+        text += "="
+        text += String(decoding: items.content(value), as: UTF8.self)
       }
     }
-    return parts.joined(separator: ", ")
+    return text
   }
 
   /// UTCTime `YYMMDDHHMMSSZ` (years 1950-2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`.
   static func time(_ element: DERElement, in reader: DERReader) throws(AppReceiptError) -> Timestamp {
-    let text = Array(reader.content(element))
-    var digits: [Int64] = []
-    for c in text.dropLast() {
-      guard c >= 0x30, c <= 0x39 else { throw reader.error("malformed certificate time", at: element.offset) }
-      digits.append(Int64(c - 0x30))
+    let text = reader.content(element)
+    // Every character but the last is a digit, then the last is Z, then the count fits the tag: in that order.
+    for c in text.dropLast() where c < 0x30 || c > 0x39 {
+      throw reader.error("malformed certificate time", at: element.offset)
     }
-    func number(_ from: Int, _ count: Int) -> Int64 { digits[from..<(from + count)].reduce(0) { $0 * 10 + $1 } }
     guard text.last == UInt8(ascii: "Z") else { throw reader.error("certificate time not in UTC", at: element.offset) }
+    let digits = text.count - 1
+    let start = text.startIndex
+    func number(_ from: Int, _ count: Int) -> Int64 {
+      var value: Int64 = 0
+      for i in (start + from)..<(start + from + count) { value = value * 10 + Int64(text[i] - 0x30) }
+      return value
+    }
     let year: Int64
     let rest: Int
-    if element.tag == DERTag.utcTime, digits.count == 12 {
+    if element.tag == DERTag.utcTime, digits == 12 {
       let yy = number(0, 2)
       year = yy < 50 ? 2000 + yy : 1900 + yy
       rest = 2
-    } else if element.tag == DERTag.generalizedTime, digits.count == 14 {
+    } else if element.tag == DERTag.generalizedTime, digits == 14 {
       year = number(0, 4)
       rest = 4
     } else {
@@ -191,4 +217,30 @@ struct PKCS7Envelope {
 extension DERReader {
   /// The tag of the next element without reading it.
   var peekTag: UInt8? { position < limit ? bytes[position] : nil }
+
+  /// Whether an element's content octets are `expected`.
+  func contentEquals(_ element: DERElement, _ expected: [UInt8]) -> Bool {
+    element.contentLength == expected.count && content(element).elementsEqual(expected)
+  }
+
+  /// The name `names` gives an OBJECT IDENTIFIER, else its dotted text (`1.2.3.4`).
+  func name(of oid: DERElement, in names: [OIDName]) throws(AppReceiptError) -> String {
+    // Compared as bytes first: the dotted text is made only for an OID not listed or encoded another way.
+    for entry in names where contentEquals(oid, entry.bytes) { return entry.name }
+    let text = try objectIdentifier(oid)
+    return names.first { $0.dotted == text }?.name ?? text
+  }
+}
+
+/// A known OBJECT IDENTIFIER: its DER content octets, its dotted text and the name shown for it.
+struct OIDName: Sendable {
+  let bytes: [UInt8]
+  let dotted: String
+  let name: String
+
+  init(_ bytes: [UInt8], _ dotted: String, _ name: String) {
+    self.bytes = bytes
+    self.dotted = dotted
+    self.name = name
+  }
 }

@@ -58,8 +58,16 @@ extension JSONValue {
 
   private static func newline(_ out: inout [UInt8], _ indent: Int) {
     out.append(0x0A)
-    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    // Indents copied from a run of spaces, not appended one space at a time (every line has one).
+    var count = 2 * indent
+    while count > 0 {
+      let n = min(count, spaces.count)
+      spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
+      count -= n
+    }
   }
+
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
   /// Appends a String's UTF-8 bytes, in place when it is stored contiguously.
   private static func appendUTF8(_ s: String, to out: inout [UInt8]) {
@@ -86,6 +94,21 @@ extension JSONValue {
     var runStart = 0
     var i = 0
     while i < bytes.count {
+      // Eight bytes at a time while none needs a look: printable ASCII other than '"', '\' and DEL (each test
+      // below flags a byte it is meant for and may flag the ones above it, never miss one).
+      while bytes.count &- i >= 8 {
+        let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = v ^ (ones &* 0x22)
+        let backslash = v ^ (ones &* 0x5C)
+        let delete = v ^ (ones &* 0x7F)
+        let special =
+          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+          | ((v &- ones &* 0x20) & ~v) | v
+        if special & 0x8080_8080_8080_8080 != 0 { break }
+        i &+= 8
+      }
+      guard i < bytes.count else { break }
       let b = base[i]
       if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
         if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }

@@ -81,12 +81,97 @@ import Testing
     }
   }
 
+  /// The fixed-place reading of `YYYY-MM-DDTHH:MM:SSZ` agrees with the general parser on good dates, bad digits,
+  /// days past the month's end, leap days and every other shape (which it leaves to the general parser).
+  @Test func receiptDateFastPathAgreesWithTheGeneralParser() {
+    var texts = [
+      "2020-07-22T17:39:08Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "1970-01-01T00:00:00Z",
+      "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z", "2020-13-01T00:00:00Z", "2020-00-10T00:00:00Z",
+      "2020-04-31T00:00:00Z", "2020-07-22T24:00:00Z", "2020-07-22T17:60:08Z", "2020-07-22T17:39:60Z",
+      "2020-07-22T17:39:08+0100", "2020-07-22T17:39:08.5Z", "2020-07-22 17:39:08Z", "2020-07-22T17:39:08z",
+      "20a0-07-22T17:39:08Z", "2020-0/-22T17:39:08Z", "2020-07-22T17:3:08ZZ", "2000-02-29T12:00:00Z",
+      "2100-02-29T12:00:00Z", "2400-02-29T12:00:00Z", "2023-06-31T00:00:00Z", "2023-12-32T00:00:00Z",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    // Calendar fields around every edge: years either side of 1970 and of century leap rules, days past each
+    // month's end, hours, minutes and seconds one past their range.
+    func digits(_ v: Int, _ n: Int) -> String {
+      let text = String(v)
+      return String(repeating: "0", count: max(0, n - text.count)) + text
+    }
+    for _ in 0..<3000 {
+      let year = [1969, 1970, 1999, 2000, 2023, 2024, 2100, 2400, 9999].randomElement(using: &generator) ?? 2000
+      let fields = [
+        Int.random(in: 0...13, using: &generator), Int.random(in: 0...32, using: &generator),
+        Int.random(in: 0...24, using: &generator), Int.random(in: 0...60, using: &generator),
+        Int.random(in: 0...60, using: &generator),
+      ]
+      texts.append(
+        "\(digits(year, 4))-\(digits(fields[0], 2))-\(digits(fields[1], 2))T\(digits(fields[2], 2)):"
+          + "\(digits(fields[3], 2)):\(digits(fields[4], 2))Z")
+    }
+    let alphabet = Array("0123456789-:TZ /a".utf8)
+    for _ in 0..<3000 {
+      var bytes = Array(texts[0].utf8)
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator) ?? 0x30
+      }
+      texts.append(String(decoding: bytes, as: UTF8.self))
+    }
+    var read = 0
+    for text in texts {
+      var copy = text
+      let general = copy.withUTF8 { bytes -> Timestamp? in
+        guard bytes.count >= 20, bytes.count <= 40, bytes[10] == UInt8(ascii: "T") else { return nil }
+        return Timestamp.parse(formatted: bytes)
+      }
+      let fast = copy.withUTF8 { AppReceiptDate.parse($0) }
+      #expect(fast == general, "\(text)")
+      if general != nil { read += 1 }
+      if let quick = copy.withUTF8({ AppReceiptDate.parseUTC($0) }) { #expect(quick == general, "\(text)") }
+    }
+    // Both kinds were tried.
+    #expect(read > 500 && read < texts.count - 500, "\(read) of \(texts.count) read")
+  }
+
+  /// Each OID listed by its content octets decodes to the dotted text listed beside it.
+  @Test func knownOIDOctetsMatchTheirDottedText() throws {
+    let tables = [PKCS7Envelope.algorithmNames, PKCS7Envelope.attributeNames]
+    for entry in tables.joined() {
+      let element: [UInt8] = [DERTag.objectIdentifier, UInt8(entry.bytes.count)] + entry.bytes
+      var reader = DERReader(element)
+      let oid = try #require(try reader.next())
+      #expect(try reader.objectIdentifier(oid) == entry.dotted, "\(entry.name)")
+      #expect(try reader.name(of: oid, in: tables.flatMap { $0 }) == entry.name)
+    }
+    var signed = DERReader([DERTag.objectIdentifier, 9] + PKCS7Envelope.signedDataOIDBytes)
+    #expect(try signed.objectIdentifier(try #require(try signed.next())) == PKCS7Envelope.signedDataOID)
+    var data = DERReader([DERTag.objectIdentifier, 9] + PKCS7Envelope.dataOIDBytes)
+    #expect(try data.objectIdentifier(try #require(try data.next())) == PKCS7Envelope.dataOID)
+    // A longer encoding of CN (a leading 0x80 octet in an arc) is still named by its text.
+    var padded = DERReader([DERTag.objectIdentifier, 4, 0x55, 0x80, 0x04, 0x03])
+    #expect(try padded.name(of: try #require(try padded.next()), in: PKCS7Envelope.attributeNames) == "CN")
+  }
+
   /// Bytes as hex text, against the standard library's own conversion.
   @Test func carriedBytesHexAgreesWithTheStandardLibrary() {
     let bytes = (0...255).map { UInt8($0) }
     let expected = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     #expect(AppReceiptAttributeValue.hex(bytes) == expected)
     #expect(AppReceiptAttributeValue.hex([]) == "")
+  }
+
+  /// Integers as decimal text, against the standard library's own conversion.
+  @Test func carriedIntegerDecimalAgreesWithTheStandardLibrary() {
+    var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+    var power: Int64 = 1
+    for _ in 0..<18 {
+      power *= 10
+      values += [power - 1, power, power + 1, -power, -(power - 1)]
+    }
+    var generator = SystemRandomNumberGenerator()
+    values += (0..<1000).map { _ in Int64.random(in: Int64.min...Int64.max, using: &generator) }
+    for v in values { #expect(AppReceiptAttributeValue.decimal(v) == String(v)) }
   }
 
   /// The one-pass sniff finds exactly what a plain substring search finds.
@@ -111,6 +196,39 @@ import Testing
       #expect(names.receiptData == has(window, "\"receipt-data\""), "\(text)")
       #expect(names.transactionReceipt == has(window, "\"transactionReceipt\""), "\(text)")
     }
+  }
+
+  /// A purchase carrying what the one before carried shares its fields; any difference in product type or in an
+  /// undocumented type or value gets fields of its own, equal to what it alone would be given.
+  @Test func sharedCarriedFieldsEqualEachPurchasesOwn() throws {
+    guard let bytes = AppReceiptFixtureTests.peerFixture("tikhop__TPInAppReceipt/receipt-sandbox-legacy") else {
+      TestPaths.noteSharedMissing("TPInAppReceipt legacy receipt")
+      return
+    }
+    var document = try AppReceiptReader.read(bytes)
+    var generator = SystemRandomNumberGenerator()
+    // Runs of equal purchases broken by a changed product type, value, type, encoding or count.
+    for i in document.payload.inAppPurchases.indices where Int.random(in: 0..<4, using: &generator) == 0 {
+      var p = document.payload.inAppPurchases[i]
+      switch Int.random(in: 0..<5, using: &generator) {
+      case 0: p.productType = p.productType.map { $0 + 1 } ?? 2
+      case 1: if !p.otherAttributes.isEmpty { p.otherAttributes[0].value = .utf8String("x\(i)") }
+      case 2: if !p.otherAttributes.isEmpty { p.otherAttributes[0].type += 1 }
+      case 3: if !p.otherAttributes.isEmpty { p.otherAttributes[0].value = .ia5String("") }
+      default: p.otherAttributes.removeLast(min(1, p.otherAttributes.count))
+      }
+      document.payload.inAppPurchases[i] = p
+    }
+    let history = try AppReceiptHistory.history(of: document, source: "legacy")
+    let byID = Dictionary(
+      document.payload.inAppPurchases.map { ($0.transactionID ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    #expect(history.transactions.count == byID.count)
+    for t in history.transactions {
+      let purchase = try #require(byID[t.transactionID])
+      #expect(t.carriedFields == AppReceiptHistory.carriedFields(of: purchase), "\(t.transactionID)")
+    }
+    let lean = try AppReceiptHistory.history(of: document, source: "legacy", keepsCarriedFields: false)
+    #expect(lean.transactions.allSatisfy { $0.carriedFields.isEmpty })
   }
 
   /// DER length octets for `n` in the short form, or in the long form with `extra` leading zero octets.
