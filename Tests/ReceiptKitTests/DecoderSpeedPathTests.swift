@@ -82,11 +82,15 @@ import Testing
     #expect(a.transactions.count == 6_000)
     #expect(a.transactions == b.transactions)
     #expect(a.provenance.duplicateRowsMerged == b.provenance.duplicateRowsMerged)
-    // And the helper thread's part was really used.
-    let adopted = try JSONReader.withReader(Self.big) { reader in
-      var reading = ValueReading(reader: reader, source: "big.json")
-      _ = try reading.decodeDocument()
-      return reading.arraysReadOnTwoThreads
+    // And a piece another thread parsed was really used. Whether one is depends on scheduling (on a loaded
+    // machine this thread may reach every piece first), so a few reads get the chance.
+    var adopted = 0
+    for _ in 0..<10 where adopted == 0 {
+      adopted = try JSONReader.withReader(Self.big) { reader in
+        var reading = ValueReading(reader: reader, source: "big.json")
+        _ = try reading.decodeDocument()
+        return reading.arraysReadOnTwoThreads
+      }
     }
     #expect(adopted >= 1 || DocumentPipeline.workers == 1)
   }
