@@ -161,7 +161,9 @@ struct PKCS7Envelope {
   /// `CN=..., OU=..., O=..., C=...` in certificate order.
   static func distinguishedName(_ name: DERElement, in parent: DERReader) throws(AppReceiptError) -> String {
     var rdns = try parent.children(of: name, step: "Name")
-    var text = ""
+    // Bytes first, one String at the end. Each value stands between ASCII ("=" before, ", " or the end after), so
+    // decoding the whole repairs bad UTF-8 exactly as decoding each value would.
+    var text: [UInt8] = []
     while let rdn = try rdns.next() {
       var set = try rdns.children(of: rdn, step: "RDN")
       while let pair = try set.next() {
@@ -169,13 +171,13 @@ struct PKCS7Envelope {
         let oid = try items.expect(DERTag.objectIdentifier, "the attribute type")
         let type = try items.name(of: oid, in: attributeNames)
         guard let value = try items.next() else { throw items.error("no attribute value", at: pair.offset) }
-        if !text.isEmpty { text += ", " }
-        text += type
-        text += "="
-        text += String(decoding: items.content(value), as: UTF8.self)
+        if !text.isEmpty { text += [UInt8(ascii: ","), UInt8(ascii: " ")] }
+        text += type.utf8
+        text.append(UInt8(ascii: "="))
+        text += items.content(value)
       }
     }
-    return text
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// UTCTime `YYMMDDHHMMSSZ` (years 1950-2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`.

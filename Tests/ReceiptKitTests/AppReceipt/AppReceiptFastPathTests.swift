@@ -231,6 +231,25 @@ import Testing
     #expect(lean.transactions.allSatisfy { $0.carriedFields.isEmpty })
   }
 
+  /// A certificate name is built as bytes and decoded once: it reads as the values decoded one by one would,
+  /// ill-formed UTF-8 included.
+  @Test func certificateNamesReadAsEachValueAlone() throws {
+    func tlv(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] { [tag, UInt8(body.count)] + body }
+    let values: [[UInt8]] = [
+      Array("Apple Inc.".utf8), [0xE2, 0x82], [0x80, 0x41], [0xF0, 0x9F, 0x98], Array("\u{E9}t\u{E9}".utf8), [], [0xFF],
+    ]
+    for a in values {
+      for b in values {
+        let cn = tlv(DERTag.set, tlv(DERTag.sequence, tlv(DERTag.objectIdentifier, [0x55, 0x04, 0x03]) + tlv(0x0C, a)))
+        let o = tlv(DERTag.set, tlv(DERTag.sequence, tlv(DERTag.objectIdentifier, [0x55, 0x04, 0x0A]) + tlv(0x13, b)))
+        var reader = DERReader(tlv(DERTag.sequence, cn + o))
+        let name = try #require(try reader.next())
+        let text = try PKCS7Envelope.distinguishedName(name, in: reader)
+        #expect(text == "CN=" + String(decoding: a, as: UTF8.self) + ", O=" + String(decoding: b, as: UTF8.self))
+      }
+    }
+  }
+
   /// DER length octets for `n` in the short form, or in the long form with `extra` leading zero octets.
   static func length(_ n: Int, longForm octets: Int) -> [UInt8] {
     guard octets > 0 else { return [UInt8(n)] }
