@@ -41,8 +41,9 @@ public struct LedgerRecord: Hashable, Sendable {
     self.duplicateRows = duplicateRows
   }
 
+  // Borrowed: an initializer owns its arguments, so the caller would copy the transaction, every field retained.
   init(
-    transaction t: PurchaseTransaction, value: TransactionValue?, copy: String, paidServiceBefore: Int64?,
+    transaction t: borrowing PurchaseTransaction, value: TransactionValue?, copy: String, paidServiceBefore: Int64?,
     upgrade: LedgerUpgrade?
   ) {
     let units = ReceiptRules.units(of: t)
@@ -107,7 +108,8 @@ public enum LedgerUpgrade: Hashable, Sendable {
 
   /// The same rule as `TransactionEvents.upgrade` on one machine: the unused part, from the upgrade to the old
   /// expiry, as a share of the price. nil when the transaction was not upgraded.
-  init?(of t: PurchaseTransaction, value: TransactionValue?, upgradedAt: Timestamp?) throws(ReceiptError) {
+  // Borrowed, as for `LedgerRecord.init(transaction:...)`.
+  init?(of t: borrowing PurchaseTransaction, value: TransactionValue?, upgradedAt: Timestamp?) throws(ReceiptError) {
     guard t.isUpgraded else { return nil }
     guard case .paid(let money, _) = value, let upgradedAt, let start = t.purchaseDate, let end = t.expiresDate,
       end > start
