@@ -367,7 +367,9 @@ extension LedgerRecord {
       break
     }
     let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: paidServiceBefore)
-    let events = TransactionEvents(record: self, value: try value(), grouping: grouping, rate: rate)
+    let events = TransactionEvents(
+      productID: productID, purchaseDate: purchaseDate, units: units, value: try value(), grouping: grouping,
+      rate: rate)
     if saleInRange { try events.sale(into: &report) }
     // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
     if let upgrade {
@@ -380,16 +382,17 @@ extension LedgerRecord {
 
 /// The sale, refund and upgrade proration of one owner transaction, each dated by itself.
 struct TransactionEvents {
-  var record: LedgerRecord
+  // The record's few facts the events need, not a copy of the whole record.
+  var productID: String
+  var purchaseDate: Timestamp?
+  var units: Int64
   var value: TransactionValue?
   var grouping: RevenueGrouping
   /// The commission percent of its sale, when proceeds are estimated.
   var rate: Int64?
 
-  var units: Int64 { record.units }
-
   func row(at date: Timestamp?) -> RevenueGroup {
-    RevenueGroup(key: grouping.key(productID: record.productID, date: date), proceeds: rate.map { _ in 0 })
+    RevenueGroup(key: grouping.key(productID: productID, date: date), proceeds: rate.map { _ in 0 })
   }
 
   /// The proceeds of `amount` at the sale's commission.
@@ -400,7 +403,7 @@ struct TransactionEvents {
 
   func sale(into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.counted += 1
-    var row = row(at: record.purchaseDate)
+    var row = row(at: purchaseDate)
     switch value {
     case .trial(let currency):
       report.counts.trials += 1
@@ -417,7 +420,7 @@ struct TransactionEvents {
       try report.add(row, currency: money.currency)
     case .unpriced, nil:
       report.counts.unpriced += 1
-      try report.addUnpriced(productID: record.productID, units: units)
+      try report.addUnpriced(productID: productID, units: units)
     }
   }
 
@@ -446,7 +449,7 @@ struct TransactionEvents {
     case .nothingToRefund:
       return
     case .notEstimated:
-      if range.contains(record.purchaseDate) == true { report.counts.upgradesNotEstimated += 1 }
+      if range.contains(purchaseDate) == true { report.counts.upgradesNotEstimated += 1 }
     case .estimated(let upgraded, let estimate):
       guard case .paid(let money, _) = value, range.contains(upgraded) == true else { return }
       report.counts.upgradeProrations += 1
