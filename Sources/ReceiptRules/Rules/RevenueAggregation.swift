@@ -279,8 +279,10 @@ extension RevenueLedger {
         var isTrial = false
         if case .trial = value { isTrial = true }
         // Its service as bought: a refund counts apart, from its own date. (Copied only when refunded.)
-        var paid = paidService(of: t, isTrial: isTrial)
-        if t.revocation != nil {
+        let paid: Int64
+        if t.revocation == nil {
+          paid = paidService(of: t, isTrial: isTrial)
+        } else {
           var unrefunded = t
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
