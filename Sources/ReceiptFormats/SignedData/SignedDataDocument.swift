@@ -50,6 +50,8 @@ public struct TransactionListResponse: Sendable, Hashable {
   public var signedTransactions: [NestedJWS<JWSTransactionPayload>] = []
   /// Top-level keys present but not read, in input order.
   public var unreadKeys: [String] = []
+  /// An unknown `environment` value, carried through.
+  public var notes: [SignedDataNote] = []
 }
 
 /// One `lastTransactions` item of Get All Subscription Statuses.
@@ -486,14 +488,8 @@ struct TreeWalker {
     -> TransactionListResponse
   {
     var r = TransactionListResponse()
-    var notes: [SignedDataNote] = []
     for (key, value) in members {
       switch key {
-      case "revision": r.revision = try string(value, key)
-      case "hasMore": r.hasMore = try bool(value, key)
-      case "bundleId": r.bundleId = try string(value, key)
-      case "appAppleId": r.appAppleId = try integer(value, key)
-      case "environment": r.environment = try environment(value, key, notes: &notes)
       case "signedTransactions":
         switch value {
         case .null: break
@@ -508,10 +504,22 @@ struct TreeWalker {
           }
         default: throw wrong(value, "an array of JWS strings", key)
         }
-      default: r.unreadKeys.append(key)
+      default: try listMember(key, value, into: &r)
       }
     }
     return r
+  }
+
+  /// A transaction list's member other than `signedTransactions`, the same for both readers.
+  func listMember(_ key: String, _ value: JSONValue, into r: inout TransactionListResponse) throws(SignedDataError) {
+    switch key {
+    case "revision": r.revision = try string(value, key)
+    case "hasMore": r.hasMore = try bool(value, key)
+    case "bundleId": r.bundleId = try string(value, key)
+    case "appAppleId": r.appAppleId = try integer(value, key)
+    case "environment": r.environment = try environment(value, key, notes: &r.notes)
+    default: r.unreadKeys.append(key)
+    }
   }
 
   /// `transactionList` over members read in place; each JWS decoded from `buffer` where it lies.
@@ -519,7 +527,6 @@ struct TreeWalker {
     _ members: [(key: String, value: SignedDataDecoder.ListMember)], in buffer: UnsafeBufferPointer<UInt8>
   ) throws(SignedDataError) -> TransactionListResponse {
     var r = TransactionListResponse()
-    var notes: [SignedDataNote] = []
     for (key, member) in members {
       guard case .value(let value) = member else {
         if case .tokens(let tokens) = member, key == "signedTransactions" {
@@ -530,15 +537,10 @@ struct TreeWalker {
         }
         continue
       }
-      switch key {
-      case "revision": r.revision = try string(value, key)
-      case "hasMore": r.hasMore = try bool(value, key)
-      case "bundleId": r.bundleId = try string(value, key)
-      case "appAppleId": r.appAppleId = try integer(value, key)
-      case "environment": r.environment = try environment(value, key, notes: &notes)
-      case "signedTransactions":
+      if key == "signedTransactions" {
         guard case .null = value else { throw wrong(value, "an array of JWS strings", key) }
-      default: r.unreadKeys.append(key)
+      } else {
+        try listMember(key, value, into: &r)
       }
     }
     return r

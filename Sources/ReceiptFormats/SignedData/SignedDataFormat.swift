@@ -118,6 +118,7 @@ enum SignedDataMapping {
         try payload(p, path: "")
       case .transactionHistory(let r), .refundHistory(let r):
         environment = r.environment?.raw
+        notes(r.notes, path: "")
         for (i, item) in r.signedTransactions.enumerated() {
           guard let jws = item.decoded else { continue }
           header(jws.header, jws.source)
@@ -125,7 +126,7 @@ enum SignedDataMapping {
         }
       case .subscriptionStatuses(let r):
         environment = r.environment?.raw
-        for note in r.notes { warnings.append(DataWarning(path: note.path, message: note.message)) }
+        notes(r.notes, path: "")
         for (g, group) in r.data.enumerated() {
           for (t, item) in group.lastTransactions.enumerated() {
             try statusItem(item, group: group.subscriptionGroupIdentifier, path: "data[\(g)].lastTransactions[\(t)]")

@@ -114,4 +114,20 @@ import Testing
     }
     #expect(k.path == "signedTransactions[0] > payload")
   }
+
+  /// An `environment` Apple does not document is carried through and flagged, by both readers, and the history
+  /// warns of it (the lists once dropped the note).
+  @Test func anUnknownEnvironmentIsFlagged() throws {
+    let text = #"{"environment":"Weird","signedTransactions":[""# + Self.t0 + #""]}"#
+    let (outcome, same) = Self.agree(text, strict: false)
+    #expect(same)
+    guard case .success(let document) = outcome, case .transactionHistory(let list) = document.content else {
+      Issue.record("a transaction history was expected")
+      return
+    }
+    #expect(list.environment?.raw == "Weird")
+    #expect(list.notes.map(\.path) == ["environment"])
+    let history = try SignedDataFormat().decode(Array(text.utf8), source: "list.json", options: DecodeOptions())
+    #expect(history.warnings.contains { $0.path == "environment" && $0.message.contains("\"Weird\"") })
+  }
 }
