@@ -1,10 +1,13 @@
+import Foundation
 import Testing
 
+@testable import ReceiptFormats
 @testable import ReceiptModel
 @testable import ReceiptRules
+@testable import ReceiptTestSupport
 
-/// The revenue ledger's shortcuts must give what the plain ways give: text order of numeric ids, and the id
-/// index against a dictionary.
+/// The revenue ledger's shortcuts must give what the plain ways give: text order of numeric ids, the id
+/// index against a dictionary, and the first document kept whole against compact entries.
 struct RevenueLedgerOrderTests {
   @Test func numericIDsSortAsTheirText() {
     let edges: [UInt64] = [
@@ -45,6 +48,72 @@ struct RevenueLedgerOrderTests {
       if expected == nil { dictionary[id] = row }
       #expect(index.position(of: id, inserting: row) == expected, "\(id)")
       if row % 5_000 == 0 { index.reserve(3_000) }
+    }
+  }
+
+  /// The first document's transactions are kept whole and later ones as compact entries, so reading the same
+  /// documents in the other order takes each document down the other path; the answers must not change.
+  /// A second document holds a refunded, upgraded copy of one transaction, so merging into either kind is
+  /// compared too.
+  @Test func theFirstDocumentKeptWholeGivesWhatEntriesGive() throws {
+    var documents: [(String, PurchaseHistory)] = []
+    for index in 0..<3 {
+      let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 60).utf8)
+      documents.append(("synthetic \(index)", try FormatRegistry.standard.decode(bytes, source: "synthetic")))
+    }
+    var roots = [TestPaths.packageRoot.appendingPathComponent("examples")]
+    if let shared = TestPaths.shared {
+      roots.append(shared.appendingPathComponent("peer-fixtures"))
+    } else {
+      TestPaths.noteSharedMissing("the peer fixtures in the ledger's kept-whole comparison")
+    }
+    for root in roots {
+      let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+      while let url = files?.nextObject() as? URL {
+        guard let bytes = try? [UInt8](Data(contentsOf: url)),
+          let history = try? FormatRegistry.standard.decode(bytes, source: url.lastPathComponent),
+          !history.transactions.isEmpty
+        else { continue }
+        documents.append((url.lastPathComponent, history))
+      }
+    }
+    #expect(documents.count > 20)
+    let catalog = try RevenueFixtures.exampleCatalog()
+    for (name, history) in documents {
+      // A later copy that knows of a refund (when the first did not) and of an upgrade.
+      var refunded = history.transactions[0]
+      if refunded.revocation == nil {
+        refunded.revocation = Revocation(date: Timestamp(milliseconds: 1_720_000_000_000) ?? .epoch)
+      }
+      refunded.isUpgraded = true
+      var other = PurchaseHistory(format: history.provenance.format)
+      other.transactions = [
+        refunded,
+        PurchaseTransaction(
+          transactionID: "other-1", productID: "pro.monthly", purchaseDate: Timestamp(milliseconds: 1_710_000_000_000)),
+      ]
+      other.provenance.duplicateRowsMerged = 2
+      var wholeFirst = RevenueLedger()
+      wholeFirst.add(history)
+      wholeFirst.add(other)
+      var entriesFirst = RevenueLedger()
+      entriesFirst.add(other)
+      entriesFirst.add(history)
+      #expect(!wholeFirst.entries.isEmpty && entriesFirst.entries.count >= history.transactions.count - 1, "\(name)")
+      for commission in [CommissionPlan.none, .standard] {
+        let a = try wholeFirst.report(catalog: catalog, grouping: .month, commission: commission)
+        let b = try entriesFirst.report(catalog: catalog, grouping: .month, commission: commission)
+        #expect(a.currencies == b.currencies, "\(name)")
+        #expect(a.counts == b.counts, "\(name)")
+        #expect(a.unpricedProducts.map(\.productID) == b.unpricedProducts.map(\.productID), "\(name)")
+        #expect(a.unpricedProducts.map(\.units) == b.unpricedProducts.map(\.units), "\(name)")
+      }
+      #expect(try wholeFirst.records(catalog: catalog, copy: "c") == entriesFirst.records(catalog: catalog, copy: "c"))
+      var idsA: [String] = []
+      var idsB: [String] = []
+      wholeFirst.forEachTransactionID { idsA.append($0) }
+      entriesFirst.forEachTransactionID { idsB.append($0) }
+      #expect(Set(idsA) == Set(idsB) && idsA.count == idsB.count, "\(name)")
     }
   }
 }

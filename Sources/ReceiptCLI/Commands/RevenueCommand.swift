@@ -156,7 +156,7 @@ struct RevenueCommand: ParsableCommand {
       firstError = outcome.firstError
       if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
       part = RevenuePartIdentity(
-        digest: contentDigest(of: reduction.transactionIDs, errors: report.errors), grouping: grouping.rawValue,
+        digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
         commission: plan.rawValue, isShard: true)
     } else if merging {
       var merged = RevenueReport(hasProceeds: false)
@@ -202,7 +202,7 @@ struct RevenueCommand: ParsableCommand {
         try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
       part = RevenuePartIdentity(
-        digest: contentDigest(of: ledger.transactionIDs, errors: report.errors), grouping: grouping.rawValue,
+        digest: contentDigest(of: ledger.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
         commission: plan.rawValue)
     }
     if report.counts.undatedExcluded > 0 {
@@ -226,12 +226,13 @@ struct RevenueCommand: ParsableCommand {
   }
 
   /// The report's digest: its distinct transactions and unreadable inputs, with the options that change the
-  /// numbers. A shuffle's shards sum to the digest of the whole export on one machine.
-  func contentDigest(of transactionIDs: some Sequence<String>, errors: [RevenueInputError]) -> String {
+  /// numbers. A shuffle's shards sum to the digest of the whole export on one machine. `transactionIDs` calls
+  /// its argument with each distinct transaction id.
+  func contentDigest(of transactionIDs: ((String) -> Void) -> Void, errors: [RevenueInputError]) -> String {
     var digest = ContentDigest(
       options: "by=\(grouping.rawValue)\u{0}commission=\(plan.rawValue)\u{0}from=\(range.from?.iso8601 ?? "")"
         + "\u{0}to=\(range.to?.iso8601 ?? "")")
-    for id in transactionIDs { digest.add(transactionID: id) }
+    transactionIDs { digest.add(transactionID: $0) }
     for e in errors { digest.add(inputError: e.input, message: e.message) }
     return digest.hex
   }

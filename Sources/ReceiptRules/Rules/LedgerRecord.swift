@@ -188,8 +188,10 @@ public struct LedgerReduction: Sendable {
   /// Adds an input the map step could not read, so that it is reported, not lost.
   public mutating func add(_ error: RevenueInputError) { errors.insert(error) }
 
-  /// The distinct transaction ids, in no particular order.
-  public var transactionIDs: [String] { Array(merged.keys) }
+  /// Calls `body` with each distinct transaction id, in no particular order.
+  public func forEachTransactionID(_ body: (String) -> Void) {
+    for id in merged.keys { body(id) }
+  }
 
   /// The inputs the map step could not read, sorted.
   public var inputErrors: [RevenueInputError] {

@@ -165,7 +165,12 @@ public struct RevenueReport: Sendable {
   }
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
+    // Hashed once: the product is looked up and written through the index found.
+    guard let held = unpriced.index(forKey: productID) else {
+      unpriced[productID] = try addMoney(0, units, what: "unpriced units")
+      return
+    }
+    unpriced.values[held] = try addMoney(unpriced.values[held], units, what: "unpriced units")
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
@@ -266,54 +271,67 @@ extension RevenueLedger {
     catalog: Catalog, copy: String, _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
-    var service: [ChainKey: PaidServiceSoFar] = [:]
+    var service: [IDKey: PaidServiceSoFar] = [:]
     let upgrades = upgradeMoments()
-    for position in purchaseOrder() {
-      let t = transaction(entries[position])
-      let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
-      let chain = chainKey(entries[position])
+    // Read through a pointer: a copy would retain and release every field of the transaction.
+    func record(_ p: UnsafePointer<PurchaseTransaction>, at position: Int) throws(ReceiptError) {
+      let isSubscription = resolveProductType(of: p.pointee, catalog: catalog)?.type == .autoRenewable
+      let chain = isSubscription ? chainKey(at: position) : nil
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      let before: Int64? = isSubscription ? (service[chain]?.before(sale: t.purchaseDate) ?? 0) : nil
-      let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
-      if isSubscription, t.isOwnedByPurchaser {
+      let before: Int64? = chain.map { service[$0]?.before(sale: p.pointee.purchaseDate) ?? 0 }
+      let isOwned = p.pointee.isOwnedByPurchaser
+      let value: TransactionValue? = isOwned ? try valueOf(p.pointee, catalog: catalog) : nil
+      if let chain, isOwned {
         var isTrial = false
         if case .trial = value { isTrial = true }
         // Its service as bought: a refund counts apart, from its own date. (Copied only when refunded.)
         let paid: Int64
-        if t.revocation == nil {
-          paid = paidService(of: t, isTrial: isTrial)
+        if p.pointee.revocation == nil {
+          paid = paidService(of: p.pointee, isTrial: isTrial)
         } else {
-          var unrefunded = t
+          var unrefunded = p.pointee
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: t.revocation?.date)
+        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: p.pointee.revocation?.date)
       }
       try body(
         LedgerRecord(
-          transaction: t, value: value, copy: copy, paidServiceBefore: before,
-          upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
+          transaction: p.pointee, value: value, copy: copy, paidServiceBefore: before,
+          upgrade: try LedgerUpgrade(of: p.pointee, value: value, upgradedAt: upgrades[position])))
+    }
+    let order = purchaseOrder()
+    try firstDocument.withUnsafeBufferPointer { (first) throws(ReceiptError) in
+      for position in order {
+        if position < first.count, let base = first.baseAddress {
+          try record(base + position, at: position)
+        } else {
+          var t = transaction(entries[position - first.count])
+          try withUnsafePointer(to: &t) { (p) throws(ReceiptError) in try record(p, at: position) }
+        }
+      }
     }
   }
 
-  /// When each upgraded entry was upgraded: the first later purchase of its subscription chain or group
-  /// (the same rule as `UpgradeMoments`).
+  /// When each upgraded transaction was upgraded: the first later purchase of its subscription chain or group
+  /// (the same rule as `UpgradeMoments`), by position.
   func upgradeMoments() -> [Int: Timestamp] {
+    let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
-    guard entries.indices.contains(where: { entries[$0].isUpgraded }) else { return [:] }
-    var chains: [ChainKey: [Int]] = [:]
-    var groups: [Int: [Int]] = [:]
-    for i in entries.indices where entries[i].purchaseDate != nil {
-      chains[chainKey(entries[i]), default: []].append(i)
-      if let g = entries[i].group { groups[g, default: []].append(i) }
+    guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
+    var chains: [IDKey: [Int]] = [:]
+    var groups: [String: [Int]] = [:]
+    for i in positions where purchaseDate(at: i) != nil {
+      chains[chainKey(at: i), default: []].append(i)
+      if let g = subscriptionGroup(at: i) { groups[g, default: []].append(i) }
     }
     var moments: [Int: Timestamp] = [:]
-    for i in entries.indices where entries[i].isUpgraded {
-      guard let bought = entries[i].purchaseDate else { continue }
-      let chain = chains[chainKey(entries[i])] ?? []
+    for i in positions where isUpgraded(at: i) {
+      guard let bought = purchaseDate(at: i) else { continue }
+      let chain = chains[chainKey(at: i)] ?? []
       var first: Timestamp?
-      for j in chain + (entries[i].group.flatMap { groups[$0] } ?? []) where j != i {
-        guard let at = entries[j].purchaseDate, at > bought else { continue }
+      for j in chain + (subscriptionGroup(at: i).flatMap { groups[$0] } ?? []) where j != i {
+        guard let at = purchaseDate(at: j), at > bought else { continue }
         if let f = first, f <= at { continue }
         first = at
       }

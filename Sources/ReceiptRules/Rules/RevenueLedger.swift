@@ -1,12 +1,14 @@
 import ReceiptModel
 
-/// The distinct transactions of every document `revenue` reads, kept compactly: a 5,000-receipt
-/// export holds 100,000 of them, and the commission year needs a subscription's whole history
-/// whatever order documents came in, so they stay until `report` runs.
+/// The distinct transactions of every document `revenue` reads: a 5,000-receipt export holds 100,000 of them,
+/// and the commission year needs a subscription's whole history whatever order documents came in, so they
+/// stay until `report` runs.
 ///
-/// Only what revenue reads is kept (a 104-byte entry plus its slot in the id index, about 150 bytes a
-/// transaction, instead of a full `PurchaseTransaction` in a dictionary):
-/// ids as numbers when they are plain digits, product ids and odd ownership values once each.
+/// The first document's transactions are kept as read: a history is already de-duplicated by transaction id,
+/// so while it is the only document (one 90 MB export) it needs no index and no second copy. Later documents'
+/// new transactions are kept compactly, with only what revenue reads (a 104-byte entry plus its slot in the id
+/// index, about 150 bytes a transaction instead of a full `PurchaseTransaction`): ids as numbers when they are
+/// plain digits, product ids and odd ownership values once each.
 public struct RevenueLedger: Sendable {
   struct Entry: Sendable {
     var id: IDRef
@@ -36,8 +38,13 @@ public struct RevenueLedger: Sendable {
     case text(Int)
   }
 
+  /// The first document's transactions, whole; positions `0..<firstDocument.count`.
+  var firstDocument: [PurchaseTransaction] = []
+  /// Later documents' transactions the ledger did not hold yet; positions from `firstDocument.count` on.
   var entries: [Entry] = []
+  /// Positions by transaction id, built when a second document comes.
   var index = TransactionIDIndex()
+  var indexesFirstDocument = false
   var products: [String] = []
   var productNumbers = Numbering()
   var groupNumbers = Numbering()
@@ -48,14 +55,30 @@ public struct RevenueLedger: Sendable {
 
   public init() {}
 
-  public var distinctTransactions: Int { entries.count }
+  public var distinctTransactions: Int { firstDocument.count + entries.count }
 
-  /// The distinct transaction ids, in the order they were first read.
-  public var transactionIDs: [String] { entries.indices.map { text(of: entries[$0].id) } }
+  /// Calls `body` with each distinct transaction id, in the order first read.
+  public func forEachTransactionID(_ body: (String) -> Void) {
+    for i in firstDocument.indices { body(firstDocument[i].transactionID) }
+    for i in entries.indices { body(text(of: entries[i].id)) }
+  }
 
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged
+    if firstDocument.isEmpty, entries.isEmpty {
+      // Shared with the history, not copied; it is de-duplicated by id already.
+      firstDocument = history.transactions
+      return
+    }
+    if !indexesFirstDocument {
+      indexesFirstDocument = true
+      index.reserve(firstDocument.count)
+      for i in firstDocument.indices {
+        let held = index.position(of: firstDocument[i].transactionID, inserting: i)
+        assert(held == nil, "a history holds one transaction per id")
+      }
+    }
     // `entries` grows as arrays do: any reserve rounds its later doublings up (5 MiB more on a 5,000-receipt
     // batch), and an exact one per document would copy the ledger each time.
     index.reserve(history.transactions.count)
@@ -68,17 +91,27 @@ public struct RevenueLedger: Sendable {
 
   private mutating func add(_ t: UnsafePointer<PurchaseTransaction>) {
     let key = TransactionIDIndex.numericKey(t.pointee.transactionID)
+    let position = firstDocument.count + entries.count
     let held =
       if let key {
-        index.position(ofNumericKey: key, inserting: entries.count)
+        index.position(ofNumericKey: key, inserting: position)
       } else {
-        index.position(of: t.pointee.transactionID, inserting: entries.count)
+        index.position(of: t.pointee.transactionID, inserting: position)
       }
-    if let i = held {
+    if let held {
       duplicatesMerged += 1
       // A later copy may know of a refund the earlier one did not.
-      if entries[i].cancellationDate == nil { entries[i].cancellationDate = t.pointee.revocation?.date }
-      if t.pointee.isUpgraded { entries[i].isUpgraded = true }
+      let refunded = t.pointee.revocation?.date
+      if held < firstDocument.count {
+        if firstDocument[held].revocation == nil, let refunded {
+          firstDocument[held].revocation = Revocation(date: refunded)
+        }
+        if t.pointee.isUpgraded { firstDocument[held].isUpgraded = true }
+      } else {
+        let i = held - firstDocument.count
+        if entries[i].cancellationDate == nil { entries[i].cancellationDate = refunded }
+        if t.pointee.isUpgraded { entries[i].isUpgraded = true }
+      }
       return
     }
     let ownership: Int
@@ -109,7 +142,7 @@ public struct RevenueLedger: Sendable {
   }
 
   private mutating func reference(_ id: String) -> IDRef {
-    if let n = TransactionIDIndex.numericKey(id), n < 1 << 63 { return .number(n) }
+    if case .number(let n) = IDKey(id) { return .number(n) }
     texts.append(id)
     return .text(texts.count - 1)
   }
@@ -126,25 +159,64 @@ public struct RevenueLedger: Sendable {
     return n
   }
 
-  func text(of id: IDRef) -> String {
+  func text(of id: IDRef) -> String { key(id).text }
+
+  func key(_ id: IDRef) -> IDKey {
     switch id {
-    case .number(let n): String(n)
-    case .text(let i): texts[i]
+    case .number(let n): .number(n)
+    case .text(let i): .text(texts[i])
     }
   }
 
-  /// A subscription chain (the original transaction id, or the id itself): numeric ids are keys as they are,
-  /// with no text made for each of 100,000 transactions.
-  enum ChainKey: Hashable {
+  /// A transaction id as a key: its value when it is plain digits below 2^63, so that 100,000 numeric ids
+  /// need no text made for them, else its text. Keys subscription chains and orders transactions.
+  enum IDKey: Hashable {
     case number(UInt64)
     case text(String)
+
+    init(_ id: String) {
+      if let n = TransactionIDIndex.numericKey(id), n < 1 << 63 { self = .number(n) } else { self = .text(id) }
+    }
+
+    var text: String {
+      switch self {
+      case .number(let n): String(n)
+      case .text(let text): text
+      }
+    }
+
+    /// Whether this id sorts before `other` as text; two numbers are compared without making their text
+    /// (one sale date shared by many customers would otherwise make two strings per comparison).
+    func precedesAsText(_ other: IDKey) -> Bool {
+      guard case .number(let x) = self, case .number(let y) = other else { return text < other.text }
+      return RevenueLedger.decimalTextPrecedes(x, y)
+    }
   }
 
-  func chainKey(_ e: Entry) -> ChainKey {
-    switch e.originalID ?? e.id {
-    case .number(let n): .number(n)
-    case let ref: .text(text(of: ref))
+  // What ordering and upgrades read of the transaction at a position, whichever way it is kept.
+
+  func purchaseDate(at position: Int) -> Timestamp? {
+    position < firstDocument.count
+      ? firstDocument[position].purchaseDate : entries[position - firstDocument.count].purchaseDate
+  }
+
+  func isUpgraded(at position: Int) -> Bool {
+    position < firstDocument.count
+      ? firstDocument[position].isUpgraded : entries[position - firstDocument.count].isUpgraded
+  }
+
+  func subscriptionGroup(at position: Int) -> String? {
+    position < firstDocument.count
+      ? firstDocument[position].subscriptionGroup : entries[position - firstDocument.count].group.map { texts[$0] }
+  }
+
+  /// The subscription chain: the original transaction id, or the id itself.
+  func chainKey(at position: Int) -> IDKey {
+    guard position >= firstDocument.count else {
+      return IDKey(firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
     }
+    let e = entries[position - firstDocument.count]
+    return key(e.originalID ?? e.id)
   }
 
   /// The transaction as the revenue rules read it. (Quantity was read as 1 to 1,000,000, so it fits Int32.)
@@ -169,21 +241,26 @@ public struct RevenueLedger: Sendable {
       }, isUpgraded: e.isUpgraded, productType: e.productType, price: e.price)
   }
 
-  /// Entry positions by purchase date (undated first), then transaction_id as text.
+  /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    // The dates are taken out once, so a comparison copies no entry; the order is the same.
-    let dates = entries.indices.map { entries[$0].purchaseDate?.milliseconds ?? Int64.min }
-    return entries.indices.sorted { i, j in
-      let (x, y) = (dates[i], dates[j])
-      return x != y ? x < y : precedesAsText(entries[i].id, entries[j].id)
+    // Dates and ids are taken out once, so a comparison reads no transaction; the order is the same.
+    let count = distinctTransactions
+    var dates: [Int64] = []
+    var ids: [IDKey] = []
+    dates.reserveCapacity(count)
+    ids.reserveCapacity(count)
+    for i in firstDocument.indices {
+      dates.append(firstDocument[i].purchaseDate?.milliseconds ?? Int64.min)
+      ids.append(IDKey(firstDocument[i].transactionID))
     }
-  }
-
-  /// Whether `a` sorts before `b` as text; two numbers are compared without making their text (one sale
-  /// date shared by many customers would otherwise make two strings per comparison).
-  func precedesAsText(_ a: IDRef, _ b: IDRef) -> Bool {
-    guard case .number(let x) = a, case .number(let y) = b else { return text(of: a) < text(of: b) }
-    return Self.decimalTextPrecedes(x, y)
+    for i in entries.indices {
+      dates.append(entries[i].purchaseDate?.milliseconds ?? Int64.min)
+      ids.append(key(entries[i].id))
+    }
+    return dates.indices.sorted { i, j in
+      let (x, y) = (dates[i], dates[j])
+      return x != y ? x < y : ids[i].precedesAsText(ids[j])
+    }
   }
 
   /// Whether the decimal text of `x` sorts before that of `y` ("10" before "9", "12" before "123").
