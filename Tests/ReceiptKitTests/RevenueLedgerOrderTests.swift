@@ -25,7 +25,7 @@ struct RevenueLedgerOrderTests {
     for x in values {
       for y in values.prefix(200) {
         #expect(
-          RevenueLedger.decimalTextPrecedes(x, y) == (String(x) < String(y)), "\(x) against \(y)")
+          (RevenueLedger.TextOrder(x) < RevenueLedger.TextOrder(y)) == (String(x) < String(y)), "\(x) against \(y)")
       }
     }
   }

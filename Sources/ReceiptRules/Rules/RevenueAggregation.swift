@@ -273,41 +273,43 @@ extension RevenueLedger {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [IDKey: PaidServiceSoFar] = [:]
     let upgrades = upgradeMoments()
-    // Read through a pointer: a copy would retain and release every field of the transaction.
+    // Read through a pointer, and copied once into a local: passing `p.pointee` to each rule would copy it for
+    // each call, every field retained and released.
     func record(_ p: UnsafePointer<PurchaseTransaction>, at position: Int) throws(ReceiptError) {
-      let isSubscription = resolveProductType(of: p.pointee, catalog: catalog)?.type == .autoRenewable
+      let t = p.pointee
+      let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      let before: Int64? = chain.map { service[$0]?.before(sale: p.pointee.purchaseDate) ?? 0 }
-      let isOwned = p.pointee.isOwnedByPurchaser
-      let value: TransactionValue? = isOwned ? try valueOf(p.pointee, catalog: catalog) : nil
-      if let chain, isOwned {
+      let before: Int64? = chain.map { service[$0]?.before(sale: t.purchaseDate) ?? 0 }
+      let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
+      if let chain, t.isOwnedByPurchaser {
         var isTrial = false
         if case .trial = value { isTrial = true }
         // Its service as bought: a refund counts apart, from its own date. (Copied only when refunded.)
         let paid: Int64
-        if p.pointee.revocation == nil {
-          paid = paidService(of: p.pointee, isTrial: isTrial)
+        if t.revocation == nil {
+          paid = paidService(of: t, isTrial: isTrial)
         } else {
-          var unrefunded = p.pointee
+          var unrefunded = t
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: p.pointee.revocation?.date)
+        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: t.revocation?.date)
       }
       try body(
         LedgerRecord(
-          transaction: p.pointee, value: value, copy: copy, paidServiceBefore: before,
-          upgrade: try LedgerUpgrade(of: p.pointee, value: value, upgradedAt: upgrades[position])))
+          transaction: t, value: value, copy: copy, paidServiceBefore: before,
+          upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
     let order = purchaseOrder()
+    var loaded = PurchaseTransaction(transactionID: "", productID: "")
     try firstDocument.withUnsafeBufferPointer { (first) throws(ReceiptError) in
       for position in order {
         if position < first.count, let base = first.baseAddress {
           try record(base + position, at: position)
         } else {
-          var t = transaction(entries[position - first.count])
-          try withUnsafePointer(to: &t) { (p) throws(ReceiptError) in try record(p, at: position) }
+          load(entries[position - first.count], into: &loaded)
+          try withUnsafePointer(to: &loaded) { (p) throws(ReceiptError) in try record(p, at: position) }
         }
       }
     }

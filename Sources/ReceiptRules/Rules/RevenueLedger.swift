@@ -169,7 +169,7 @@ public struct RevenueLedger: Sendable {
   }
 
   /// A transaction id as a key: its value when it is plain digits below 2^63, so that 100,000 numeric ids
-  /// need no text made for them, else its text. Keys subscription chains and orders transactions.
+  /// need no text made for them, else its text. Keys subscription chains.
   enum IDKey: Hashable {
     case number(UInt64)
     case text(String)
@@ -185,11 +185,10 @@ public struct RevenueLedger: Sendable {
       }
     }
 
-    /// Whether this id sorts before `other` as text; two numbers are compared without making their text
-    /// (one sale date shared by many customers would otherwise make two strings per comparison).
-    func precedesAsText(_ other: IDKey) -> Bool {
-      guard case .number(let x) = self, case .number(let y) = other else { return text < other.text }
-      return RevenueLedger.decimalTextPrecedes(x, y)
+    /// Where a number sorts as text; nil for text.
+    var textOrder: TextOrder? {
+      guard case .number(let n) = self else { return nil }
+      return TextOrder(n)
     }
   }
 
@@ -219,68 +218,92 @@ public struct RevenueLedger: Sendable {
     return key(e.originalID ?? e.id)
   }
 
-  /// The transaction as the revenue rules read it. (Quantity was read as 1 to 1,000,000, so it fits Int32.)
-  /// Its original transaction id is left out: no rule it meets reads it, and chains are keyed by `chainKey`.
-  func transaction(_ e: Entry) -> PurchaseTransaction {
-    let ownership: Ownership =
+  /// Loads an entry into `t` as the revenue rules read it. Fields are set one by one into a transaction
+  /// reused for every entry, so no transaction is built and destroyed per entry. (Quantity was read as 1 to
+  /// 1,000,000, so it fits Int32.) The rest stay as `t` has them: no rule the report applies reads them, and
+  /// chains are keyed by `chainKey`.
+  func load(_ e: Entry, into t: inout PurchaseTransaction) {
+    t.transactionID = text(of: e.id)
+    t.productID = products[e.product]
+    t.ownership =
       switch e.ownership {
       case 0: .purchased
       case 1: .familyShared
       case -1: .unknown
       default: .unrecognized(texts[e.ownership - 2])
       }
-    return PurchaseTransaction(
-      transactionID: text(of: e.id), productID: products[e.product],
-      ownership: ownership, quantity: e.quantity.map { Int($0) }, purchaseDate: e.purchaseDate,
-      expiresDate: e.expiresDate,
-      revocation: e.cancellationDate.map { Revocation(date: $0) },
-      offer: e.offerPricing.map {
-        OfferUse(
-          kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
-          usesIntroductoryOffer: e.usesIntroductoryOffer)
-      }, isUpgraded: e.isUpgraded, productType: e.productType, price: e.price)
+    t.quantity = e.quantity.map { Int($0) }
+    t.purchaseDate = e.purchaseDate
+    t.expiresDate = e.expiresDate
+    t.revocation = e.cancellationDate.map { Revocation(date: $0) }
+    t.offer = e.offerPricing.map {
+      OfferUse(
+        kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
+        usesIntroductoryOffer: e.usesIntroductoryOffer)
+    }
+    t.isUpgraded = e.isUpgraded
+    t.productType = e.productType
+    t.price = e.price
   }
 
   /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    // Dates and ids are taken out once, so a comparison reads no transaction; the order is the same.
-    let count = distinctTransactions
-    var dates: [Int64] = []
-    var ids: [IDKey] = []
-    dates.reserveCapacity(count)
-    ids.reserveCapacity(count)
+    // One compact key per transaction, so a comparison reads no transaction and makes no text; the order is
+    // the same. (One sale date shared by many customers means many comparisons of ids.)
+    struct Key {
+      var date: Int64
+      var text: TextOrder?
+      var position: Int
+    }
+    var keys: [Key] = []
+    keys.reserveCapacity(distinctTransactions)
     for i in firstDocument.indices {
-      dates.append(firstDocument[i].purchaseDate?.milliseconds ?? Int64.min)
-      ids.append(IDKey(firstDocument[i].transactionID))
+      let text = IDKey(firstDocument[i].transactionID).textOrder
+      keys.append(Key(date: firstDocument[i].purchaseDate?.milliseconds ?? Int64.min, text: text, position: i))
     }
     for i in entries.indices {
-      dates.append(entries[i].purchaseDate?.milliseconds ?? Int64.min)
-      ids.append(key(entries[i].id))
+      let text = key(entries[i].id).textOrder
+      keys.append(
+        Key(
+          date: entries[i].purchaseDate?.milliseconds ?? Int64.min, text: text, position: firstDocument.count + i))
     }
-    return dates.indices.sorted { i, j in
-      let (x, y) = (dates[i], dates[j])
-      return x != y ? x < y : ids[i].precedesAsText(ids[j])
+    keys.sort { a, b in
+      if a.date != b.date { return a.date < b.date }
+      if let x = a.text, let y = b.text { return x < y }
+      return idText(at: a.position) < idText(at: b.position)
     }
+    return keys.map(\.position)
   }
 
-  /// Whether the decimal text of `x` sorts before that of `y` ("10" before "9", "12" before "123").
-  static func decimalTextPrecedes(_ x: UInt64, _ y: UInt64) -> Bool {
-    func digits(_ n: UInt64) -> Int {
-      var count = 1
-      var rest = n / 10
-      while rest > 0 {
-        count += 1
-        rest /= 10
+  func idText(at position: Int) -> String {
+    position < firstDocument.count
+      ? firstDocument[position].transactionID : text(of: entries[position - firstDocument.count].id)
+  }
+
+  /// Where a numeric id sorts among others as text: its digits left-aligned to 19 places, then its length, so
+  /// that comparing two of these compares the two texts ("10" before "12" before "120" before "9").
+  struct TextOrder: Comparable {
+    var aligned: UInt64
+    var digits: Int
+
+    /// Ids are below 2^63, so they have at most 19 digits and the aligned value fits.
+    init(_ n: UInt64) {
+      var digits = 1
+      var aligned = n
+      var bound: UInt64 = 10
+      while digits < 19, n >= bound {
+        digits += 1
+        bound &*= 10
       }
-      return count
+      for _ in digits..<19 { aligned &*= 10 }
+      self.aligned = aligned
+      self.digits = digits
     }
-    let (dx, dy) = (digits(x), digits(y))
-    if dx == dy { return x < y }
-    // The shorter is scaled to the longer's length, which is at most 20 digits only for ids of 2^63 or
-    // more; those are text ids, so the product fits. Equal means a prefix, which sorts first.
-    var scale: UInt64 = 1
-    for _ in 0..<abs(dx - dy) { scale &*= 10 }
-    return dx < dy ? x &* scale <= y : x < y &* scale
+
+    // Equal aligned digits mean one text is the other with zeros after it: the shorter sorts first.
+    static func < (a: TextOrder, b: TextOrder) -> Bool {
+      a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+    }
   }
 }
 
