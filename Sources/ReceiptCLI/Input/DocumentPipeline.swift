@@ -14,8 +14,8 @@ import ReceiptRules
 /// Reads every input document, transforms them on all cores, and hands the results back in input order.
 ///
 /// Documents are read in windows of up to `windowDocuments` documents or `windowBytes` bytes; each
-/// window is transformed in parallel and delivered before the next is read, so memory stays
-/// bounded however many documents there are.
+/// window is transformed in parallel while the calling thread delivers the one before it and reads the
+/// next, so at most two windows are held, and memory stays bounded however many documents there are.
 package enum DocumentPipeline {
   static let windowDocuments = 64
   static let windowBytes = 1 << 20
@@ -43,40 +43,79 @@ package enum DocumentPipeline {
     transform: (InputDocument) throws(ReceiptToolError) -> T,
     deliver: (InputDocument?, Result<T, ReceiptToolError>) -> Void
   ) {
-    func attempt(_ document: InputDocument) -> Result<T, ReceiptToolError> {
-      do throws(ReceiptToolError) { return .success(try transform(document)) } catch { return .failure(error) }
-    }
-    var window: [InputDocument] = []
-    var windowSize = 0
-    func flushWindow() {
-      guard !window.isEmpty else { return }
-      for (document, result) in zip(window, transformAll(window, attempt)) { deliver(document, result) }
-      window.removeAll(keepingCapacity: true)
-      windowSize = 0
-    }
-    // A notice is written in its place in the output: what was read before it goes first.
-    let noticeInOrder = { (message: String) in
-      flushWindow()
-      notice(message)
-    }
-    let waiting = {
-      flushWindow()
-      idle()
-    }
-    InputDocuments.forEach(
-      paths: paths, forceNDJSON: forceNDJSON, maxDocumentSize: maxDocumentSize, notice: noticeInOrder,
-      waiting: waiting
-    ) { document, readError in
-      guard let document else {
-        flushWindow()
-        deliver(nil, .failure(readError ?? .internalError("an input was neither read nor failed")))
-        return
+    // The transform runs on other threads while this one delivers, but never after `run` returns: every
+    // window is delivered, so waited for, before then.
+    withoutActuallyEscaping(transform) { transform in
+      let attempt = { (document: InputDocument) -> Result<T, ReceiptToolError> in
+        do throws(ReceiptToolError) { return .success(try transform(document)) } catch { return .failure(error) }
       }
-      window.append(document)
-      windowSize += document.content.count
-      if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
+      var window: [InputDocument] = []
+      var windowSize = 0
+      var inFlight: WindowInFlight<Result<T, ReceiptToolError>>?
+      func deliverInFlight() {
+        guard let running = inFlight else { return }
+        inFlight = nil
+        for (document, result) in zip(running.documents, running.results()) { deliver(document, result) }
+      }
+      // Starts the window read so far, then delivers the one before it while it is transformed.
+      func flushWindow() {
+        guard !window.isEmpty else { return }
+        let next = WindowInFlight(window, attempt)
+        window = []
+        windowSize = 0
+        deliverInFlight()
+        inFlight = next
+      }
+      func deliverAll() {
+        flushWindow()
+        deliverInFlight()
+      }
+      // A notice is written in its place in the output: what was read before it goes first.
+      let noticeInOrder = { (message: String) in
+        deliverAll()
+        notice(message)
+      }
+      let waiting = {
+        deliverAll()
+        idle()
+      }
+      InputDocuments.forEach(
+        paths: paths, forceNDJSON: forceNDJSON, maxDocumentSize: maxDocumentSize, notice: noticeInOrder,
+        waiting: waiting
+      ) { document, readError in
+        guard let document else {
+          deliverAll()
+          deliver(nil, .failure(readError ?? .internalError("an input was neither read nor failed")))
+          return
+        }
+        window.append(document)
+        windowSize += document.content.count
+        if window.count >= windowDocuments || windowSize >= windowBytes { flushWindow() }
+      }
+      deliverAll()
     }
-    flushWindow()
+  }
+
+  /// A window being transformed on other threads, its results kept until they are asked for.
+  private final class WindowInFlight<T>: @unchecked Sendable {
+    let documents: [InputDocument]
+    private let transform: (InputDocument) -> T
+    private var transformed: [T] = []
+    private let done = DispatchGroup()
+
+    /// Starts transforming `documents`.
+    init(_ documents: [InputDocument], _ transform: @escaping (InputDocument) -> T) {
+      self.documents = documents
+      self.transform = transform
+      // `transformed` is written by that task only, and read after `done` says it finished.
+      DispatchQueue.global().async(group: done) { self.transformed = transformAll(self.documents, self.transform) }
+    }
+
+    /// The results in input order, once every document is transformed.
+    func results() -> [T] {
+      done.wait()
+      return transformed
+    }
   }
 
   /// `transform` over `documents`, on several threads when there is more than one, in input order.
