@@ -24,15 +24,29 @@ public struct KnownHistory: Sendable {
     self.time = time
     renewals = history.renewals
     moment = history.moment
-    let upgrades = UpgradeMoments(history.transactions)
-    transactions = history.transactions.enumerated().compactMap { (i, t) -> PurchaseTransaction? in
-      // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
-      if let bought = t.purchaseDate, bought > time { return nil }
-      var known = t
-      if let revoked = t.revocation?.date, revoked > time { known.revocation = nil }
-      if t.isUpgraded, let upgraded = upgrades.moment(of: i), upgraded > time { known.isUpgraded = false }
-      return known
+    let all = history.transactions
+    let upgrades = UpgradeMoments(all)
+    // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
+    func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
+      (
+        all[i].purchaseDate.map { $0 > time } ?? false, all[i].revocation.map { $0.date > time } ?? false,
+        all[i].isUpgraded && upgrades.moment(of: i).map { $0 > time } == true
+      )
     }
+    // Mostly nothing happened after `time`: the data's own array is shared, not copied transaction by transaction.
+    guard all.indices.contains(where: { isLater($0) != (false, false, false) }) else {
+      transactions = all
+      return
+    }
+    var known: [PurchaseTransaction] = []
+    for i in all.indices {
+      let later = isLater(i)
+      if later.bought { continue }
+      known.append(all[i])
+      if later.revoked { known[known.count - 1].revocation = nil }
+      if later.upgraded { known[known.count - 1].isUpgraded = false }
+    }
+    transactions = known
   }
 
   /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
@@ -63,7 +77,9 @@ public struct UpgradeMoments: Sendable {
 
   /// Finds the replacing purchase of every upgraded transaction of `transactions`.
   public init(_ transactions: [PurchaseTransaction]) {
-    for (i, t) in transactions.enumerated() where t.isUpgraded {
+    // By index: most are not upgraded, and a copy of each would retain and release every field.
+    for i in transactions.indices where transactions[i].isUpgraded {
+      let t = transactions[i]
       guard let bought = t.purchaseDate else { continue }
       var first: Timestamp?
       for other in transactions where other.transactionID != t.transactionID {

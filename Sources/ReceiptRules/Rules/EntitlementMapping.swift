@@ -39,8 +39,9 @@ public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) 
   }
   // A large receipt repeats a handful of products many times: look each one up once.
   var seen = Set<String>()
-  for t in history.transactions where seen.insert(t.productID).inserted && catalog.product(t.productID) == nil {
-    add(t.productID, t.productID)
+  let all = history.transactions
+  for i in all.indices where seen.insert(all[i].productID).inserted && catalog.product(all[i].productID) == nil {
+    add(all[i].productID, all[i].productID)
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
 }

@@ -100,8 +100,10 @@ public func entitlementStatus(
 ) -> EntitlementResult {
   let time = history.time
   var considered: [ConsideredTransaction] = []
-  for t in history.transactions where definition.productIDs.contains(t.productID) {
-    considered.append(ConsideredTransaction(transaction: t, catalog: catalog, at: time))
+  // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
+  let all = history.transactions
+  for i in all.indices where definition.productIDs.contains(all[i].productID) {
+    considered.append(ConsideredTransaction(transaction: all[i], catalog: catalog, at: time))
   }
   let finding = findEntitlement(definition, considered: considered, history: history, at: time)
   var result = EntitlementResult(
@@ -234,11 +236,12 @@ func newestLoss(_ considered: [ConsideredTransaction]) -> ConsideredTransaction?
 func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excluding products: [String]) -> String? {
   guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
   var target: (String, Timestamp)?
-  for other in history.transactions where other.subscriptionGroup == group && !products.contains(other.productID) {
-    let at = other.purchaseDate ?? bought
+  let all = history.transactions
+  for i in all.indices where all[i].subscriptionGroup == group && !products.contains(all[i].productID) {
+    let at = all[i].purchaseDate ?? bought
     guard at >= bought else { continue }
     if let current = target, current.1 <= at { continue }
-    target = (other.productID, at)
+    target = (all[i].productID, at)
   }
   return target?.0
 }
@@ -268,10 +271,15 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [String] {
   var seen = Set<String>()
-  return history.known(at: time).transactions.compactMap { t in
+  var sentences: [String] = []
+  // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
+  let all = history.known(at: time).transactions
+  for i in all.indices where all[i].ownership == .familyShared {
+    let t = all[i]
     guard let resolved = resolveProductType(of: t, catalog: catalog), resolved.catalogContradictsSharing,
       seen.insert(t.productID).inserted
-    else { return nil }
-    return catalogContradiction(t, resolved)
+    else { continue }
+    sentences.append(catalogContradiction(t, resolved))
   }
+  return sentences
 }
