@@ -198,12 +198,14 @@ struct RevenueCommand: ParsableCommand {
         })
       ledger.errors = outcome.errors
       firstError = outcome.firstError
+      // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
+      // another thread meanwhile.
+      let read = ledger
+      let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
       report = try lifting { () throws(ReceiptError) in
-        try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
+        try read.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
       }
-      part = RevenuePartIdentity(
-        digest: contentDigest(of: ledger.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
-        commission: plan.rawValue)
+      part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
     }
     if report.counts.undatedExcluded > 0 {
       context.warn(

@@ -97,25 +97,18 @@ package enum DocumentPipeline {
   }
 
   /// A window being transformed on other threads, its results kept until they are asked for.
-  private final class WindowInFlight<T>: @unchecked Sendable {
+  private struct WindowInFlight<T> {
     let documents: [InputDocument]
-    private let transform: (InputDocument) -> T
-    private var transformed: [T] = []
-    private let done = DispatchGroup()
+    private let transformed: BackgroundResult<[T]>
 
     /// Starts transforming `documents`.
     init(_ documents: [InputDocument], _ transform: @escaping (InputDocument) -> T) {
       self.documents = documents
-      self.transform = transform
-      // `transformed` is written by that task only, and read after `done` says it finished.
-      DispatchQueue.global().async(group: done) { self.transformed = transformAll(self.documents, self.transform) }
+      transformed = BackgroundResult { transformAll(documents, transform) }
     }
 
     /// The results in input order, once every document is transformed.
-    func results() -> [T] {
-      done.wait()
-      return transformed
-    }
+    func results() -> [T] { transformed.value }
   }
 
   /// `transform` over `documents`, on several threads when there is more than one, in input order.
