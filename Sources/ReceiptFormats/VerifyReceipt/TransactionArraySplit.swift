@@ -57,8 +57,10 @@ package enum TransactionArraySplit {
     add: (consuming PurchaseTransaction) -> Void
   ) throws {
     let arrayStart = r.reader.offset
+    // Workers may run four pieces a thread ahead (about 2 MB of parsed rows on two cores): with one piece
+    // each, the worker waited whenever this thread was merging rows, and the 87 MB document took 12% longer.
     let board = r.reader.withInput {
-      PieceBoard(input: $0, arrayStart: arrayStart, pieceBytes: pieceBytes, window: threads)
+      PieceBoard(input: $0, arrayStart: arrayStart, pieceBytes: pieceBytes, window: 4 * threads)
     }
     let group = DispatchGroup()
     try withoutActuallyEscaping(element) { element in

@@ -133,7 +133,7 @@ public struct RevenueReport: Sendable {
   var rows: [String: [String: RevenueGroup]] = [:]
   public var counts = RevenueCounts()
   /// product id → unpriced units.
-  public var unpriced: [String: Int64] = [:]
+  public private(set) var unpriced: [String: Int64] = [:]
   public var errors: [RevenueInputError] = []
   public var hasProceeds: Bool
 
@@ -142,7 +142,31 @@ public struct RevenueReport: Sendable {
   /// currency → the sum of its rows, kept as rows are added so every sum is overflow-checked.
   var totals: [String: RevenueGroup] = [:]
 
+  /// Rows added to lately, and where they are: an event of one of them is added without hashing its currency and
+  /// key twice more (a report adds an event or two per transaction, and an export has a handful of rows).
+  /// Dictionary indices stay valid while no key is inserted, and an insertion forgets them all.
+  private var recentRows: [RecentRow] = []
+  private var recentUnpriced: [(productID: String, at: Dictionary<String, Int64>.Index)] = []
+  private static let recentLimit = 8
+
+  private struct RecentRow {
+    var currency: String
+    var key: String
+    var table: Dictionary<String, [String: RevenueGroup]>.Index
+    var slot: Dictionary<String, RevenueGroup>.Index
+    var total: Dictionary<String, RevenueGroup>.Index
+  }
+
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
+    if let recent = recentRows.first(where: { $0.currency == currency && $0.key == group.key }) {
+      var row = rows.values[recent.table].values[recent.slot]
+      try row.add(group)
+      var total = totals.values[recent.total]
+      try total.add(group)
+      rows.values[recent.table].values[recent.slot] = row
+      totals.values[recent.total] = total
+      return
+    }
     // Each table is searched once and written through the index found; nothing is stored unless both sums succeed.
     let table = rows.index(forKey: currency)
     let slot = table.flatMap { rows.values[$0].index(forKey: group.key) }
@@ -160,17 +184,33 @@ public struct RevenueReport: Sendable {
       rows.values[table].values[slot] = row
     } else {
       rows[currency, default: [:]][group.key] = row
+      recentRows.removeAll()
     }
-    if let held { totals.values[held] = total } else { totals[currency] = total }
+    if let held {
+      totals.values[held] = total
+    } else {
+      totals[currency] = total
+      recentRows.removeAll()
+    }
+    if let table, let slot, let held {
+      if recentRows.count == Self.recentLimit { recentRows.removeFirst() }
+      recentRows.append(RecentRow(currency: currency, key: group.key, table: table, slot: slot, total: held))
+    }
   }
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    // Hashed once: the product is looked up and written through the index found.
+    if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
+      unpriced.values[recent.at] = try addMoney(unpriced.values[recent.at], units, what: "unpriced units")
+      return
+    }
     guard let held = unpriced.index(forKey: productID) else {
       unpriced[productID] = try addMoney(0, units, what: "unpriced units")
+      recentUnpriced.removeAll()
       return
     }
     unpriced.values[held] = try addMoney(unpriced.values[held], units, what: "unpriced units")
+    if recentUnpriced.count == Self.recentLimit { recentUnpriced.removeFirst() }
+    recentUnpriced.append((productID, held))
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
