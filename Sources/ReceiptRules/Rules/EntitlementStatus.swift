@@ -150,7 +150,7 @@ func findEntitlement(
   if let (c, renewal, expired) = lapse, let grace = renewal.gracePeriodExpiresDate, grace > time {
     return .inGracePeriod(c, expired: expired, graceEnds: grace)
   }
-  if let undecided = considered.first(where: { $0.grant.isUnknown }) { return .undecided(undecided) }
+  if let undecided = considered.firstIndex(where: { $0.grant.isUnknown }) { return .undecided(considered[undecided]) }
   if let (c, renewal, expired) = lapse, renewal.isInBillingRetryPeriod == true {
     return .inBillingRetry(c, expired: expired, graceEnded: renewal.gracePeriodExpiresDate)
   }
@@ -172,29 +172,32 @@ func lostState(_ grant: AccessGrant) -> EntitlementState {
   }
 }
 
+// These searches go by index and copy only what they return: each element holds a whole transaction, and a
+// `for c in considered` would copy every one (every field retained and released).
+
 /// The grant that lasts longest: non-expiring first, then the latest end; on a tie PURCHASED before FAMILY_SHARED.
 func longestGrant(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  func rank(_ c: ConsideredTransaction) -> (Int64, Int) {
-    guard case .grants(let until) = c.grant else { return (-1, 0) }
-    return (until?.milliseconds ?? Int64.max, c.transaction.ownership == .familyShared ? 0 : 1)
+  func rank(_ i: Int) -> (Int64, Int) {
+    guard case .grants(let until) = considered[i].grant else { return (-1, 0) }
+    return (until?.milliseconds ?? Int64.max, considered[i].transaction.ownership == .familyShared ? 0 : 1)
   }
-  var best: ConsideredTransaction?
-  for c in considered where c.grant.grantsAccess {
-    if let b = best, rank(b) >= rank(c) { continue }
-    best = c
+  var best: Int?
+  for i in considered.indices where considered[i].grant.grantsAccess {
+    if let b = best, rank(b) >= rank(i) { continue }
+    best = i
   }
-  return best
+  return best.map { considered[$0] }
 }
 
 /// The subscription transaction with the latest expiry date (the newest period of the subscription).
 func latestSubscription(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  var latest: ConsideredTransaction?
-  for c in considered {
-    guard let e = c.transaction.expiresDate else { continue }
-    if let l = latest, let le = l.transaction.expiresDate, le >= e { continue }
-    latest = c
+  var latest: (index: Int, expires: Timestamp)?
+  for i in considered.indices {
+    guard let e = considered[i].transaction.expiresDate else { continue }
+    if let l = latest, l.expires >= e { continue }
+    latest = (i, e)
   }
-  return latest
+  return latest.map { considered[$0.index] }
 }
 
 /// When the decision took effect, for finding the newest event.
@@ -209,27 +212,27 @@ func eventTime(_ c: ConsideredTransaction) -> Timestamp? {
 
 /// The transaction whose loss of access happened last.
 func newestEvent(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  var newest: (ConsideredTransaction, Timestamp)?
-  for c in considered {
-    guard let at = eventTime(c) else { continue }
-    if let n = newest, n.1 > at { continue }
-    newest = (c, at)
+  var newest: (index: Int, at: Timestamp)?
+  for i in considered.indices {
+    guard let at = eventTime(considered[i]) else { continue }
+    if let n = newest, n.at > at { continue }
+    newest = (i, at)
   }
-  return newest?.0
+  return newest.map { considered[$0.index] }
 }
 
 /// The latest refund or revocation, to explain why access rests on another transaction.
 func newestLoss(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  var newest: (ConsideredTransaction, Timestamp)?
-  for c in considered {
-    switch c.grant {
+  var newest: (index: Int, at: Timestamp)?
+  for i in considered.indices {
+    switch considered[i].grant {
     case .refunded(let at), .revoked(let at):
-      if let n = newest, n.1 > at { continue }
-      newest = (c, at)
+      if let n = newest, n.at > at { continue }
+      newest = (i, at)
     default: continue
     }
   }
-  return newest?.0
+  return newest.map { considered[$0.index] }
 }
 
 /// The product an upgraded transaction was replaced by: the next purchase in its subscription group outside the entitlement.
