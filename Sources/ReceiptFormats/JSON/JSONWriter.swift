@@ -30,10 +30,11 @@ extension JSONValue {
         return
       }
       out.append(UInt8(ascii: "["))
-      for (i, item) in items.enumerated() {
+      // By index: `for item in items` would copy (retain and release) each element.
+      for i in items.indices {
         if i > 0 { out.append(UInt8(ascii: ",")) }
         if pretty { JSONValue.newline(&out, indent + 1) }
-        item.write(to: &out, pretty: pretty, indent: indent + 1)
+        items[i].write(to: &out, pretty: pretty, indent: indent + 1)
       }
       if pretty { JSONValue.newline(&out, indent) }
       out.append(UInt8(ascii: "]"))
@@ -43,13 +44,13 @@ extension JSONValue {
         return
       }
       out.append(UInt8(ascii: "{"))
-      for (i, member) in members.enumerated() {
+      for i in members.indices {
         if i > 0 { out.append(UInt8(ascii: ",")) }
         if pretty { JSONValue.newline(&out, indent + 1) }
-        JSONValue.writeString(member.key, to: &out)
+        JSONValue.writeString(members[i].key, to: &out)
         out.append(UInt8(ascii: ":"))
         if pretty { out.append(UInt8(ascii: " ")) }
-        member.value.write(to: &out, pretty: pretty, indent: indent + 1)
+        members[i].value.write(to: &out, pretty: pretty, indent: indent + 1)
       }
       if pretty { JSONValue.newline(&out, indent) }
       out.append(UInt8(ascii: "}"))
@@ -80,10 +81,13 @@ extension JSONValue {
 
   static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    var native = s
-    native.makeContiguousUTF8()
-    if native.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
-      Array(native.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+    // Read in place (native and small strings are contiguous); a bridged one is made contiguous first.
+    if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+      var native = s
+      native.makeContiguousUTF8()
+      if native.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+        Array(native.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+      }
     }
     out.append(UInt8(ascii: "\""))
   }
