@@ -1,3 +1,4 @@
+import Dispatch
 import ReceiptModel
 
 /// How revenue rows are grouped.
@@ -281,14 +282,69 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    var report = RevenueReport(hasProceeds: commission != .none)
+    try report(catalog: catalog, grouping: grouping, range: range, commission: commission, halvesFrom: 20_000)
+  }
+
+  /// `report`, computed in two halves on two threads from `minimum` transactions on (tests lower it).
+  func report(
+    catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan,
+    halvesFrom minimum: Int
+  ) throws(ReceiptError) -> RevenueReport {
+    let order = purchaseOrder()
+    let upgrades = upgradeMoments()
+    // One transaction at a time, so the report needs no second copy of the ledger.
+    func part(_ positions: [Int]) throws(ReceiptError) -> RevenueReport {
+      var report = RevenueReport(hasProceeds: commission != .none)
+      try forEachRecord(positions, upgrades: upgrades, catalog: catalog, copy: "") { (record) throws(ReceiptError) in
+        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+      }
+      return report
+    }
+    var report: RevenueReport
+    if order.count >= minimum, commission == .none, let sum = inHalves(order, part) {
+      report = sum
+    } else {
+      report = try part(order)
+    }
     report.counts.duplicatesMerged = duplicatesMerged
     report.errors = errors
-    // One transaction at a time, so the report needs no second copy of the ledger.
-    try forEachRecord(catalog: catalog, copy: "") { (record) throws(ReceiptError) in
-      try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
-    }
     return report
+  }
+
+  /// The report of `order` computed in two halves on two threads and summed, or nil when it must be computed in
+  /// one pass. Each subscription chain lies wholly in one half, as its paid service counts towards its later
+  /// sales. The sum is the one pass's report exactly: without proceeds or a negative price every total only
+  /// grows, so a half or the sum overflows exactly when one pass does; and on any error the caller makes that
+  /// pass, so the error is the one it meets first.
+  func inHalves(_ order: [Int], _ part: ([Int]) throws(ReceiptError) -> RevenueReport) -> RevenueReport? {
+    let hasNegativePrice =
+      firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
+      || entries.indices.contains { entries[$0].price.map { $0.amount.units < 0 } ?? false }
+    guard !hasNegativePrice else { return nil }
+    var halves: [[Int]] = [[], []]
+    for position in order { halves[chainKey(at: position).half].append(position) }
+    guard !halves[0].isEmpty, !halves[1].isEmpty else { return nil }
+    var results: [Result<RevenueReport, ReceiptError>?] = [nil, nil]
+    withoutActuallyEscaping(part) { part in
+      results.withUnsafeMutableBufferPointer { slots in
+        // Each thread writes its own slot and reads only the ledger.
+        let shared = HalvesShared(part: part, halves: halves, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+          do throws(ReceiptError) {
+            shared.slots[i] = .success(try shared.part(shared.halves[i]))
+          } catch {
+            shared.slots[i] = .failure(error)
+          }
+        }
+      }
+    }
+    guard case .success(var sum)? = results[0], case .success(let other)? = results[1] else { return nil }
+    do throws(ReceiptError) {
+      try sum.merge(other)
+    } catch {
+      return nil
+    }
+    return sum
   }
 
   /// Every distinct transaction as a ledger record: what `revenue --format ledger` writes for one document.
@@ -299,20 +355,23 @@ extension RevenueLedger {
   /// - Throws: `ReceiptError` when a catalog price cannot be written in its currency or overflows.
   public func records(catalog: Catalog, copy: String) throws(ReceiptError) -> [LedgerRecord] {
     var out: [LedgerRecord] = []
-    out.reserveCapacity(entries.count)
-    try forEachRecord(catalog: catalog, copy: copy) { (record) throws(ReceiptError) in out.append(record) }
+    out.reserveCapacity(distinctTransactions)
+    try forEachRecord(purchaseOrder(), upgrades: upgradeMoments(), catalog: catalog, copy: copy) {
+      (record) throws(ReceiptError) in out.append(record)
+    }
     if !out.isEmpty { out[0].duplicateRows = duplicatesMerged }
     return out
   }
 
-  /// Calls `body` with each transaction's record, in purchase order: its value, the paid service of its
-  /// subscription before it (for the commission year) and its upgrade estimate, which need the whole ledger.
+  /// Calls `body` with the record of each transaction at `positions` (in purchase order, and holding every
+  /// transaction of a subscription chain it holds one of): its value, the paid service of its subscription
+  /// before it (for the commission year) and its upgrade estimate (`upgrades` is `upgradeMoments()`).
   func forEachRecord(
-    catalog: Catalog, copy: String, _ body: (LedgerRecord) throws(ReceiptError) -> Void
+    _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String,
+    _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [IDKey: PaidServiceSoFar] = [:]
-    let upgrades = upgradeMoments()
     // Read through a pointer, and copied once into a local: passing `p.pointee` to each rule would copy it for
     // each call, every field retained and released.
     func record(_ p: UnsafePointer<PurchaseTransaction>, at position: Int) throws(ReceiptError) {
@@ -341,10 +400,9 @@ extension RevenueLedger {
           transaction: t, value: value, copy: copy, paidServiceBefore: before,
           upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
-    let order = purchaseOrder()
     var loaded = PurchaseTransaction(transactionID: "", productID: "")
     try firstDocument.withUnsafeBufferPointer { (first) throws(ReceiptError) in
-      for position in order {
+      for position in positions {
         if position < first.count, let base = first.baseAddress {
           try record(base + position, at: position)
         } else {
@@ -381,6 +439,14 @@ extension RevenueLedger {
     }
     return moments
   }
+}
+
+/// What the two threads of `RevenueLedger.inHalves` share: the halves and the report of a half, read only, and
+/// one result slot each.
+private struct HalvesShared: @unchecked Sendable {
+  let part: ([Int]) throws(ReceiptError) -> RevenueReport
+  let halves: [[Int]]
+  let slots: UnsafeMutableBufferPointer<Result<RevenueReport, ReceiptError>?>
 }
 
 /// A subscription's paid service so far, in purchase order: a running total, and the refunded periods apart,

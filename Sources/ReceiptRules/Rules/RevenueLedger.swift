@@ -185,6 +185,14 @@ public struct RevenueLedger: Sendable {
       }
     }
 
+    /// Which of two halves the id falls in: the same in every run, and about even for Apple's ids.
+    var half: Int {
+      switch self {
+      case .number(let n): Int(truncatingIfNeeded: (n &* 0x9E37_79B9_7F4A_7C15) >> 63)
+      case .text(let text): Int(text.utf8.reduce(0) { $0 ^ $1 } & 1)
+      }
+    }
+
     /// Where a number sorts as text; nil for text.
     var textOrder: TextOrder? {
       guard case .number(let n) = self else { return nil }
