@@ -175,4 +175,27 @@ struct RevenueLedgerOrderTests {
     #expect(halvesError != nil)
     #expect(halvesError?.message == failure(halvesFrom: .max)?.message)
   }
+
+  /// Purchase order: undated first, then by date, and on one date by transaction_id as text, numeric or not,
+  /// whether the transactions are kept whole or as entries.
+  @Test func purchaseOrderIsByDateThenIDText() {
+    let day = Timestamp(milliseconds: 1_700_000_000_000)
+    let earlier = Timestamp(milliseconds: 1_600_000_000_000)
+    let ids = ["9", "10", "abc", "012", "1", "100", "9223372036854775808", "99"]
+    var sameDay = PurchaseHistory(format: VerifyReceiptFormats.response)
+    sameDay.transactions = ids.map { PurchaseTransaction(transactionID: $0, productID: "p", purchaseDate: day) }
+    sameDay.transactions.append(PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier))
+    sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p"))
+    let expected = ["7", "5"] + ids.sorted()
+    var whole = RevenueLedger()
+    whole.add(sameDay)
+    var entries = RevenueLedger()
+    entries.add(PurchaseHistory(format: VerifyReceiptFormats.response))
+    var first = PurchaseHistory(format: VerifyReceiptFormats.response)
+    first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day)]
+    entries.add(first)
+    entries.add(sameDay)
+    #expect(whole.purchaseOrder().map { whole.idText(at: $0) } == expected)
+    #expect(entries.purchaseOrder().map { entries.idText(at: $0) } == ["7", "5", "0"] + ids.sorted())
+  }
 }

@@ -312,18 +312,18 @@ extension RevenueLedger {
   }
 
   /// The report of `order` computed in two halves on two threads and summed, or nil when it must be computed in
-  /// one pass. Each subscription chain lies wholly in one half, as its paid service counts towards its later
-  /// sales. The sum is the one pass's report exactly: without proceeds or a negative price every total only
-  /// grows, so a half or the sum overflows exactly when one pass does; and on any error the caller makes that
-  /// pass, so the error is the one it meets first.
+  /// one pass. Without proceeds nothing reads the paid service before a sale (the one fact that needs the sales
+  /// before it), so the order is simply cut in two. The sum is the one pass's report exactly: without proceeds or
+  /// a negative price every total only grows, so a half or the sum overflows exactly when one pass does; and on
+  /// any error the caller makes that pass, so the error is the one it meets first.
   func inHalves(_ order: [Int], _ part: ([Int]) throws(ReceiptError) -> RevenueReport) -> RevenueReport? {
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
       || entries.indices.contains { entries[$0].price.map { $0.amount.units < 0 } ?? false }
     guard !hasNegativePrice else { return nil }
-    var halves: [[Int]] = [[], []]
-    for position in order { halves[chainKey(at: position).half].append(position) }
-    guard !halves[0].isEmpty, !halves[1].isEmpty else { return nil }
+    let middle = order.count / 2
+    guard middle > 0 else { return nil }
+    let halves = [Array(order[..<middle]), Array(order[middle...])]
     var results: [Result<RevenueReport, ReceiptError>?] = [nil, nil]
     withoutActuallyEscaping(part) { part in
       results.withUnsafeMutableBufferPointer { slots in
@@ -363,9 +363,9 @@ extension RevenueLedger {
     return out
   }
 
-  /// Calls `body` with the record of each transaction at `positions` (in purchase order, and holding every
-  /// transaction of a subscription chain it holds one of): its value, the paid service of its subscription
-  /// before it (for the commission year) and its upgrade estimate (`upgrades` is `upgradeMoments()`).
+  /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
+  /// service of its subscription before it (for the commission year; it counts the sales among `positions` only,
+  /// so give every position when proceeds are wanted) and its upgrade estimate (`upgrades` is `upgradeMoments()`).
   func forEachRecord(
     _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void

@@ -185,14 +185,6 @@ public struct RevenueLedger: Sendable {
       }
     }
 
-    /// Which of two halves the id falls in: the same in every run, and about even for Apple's ids.
-    var half: Int {
-      switch self {
-      case .number(let n): Int(truncatingIfNeeded: (n &* 0x9E37_79B9_7F4A_7C15) >> 63)
-      case .text(let text): Int(text.utf8.reduce(0) { $0 ^ $1 } & 1)
-      }
-    }
-
     /// Where a number sorts as text; nil for text.
     var textOrder: TextOrder? {
       guard case .number(let n) = self else { return nil }
@@ -256,31 +248,38 @@ public struct RevenueLedger: Sendable {
 
   /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    // One compact key per transaction, so a comparison reads no transaction and makes no text; the order is
-    // the same. (One sale date shared by many customers means many comparisons of ids.)
-    struct Key {
-      var date: Int64
-      var text: TextOrder?
-      var position: Int
-    }
-    var keys: [Key] = []
-    keys.reserveCapacity(distinctTransactions)
-    for i in firstDocument.indices {
-      let text = IDKey(firstDocument[i].transactionID).textOrder
-      keys.append(Key(date: firstDocument[i].purchaseDate?.milliseconds ?? Int64.min, text: text, position: i))
-    }
+    // By date first, from compact keys, so a comparison reads no transaction; then each run of one date (one
+    // sale date shared by many customers) by id, whose text keys are made for those runs only.
+    var byDate: [(date: Int64, position: Int)] = []
+    byDate.reserveCapacity(distinctTransactions)
+    for i in firstDocument.indices { byDate.append((firstDocument[i].purchaseDate?.milliseconds ?? Int64.min, i)) }
     for i in entries.indices {
-      let text = key(entries[i].id).textOrder
-      keys.append(
-        Key(
-          date: entries[i].purchaseDate?.milliseconds ?? Int64.min, text: text, position: firstDocument.count + i))
+      byDate.append((entries[i].purchaseDate?.milliseconds ?? Int64.min, firstDocument.count + i))
     }
-    keys.sort { a, b in
-      if a.date != b.date { return a.date < b.date }
+    byDate.sort { $0.date != $1.date ? $0.date < $1.date : $0.position < $1.position }
+    var order = byDate.map(\.position)
+    var start = 0
+    while start < byDate.count {
+      var end = start + 1
+      while end < byDate.count, byDate[end].date == byDate[start].date { end += 1 }
+      if end - start > 1 { sortByID(&order[start..<end]) }
+      start = end
+    }
+    return order
+  }
+
+  /// Sorts positions by transaction_id as text; numbers by their text order keys, without making their text.
+  func sortByID(_ positions: inout ArraySlice<Int>) {
+    let keyed = positions.map { (position: $0, text: idKey(at: $0).textOrder) }.sorted { a, b in
       if let x = a.text, let y = b.text { return x < y }
       return idText(at: a.position) < idText(at: b.position)
     }
-    return keys.map(\.position)
+    for (k, entry) in zip(positions.indices, keyed) { positions[k] = entry.position }
+  }
+
+  func idKey(at position: Int) -> IDKey {
+    position < firstDocument.count
+      ? IDKey(firstDocument[position].transactionID) : key(entries[position - firstDocument.count].id)
   }
 
   func idText(at position: Int) -> String {
