@@ -295,7 +295,9 @@ extension RevenueLedger {
     // One transaction at a time, so the report needs no second copy of the ledger.
     func part(_ positions: [Int]) throws(ReceiptError) -> RevenueReport {
       var report = RevenueReport(hasProceeds: commission != .none)
-      try forEachRecord(positions, upgrades: upgrades, catalog: catalog, copy: "") { (record) throws(ReceiptError) in
+      try forEachRecord(
+        positions, upgrades: upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+      ) { (record) throws(ReceiptError) in
         try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
       }
       return report
@@ -312,8 +314,8 @@ extension RevenueLedger {
   }
 
   /// The report of `order` computed in two halves on two threads and summed, or nil when it must be computed in
-  /// one pass. Without proceeds nothing reads the paid service before a sale (the one fact that needs the sales
-  /// before it), so the order is simply cut in two. The sum is the one pass's report exactly: without proceeds or
+  /// one pass. Without proceeds the paid service before a sale (the one fact that needs the sales before it) is
+  /// not tracked, so the order is simply cut in two. The sum is the one pass's report exactly: without proceeds or
   /// a negative price every total only grows, so a half or the sum overflows exactly when one pass does; and on
   /// any error the caller makes that pass, so the error is the one it meets first.
   func inHalves(_ order: [Int], _ part: ([Int]) throws(ReceiptError) -> RevenueReport) -> RevenueReport? {
@@ -356,18 +358,19 @@ extension RevenueLedger {
   public func records(catalog: Catalog, copy: String) throws(ReceiptError) -> [LedgerRecord] {
     var out: [LedgerRecord] = []
     out.reserveCapacity(distinctTransactions)
-    try forEachRecord(purchaseOrder(), upgrades: upgradeMoments(), catalog: catalog, copy: copy) {
-      (record) throws(ReceiptError) in out.append(record)
-    }
+    try forEachRecord(
+      purchaseOrder(), upgrades: upgradeMoments(), catalog: catalog, copy: copy, tracksPaidService: true
+    ) { (record) throws(ReceiptError) in out.append(record) }
     if !out.isEmpty { out[0].duplicateRows = duplicatesMerged }
     return out
   }
 
   /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
-  /// service of its subscription before it (for the commission year; it counts the sales among `positions` only,
-  /// so give every position when proceeds are wanted) and its upgrade estimate (`upgrades` is `upgradeMoments()`).
+  /// service of its subscription before it (for the commission year) and its upgrade estimate (`upgrades` is
+  /// `upgradeMoments()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
+  /// sales among `positions`, so those must then be every position.
   func forEachRecord(
-    _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String,
+    _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
@@ -376,7 +379,8 @@ extension RevenueLedger {
     // each call, every field retained and released.
     func record(_ p: UnsafePointer<PurchaseTransaction>, at position: Int) throws(ReceiptError) {
       let t = p.pointee
-      let isSubscription = resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
+      let isSubscription =
+        tracksPaidService && resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
       let before: Int64? = chain.map { service[$0]?.before(sale: t.purchaseDate) ?? 0 }
