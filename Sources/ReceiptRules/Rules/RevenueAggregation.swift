@@ -375,10 +375,7 @@ extension RevenueLedger {
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [IDKey: PaidServiceSoFar] = [:]
-    // Read through a pointer, and copied once into a local: passing `p.pointee` to each rule would copy it for
-    // each call, every field retained and released.
-    func record(_ p: UnsafePointer<PurchaseTransaction>, at position: Int) throws(ReceiptError) {
-      let t = p.pointee
+    func record(_ t: PurchaseTransaction, at position: Int) throws(ReceiptError) {
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
@@ -405,14 +402,12 @@ extension RevenueLedger {
           upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
     var loaded = PurchaseTransaction(transactionID: "", productID: "")
-    try firstDocument.withUnsafeBufferPointer { (first) throws(ReceiptError) in
-      for position in positions {
-        if position < first.count, let base = first.baseAddress {
-          try record(base + position, at: position)
-        } else {
-          load(entries[position - first.count], into: &loaded)
-          try withUnsafePointer(to: &loaded) { (p) throws(ReceiptError) in try record(p, at: position) }
-        }
+    for position in positions {
+      if position < firstDocument.count {
+        try record(firstDocument[position], at: position)
+      } else {
+        load(entries[position - firstDocument.count], into: &loaded)
+        try record(loaded, at: position)
       }
     }
   }
