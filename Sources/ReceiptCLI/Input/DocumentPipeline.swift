@@ -57,7 +57,7 @@ package enum DocumentPipeline {
         inFlight = nil
         for (document, result) in zip(running.documents, running.results()) { deliver(document, result) }
       }
-      // Starts the window read so far, then delivers the one before it while it is transformed.
+      // A full window: transformed on other threads while the one before it is delivered.
       func flushWindow() {
         guard !window.isEmpty else { return }
         let next = WindowInFlight(window, attempt)
@@ -66,9 +66,14 @@ package enum DocumentPipeline {
         deliverInFlight()
         inFlight = next
       }
+      // The last window read has nothing to overlap with: transformed on this thread (a single document, the
+      // common case, never waits for another thread to start).
       func deliverAll() {
-        flushWindow()
         deliverInFlight()
+        guard !window.isEmpty else { return }
+        for (document, result) in zip(window, transformAll(window, attempt)) { deliver(document, result) }
+        window = []
+        windowSize = 0
       }
       // A notice is written in its place in the output: what was read before it goes first.
       let noticeInOrder = { (message: String) in
