@@ -207,18 +207,9 @@ import Testing
           of: #""21000111""#, with: #""21},{\"000111""#
         ).utf8),
     ]
-    var roots = [TestPaths.packageRoot.appendingPathComponent("examples")]
-    if let shared = TestPaths.shared {
-      roots.append(shared.appendingPathComponent("peer-fixtures"))
-    } else {
-      TestPaths.noteSharedMissing("the peer fixtures in the tiny-piece comparison")
-    }
-    for root in roots {
-      let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-      while let url = files?.nextObject() as? URL {
-        guard ["json", "ndjson"].contains(url.pathExtension) else { continue }
-        documents.append(try [UInt8](Data(contentsOf: url)))
-      }
+    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the tiny-piece comparison")
+    where ["json", "ndjson"].contains(url.pathExtension) {
+      documents.append(try [UInt8](Data(contentsOf: url)))
     }
     #expect(documents.count > 40)
     for bytes in documents {

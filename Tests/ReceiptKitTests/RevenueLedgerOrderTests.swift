@@ -51,6 +51,12 @@ struct RevenueLedgerOrderTests {
     }
   }
 
+  /// A file's purchase history, when some format reads it (fixtures include catalogs and bad inputs).
+  static func history(at url: URL) -> PurchaseHistory? {
+    guard let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
+    return try? FormatRegistry.standard.decode(bytes, source: url.lastPathComponent)
+  }
+
   /// The first document's transactions are kept whole and later ones as compact entries, so reading the same
   /// documents in the other order takes each document down the other path; the answers must not change.
   /// A second document holds a refunded, upgraded copy of one transaction, so merging into either kind is
@@ -61,21 +67,9 @@ struct RevenueLedgerOrderTests {
       let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 60).utf8)
       documents.append(("synthetic \(index)", try FormatRegistry.standard.decode(bytes, source: "synthetic")))
     }
-    var roots = [TestPaths.packageRoot.appendingPathComponent("examples")]
-    if let shared = TestPaths.shared {
-      roots.append(shared.appendingPathComponent("peer-fixtures"))
-    } else {
-      TestPaths.noteSharedMissing("the peer fixtures in the ledger's kept-whole comparison")
-    }
-    for root in roots {
-      let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-      while let url = files?.nextObject() as? URL {
-        guard let bytes = try? [UInt8](Data(contentsOf: url)),
-          let history = try? FormatRegistry.standard.decode(bytes, source: url.lastPathComponent),
-          !history.transactions.isEmpty
-        else { continue }
-        documents.append((url.lastPathComponent, history))
-      }
+    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the ledger's kept-whole comparison") {
+      guard let history = Self.history(at: url), !history.transactions.isEmpty else { continue }
+      documents.append((url.lastPathComponent, history))
     }
     #expect(documents.count > 20)
     let catalog = try RevenueFixtures.exampleCatalog()
@@ -126,20 +120,8 @@ struct RevenueLedgerOrderTests {
       let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 25).utf8)
       ledger.add(try FormatRegistry.standard.decode(bytes, source: "synthetic"))
     }
-    var roots = [TestPaths.packageRoot.appendingPathComponent("examples")]
-    if let shared = TestPaths.shared {
-      roots.append(shared.appendingPathComponent("peer-fixtures"))
-    } else {
-      TestPaths.noteSharedMissing("the peer fixtures in the halves-against-one-pass comparison")
-    }
-    for root in roots {
-      let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-      while let url = files?.nextObject() as? URL {
-        guard let bytes = try? [UInt8](Data(contentsOf: url)),
-          let history = try? FormatRegistry.standard.decode(bytes, source: url.lastPathComponent)
-        else { continue }
-        ledger.add(history)
-      }
+    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the halves-against-one-pass comparison") {
+      if let history = Self.history(at: url) { ledger.add(history) }
     }
     #expect(ledger.distinctTransactions > 1_000)
     for catalog in [Catalog(), try RevenueFixtures.exampleCatalog()] {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ReceiptTestSupport
 
 /// Paths the tests need, found from this file's location so they work from any working directory.
@@ -32,6 +33,23 @@ enum TestPaths {
   /// Prints why a test that needs ../shared did nothing, so a skip is never silent.
   static func noteSharedMissing(_ what: String) {
     print("note: ../shared is absent (as in a user's own clone); skipping \(what)")
+  }
+
+  /// Every file under examples/ and, when ../shared is there, under its peer fixtures (else a note names `what`
+  /// as skipped).
+  static func exampleAndPeerFixtureFiles(for what: String) -> [URL] {
+    var roots = [packageRoot.appendingPathComponent("examples")]
+    if let shared {
+      roots.append(shared.appendingPathComponent("peer-fixtures"))
+    } else {
+      noteSharedMissing("the peer fixtures in \(what)")
+    }
+    var files: [URL] = []
+    for root in roots {
+      let all = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+      while let url = all?.nextObject() as? URL { files.append(url) }
+    }
+    return files
   }
 }
 
