@@ -530,17 +530,19 @@ struct TransactionEvents {
 
   func sale(into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.counted += 1
-    var row = row(at: purchaseDate)
+    // The row is made only where it is added to (an unpriced sale has none, and a row key may be a date's text).
     switch value {
     case .trial(let currency):
       report.counts.trials += 1
       // A trial without a catalog currency has no table to go in; it stays in the counts.
       guard let currency else { return }
+      var row = row(at: purchaseDate)
       row.units = units
       row.trials = units
       try report.add(row, currency: currency)
     case .paid(let money, let basis):
       if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
+      var row = row(at: purchaseDate)
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
