@@ -375,7 +375,7 @@ extension RevenueLedger {
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [IDKey: PaidServiceSoFar] = [:]
-    func record(_ t: PurchaseTransaction, at position: Int) throws(ReceiptError) {
+    func record(_ t: borrowing PurchaseTransaction, at position: Int) throws(ReceiptError) {
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
@@ -390,7 +390,7 @@ extension RevenueLedger {
         if t.revocation == nil {
           paid = paidService(of: t, isTrial: isTrial)
         } else {
-          var unrefunded = t
+          var unrefunded = copy t
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
