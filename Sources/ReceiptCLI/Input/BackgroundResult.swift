@@ -18,7 +18,7 @@ final class BackgroundResult<T>: @unchecked Sendable {
   /// The value, once the work has finished.
   var value: T {
     done.wait()
-    // Set before the group was left.
+    // Always set once `done` is passed; computing it here instead keeps this free of a trap if it were not.
     guard let result else { return work() }
     return result
   }
