@@ -2,6 +2,7 @@
 import PackageDescription
 
 // The flow runs one way, and each target may use only those above it in this list:
+//   ReceiptCrypto   verification-only cryptography (digests, RSA, ECDSA, DER, X.509); depends on nothing
 //   ReceiptModel    the format-neutral purchase history, timestamps, library errors
 //   ReceiptRules    the catalog model and the rules (plain functions over the model)
 //   ReceiptFormats  bytes -> purchase history: the JSON reader, one decoder per input format,
@@ -13,12 +14,13 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "receipt-tool", targets: ["receipt-tool"]),
-    .library(name: "ReceiptKit", targets: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
+    .library(name: "ReceiptKit", targets: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
   ],
   targets: [
+    .target(name: "ReceiptCrypto"),
     .target(name: "ReceiptModel"),
     .target(name: "ReceiptRules", dependencies: ["ReceiptModel"]),
-    .target(name: "ReceiptFormats", dependencies: ["ReceiptModel", "ReceiptRules"]),
+    .target(name: "ReceiptFormats", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules"]),
     .target(name: "ReceiptCLI", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
     // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
@@ -36,5 +38,7 @@ let package = Package(
       // Data read by path from the tests, not resources.
       exclude: ["Fixtures", "FuzzRegressions"]
     ),
+    // Unit tests of the crypto target alone: known answers always, Wycheproof where ../shared is present.
+    .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"], exclude: ["Fixtures"]),
   ]
 )
