@@ -7,8 +7,12 @@ enum LimbArithmetic {
     let product = a.multipliedFullWidth(by: b)
     let (s1, o1) = product.low.addingReportingOverflow(c)
     let (s2, o2) = s1.addingReportingOverflow(d)
-    return (product.high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0), s2)
+    return (product.high &+ carryBit(o1) &+ carryBit(o2), s2)
   }
+
+  /// 0 or 1 without a branch (a ternary here compiles to data-dependent jumps that mispredict on carries).
+  @inline(__always)
+  static func carryBit(_ flag: Bool) -> UInt64 { UInt64(unsafeBitCast(flag, to: UInt8.self)) }
 
   /// r = a − b; returns the borrow out.
   @inline(__always)
@@ -16,14 +20,14 @@ enum LimbArithmetic {
   static func subtract(
     _ r: UnsafeMutablePointer<UInt64>, _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, _ count: Int
   ) -> Bool {
-    var borrow = false
+    var borrow: UInt64 = 0
     for i in 0..<count {
       let (d1, o1) = a[i].subtractingReportingOverflow(b[i])
-      let (d2, o2) = d1.subtractingReportingOverflow(borrow ? 1 : 0)
+      let (d2, o2) = d1.subtractingReportingOverflow(borrow)
       r[i] = d2
-      borrow = o1 || o2
+      borrow = carryBit(o1) | carryBit(o2)  // never both
     }
-    return borrow
+    return borrow != 0
   }
 
   /// r = a + b; returns the carry out.
@@ -32,14 +36,14 @@ enum LimbArithmetic {
   static func add(
     _ r: UnsafeMutablePointer<UInt64>, _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, _ count: Int
   ) -> Bool {
-    var carry = false
+    var carry: UInt64 = 0
     for i in 0..<count {
       let (s1, o1) = a[i].addingReportingOverflow(b[i])
-      let (s2, o2) = s1.addingReportingOverflow(carry ? 1 : 0)
+      let (s2, o2) = s1.addingReportingOverflow(carry)
       r[i] = s2
-      carry = o1 || o2
+      carry = carryBit(o1) | carryBit(o2)  // never both
     }
-    return carry
+    return carry != 0
   }
 
   /// a < b as unsigned integers.
@@ -89,7 +93,7 @@ enum LimbArithmetic {
         }
         let (top, topCarry) = t[count].addingReportingOverflow(carry)
         t[count] = top
-        let overflow: UInt64 = topCarry ? 1 : 0
+        let overflow = carryBit(topCarry)
         // Add q·m so the lowest limb becomes zero, and shift down one limb.
         let q = t[0] &* negativeInverse
         var reduceCarry = multiplyAdd(q, m[0], t[0], 0).high
@@ -98,7 +102,7 @@ enum LimbArithmetic {
         }
         let (shifted, shiftedCarry) = t[count].addingReportingOverflow(reduceCarry)
         t[count - 1] = shifted
-        t[count] = overflow &+ (shiftedCarry ? 1 : 0)
+        t[count] = overflow &+ carryBit(shiftedCarry)
       }
       // t < 2m: one conditional subtraction.
       if t[count] != 0 || !isLess(t, m, count) {
