@@ -159,8 +159,8 @@ public struct SignatureCheck: Hashable, Sendable {
       if item.anchor == .trustRoot || (combined.anchor == nil && item.anchor != nil) { combined.anchor = item.anchor }
       guard item.verdict == weakest else { continue }
       if let held = speaker {
-        // Of verified items, the newest-checked speaks (its chain is the one in use now).
-        if weakest == .verified, let a = item.moment, let b = held.moment, a.time > b.time { speaker = item }
+        // Of items that did not fail, the newest-checked speaks (its chain is the one in use now).
+        if weakest != .invalid, let a = item.moment, let b = held.moment, a.time > b.time { speaker = item }
       } else {
         speaker = item
       }
@@ -177,20 +177,24 @@ public struct SignatureCheck: Hashable, Sendable {
     var parts: [String] = []
     switch verdict {
     case .verified:
-      let root = chain.last?.commonName ?? "the root"
+      let root = chain.last.map { $0.commonName ?? $0.organization ?? "a root with no name" } ?? "a root"
       parts.append(
         anchor == .trustRoot
           ? "signed through \(root), a --trust-root (not Apple's root)" : "signed by Apple (chain to \(root))")
     case .invalid:
       if let first = failures.first {
-        parts.append(first.path.isEmpty ? first.reason : "\(first.path): \(first.reason)")
+        let place = first.path.isEmpty ? "" : "\(first.path): "
+        parts.append(
+          signedItems > 1
+            ? "\(failureCount) of \(signedItems) signatures failed, the first at \(place)\(first.reason)"
+            : place + first.reason)
       }
     case .testSigned, .unsigned, .notChecked:
       if let note { parts.append(note) }
     }
     if signedItems > 1 {
       switch verdict {
-      case .invalid: parts.append("\(failureCount) of \(signedItems) signatures failed")
+      case .invalid: break
       case .verified: parts.append("\(signedItems) signatures")
       case .testSigned:
         parts.append(
@@ -208,7 +212,7 @@ public struct SignatureCheck: Hashable, Sendable {
 
   private func momentPhrase(_ moment: CheckedMoment) -> String {
     if signedItems > 1, momentSources == ["signedDate"] {
-      return "checked at each payload's signedDate (\(verdict == .verified ? "the newest" : "the first failure's") "
+      return "checked at each payload's signedDate (\(verdict == .invalid ? "the first failure's" : "the newest") "
         + "\(moment.time.iso8601))"
     }
     if momentSources.count > 1 {

@@ -3,6 +3,7 @@
 #   test-root.pem          self-signed root, shipped as examples/storekit2/test-root.pem for --trust-root
 #   test-intermediate.pem  a CA carrying Apple's intermediate marker OID 1.2.840.113635.100.6.2.1
 #   test-leaf.pem          the signer, carrying Apple's leaf marker OID 1.2.840.113635.100.6.11.1
+#   test-lone.pem          a lone self-signed certificate, as Xcode's StoreKit testing signs with
 # and their P-256 keys. Every name says "not Apple": these certificates are for the hand-written examples only.
 # Valid 2015-01-01 to 2045-01-01, so every example's signedDate falls inside. Run from anywhere:
 #   Tests/ExampleSigning/make-test-chain.sh && Tests/ExampleSigning/sign-examples.py
@@ -62,10 +63,18 @@ openssl req -new -key leaf.p8 -subj "$(subject 'receipt-tool Examples Test Signi
 openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.p8 -in leaf.csr -extensions leaf \
   -startdate 20150101000000Z -enddate 20450101000000Z -notext -out leaf.pem 2>/dev/null
 
+openssl ecparam -name prime256v1 -genkey -noout -out lone.key
+openssl pkcs8 -topk8 -nocrypt -in lone.key -out lone.p8
+openssl req -new -key lone.p8 -subj "$(subject 'receipt-tool Examples StoreKit Testing')" -out lone.csr
+openssl ca -batch -config ca.cnf -selfsign -keyfile lone.p8 -in lone.csr -extensions root \
+  -startdate 20150101000000Z -enddate 20450101000000Z -notext -out lone.pem 2>/dev/null
+
 openssl verify -CAfile root.pem -untrusted intermediate.pem leaf.pem >/dev/null
 cp root.pem "$here/test-root.pem"
 cp intermediate.pem "$here/test-intermediate.pem"
 cp leaf.pem "$here/test-leaf.pem"
 cp leaf.p8 "$here/test-leaf.key"
+cp lone.pem "$here/test-lone.pem"
+cp lone.p8 "$here/test-lone.key"
 cp root.pem "$here/../../examples/storekit2/test-root.pem"
 echo "made $here/test-{root,intermediate,leaf}.pem, test-leaf.key and examples/storekit2/test-root.pem"

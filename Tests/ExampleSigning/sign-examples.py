@@ -9,6 +9,12 @@ signedTransactionInfo/signedRenewalInfo) is re-signed first and its new text put
 verifies with `receipt-tool --trust-root examples/storekit2/test-root.pem` and, without it, fails because the
 root is not Apple's: nothing here is signed by Apple.
 
+It also writes two examples from entitlements-expired.jws and entitlements-active.jws:
+  storekit2/forged-entitlements-expired.jws  the expired subscription with its newest expiresDate moved a year on
+                                             and the signature left as it was: a forgery (signature.mismatch)
+  storekit2/test-signed-entitlements-active.jws  signed by a lone self-signed certificate (test-lone.pem), as Xcode
+                                             StoreKit testing signs: test-signed
+
 Usage: Tests/ExampleSigning/sign-examples.py [file ...]
 """
 import base64
@@ -40,7 +46,11 @@ def der_of(pem_path: str) -> str:
 
 
 X5C = [der_of(os.path.join(HERE, n)) for n in ("test-leaf.pem", "test-intermediate.pem", "test-root.pem")]
-HEADER = b64url(json.dumps({"alg": "ES256", "x5c": X5C, "typ": "JWT"}, separators=(",", ":")).encode())
+CHAIN = (b64url(json.dumps({"alg": "ES256", "x5c": X5C, "typ": "JWT"}, separators=(",", ":")).encode()), "test-leaf.key")
+LONE = (
+    b64url(json.dumps({"alg": "ES256", "x5c": [der_of(os.path.join(HERE, "test-lone.pem"))], "typ": "JWT"},
+                      separators=(",", ":")).encode()),
+    "test-lone.key")
 
 
 def der_to_raw(sig: bytes) -> bytes:
@@ -57,34 +67,57 @@ def der_to_raw(sig: bytes) -> bytes:
     return out
 
 
-def es256(signing_input: bytes) -> bytes:
+def es256(signing_input: bytes, key: str) -> bytes:
     with tempfile.NamedTemporaryFile() as f:
         f.write(signing_input)
         f.flush()
         der = subprocess.run(
-            ["openssl", "dgst", "-sha256", "-sign", os.path.join(HERE, "test-leaf.key"), f.name],
+            ["openssl", "dgst", "-sha256", "-sign", os.path.join(HERE, key), f.name],
             check=True, capture_output=True).stdout
     return der_to_raw(der)
 
 
-def resign(token: str) -> str:
+def resign(token: str, signer=CHAIN) -> str:
+    header, key = signer
     _, payload, _ = token.split(".")
     text = unb64url(payload).decode("utf-8")
-    nested = TOKEN.sub(lambda m: resign(m.group(0)), text)
+    nested = TOKEN.sub(lambda m: resign(m.group(0), signer), text)
     body = b64url(nested.encode("utf-8")) if nested != text else payload
-    signing_input = f"{HEADER}.{body}".encode("ascii")
-    return f"{HEADER}.{body}.{b64url(es256(signing_input))}"
+    signing_input = f"{header}.{body}".encode("ascii")
+    return f"{header}.{body}.{b64url(es256(signing_input, key))}"
+
+
+def forge(text: str) -> str:
+    """Moves the newest expiresDate a year on in its payload; header and signature stay as they were."""
+    tokens = TOKEN.findall(text)
+    dated = [(json.loads(unb64url(t.split(".")[1])).get("expiresDate") or 0, t) for t in tokens]
+    _, token = max(dated)
+    header, payload, signature = token.split(".")
+    body = json.loads(unb64url(payload))
+    body["expiresDate"] += 365 * 86_400_000
+    forged = b64url(json.dumps(body, separators=(",", ":")).encode("utf-8"))
+    return text.replace(token, f"{header}.{forged}.{signature}")
 
 
 def main(argv) -> int:
+    made = ("forged-entitlements-expired.jws", "test-signed-entitlements-active.jws")
     names = argv[1:] or sorted(
-        glob.glob(os.path.join(ROOT, "examples/storekit2/*.jws"))
-        + glob.glob(os.path.join(ROOT, "examples/storekit2/*.json")))
+        n for n in glob.glob(os.path.join(ROOT, "examples/storekit2/*.jws"))
+        + glob.glob(os.path.join(ROOT, "examples/storekit2/*.json")) if os.path.basename(n) not in made)
     for name in names:
         text = open(name, encoding="utf-8").read()
         signed = TOKEN.sub(lambda m: resign(m.group(0)), text)
         open(name, "w", encoding="utf-8").write(signed)
         print(f"signed {os.path.relpath(name, ROOT)}")
+    if argv[1:]:
+        return 0
+    examples = os.path.join(ROOT, "examples/storekit2")
+    expired = open(os.path.join(examples, "entitlements-expired.jws"), encoding="utf-8").read()
+    open(os.path.join(examples, made[0]), "w", encoding="utf-8").write(forge(expired))
+    active = open(os.path.join(examples, "entitlements-active.jws"), encoding="utf-8").read()
+    lone = TOKEN.sub(lambda m: resign(m.group(0), LONE), active)
+    open(os.path.join(examples, made[1]), "w", encoding="utf-8").write(lone)
+    print(f"wrote examples/storekit2/{made[0]} and {made[1]}")
     return 0
 
 

@@ -47,58 +47,22 @@ struct SignatureOptions {
   func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking {
     var trust = TrustAnchors.apple
     for path in trustRoots {
-      let bytes = try FileInput.readAll(path: path)
+      let bytes: [UInt8]
+      do throws(ReceiptToolError) {
+        bytes = try FileInput.readAll(path: path)
+      } catch {
+        guard case .input(var e) = error else { throw error }
+        e.message += " (named by --trust-root)"
+        throw .input(e)
+      }
       let source = "--trust-root \(path.display)"
-      let certificates = try lifting { () throws(ReceiptError) in try Self.certificates(in: bytes, source: source) }
-      for der in certificates {
-        do throws(SignatureFailure) {
-          trust = try trust.adding(rootDER: der)
-        } catch {
-          throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
-        }
+      do throws(SignatureFailure) {
+        for der in try TrustAnchors.certificatesFromPEMOrDER(bytes) { trust = try trust.adding(rootDER: der) }
+      } catch {
+        throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
       }
     }
     return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now)
-  }
-
-  /// The DER certificates in a file: the file itself when it is DER (a SEQUENCE), else every PEM
-  /// `CERTIFICATE` block in it.
-  static func certificates(in bytes: [UInt8], source: String) throws(ReceiptError) -> [[UInt8]] {
-    if bytes.first == 0x30 { return [bytes] }
-    let begin = Array("-----BEGIN CERTIFICATE-----".utf8)
-    let end = Array("-----END CERTIFICATE-----".utf8)
-    var found: [[UInt8]] = []
-    var i = 0
-    while let start = firstIndex(of: begin, in: bytes, from: i) {
-      let body = start + begin.count
-      guard let stop = firstIndex(of: end, in: bytes, from: body) else {
-        throw ReceiptError(.malformed, source: source, message: "a PEM certificate without its END line")
-      }
-      do throws(AppReceiptError) {
-        found.append(try Base64Text.decode(Array(bytes[body..<stop]), path: []))
-      } catch {
-        throw ReceiptError(.malformed, source: source, message: "a PEM certificate that is not base64: \(error)")
-      }
-      i = stop + end.count
-    }
-    guard !found.isEmpty else {
-      throw ReceiptError(
-        .malformed, source: source,
-        message: "not a certificate: neither DER (a SEQUENCE) nor PEM (-----BEGIN CERTIFICATE-----)")
-    }
-    return found
-  }
-
-  private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-    guard let first = needle.first, bytes.count >= needle.count, start <= bytes.count - needle.count else {
-      return nil
-    }
-    var i = start
-    while i <= bytes.count - needle.count {
-      if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
-      i += 1
-    }
-    return nil
   }
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid

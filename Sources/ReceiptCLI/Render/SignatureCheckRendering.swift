@@ -28,8 +28,19 @@ package enum SignatureCheckRendering {
       let names = check.chain.map { $0.commonName ?? $0.organization ?? $0.position }
       rows.append(("Chain", "\(names.joined(separator: " < "))"))
     }
+    // Items that failed alike (one chain signs a whole response) are listed on one row.
+    var groups: [(reason: String, paths: [String])] = []
     for failure in check.failures.dropFirst() {
-      rows.append(("Also failed", "\(failure.path.isEmpty ? failure.reason : "\(failure.path): \(failure.reason)")"))
+      let path = failure.path.isEmpty ? "(document)" : failure.path
+      if let i = groups.firstIndex(where: { $0.reason == failure.reason }) {
+        groups[i].paths.append(path)
+      } else {
+        groups.append((failure.reason, [path]))
+      }
+    }
+    for group in groups {
+      let reason = group.reason == check.failures.first?.reason ? "the same" : group.reason
+      rows.append(("Also failed", "\(group.paths.joined(separator: ", ")): \(reason)"))
     }
     if check.failureCount > check.failures.count {
       rows.append(("Also failed", "\(check.failureCount - check.failures.count) more not listed"))
