@@ -52,24 +52,24 @@ private func montgomeryKnownAnswers() throws -> [MontgomeryKnownAnswer] {
   }
 
   @Test func montgomeryRefusesEvenAndTinyModuli() {
-    #expect(MontgomeryModulus(BigUInt(10)) == nil)
-    #expect(MontgomeryModulus(BigUInt(1)) == nil)
-    #expect(MontgomeryModulus(BigUInt(0)) == nil)
-    #expect(MontgomeryModulus(BigUInt(3)) != nil)
+    #expect(BigMontgomeryModulus(BigUInt(10)) == nil)
+    #expect(BigMontgomeryModulus(BigUInt(1)) == nil)
+    #expect(BigMontgomeryModulus(BigUInt(0)) == nil)
+    #expect(BigMontgomeryModulus(BigUInt(3)) != nil)
   }
 
   @Test func powerAndProductMatchAnIndependentImplementation() throws {
     let answers = try montgomeryKnownAnswers()
     #expect(answers.count == 13)
     for answer in answers {
-      let modulus = try #require(MontgomeryModulus(answer.modulus))
+      let modulus = try #require(BigMontgomeryModulus(answer.modulus))
       #expect(modulus.power(answer.base, answer.exponent) == answer.power, "power, \(answer)")
       #expect(modulus.multiplyModulo(answer.base, answer.factor) == answer.product, "product, \(answer)")
     }
   }
 
   @Test func inputsNotReducedModuloNAreRefused() throws {
-    let modulus = try #require(MontgomeryModulus(BigUInt(0xffff_fffb)))
+    let modulus = try #require(BigMontgomeryModulus(BigUInt(0xffff_fffb)))
     #expect(modulus.power(BigUInt(0xffff_fffb), BigUInt(3)) == nil, "base == n")
     #expect(modulus.power(BigUInt(0xffff_fffc), BigUInt(3)) == nil, "base > n")
     #expect(modulus.power(BigUInt(0xffff_fffa), BigUInt(2)) == BigUInt(1), "(n-1)^2 = 1")

@@ -1,6 +1,6 @@
 /// A non-negative integer of any size, stored as 64-bit limbs, least significant first, without high zero limbs
 /// (zero has no limbs). Enough arithmetic for RSA verification: bytes in and out, comparison and modular
-/// exponentiation through `MontgomeryModulus`. Variable time: it only ever handles public data.
+/// exponentiation through `BigMontgomeryModulus`. Variable time: it only ever handles public data.
 struct BigUInt: Sendable, Hashable, Comparable, CustomStringConvertible {
   private(set) var limbs: [UInt64]
 
@@ -96,7 +96,7 @@ private func hexByte(_ byte: UInt8) -> String {
 
 /// An odd modulus prepared for Montgomery multiplication (R = 2^(64·k), k limbs): the modulus' limbs,
 /// -n⁻¹ mod 2^64 and R² mod n, computed once per key.
-struct MontgomeryModulus: Sendable {
+struct BigMontgomeryModulus: Sendable {
   let modulus: BigUInt
   /// The modulus' limbs; k = limbs.count.
   private let n: [UInt64]

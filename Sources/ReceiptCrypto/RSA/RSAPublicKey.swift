@@ -4,7 +4,7 @@ public struct RSAPublicKey: Sendable, Hashable {
   /// The modulus, big-endian, without leading zero bytes.
   public let modulus: [UInt8]
   public let publicExponent: UInt32
-  let montgomery: MontgomeryModulus
+  let montgomery: BigMontgomeryModulus
 
   public static let modulusBitRange = 2048...4096
 
@@ -13,7 +13,7 @@ public struct RSAPublicKey: Sendable, Hashable {
   public init(modulus: [UInt8], publicExponent: [UInt8]) throws(CryptoKeyError) {
     let n = BigUInt(bigEndianBytes: modulus)
     guard Self.modulusBitRange.contains(n.bitWidth) else { throw .rsaModulusSize(bits: n.bitWidth) }
-    guard n.isOdd, let montgomery = MontgomeryModulus(n) else { throw .rsaModulusEven }
+    guard n.isOdd, let montgomery = BigMontgomeryModulus(n) else { throw .rsaModulusEven }
     let e = BigUInt(bigEndianBytes: publicExponent)
     guard e.limbs.count <= 1 else { throw .rsaExponent(nil) }
     let value = e.limbs.first ?? 0
