@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ReceiptCLI
+
 /// The README's first screen, tour, CI recipe, jq recipes and command sections, and the Spark page's map and
 /// reduce, show real output: each `$ ` command in their console blocks is run with bash from the repository
 /// root (receipt-tool on PATH, as the tour sets it up) and must print what the page shows. `$ echo $?` shows
@@ -107,5 +109,21 @@ import Testing
         #expect(output == step.expected, "README \(name): `\(step.command)` prints something else:\n\(output)")
       }
     }
+  }
+
+  /// The README's first screen (its first 40 lines) names every input kind and every command, and shows an
+  /// answer (a console block the recipe test runs).
+  @Test func firstScreenNamesEveryInputKindAndCommand() throws {
+    let readme = try String(
+      contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let screen = readme.split(separator: "\n", omittingEmptySubsequences: false).prefix(40).joined(separator: "\n")
+    for kind in ManPageTests.inputKinds {
+      #expect(kind.allSatisfy(screen.contains), "README's first screen does not name \(kind)")
+    }
+    for command in ReceiptTool.commands {
+      #expect(screen.contains("`\(command.name)`"), "README's first screen does not name \(command.name)")
+    }
+    let answer = Self.section("first-screen")
+    #expect(screen.contains(answer) && !Self.steps(in: answer).joined().isEmpty)
   }
 }
