@@ -147,7 +147,7 @@ public enum AppReceiptHistory {
     // Issue 28 checks PKCS#7 signatures; until then a signed receipt says so rather than passing for unsigned.
     history.provenance.signatureCheck =
       payload.signature.signerCount == 0
-      ? .unsigned("an app receipt with no signer")
+      ? .unsigned("this app receipt (no signer)")
       : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signatures are not checked by this version")
     if let created = payload.creationDate {
       history.moment = DataMoment(
