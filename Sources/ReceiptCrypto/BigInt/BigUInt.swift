@@ -117,25 +117,24 @@ struct BigMontgomeryModulus: Sendable {
     var inverse = n[0]
     for _ in 0..<5 { inverse = inverse &* (2 &- n[0] &* inverse) }
     negativeInverse = 0 &- inverse
-    // R mod n and 2R mod n by doubling from 2^(bitWidth-1), which is below n.
+    // R mod n by doubling from 2^(bitWidth-1), which is below n.
     let limbBits = 64 * n.count
     var x = [UInt64](repeating: 0, count: n.count)
     let top = modulus.bitWidth - 1
     x[top / 64] = 1 << UInt64(top % 64)
     for _ in top..<limbBits { Self.doubleModulo(&x, n) }
     rModN = x
-    Self.doubleModulo(&x, n)
-    let twoR = x
-    // R² = (2^(64k)) in Montgomery form = 2R raised to 64k inside the Montgomery domain.
-    var accumulator = rModN
-    let exponent = UInt64(limbBits)
-    var bit = 63 - exponent.leadingZeroBitCount
-    while bit >= 0 {
-      accumulator = Self.multiply(accumulator, accumulator, n, negativeInverse)
-      if (exponent >> UInt64(bit)) & 1 == 1 { accumulator = Self.multiply(accumulator, twoR, n, negativeInverse) }
-      bit -= 1
+    // R² = 2^(64k)·R: from 2^a·R (a doublings more), each Montgomery squaring doubles the power of two:
+    // (2^a·R)²/R = 2^(2a)·R. With 64k = a·2^m and a small, that is a doublings and m squarings.
+    var a = limbBits
+    var squarings = 0
+    while a % 2 == 0 && a > 64 {
+      a /= 2
+      squarings += 1
     }
-    rSquared = accumulator
+    for _ in 0..<a { Self.doubleModulo(&x, n) }
+    for _ in 0..<squarings { x = Self.multiply(x, x, n, negativeInverse) }
+    rSquared = x
   }
 
   /// a·b mod n for a, b < n.
@@ -149,8 +148,10 @@ struct BigMontgomeryModulus: Sendable {
   func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt? {
     guard base < modulus else { return nil }
     let baseMontgomery = Self.multiply(padded(base), rSquared, n, negativeInverse)
-    var accumulator = rModN
-    var bit = exponent.bitWidth - 1
+    // The top bit is 1 times the base: start there rather than squaring one.
+    guard exponent.bitWidth > 0 else { return BigUInt(1) }
+    var accumulator = baseMontgomery
+    var bit = exponent.bitWidth - 2
     while bit >= 0 {
       accumulator = Self.multiply(accumulator, accumulator, n, negativeInverse)
       if exponent.bit(bit) { accumulator = Self.multiply(accumulator, baseMontgomery, n, negativeInverse) }
