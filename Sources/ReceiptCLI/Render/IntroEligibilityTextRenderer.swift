@@ -25,10 +25,16 @@ package enum IntroEligibilityTextRenderer {
       out += layout.fields(
         [
           ("Status", layout.paint("\(r.status.rawValue)", tone)),
-          ("Group", "\(r.subscriptionGroup ?? "unknown")"),
+          ("Group", "\(groupText(r))"),
           ("Reason", "\(r.reason)"),
         ], indent: 2)
     }
     return out
+  }
+
+  /// The group's id, `unknown`, or `(inferred)` when a subscription's chain placed the product (the reason says how).
+  static func groupText(_ r: IntroEligibilityResult) -> String {
+    guard r.groupInference != nil else { return r.subscriptionGroup ?? "unknown" }
+    return "\(r.subscriptionGroup ?? "not named in the data") (inferred)"
   }
 }
