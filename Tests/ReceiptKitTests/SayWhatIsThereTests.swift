@@ -38,4 +38,30 @@ private let twoPurchases = #"""
     let unwrapped = intro.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(unwrapped.contains("2 purchases are dated after 2023-06-01T00:00:00Z, and none before it"), "\(intro)")
   }
+
+  /// Input no format reads is named for what it looks like (README, "Not JSON"), never "unexpected character".
+  @Test(arguments: [
+    ("NOT A RECEIPT", #"1:1: not a receipt: the input is plain text beginning "NOT A RECEIPT""#),
+    ("\n  nope, sorry", #"2:3: not a receipt: the input is plain text beginning "nope, sorry""#),
+    (#"<?xml version="1.0"?><plist version="1.0"><dict/></plist>"#, "not a receipt: the input is an XML property list"),
+    ("<!DOCTYPE html><html></html>", "not a receipt: the input is an HTML page"),
+    ("PK\u{3}\u{4}zip", "not a receipt: the input is a ZIP archive"),
+    ("bplist00", "not a receipt: the input is a binary property list"),
+  ])
+  func unreadableInputIsNamedForWhatItLooksLike(_ text: String, _ expected: String) throws {
+    let file = try InProcessRunner.temporaryFile(Array(text.utf8))
+    let run = InProcessRunner.run(["decode", file])
+    #expect(run.status == .dataError)
+    #expect(run.stderr.contains(expected), "\(run.stderr)")
+    #expect(run.stderr.contains("receipt-tool reads verifyReceipt JSON"), "\(run.stderr)")
+    #expect(!run.stderr.contains("unexpected character"), "\(run.stderr)")
+  }
+
+  /// Input that starts like JSON keeps the JSON reader's position of the fault.
+  @Test func brokenJSONKeepsItsPosition() throws {
+    let file = try InProcessRunner.temporaryFile(Array(#"{"status": 0,"#.utf8))
+    #expect(InProcessRunner.run(["decode", file]).stderr.contains(":1:14: unexpected end of input"))
+    let binary = try InProcessRunner.temporaryFile([0x01, 0x02, 0xC3, 0x28, 0x7F])
+    #expect(InProcessRunner.run(["decode", binary]).stderr.contains("binary data beginning 01 02 C3 28 7F"))
+  }
 }
