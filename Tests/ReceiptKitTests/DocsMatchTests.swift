@@ -79,4 +79,25 @@ import Testing
       #expect(Self.mentions(section, key), "revenue --format json prints \"\(key)\", which the man page does not list")
     }
   }
+
+  /// The man page promises a malformed JWS payload's error gives the line and column inside the payload: given
+  /// in words, since they are not the file's (a JWS is one line).
+  @Test func aMalformedJWSPayloadGivesItsPositionInsideThePayload() throws {
+    func segment(_ text: String) -> String {
+      Base64URL.encode(Array(text.utf8))
+    }
+    let token =
+      segment(#"{"alg":"ES256","kid":"hand-written"}"#) + "."
+      + segment("{\"transactionId\": \"1\",\n \"productId\": oops}") + ".c2ln"
+    let file = try InProcessRunner.temporaryFile(Array((token + "\n").utf8), name: "bad.jws")
+    let run = InProcessRunner.run(["decode", file])
+    #expect(run.status == .dataError)
+    #expect(
+      run.stderr.contains("malformed JWS payload (line 2, column 15 of the decoded payload): not JSON"), "\(run.stderr)"
+    )
+    // Not as the file's own line and column: the file has one line.
+    #expect(!run.stderr.contains("bad.jws:2:"), "\(run.stderr)")
+    let section = try Self.section("decode")
+    #expect(section.contains("line and column inside the payload"))
+  }
 }
