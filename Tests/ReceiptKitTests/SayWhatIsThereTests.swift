@@ -64,4 +64,29 @@ private let twoPurchases = #"""
     let binary = try InProcessRunner.temporaryFile([0x01, 0x02, 0xC3, 0x28, 0x7F])
     #expect(InProcessRunner.run(["decode", binary]).stderr.contains("binary data beginning 01 02 C3 28 7F"))
   }
+
+  /// A signed payload with only some fields (Apple's mock transactionInfo and renewalInfo) is valid JSON: it
+  /// decodes as what it can be, says so, and exits 0.
+  @Test(arguments: [
+    (#"{"environment":"Sandbox","bundleId":"com.example","signedDate":1672956154000}"#, "a transaction"),
+    (
+      #"{"environment":"Sandbox","signedDate":1672956154000}"#,
+      "a transaction (JWSTransactionDecodedPayload) or renewal info"
+    ),
+  ])
+  func aPartialSignedPayloadDecodesAsWhatItCanBe(_ payload: String, _ fits: String) throws {
+    let token =
+      Base64URL.encode(Array(#"{"alg":"ES256","kid":"hand-written"}"#.utf8)) + "."
+      + Base64URL.encode(Array(payload.utf8)) + ".c2ln"
+    let file = try InProcessRunner.temporaryFile(Array((token + "\n").utf8), name: "partial.jws")
+    let run = InProcessRunner.run(["decode", file])
+    #expect(run.status == .ok, "\(run.stderr)")
+    #expect(run.stdout.contains("Environment  Sandbox"), "\(run.stdout)")
+    #expect(run.stdout.contains("none of transactionId"), "\(run.stdout)")
+    #expect(run.stdout.contains(fits), "\(run.stdout)")
+    #expect(!run.stderr.contains("unknown kind"))
+    // The decoded payload pasted as JSON reads the same way.
+    let pasted = try InProcessRunner.temporaryFile(Array(payload.utf8), name: "partial.json")
+    #expect(InProcessRunner.run(["decode", pasted]).status == .ok)
+  }
 }
