@@ -14,6 +14,10 @@ public struct LedgerRecord: Hashable, Sendable {
   public var purchaseDate: Timestamp?
   /// The refund's own date (cancellation_date, revocationDate).
   public var refundDate: Timestamp?
+  /// The refunded share of the price, `revocationPercentage` in milliunits of a percent; nil for the whole price.
+  public var refundShare: Int64?
+  /// When Apple reversed the refund (`REFUND_REVERSED`, or a later-signed copy without it): the sale stands.
+  public var refundReversedAt: Timestamp?
   public var price: LedgerPrice
   /// Paid service of its subscription before the sale, in milliseconds; nil when it is not a subscription.
   public var paidServiceBefore: Int64?
@@ -26,8 +30,10 @@ public struct LedgerRecord: Hashable, Sendable {
   public init(
     transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
     purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
-    upgrade: LedgerUpgrade?, duplicateRows: Int = 0
+    upgrade: LedgerUpgrade?, duplicateRows: Int = 0, refundShare: Int64? = nil, refundReversedAt: Timestamp? = nil
   ) {
+    self.refundShare = refundShare
+    self.refundReversedAt = refundReversedAt
     self.transactionID = transactionID
     self.copy = copy
     self.productID = productID
@@ -50,7 +56,8 @@ public struct LedgerRecord: Hashable, Sendable {
     self.init(
       transactionID: t.transactionID, copy: copy, productID: t.productID, ownership: t.ownership, units: units,
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
-      paidServiceBefore: paidServiceBefore, upgrade: upgrade)
+      paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
+      refundReversedAt: t.revocation?.reversedAt)
   }
 
   /// What the transaction is worth: a catalog or introductory price × units, the transaction's own price as is.
@@ -111,6 +118,8 @@ public enum LedgerUpgrade: Hashable, Sendable {
   // Borrowed, as for `LedgerRecord.init(transaction:...)`.
   init?(of t: borrowing PurchaseTransaction, value: TransactionValue?, upgradedAt: Timestamp?) throws(ReceiptError) {
     guard t.isUpgraded else { return nil }
+    // A refund signed data states stands beside the upgrade: the refund is booked, not an estimate.
+    if let r = t.revocation, r.excludesUpgrade, r.reversedAt == nil { return nil }
     guard case .paid(let money, _) = value, let upgradedAt, let start = t.purchaseDate, let end = t.expiresDate,
       end > start
     else {
@@ -175,9 +184,14 @@ public struct LedgerReduction: Sendable {
     var base = record.copy < m.record.copy ? record : m.record
     let other = record.copy < m.record.copy ? m.record : record
     switch (base.refundDate, other.refundDate) {
-    case (nil, let date): base.refundDate = date
-    case (let a?, let b?): base.refundDate = min(a, b)
+    case (nil, _?),
+      (_?, _?) where other.refundDate.map({ $0 < base.refundDate ?? $0 }) == true:
+      (base.refundDate, base.refundShare) = (other.refundDate, other.refundShare)
     default: break
+    }
+    // A reversal any copy knows of stands: only a later-signed copy knows of one.
+    if let theirs = other.refundReversedAt, base.refundDate != nil {
+      base.refundReversedAt = min(base.refundReversedAt ?? theirs, theirs)
     }
     if let theirs = other.paidServiceBefore { base.paidServiceBefore = max(base.paidServiceBefore ?? theirs, theirs) }
     if let theirs = other.upgrade, base.upgrade.map({ theirs.preferred(over: $0) }) ?? true { base.upgrade = theirs }
