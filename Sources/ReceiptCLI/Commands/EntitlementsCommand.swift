@@ -64,6 +64,7 @@ struct EntitlementsCommand: ParsableCommand {
       let warnings =
         sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
         + catalogDisagreements(of: history, catalog: catalog) + disagreements + unread.map(\.sentence)
+        + NotificationEffects.unknownEventWarnings(in: history)
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,

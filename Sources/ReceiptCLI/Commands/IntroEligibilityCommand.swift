@@ -61,7 +61,8 @@ struct IntroEligibilityCommand: ParsableCommand {
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(results, time: time, color: style.color, width: style.width),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
-        warnings: catalogDisagreements(of: history, catalog: catalog))
+        warnings: catalogDisagreements(of: history, catalog: catalog)
+          + NotificationEffects.unknownEventWarnings(in: history))
     }
   }
 

@@ -211,6 +211,9 @@ enum SignedDataMapping {
 
     mutating func notificationPayload(_ n: NotificationV2Payload, path: String) throws(ReceiptError) {
       notes(n.notes, path: path)
+      if let unknown = NotificationEffects.unknownEvent(n) {
+        warnings.append(DataWarning(path: path.isEmpty ? "(notification)" : path, message: unknown))
+      }
       var info = NotificationInfo()
       let type = n.notificationType?.raw
       info.notificationType = [type, n.subtype?.raw].compactMap { $0 }.joined(separator: " / ")

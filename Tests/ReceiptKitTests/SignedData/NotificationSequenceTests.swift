@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ReceiptCLI
 @testable import ReceiptModel
 @testable import ReceiptTestSupport
 
@@ -38,7 +39,9 @@ enum NotificationSequence {
   }
 
   /// A renewal info payload (JSON).
-  static func renewal(original: String, product: String = "com.acme.pro.monthly", signed: Int64, extra: [String: Any] = [:])
+  static func renewal(
+    original: String, product: String = "com.acme.pro.monthly", signed: Int64, extra: [String: Any] = [:]
+  )
     -> [String: Any]
   {
     var r: [String: Any] = [
@@ -112,8 +115,6 @@ enum NotificationSequence {
   }
 }
 
-@testable import ReceiptCLI
-
 /// revocationType and revocationPercentage decide the refund; a reversal puts the sale back.
 @Suite struct RefundTruthTests {
   typealias S = NotificationSequence
@@ -122,8 +123,10 @@ enum NotificationSequence {
   @Test func proratedRefundRefundsTheStatedShare() throws {
     let t = S.transaction(
       id: "5001", bought: S.at(0), expires: S.at(30), signed: S.at(5), price: 10990,
-      extra: ["revocationDate": S.at(4), "revocationReason": 0, "revocationType": "REFUND_PRORATED",
-        "revocationPercentage": 50000])
+      extra: [
+        "revocationDate": S.at(4), "revocationReason": 0, "revocationType": "REFUND_PRORATED",
+        "revocationPercentage": 50000,
+      ])
     let files = try S.files([Array(S.json(t).utf8)])
     let (usd, counts) = try S.revenue(files)
     #expect(usd["gross"] as? String == "10.99")
@@ -151,7 +154,8 @@ enum NotificationSequence {
 
   /// Apple's own test data: REFUND_PRORATED 50% of 10.99 on an upgraded transaction.
   @Test func appleRevocationFixture() throws {
-    guard let bytes = SignedDataFixtures.bytes(SignedDataFixtures.appleDirectory + "signedTransactionWithRevocation.json")
+    guard
+      let bytes = SignedDataFixtures.bytes(SignedDataFixtures.appleDirectory + "signedTransactionWithRevocation.json")
     else { return }
     let files = try S.files([bytes])
     let (states, _) = try S.entitlements(files)
@@ -195,7 +199,8 @@ enum NotificationSequence {
 
   /// A Get All Subscription Statuses item whose signed transaction cannot be read: Apple's status is shown.
   @Test func unreadableStatusItemIsShownAndWarned() throws {
-    let response = #"{"environment":"Sandbox","bundleId":"com.acme","data":[{"subscriptionGroupIdentifier":"G1","#
+    let response =
+      #"{"environment":"Sandbox","bundleId":"com.acme","data":[{"subscriptionGroupIdentifier":"G1","#
       + #""lastTransactions":[{"status":1,"originalTransactionId":"9001","signedTransactionInfo":"placeholder"}]}]}"#
     let files = try S.files([Array(response.utf8)])
     let (json, stderr) = try S.run(["entitlements"] + files)
@@ -210,11 +215,14 @@ enum NotificationSequence {
 
   /// Apple's own sample response, whose items hold placeholders: status 1 for 3749183 is not dropped.
   @Test func appleStatusesSampleKeepsItsStatuses() throws {
-    guard let bytes = SignedDataFixtures.bytes(SignedDataFixtures.appleDirectory + "getAllSubscriptionStatusesResponse.json")
+    guard
+      let bytes = SignedDataFixtures.bytes(
+        SignedDataFixtures.appleDirectory + "getAllSubscriptionStatusesResponse.json")
     else { return }
     let (json, stderr) = try S.run(["entitlements"] + S.files([bytes]))
     let unread = json["apple_statuses_without_transaction"] as? [[String: Any]] ?? []
-    #expect(unread.contains { $0["original_transaction_id"] as? String == "3749183" && $0["apple_status"] as? Int == 1 })
+    #expect(
+      unread.contains { $0["original_transaction_id"] as? String == "3749183" && $0["apple_status"] as? Int == 1 })
     #expect(stderr.contains("3749183"))
   }
 
@@ -222,7 +230,8 @@ enum NotificationSequence {
   /// and decode does not call it a notification about the app.
   @Test func activeStatusWithoutTransactionIsNotDropped() throws {
     let files = try S.files([
-      S.body(S.notification("DID_RENEW", signed: S.at(3), renewal: S.renewal(original: "9101", signed: S.at(3)), status: 1))
+      S.body(
+        S.notification("DID_RENEW", signed: S.at(3), renewal: S.renewal(original: "9101", signed: S.at(3)), status: 1))
     ])
     let (json, stderr) = try S.run(["entitlements"] + files)
     let unread = json["apple_statuses_without_transaction"] as? [[String: Any]] ?? []
