@@ -32,8 +32,7 @@ public enum NotificationEffects {
   }
 
   /// `EXPIRED`'s subtype is why the subscription expired (the `expirationIntent` codes 1 to 4); `DID_FAIL_TO_RENEW`
-  /// and `GRACE_PERIOD_EXPIRED` mean Apple is retrying the charge, `DID_RENEW` that it is not. A value the renewal
-  /// info states is never changed.
+  /// and `GRACE_PERIOD_EXPIRED` mean Apple is retrying the charge. A value the renewal info states is never changed.
   /// - Parameters:
   ///   - renewal: the notification's renewal info (or an empty one).
   ///   - type: the notification's type.
@@ -53,8 +52,6 @@ public enum NotificationEffects {
       }
     case .didFailToRenew?, .gracePeriodExpired?:
       if renewal.isInBillingRetryPeriod == nil { renewal.isInBillingRetryPeriod = true }
-    case .didRenew?:
-      if renewal.isInBillingRetryPeriod == nil { renewal.isInBillingRetryPeriod = false }
     default:
       break
     }
