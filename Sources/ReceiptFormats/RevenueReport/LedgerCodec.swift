@@ -32,6 +32,7 @@ public enum LedgerCodec {
       if let d = r.refundDate { m.append(("refunded_ms", .int(d.milliseconds))) }
       if let share = r.refundShare { m.append(("refund_share", .int(share))) }
       if let d = r.refundReversedAt { m.append(("refund_reversed_ms", .int(d.milliseconds))) }
+      if let d = r.signedDate { m.append(("signed_ms", .int(d.milliseconds))) }
       switch r.price {
       case .notValued: m.append(("value", .string("not_valued")))
       case .unpriced: m.append(("value", .string("unpriced")))
@@ -166,6 +167,6 @@ public enum LedgerCodec {
         refundDate: try time("refunded_ms"), price: price,
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
         upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
-        refundReversedAt: try time("refund_reversed_ms")))
+        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms")))
   }
 }

@@ -179,6 +179,14 @@ enum NotificationSequence {
     #expect(usd["refunds"] as? String == "0.00")
     #expect(usd["net"] as? String == "9.99")
     #expect(counts["refunds_reversed"] as? Int == 1)
+    // The map step writes each document's copy alone; the reduce step gives the one-machine answer.
+    var lines = ""
+    for file in files.reversed() { lines += InProcessRunner.run(["revenue", "--format", "ledger", file]).stdout }
+    let ledger = try InProcessRunner.temporaryFile(Array(lines.utf8), name: "ledger.ndjson")
+    let (reduced, _) = try S.run(["revenue", "--from-ledger", ledger])
+    let reducedUSD = (reduced["currencies"] as? [[String: Any]])?.first { $0["currency"] as? String == "USD" }
+    #expect(reducedUSD?["refunds"] as? String == "0.00")
+    #expect((reduced["transactions"] as? [String: Any])?["refunds_reversed"] as? Int == 1)
   }
 
   /// REFUND_REVERSED whose transaction still carries the revocation: reversed when the notification was signed.
@@ -266,6 +274,20 @@ enum NotificationSequence {
     #expect(states["com.acme.basic.monthly"] == "upgraded")
     #expect(states["com.acme.pro.monthly"] == "active")
     #expect(!stderr.contains("differs") && !stderr.contains("but Apple's status"))
+    // The old copy signed with isUpgraded: still no "Apple's status differs" for the old plan.
+    var flagged = basic
+    flagged["isUpgraded"] = true
+    flagged["signedDate"] = S.at(10)
+    let notified = try S.files([
+      Array(S.json(flagged).utf8),
+      S.body(
+        S.notification(
+          "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE", signed: S.at(10), transaction: pro,
+          renewal: S.renewal(original: "6001", signed: S.at(10)), status: 1)),
+    ])
+    let flaggedRun = try S.entitlements(notified, asOf: S.asOf(15))
+    #expect(flaggedRun.states["com.acme.basic.monthly"] == "upgraded")
+    #expect(!flaggedRun.stderr.contains("says upgraded"), "\(flaggedRun.stderr)")
     // Before the upgrade the old plan was the active one.
     #expect(try S.entitlements(files, asOf: S.asOf(5)).states["com.acme.basic.monthly"] == "active")
     // A downgrade waits for the renewal date: bought at the old expiry, it ends nothing early.

@@ -387,5 +387,8 @@ enum NotificationTypeTable {
     let entitlements = InProcessRunner.run(["entitlements", "--as-of", S.asOf(5)] + files)
     #expect(entitlements.stderr.contains("SOMETHING_NEW"), "\(entitlements.stderr)")
     #expect(entitlements.stdout.contains("active"))
+    let revenue = InProcessRunner.run(["revenue"] + files)
+    #expect(revenue.stderr.contains("SOMETHING_NEW") && revenue.stdout.contains("9.99"), "\(revenue.stderr)")
+    #expect(InProcessRunner.run(["intro-eligibility"] + files).stderr.contains("ALSO_NEW"))
   }
 }
