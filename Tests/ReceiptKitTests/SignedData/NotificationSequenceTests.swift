@@ -161,6 +161,9 @@ enum NotificationSequence {
     let (states, _) = try S.entitlements(files)
     #expect(states["com.example.product"] == "refunded")
     #expect(try S.revenue(files).usd["refunds"] as? String == "5.50")
+    let (json, _) = try S.run(["entitlements"] + files)
+    let reason = (json["entitlements"] as? [[String: Any]])?.first?["reason"] as? String
+    #expect(reason?.contains("REFUND_PRORATED: revocationPercentage 50000, 50% of the price refunded") == true)
   }
 
   /// A REFUND then a later-signed copy without the revocation: refunded between the two, the sale stands after.
