@@ -12,6 +12,9 @@ import ReceiptModel
 /// - Returns: the history with every replaced period marked `isUpgraded`; the same history when none is.
 public func markingReplacedPeriods(_ history: PurchaseHistory) -> PurchaseHistory {
   let all = history.transactions
+  // One product: nothing can replace another (checked without copying a transaction).
+  guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
+  else { return history }
   // Most histories have one product per chain and group: nothing to compare.
   var productsByKey: [String: Set<String>] = [:]
   for i in all.indices {
