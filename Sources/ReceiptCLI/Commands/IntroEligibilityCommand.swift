@@ -64,7 +64,8 @@ struct IntroEligibilityCommand: ParsableCommand {
           nothing: results.isEmpty
             ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
-        warnings: catalogDisagreements(of: history, catalog: catalog))
+        warnings: catalogDisagreements(of: history, catalog: catalog)
+          + NotificationEffects.unknownEventWarnings(in: history))
     }
   }
 

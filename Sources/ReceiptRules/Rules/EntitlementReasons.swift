@@ -136,6 +136,22 @@ private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: Co
 }
 
 private func revocationCause(_ t: PurchaseTransaction) -> String {
+  let reason = revocationReasonPhrase(t)
+  guard let share = refundSharePhrase(t) else { return reason }
+  return reason.isEmpty ? " (\(share))" : reason.dropLast() + "; \(share))"
+}
+
+/// A partial refund's share, in signed data's words: `revocationPercentage` 50000 is 50%.
+private func refundSharePhrase(_ t: PurchaseTransaction) -> String? {
+  guard let share = t.revocation?.percentage, share < 100_000 else { return nil }
+  let whole = share / 1000
+  let rest = share % 1000
+  let percent = rest == 0 ? "\(whole)" : "\(whole).\(String(1000 + rest).dropFirst())"
+  let type = t.revocation?.type.map { "\($0): " } ?? ""
+  return "\(type)revocationPercentage \(share), \(percent)% of the price refunded"
+}
+
+private func revocationReasonPhrase(_ t: PurchaseTransaction) -> String {
   switch t.revocation?.reason {
   case .appIssue: " (the customer reported a problem with the app)"
   case .other: " (for a reason other than a problem with the app)"

@@ -259,7 +259,7 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
 public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
   -> [EntitlementResult]
 {
-  let known = history.known(at: time)
+  let known = markingReplacedPeriods(history).known(at: time)
   return entitlementDefinitions(for: known, catalog: catalog).map {
     entitlementStatus($0, history: known, catalog: catalog)
   }
