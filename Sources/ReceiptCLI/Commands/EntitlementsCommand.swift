@@ -68,7 +68,10 @@ struct EntitlementsCommand: ParsableCommand {
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple, unreadStatuses: unread),
+          appleStatuses: apple, unreadStatuses: unread,
+          nothing: results.isEmpty
+            ? nothingToAnswerReason(
+              of: history, at: evaluation.time, kind: "non-consumable or subscription purchase") : nil),
         json: EntitlementsJSONRenderer.render(
           results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple,
           unreadStatuses: unread),

@@ -6,7 +6,8 @@ import ReceiptRules
 package enum EntitlementsTextRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = []
+    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = [],
+    nothing: String? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
     var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
@@ -21,7 +22,7 @@ package enum EntitlementsTextRenderer {
       guard unreadStatuses.isEmpty else {
         return out + "No entitlement can be decided: no transaction could be read.\n" + unread
       }
-      return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
+      return out + "No entitlements: \(nothing ?? "the receipt holds no non-consumable or subscription purchase").\n"
     }
     let header: [TerminalText] = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
     let rows = results.map { r -> [TerminalText] in

@@ -42,7 +42,15 @@ extension SignedDataError {
   /// - Parameter source: the input's name.
   /// - Returns: the error with source, path and position.
   public func receiptError(source: String) -> ReceiptError {
-    let position = line.flatMap { line in column.map { InputPosition.lineColumn(line: line, column: $0) } }
+    var position = line.flatMap { line in column.map { InputPosition.lineColumn(line: line, column: $0) } }
+    // Inside a JWS the line and column are in the decoded header or payload, not in the file: said in words.
+    var inside = ""
+    if let line, let column,
+      let part = path.split(separator: " > ").last(where: { $0 == "payload" || $0 == "header" })
+    {
+      position = nil
+      inside = " (line \(line), column \(column) of the decoded \(part))"
+    }
     let kind: ReceiptError.Kind = category == .field ? .invalidValue : .malformed
     let what: String
     switch category {
@@ -55,7 +63,8 @@ extension SignedDataError {
     case .tooLarge: what = "too large"
     }
     return ReceiptError(
-      kind, source: source, path: path.isEmpty ? nil : path, position: position, message: "\(what): \(detail)")
+      kind, source: source, path: path.isEmpty ? nil : path, position: position,
+      message: "\(what)\(inside): \(detail)")
   }
 }
 
