@@ -224,9 +224,12 @@ enum SignedDataMapping {
     }
 
     mutating func notificationPayload(_ n: NotificationV2Payload, path: String) throws(ReceiptError) {
-      notes(n.notes, path: path)
       if let unknown = NotificationEffects.unknownEvent(n) {
+        // One warning names both; the payload's own notes on the two fields would repeat it.
+        notes(n.notes.filter { $0.path != "notificationType" && $0.path != "subtype" }, path: path)
         warnings.append(DataWarning(path: path.isEmpty ? "(notification)" : path, message: unknown))
+      } else {
+        notes(n.notes, path: path)
       }
       var info = NotificationInfo()
       let type = n.notificationType?.raw
