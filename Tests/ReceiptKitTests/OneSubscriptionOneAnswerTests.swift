@@ -198,4 +198,35 @@ private func moments(of h: PurchaseHistory) -> [String] {
     }
     #expect(compared > 20)
   }
+
+  /// A renewal state is about a subscription's newest period: a product the subscription moved on from did
+  /// not lapse for the renewal's expiration_intent, nor is it in billing retry; it ended because the
+  /// subscription went on in another product.
+  @Test func aProductTheSubscriptionMovedOnFromIsNotJudgedByTheRenewalState() throws {
+    var h = history(
+      [
+        row("1", chain: "1", "monthly", from: "2020-11-13T01:09:23Z", to: "2020-11-13T01:34:30Z"),
+        row("2", chain: "1", "annual", from: "2020-11-17T19:51:43Z", to: "2020-11-17T20:10:06Z", group: "7"),
+      ], format: VerifyReceiptFormats.response)
+    h.renewals = [
+      RenewalState(
+        productID: "annual", originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "1"),
+        isInBillingRetryPeriod: false)
+    ]
+    let results = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
+    let monthly = try #require(results.first { $0.id == "monthly" })
+    #expect(monthly.state == .expired)
+    #expect(!monthly.reason.contains("cancelled"), "\(monthly.reason)")
+    #expect(monthly.reason.contains("went on as annual from 2020-11-17T19:51:43Z"), "\(monthly.reason)")
+    // The renewal's own product keeps its reason.
+    let annual = try #require(results.first { $0.id == "annual" })
+    #expect(annual.reason.contains("cancelled"), "\(annual.reason)")
+
+    // Billing retry of the subscription is about annual, not about the monthly plan left behind.
+    h.renewals[0].isInBillingRetryPeriod = true
+    h.renewals[0].expirationIntent = ExpirationIntent(code: "2")
+    let retry = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
+    #expect(retry.first { $0.id == "annual" }?.state == .billingRetry)
+    #expect(retry.first { $0.id == "monthly" }?.state == .expired)
+  }
 }
