@@ -222,6 +222,8 @@ enum NotificationSequence {
     let text = InProcessRunner.run(["entitlements"] + files).stdout
     #expect(!text.contains("holds no non-consumable or subscription purchase"))
     #expect(text.contains("originalTransactionId 9001 is 1 (active)"))
+    #expect(
+      InProcessRunner.run(["intro-eligibility"] + files).stderr.contains("originalTransactionId 9001 is 1 (active)"))
   }
 
   /// Apple's own sample response, whose items hold placeholders: status 1 for 3749183 is not dropped.
