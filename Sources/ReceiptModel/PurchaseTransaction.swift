@@ -240,6 +240,9 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var vocabulary: FieldVocabulary
   /// Fields of this transaction carried through without a meaning, for `decode` to show.
   public var carriedFields: [CarriedField] = []
+  /// Fields the transaction states that no rule reads (`storefront`, `transactionReason`), under the source's
+  /// own names, for `decode` to show.
+  public var statedFields: [StatedField] = []
 
   /// Makes a transaction; only the ids and product are required.
   /// - Parameters:

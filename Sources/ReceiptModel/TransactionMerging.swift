@@ -55,6 +55,7 @@ extension PurchaseTransaction {
     if signedDate == nil { signedDate = s.signedDate }
     sources = sources.union(s.sources)
     if carriedFields.isEmpty { carriedFields = s.carriedFields }
+    if statedFields.isEmpty { statedFields = s.statedFields }
   }
 }
 

@@ -214,6 +214,11 @@ enum SignedDataMapping {
       info.receiptCreationDate = a.receiptCreationDate
       info.requestDate = a.requestDate
       info.originalPurchaseDate = a.originalPurchaseDate
+      // Xcode's year-1 placeholder is outside the checked range: shown as it is, never used as a moment.
+      if info.originalPurchaseDate == nil, let ms = a.originalPurchaseDateMilliseconds {
+        info.originalPurchaseDate = Timestamp(unchecked: ms)
+      }
+      info.statedFields = SignedDataMapping.statedFields(of: a)
       receipt = info
       if environment == nil { environment = a.receiptType?.raw }
     }
@@ -232,6 +237,7 @@ enum SignedDataMapping {
       if type == nil && n.subtype == nil { info.notificationType = nil }
       info.environment = n.environment?.raw
       info.bundleID = n.data?.bundleId ?? n.summary?.bundleId ?? n.externalPurchaseToken?.bundleId
+      info.statedFields = SignedDataMapping.statedFields(of: n)
       notification = info
       notificationSignedDate = n.signedDate
       if environment == nil { environment = n.environment?.raw }
@@ -371,6 +377,7 @@ enum SignedDataMapping {
         webOrderLineItemID: p.webOrderLineItemId, productType: SignedDataMapping.productType(p.type),
         price: nil, sources: .signedTransaction, vocabulary: .storeKit2)
       t.signedDate = p.signedDate
+      t.statedFields = SignedDataMapping.statedFields(of: p)
       if let share = p.revocationPercentage, !(0...100_000).contains(share) {
         throw ReceiptError(
           .invalidValue, source: source, path: SignedDataPath.join(path(), "revocationPercentage"),
@@ -429,6 +436,7 @@ enum SignedDataMapping {
         priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
         vocabulary: .storeKit2)
       r.signedDate = p.signedDate
+      r.statedFields = SignedDataMapping.statedFields(of: p)
       merge(r, status: status)
     }
 
