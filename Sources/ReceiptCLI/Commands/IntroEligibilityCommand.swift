@@ -65,7 +65,8 @@ struct IntroEligibilityCommand: ParsableCommand {
             ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
         warnings: catalogDisagreements(of: history, catalog: catalog)
-          + NotificationEffects.unknownEventWarnings(in: history))
+          + NotificationEffects.unknownEventWarnings(in: history)
+          + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }
   }
 

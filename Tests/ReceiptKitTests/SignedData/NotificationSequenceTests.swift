@@ -222,6 +222,8 @@ enum NotificationSequence {
     let text = InProcessRunner.run(["entitlements"] + files).stdout
     #expect(!text.contains("holds no non-consumable or subscription purchase"))
     #expect(text.contains("originalTransactionId 9001 is 1 (active)"))
+    #expect(
+      InProcessRunner.run(["intro-eligibility"] + files).stderr.contains("originalTransactionId 9001 is 1 (active)"))
   }
 
   /// Apple's own sample response, whose items hold placeholders: status 1 for 3749183 is not dropped.
@@ -291,6 +293,13 @@ enum NotificationSequence {
     let flaggedRun = try S.entitlements(notified, asOf: S.asOf(15))
     #expect(flaggedRun.states["com.acme.basic.monthly"] == "upgraded")
     #expect(!flaggedRun.stderr.contains("says upgraded"), "\(flaggedRun.stderr)")
+    // The timeline marks the replaced plan upgraded, as the statuses do.
+    let lines = [basic, pro].map { SignedDataFixtures.jws(S.json($0)) }.joined(separator: "\n")
+    let timeline = InProcessRunner.run(
+      ["timeline", "--as-of", S.asOf(15), try InProcessRunner.temporaryFile(Array(lines.utf8), name: "up.jwsl")]
+    ).stdout.split(separator: "\n")
+    let lane = timeline.firstIndex { $0.hasPrefix("com.acme.basic.monthly") }.map { timeline[$0 + 1] }
+    #expect(lane?.contains("^") == true, "\(timeline)")
     // Before the upgrade the old plan was the active one.
     #expect(try S.entitlements(files, asOf: S.asOf(5)).states["com.acme.basic.monthly"] == "active")
     // A downgrade waits for the renewal date: bought at the old expiry, it ends nothing early.
