@@ -59,16 +59,22 @@ struct EntitlementsCommand: ParsableCommand {
       let disagreements = zip(results, apple).compactMap { r, c in
         c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
       }
+      let unread = storeStatusesWithoutTransaction(in: history)
       // Warnings go back with the output: this runs on worker threads and must not write itself.
       let warnings =
         sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
-        + catalogDisagreements(of: history, catalog: catalog) + disagreements
+        + catalogDisagreements(of: history, catalog: catalog) + disagreements + unread.map(\.sentence)
+        + NotificationEffects.unknownEventWarnings(in: history)
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple),
+          appleStatuses: apple, unreadStatuses: unread,
+          nothing: results.isEmpty
+            ? nothingToAnswerReason(
+              of: history, at: evaluation.time, kind: "non-consumable or subscription purchase") : nil),
         json: EntitlementsJSONRenderer.render(
-          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
+          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple,
+          unreadStatuses: unread),
         failedChecks: Self.missingRequirements(required, results), warnings: warnings)
     }
   }
