@@ -21,7 +21,7 @@ let package = Package(
     .target(name: "ReceiptModel"),
     .target(name: "ReceiptRules", dependencies: ["ReceiptModel"]),
     .target(name: "ReceiptFormats", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules"]),
-    .target(name: "ReceiptCLI", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
+    .target(name: "ReceiptCLI", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
     // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
     .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),

@@ -58,10 +58,12 @@ package final class CommandContext: @unchecked Sendable {
   ///   - keepSecrets: keep credentials for `--show-secrets`.
   ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
   ///     them passes false (warnings are kept either way).
+  ///   - signatures: what signatures are checked with (nil: not checked).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when the document cannot be read.
   func decode(
-    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true
+    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true,
+    signatures: SignatureChecking?
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
@@ -69,7 +71,8 @@ package final class CommandContext: @unchecked Sendable {
       try formats.decode(
         contentsOf: buffer, source: input.label,
         options: DecodeOptions(
-          keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields))
+          keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields,
+          signatures: signatures))
     }
   }
 

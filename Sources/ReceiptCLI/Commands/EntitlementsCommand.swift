@@ -23,6 +23,8 @@ struct EntitlementsCommand: ParsableCommand {
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
       CommonOptions.ndjson,
       CommonOptions.oneCustomer,
+      SignatureOptions.trustRoot,
+      SignatureOptions.requireSignature,
       CommonOptions.quiet,
       CommonOptions.maxDocumentSize,
     ])
@@ -49,8 +51,9 @@ struct EntitlementsCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
-    return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input, keepsCarriedFields: false)
+    return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
+      let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+      let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
@@ -61,15 +64,17 @@ struct EntitlementsCommand: ParsableCommand {
       }
       // Warnings go back with the output: this runs on worker threads and must not write itself.
       let warnings =
-        sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
+        review.warnings
+        + sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
         + catalogDisagreements(of: history, catalog: catalog) + disagreements
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple),
+          appleStatuses: apple, signature: history.provenance.signatureCheck),
         json: EntitlementsJSONRenderer.render(
-          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
-        failedChecks: Self.missingRequirements(required, results), warnings: warnings)
+          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple,
+          signature: history.provenance.signatureCheck),
+        failedChecks: Self.missingRequirements(required, results) + review.failedChecks, warnings: warnings)
     }
   }
 

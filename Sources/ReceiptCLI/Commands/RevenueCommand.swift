@@ -42,6 +42,8 @@ struct RevenueCommand: ParsableCommand {
           "The files are '--format ledger' lines: count each transaction once and write a partial report (JSON on one line)."
       ),
       CommonOptions.ndjson,
+      SignatureOptions.trustRoot,
+      SignatureOptions.requireSignature,
       CommonOptions.quiet,
       CommonOptions.maxDocumentSize,
     ])
@@ -102,6 +104,11 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
+    if merging || fromLedger, !inputs.signatures.trustRoots.isEmpty || inputs.signatures.required {
+      throw Self.usage(
+        "--trust-root and --require-signature check documents as they are read: give them to the map step, not to --merge or --from-ledger."
+      )
+    }
     if let ledgerFormat {
       return try writeLedger(context, catalog: try catalog.load(context), keyed: ledgerFormat != "ledger")
     }
@@ -113,10 +120,12 @@ struct RevenueCommand: ParsableCommand {
     @Sendable func write(_ line: LedgerCodec.Line) -> String {
       keyed ? LedgerCodec.writeKeyed(line) : LedgerCodec.write(line)
     }
+    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document, keepsCarriedFields: false)
+        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
         try history.requireValidStatus(source: document.label)
         var copy = InputDigest()
         document.content.withBuffer { copy.add(buffer: $0) }
@@ -124,18 +133,24 @@ struct RevenueCommand: ParsableCommand {
         ledger.add(history)
         var text = ""
         for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
-        return text
+        return (text, history.provenance.signatureCheck, document.label)
       },
-      consume: { text in if !inputs.quiet { context.stdout.write(text) } })
+      consume: { read in
+        signed.add(read.1, label: read.2)
+        if !inputs.quiet { context.stdout.write(read.0) }
+      })
     // An unreadable input travels with the ledger, so the report names it.
     for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }
-    return outcome.firstError ?? .ok
+    return outcome.firstError ?? signed.finish()
   }
 
   /// The command with its catalog already loaded (tests pass one built in code).
   func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
     var report: RevenueReport
     var firstError: ExitStatus?
+    // Only a report read from documents has signatures (parts and ledger lines carry none).
+    var signatureCheck: SignatureCheck?
+    var checkStatus = ExitStatus.ok
     var part: RevenuePartIdentity?
     var shownGrouping = grouping
     if fromLedger {
@@ -184,18 +199,23 @@ struct RevenueCommand: ParsableCommand {
       if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
     } else {
       var ledger = RevenueLedger()
+      let signatures = try inputs.signatures.checking(now: Timestamp.now())
+      var signed = SignatureReview(options: inputs.signatures, context: context)
       let outcome = DocumentRunner.aggregate(
         inputs, context: context,
         transform: { (document) throws(ReceiptError) in
-          let history = try context.decode(document, keepsCarriedFields: false)
+          let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
           try history.requireValidStatus(source: document.label)
           let disagreements = catalogDisagreements(of: history, catalog: catalog)
-          return (history, disagreements.map { "\(document.label): \($0)" })
+          return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
         },
         consume: { read in
+          signed.add(read.0.provenance.signatureCheck, label: read.2)
           ledger.add(read.0)
           for warning in read.1 { context.warn(warning) }
         })
+      signatureCheck = signed.combined
+      checkStatus = signed.finish()
       ledger.errors = outcome.errors
       firstError = outcome.firstError
       // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
@@ -222,9 +242,23 @@ struct RevenueCommand: ParsableCommand {
       context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
     } else if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      context.stdout.write(reporter.render(report, shownGrouping, style, part))
+      switch (reporter.name, signatureCheck) {
+      case ("json", let check?):
+        var json = RevenueReportCodec.write(report, part: part)
+        if case .object(var members) = json {
+          members.insert(("signature_check", SignatureCheckRendering.json(check)), at: 0)
+          json = .object(members)
+        }
+        context.stdout.write(json.rendered() + "\n")
+      case ("text", let check?):
+        context.stdout.write(
+          SignatureCheckRendering.line(check, color: style.color, width: style.width).rendered + "\n"
+            + reporter.render(report, shownGrouping, style, part))
+      default:
+        context.stdout.write(reporter.render(report, shownGrouping, style, part))
+      }
     }
-    return firstError ?? .ok
+    return firstError ?? checkStatus
   }
 
   /// The report's digest: its distinct transactions and unreadable inputs, with the options that change the

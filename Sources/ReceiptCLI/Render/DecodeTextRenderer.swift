@@ -18,11 +18,16 @@ package enum DecodeTextRenderer {
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
     head.append(("Environment", "\(doc.environment ?? "-")"))
+    let check = source.signatureCheck
+    var verdictRows = SignatureCheckRendering.rows(check)
+    if check.verdict != .verified, color, let first = verdictRows.first {
+      verdictRows[0] = (first.0, layout.paint(first.1, SignatureCheckRendering.tone(check.verdict)))
+    }
+    head += verdictRows
     if let signature = source.signature, source.format.name == "app_receipt" {
-      // A PKCS#7 receipt: the certificates as read, none checked.
+      // A PKCS#7 receipt: the certificates as read.
       let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
-      head.append(
-        ("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
+      head.append(("Envelope", "\(signature.algorithm ?? "unknown algorithm"), \(count)"))
       for (i, c) in signature.certificates.enumerated() {
         var text = c.subject ?? c.problem ?? "-"
         if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
@@ -31,7 +36,7 @@ package enum DecodeTextRenderer {
     } else if let signature = source.signature {
       var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
       header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
-      head.append(("Signature", "not verified (\(header.joined(separator: ", ")))"))
+      head.append(("JWS header", "\(header.joined(separator: ", "))"))
       if let signer = signature.signer { head.append(("Signed by", "\(signer)")) }
     }
     if let n = source.notification {

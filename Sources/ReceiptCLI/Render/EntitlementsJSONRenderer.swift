@@ -6,12 +6,13 @@ import ReceiptRules
 package enum EntitlementsJSONRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool,
-    appleStatuses: [StoreStatusComparison?] = []
+    appleStatuses: [StoreStatusComparison?] = [], signature: SignatureCheck? = nil
   ) -> JSONValue {
     .object([
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),
+      ("signature_check", signature.map(SignatureCheckRendering.json) ?? .null),
       (
         "entitlements",
         .array(

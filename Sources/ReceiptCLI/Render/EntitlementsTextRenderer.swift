@@ -6,10 +6,12 @@ import ReceiptRules
 package enum EntitlementsTextRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    appleStatuses: [StoreStatusComparison?] = []
+    appleStatuses: [StoreStatusComparison?] = [], signature: SignatureCheck? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
-    var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
+    var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n"
+    if let signature { out += SignatureCheckRendering.line(signature, color: color, width: width) }
+    out += "\n"
     guard !results.isEmpty else {
       return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
     }

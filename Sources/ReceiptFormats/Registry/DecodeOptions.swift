@@ -1,7 +1,7 @@
 import ReceiptModel
 
 /// What a caller allows a decoder to do, the same for every input format.
-public struct DecodeOptions: Hashable, Sendable {
+public struct DecodeOptions: Sendable {
   /// Keep credentials (`latest_receipt`, a shared secret) for `--show-secrets`; otherwise only their presence.
   public var keepSecrets: Bool
   /// Threads a decoder may use for one large document (1: read sequentially).
@@ -9,14 +9,20 @@ public struct DecodeOptions: Hashable, Sendable {
   /// Build the `carriedFields` (undocumented attributes) that only `decode` prints; commands that never read
   /// them skip the work. Warnings are kept either way.
   public var keepsCarriedFields: Bool
+  /// Check signatures, with verifiers lent by the caller; nil reads without checking (`not-checked`).
+  public var signatures: SignatureChecking?
 
   /// - Parameters:
   ///   - keepSecrets: keep credentials in the decoded history.
   ///   - threads: threads a decoder may use for one large document.
   ///   - keepsCarriedFields: build the carried fields `decode` shows.
-  public init(keepSecrets: Bool = false, threads: Int = 1, keepsCarriedFields: Bool = true) {
+  ///   - signatures: check signatures with these verifiers; nil reads without checking.
+  public init(
+    keepSecrets: Bool = false, threads: Int = 1, keepsCarriedFields: Bool = true, signatures: SignatureChecking? = nil
+  ) {
     self.keepSecrets = keepSecrets
     self.threads = max(1, threads)
     self.keepsCarriedFields = keepsCarriedFields
+    self.signatures = signatures
   }
 }
