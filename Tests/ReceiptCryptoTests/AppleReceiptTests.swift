@@ -107,6 +107,9 @@ struct RealReceipt: CustomStringConvertible {
       appleCount += 1
       let verdict = verifier.verifyPKCS7(receipt.blob, at: receipt.creation)
       #expect(verdict.outcome == .verified, "\(receipt): \(verdict.failure?.description ?? "")")
+      // The chain cache is a fast path: a fresh verifier (chain validated now) gives the same verdict.
+      var fresh = AppleSignatureVerifier()
+      #expect(fresh.verifyPKCS7(receipt.blob, at: receipt.creation) == verdict, "\(receipt)")
       #expect(verdict.anchoredAtApple, "\(receipt)")
       #expect(verdict.moment.source == .receiptCreationDate)
       #expect(verdict.chain.count == 3, "\(receipt)")
