@@ -24,7 +24,8 @@ let package = Package(
     .target(name: "ReceiptCLI", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
     // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
-    .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
+    .target(
+      name: "ReceiptTestSupport", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python (README section "batch"); not run by `swift test`.
@@ -33,7 +34,8 @@ let package = Package(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
       dependencies: [
-        "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport", "receipt-tool",
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+        "receipt-tool",
       ],
       // Data read by path from the tests, not resources.
       exclude: ["Fixtures", "FuzzRegressions"]

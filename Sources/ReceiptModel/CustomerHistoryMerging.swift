@@ -71,9 +71,6 @@ public struct CustomerHistoryMerger: Sendable {
     for i in check.failures.indices {
       check.failures[i].path = check.failures[i].path.isEmpty ? source : "\(source): \(check.failures[i].path)"
     }
-    if check.verdict == .unsigned || check.verdict == .notChecked, let note = check.note {
-      check.note = "\(source): \(note)"
-    }
     signatureCheck = signatureCheck.map { SignatureCheck.combining([$0, check], none: check) } ?? check
     for w in history.warnings { warnings.append(DataWarning(path: "\(source): \(w.path)", message: w.message)) }
     if let m = history.moment, m.time > (moment?.time ?? Timestamp.epoch) || moment == nil { moment = m }

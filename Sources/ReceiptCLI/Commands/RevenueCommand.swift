@@ -242,14 +242,9 @@ struct RevenueCommand: ParsableCommand {
       context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
     } else if !inputs.quiet {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
+      // The JSON report stays the one `--merge` sums byte for byte (parts carry no verdict); the verdict is in
+      // text, and in the warnings and checks on standard error.
       switch (reporter.name, signatureCheck) {
-      case ("json", let check?):
-        var json = RevenueReportCodec.write(report, part: part)
-        if case .object(var members) = json {
-          members.insert(("signature_check", SignatureCheckRendering.json(check)), at: 0)
-          json = .object(members)
-        }
-        context.stdout.write(json.rendered() + "\n")
       case ("text", let check?):
         context.stdout.write(
           SignatureCheckRendering.line(check, color: style.color, width: style.width).rendered + "\n"

@@ -106,9 +106,6 @@ struct SignatureReview {
     for i in named.failures.indices {
       named.failures[i].path = named.failures[i].path.isEmpty ? label : "\(label): \(named.failures[i].path)"
     }
-    if named.verdict == .unsigned || named.verdict == .notChecked, let note = named.note {
-      named.note = "\(label): \(note)"
-    }
     checks.append(named)
   }
 

@@ -207,6 +207,11 @@ public struct ASN1Reader: Sendable {
   public struct Node: Sendable, Equatable {
     public var element: ASN1Element
     public var depth: Int
+
+    public init(element: ASN1Element, depth: Int) {
+      self.element = element
+      self.depth = depth
+    }
   }
 
   /// Every element of `bytes`, outermost first, descending into constructed elements (not into OCTET or BIT

@@ -1,6 +1,6 @@
 /// The moment certificates are checked at: the payload's own date offline (Apple's signing certificates expire
 /// while what they signed stays genuine), or now where there is none. The verdict says which.
-public struct VerificationMoment: Sendable, Hashable {
+public struct VerificationMoment: Sendable, Hashable, CustomStringConvertible {
   public var millisecondsSince1970: Int64
   public var source: Source
 
@@ -28,6 +28,17 @@ public struct CertificateSummary: Sendable, Hashable {
   public var notBefore: Int64
   public var notAfter: Int64
   public var sha256: [UInt8]
+
+  public init(
+    position: String, commonName: String?, organization: String?, notBefore: Int64, notAfter: Int64, sha256: [UInt8]
+  ) {
+    self.position = position
+    self.commonName = commonName
+    self.organization = organization
+    self.notBefore = notBefore
+    self.notAfter = notAfter
+    self.sha256 = sha256
+  }
 
   public init(position: String, certificate: Certificate) {
     self.position = position

@@ -16,15 +16,19 @@ public struct PositionedCertificate: Sendable, Hashable {
 /// The validity windows are still to be checked against each document's moment (`failure(at:)`).
 public struct ValidatedChain: Sendable, Hashable {
   /// Leaf first, the anchor last.
-  public var certificates: [PositionedCertificate]
+  public let certificates: [PositionedCertificate]
   /// The anchor is one of Apple's compiled-in roots (not a --trust-root).
-  public var anchoredAtApple: Bool
+  public let anchoredAtApple: Bool
+  /// Made once per chain (each holds a SHA-256), not per document.
+  public let summaries: [CertificateSummary]
+
+  public init(certificates: [PositionedCertificate], anchoredAtApple: Bool) {
+    self.certificates = certificates
+    self.anchoredAtApple = anchoredAtApple
+    summaries = certificates.map { CertificateSummary(position: $0.position, certificate: $0.certificate) }
+  }
 
   public var leaf: Certificate { certificates[0].certificate }
-
-  public var summaries: [CertificateSummary] {
-    certificates.map { CertificateSummary(position: $0.position, certificate: $0.certificate) }
-  }
 
   /// The first certificate not valid at `moment` (both bounds inclusive), leaf first; nil when all are.
   public func failure(at moment: VerificationMoment) -> SignatureFailure? {

@@ -2,7 +2,9 @@
 /// `YYYYMMDDHHMMSSZ`, nothing else (no fractions, no offsets), read as milliseconds since 1970.
 public enum CertificateTime {
   /// The time an element holds, or an error saying why it is not a certificate time.
-  static func milliseconds(_ element: ASN1Element, in reader: ASN1Reader, _ name: String) throws(ASN1Error) -> Int64 {
+  public static func milliseconds(_ element: ASN1Element, in reader: ASN1Reader, _ name: String) throws(ASN1Error)
+    -> Int64
+  {
     let text = Array(reader.content(element))
     let digits: Int
     switch element.tag {

@@ -242,10 +242,15 @@ public enum SignedDataDecoder {
     var items: [NestedJWS<SignedPayload>] = []
     items.reserveCapacity(ranges.count)
     var carried: [SignedDataError] = []
+    // Lines signed alike share one header (and its certificate chain's text) instead of a copy each.
+    var memo = CompactJWS.HeaderMemo()
     for r in ranges {
-      do {
-        let (jws, inner) = try CompactJWS.decode(
-          Array(bytes[r.lo..<r.hi]), expected: nil, base: "line \(r.line)", strict: strict, checks: checks)
+      do throws(SignedDataError) {
+        let (jws, inner) = try bytes.withUnsafeBufferPointer { all throws(SignedDataError) in
+          try CompactJWS.decode(
+            UnsafeBufferPointer(rebasing: all[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
+            strict: strict, memo: &memo, checks: checks)
+        }
         items.append(.decoded(jws))
         carried += inner
       } catch {
