@@ -29,7 +29,7 @@ let package = Package(
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python (README section "batch"); not run by `swift test`.
-    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptTestSupport"]),
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

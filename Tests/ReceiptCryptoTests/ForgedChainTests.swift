@@ -14,8 +14,10 @@ import Testing
     try #require(CryptoTestData.fixture("chains/\(name).der"), "chains/\(name).der")
   }
 
-  /// Apple's roots plus the test root.
-  static func testTrust() throws -> TrustAnchors { try TrustAnchors.apple.adding(rootDER: try certificate("root")) }
+  /// Apple's roots plus the test roots.
+  static func testTrust() throws -> TrustAnchors {
+    try TrustAnchors.apple.adding(rootDER: try certificate("root")).adding(rootDER: try certificate("rootpathlen0"))
+  }
 
   static func verdict(_ name: String, trust: TrustAnchors? = nil) throws -> SignatureVerdict {
     var verifier = AppleSignatureVerifier(trust: try trust ?? testTrust())
@@ -46,6 +48,10 @@ import Testing
       ("expired-leaf", .expired, "x5c[0]"),
       ("critical-extension", .criticalExtension, "x5c[0]"),
       ("look-alike-g3", .untrustedRoot, "x5c[1]"),
+      ("root-path-length", .pathLength, "root"),
+      ("intermediate-without-certsign", .keyUsage, "x5c[1]"),
+      ("leaf-p384", .unsupportedKey, "x5c[0]"),
+      ("leaf-signed-by-another-key", .badSignature, "x5c[0]"),
       ("four-certificates", .jwsX5C, nil),
       ("two-certificates", .jwsX5C, nil),
       ("alg-none", .jwsAlgorithm, nil),
@@ -142,6 +148,36 @@ import Testing
     #expect(token.verify(with: &verifier).failure == SignatureFailure(.derMalformed, certificate: "x5c[0]", ""))
     token.x5c?[1] = "not base64!"
     #expect(token.verify(with: &verifier).failure == SignatureFailure(.jwsBase64, certificate: "x5c[1]", ""))
+  }
+
+  /// Byte patches that keep the DER well formed but break a certificate rule.
+  @Test func patchedCertificatesBreakTheirRule() throws {
+    let leaf = try Self.certificate("leaf")
+    let sha256 = OID.ecdsaWithSHA256.contentOctets
+    // The last AlgorithmIdentifier is the outer one: made ecdsa-with-SHA384, the inner one still says SHA-256.
+    let outer = try #require(Self.lastRange(of: sha256, in: leaf))
+    var mismatched = leaf
+    mismatched[outer.upperBound - 1] = 0x03
+    #expect(throws: SignatureFailure(.algorithmMismatch, "")) { try Certificate(derEncoded: mismatched) }
+    // notBefore 2025-06-01 made 2029-06-01, after notAfter 2027-06-01.
+    let notBefore = try #require(Self.lastRange(of: Array("250601000000Z".utf8), in: leaf))
+    var inverted = leaf
+    inverted[notBefore.lowerBound + 1] = UInt8(ascii: "9")
+    #expect(throws: SignatureFailure(.certificateValidity, "")) { try Certificate(derEncoded: inverted) }
+    // A version 4.
+    var version = leaf
+    #expect(Array(version[8...12]) == [0xA0, 0x03, 0x02, 0x01, 0x02])
+    version[12] = 0x03
+    #expect(throws: SignatureFailure(.derMalformed, "")) { try Certificate(derEncoded: version) }
+  }
+
+  static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+    guard needle.count <= haystack.count else { return nil }
+    for start in stride(from: haystack.count - needle.count, through: 0, by: -1)
+    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+      return start..<(start + needle.count)
+    }
+    return nil
   }
 
   @Test func everyFixtureCertificateTruncatedNeverParses() throws {

@@ -15,17 +15,30 @@ public struct PositionedCertificate: Sendable, Hashable {
 /// A chain whose time-independent checks passed: leaf, intermediate, then the trust anchor that verified.
 /// The validity windows are still to be checked against each document's moment (`failure(at:)`).
 public struct ValidatedChain: Sendable, Hashable {
-  /// Leaf first, the anchor last.
-  public let certificates: [PositionedCertificate]
+  /// Leaf first, the anchor last. Renaming positions (an envelope that lists the same certificates in another
+  /// order) renames the summaries without hashing again.
+  public var certificates: [PositionedCertificate] {
+    didSet {
+      if oldValue.map(\.certificate) == certificates.map(\.certificate) {
+        for i in summaries.indices { summaries[i].position = certificates[i].position }
+      } else {
+        summaries = Self.summaries(certificates)
+      }
+    }
+  }
   /// The anchor is one of Apple's compiled-in roots (not a --trust-root).
   public let anchoredAtApple: Bool
   /// Made once per chain (each holds a SHA-256), not per document.
-  public let summaries: [CertificateSummary]
+  public private(set) var summaries: [CertificateSummary]
+
+  static func summaries(_ certificates: [PositionedCertificate]) -> [CertificateSummary] {
+    certificates.map { CertificateSummary(position: $0.position, certificate: $0.certificate) }
+  }
 
   public init(certificates: [PositionedCertificate], anchoredAtApple: Bool) {
     self.certificates = certificates
     self.anchoredAtApple = anchoredAtApple
-    summaries = certificates.map { CertificateSummary(position: $0.position, certificate: $0.certificate) }
+    summaries = Self.summaries(certificates)
   }
 
   public var leaf: Certificate { certificates[0].certificate }

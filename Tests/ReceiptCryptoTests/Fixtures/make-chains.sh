@@ -49,6 +49,13 @@ keyUsage = critical, keyCertSign, cRLSign
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, keyCertSign, cRLSign
 1.2.840.113635.100.6.2.1 = DER:05:00
+[root_pathlen0]
+basicConstraints = critical, CA:TRUE, pathlen:0
+keyUsage = critical, keyCertSign, cRLSign
+[intermediate_no_certsign]
+basicConstraints = critical, CA:TRUE, pathlen:0
+keyUsage = critical, digitalSignature
+1.2.840.113635.100.6.2.1 = DER:05:00
 [leaf]
 basicConstraints = CA:FALSE
 keyUsage = critical, digitalSignature
@@ -95,6 +102,17 @@ cp inter.key internomarker.key; csr internomarker "$inter"; sign internomarker r
 cp leaf.key leafundernomarker.key; csr leafundernomarker "$leafname"; sign leafundernomarker internomarker leaf 20250601000000Z 20270601000000Z sha256
 cp inter.key internotca.key; csr internotca "$inter"; sign internotca root intermediate_not_ca 20250101000000Z 20400101000000Z
 cp leaf.key leafundernotca.key; csr leafundernotca "$leafname"; sign leafundernotca internotca leaf 20250601000000Z 20270601000000Z sha256
+# A root that allows no intermediate; an intermediate that may not sign certificates; a P-384 leaf (ES256 needs
+# P-256); a leaf that names the intermediate but was signed by another key.
+key secp384r1 rootpathlen0; csr rootpathlen0 "/CN=receipt-tool Test Root Without Intermediates/O=receipt-tool tests/C=US"
+sign rootpathlen0 rootpathlen0 root_pathlen0 20250101000000Z 20450101000000Z
+cp inter.key interunderpathlen0.key; csr interunderpathlen0 "$inter"; sign interunderpathlen0 rootpathlen0 intermediate 20250101000000Z 20400101000000Z
+cp leaf.key leafunderpathlen0.key; csr leafunderpathlen0 "$leafname"; sign leafunderpathlen0 interunderpathlen0 leaf 20250601000000Z 20270601000000Z sha256
+cp inter.key internocertsign.key; csr internocertsign "$inter"; sign internocertsign root intermediate_no_certsign 20250101000000Z 20400101000000Z
+cp leaf.key leafundernocertsign.key; csr leafundernocertsign "$leafname"; sign leafundernocertsign internocertsign leaf 20250601000000Z 20270601000000Z sha256
+key secp384r1 leafp384; csr leafp384 "$leafname"; sign leafp384 inter leaf 20250601000000Z 20270601000000Z sha256
+key secp384r1 otherinter; csr otherinter "$inter"; sign otherinter root intermediate 20250101000000Z 20400101000000Z
+cp leaf.key leafwrongkey.key; csr leafwrongkey "$leafname"; sign leafwrongkey otherinter leaf 20250601000000Z 20270601000000Z sha256
 # A look-alike of Apple Root CA - G3: the same subject name bytes, another key.
 key secp384r1 fakeg3; csr fakeg3 "$g3"; sign fakeg3 fakeg3 root 20250101000000Z 20450101000000Z
 key secp384r1 fakeinter; csr fakeinter "$inter"; sign fakeinter fakeg3 intermediate 20250101000000Z 20400101000000Z
@@ -103,7 +121,7 @@ cp leaf.key fakeleaf.key; csr fakeleaf "$leafname"; sign fakeleaf fakeinter leaf
 key prime256v1 lone; csr lone "/CN=receipt-tool Test Lone Signer/O=receipt-tool tests"
 sign lone lone leaf 20250101000000Z 20350101000000Z sha256
 
-for c in root inter leaf leafnomarker leafexpired leafcritical internomarker leafundernomarker internotca leafundernotca fakeg3 fakeinter fakeleaf lone; do
+for c in rootpathlen0 interunderpathlen0 leafunderpathlen0 internocertsign leafundernocertsign leafp384 leafwrongkey root inter leaf leafnomarker leafexpired leafcritical internomarker leafundernomarker internotca leafundernotca fakeg3 fakeinter fakeleaf lone; do
   cp "$c.der" "$out/$c.der"
 done
 
@@ -134,6 +152,10 @@ jws no-intermediate-marker leaf ES256 "leafundernomarker internomarker root"
 jws intermediate-not-ca leaf ES256 "leafundernotca internotca root"
 jws expired-leaf leaf ES256 "leafexpired inter root"
 jws critical-extension leaf ES256 "leafcritical inter root"
+jws root-path-length leaf ES256 "leafunderpathlen0 interunderpathlen0 rootpathlen0"
+jws intermediate-without-certsign leaf ES256 "leafundernocertsign internocertsign root"
+jws leaf-p384 leafp384 ES256 "leafp384 inter root"
+jws leaf-signed-by-another-key leaf ES256 "leafwrongkey inter root"
 jws look-alike-g3 leaf ES256 "fakeleaf fakeinter fakeg3"
 jws four-certificates leaf ES256 "leaf inter root root"
 jws two-certificates leaf ES256 "leaf inter"
