@@ -91,17 +91,13 @@ extension AppleSignatureVerifier {
       [leaf.certificate.der, intermediate.certificate.der], policy: .receipt,
       positions: [leaf.position, intermediate.position])
     {
-    case .trusted(let trusted):
+    case .trusted(var trusted):
       // The cache is keyed by the certificates' bytes: another envelope may have listed them in another order.
-      let positions = [leaf.position, intermediate.position]
-      if trusted.certificates.count == 3, trusted.certificates.prefix(2).map(\.position) != positions {
-        chain = ValidatedChain(
-          certificates: zip(positions, trusted.certificates).map { PositionedCertificate($0, $1.certificate) }
-            + trusted.certificates.suffix(1),
-          anchoredAtApple: trusted.anchoredAtApple)
-      } else {
-        chain = trusted
+      if trusted.certificates.count == 3 {
+        trusted.certificates[0].position = leaf.position
+        trusted.certificates[1].position = intermediate.position
       }
+      chain = trusted
     case .rejected(let failure, let summaries): return failed(failure, summaries)
     }
     if let failure = chain.failure(at: moment) { return failed(failure, chain.summaries) }
