@@ -25,16 +25,36 @@ public struct SignatureChecking: Sendable {
   }
 }
 
-/// The signature checks of one document: the verifier lent for it and each signed item's verdict, in the order
-/// the items were read (a nested JWS before the one that holds it). One thread, one document.
+/// The signature checks of one document: the verifier lent for it and a running tally of its signed items'
+/// verdicts, in the order the items were read (a nested JWS before the one that holds it). One thread, one
+/// document. The tally gives the answer `SignatureCheck.combining` gives over every item's own verdict (a test
+/// holds it to that), without making a verdict, a chain summary and a message for each of 100,000 items.
 final class JWSChecks {
   var verifier: AppleSignatureVerifier
   let now: Timestamp
-  private(set) var items: [SignatureCheck] = []
+  private(set) var tally = Tally()
 
-  init(verifier: AppleSignatureVerifier, now: Timestamp) {
+  /// What the items so far add up to.
+  struct Tally {
+    var signed = 0
+    var verified = 0
+    var testSigned = 0
+    var failed = 0
+    /// The first failures, with their messages.
+    var failures: [SignatureItemFailure] = []
+    var weakest: SignatureCheck.Verdict?
+    /// The item the verdict speaks for: the first of the weakest verdict, the newest when none failed.
+    var speaker: SignatureVerdict?
+    var sources: [String] = []
+    var throughTrustRoot = false
+    /// Every item's own verdict, kept only when asked for (tests compare the tally with them).
+    var items: [SignatureCheck]?
+  }
+
+  init(verifier: AppleSignatureVerifier, now: Timestamp, keepsItems: Bool = false) {
     self.verifier = verifier
     self.now = now
+    if keepsItems { tally.items = [] }
   }
 
   /// Checks one JWS at its payload's `signedDate` (an app transaction's `receiptCreationDate`), or now where it
@@ -52,17 +72,65 @@ final class JWSChecks {
     }
     let verdict = verifier.verifyJWS(
       signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c, at: moment)
-    items.append(Self.check(of: verdict, path: path))
+    add(verdict, path: path)
   }
 
-  /// Forgets the items after the first `count` (a payload read again checks its nested JWS again).
-  func forget(after count: Int) {
-    if items.count > count { items.removeSubrange(count...) }
+  func add(_ verdict: SignatureVerdict, path: LazyPath) {
+    tally.signed += 1
+    let kind: SignatureCheck.Verdict
+    switch verdict.outcome {
+    case .verified:
+      kind = .verified
+      tally.verified += 1
+      if !verdict.anchoredAtApple { tally.throughTrustRoot = true }
+    case .testSigned:
+      kind = .testSigned
+      tally.testSigned += 1
+    case .failed(let failure):
+      kind = .invalid
+      tally.failed += 1
+      if tally.failures.count < SignatureCheck.maxFailuresKept {
+        tally.failures.append(Self.failure(failure, path: path))
+      }
+    }
+    let source = verdict.moment.source.rawValue
+    if !tally.sources.contains(source) { tally.sources.append(source) }
+    if let weakest = tally.weakest, weakest <= kind {
+      if weakest == kind, kind != .invalid, let held = tally.speaker,
+        verdict.moment.millisecondsSince1970 > held.moment.millisecondsSince1970
+      {
+        tally.speaker = verdict
+      }
+    } else {
+      tally.weakest = kind
+      tally.speaker = verdict
+    }
+    tally.items?.append(Self.check(of: verdict, path: path))
   }
+
+  /// Forgets what was checked since `mark` (a payload read again checks its nested JWS again).
+  func forget(since mark: Tally) { tally = mark }
 
   /// The document's verdict: the weakest item's.
   var documentCheck: SignatureCheck {
-    SignatureCheck.combining(items, none: SignatureCheck(.notChecked, note: "no signed item could be read"))
+    guard let weakest = tally.weakest, let speaker = tally.speaker else {
+      return SignatureCheck(.notChecked, note: "no signed item could be read")
+    }
+    var check = Self.check(of: speaker, path: LazyPath(""))
+    check.verdict = weakest
+    check.signedItems = tally.signed
+    check.verifiedItems = tally.verified
+    check.testSignedItems = tally.testSigned
+    check.failureCount = tally.failed
+    check.failures = tally.failures
+    check.momentSources = tally.sources
+    check.anchor = weakest == .verified ? (tally.throughTrustRoot ? .trustRoot : .apple) : nil
+    return check
+  }
+
+  static func failure(_ failure: SignatureFailure, path: LazyPath) -> SignatureItemFailure {
+    SignatureItemFailure(
+      path: path.text, code: failure.code.rawValue, certificate: failure.certificate, reason: failure.description)
   }
 
   /// The format-neutral verdict of one item.
@@ -77,10 +145,7 @@ final class JWSChecks {
     case .testSigned:
       return .testSignedItem(chain: chain, moment: moment)
     case .failed(let failure):
-      let item = SignatureItemFailure(
-        path: path.text, code: failure.code.rawValue, certificate: failure.certificate,
-        reason: failure.description)
-      return .failedItem(item, chain: chain, moment: moment)
+      return .failedItem(Self.failure(failure, path: path), chain: chain, moment: moment)
     }
   }
 

@@ -90,7 +90,7 @@ enum PayloadDecoding {
     do {
       return try JSONReader.withReader(bytes) { reader in
         // Nested signatures checked by a pass that is then read again are checked again: forget the first.
-        let checked = checks?.items.count ?? 0
+        let checked = checks?.tally
         // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
         // be among the keys it did not know. Anything else (a failure, such a marker, very many unknown keys)
         // is read again the two-pass way below, so errors and their order are the same either way.
@@ -101,7 +101,7 @@ enum PayloadDecoding {
         {
           return (payload, carried)
         }
-        checks?.forget(after: checked)
+        if let checked { checks?.forget(since: checked) }
         let markers = try kindMarkersPresent(reader, base: base)
         let kind = try resolveKind(markers, expected: expected, base: base)
         return try readTyped(kind, reader, base: base, strict: strict, checks: checks)

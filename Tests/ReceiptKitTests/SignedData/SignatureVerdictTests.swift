@@ -132,6 +132,21 @@ import Testing
     #expect(a.signatureCheck.verdict == .verified && a.signatureCheck.signedItems == 3)
   }
 
+  /// The running tally a document keeps gives what combining every item's own verdict gives.
+  @Test(arguments: [
+    "forged-entitlements-expired.jws", "family-revoke-notification-v2.json", "subscription-statuses-grace-period.json",
+    "test-signed-entitlements-active.jws", "entitlements-active.jws",
+  ])
+  func theTallyAgreesWithCombiningEveryItem(_ name: String) throws {
+    for trust in [try Self.testTrust(), TrustAnchors.apple] {
+      let checks = JWSChecks(verifier: AppleSignatureVerifier(trust: trust), now: Self.now, keepsItems: true)
+      _ = try SignedDataDecoder.decode(Self.example(name), strict: false, checks: checks)
+      let items = try #require(checks.tally.items)
+      #expect(!items.isEmpty)
+      #expect(checks.documentCheck == SignatureCheck.combining(items, none: SignatureCheck(.notChecked)), "\(name)")
+    }
+  }
+
   @Test func withoutAVerifierNothingIsCalledVerified() throws {
     let history = try SignedDataFormat().decode(
       Self.example("entitlements-active.jws"), source: "test", options: DecodeOptions())
