@@ -1,4 +1,5 @@
 import ReceiptCLI
+import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
@@ -15,6 +16,24 @@ import ReceiptRules
 /// (base64url, JWS) and every subcommand in every output format.
 /// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.
 package enum FuzzDriver {
+  /// The PKCS#7 verification path (issue 28) on the raw bytes and, when they are base64 text, on what they decode
+  /// to: checked at 1970, when no real certificate was valid, nothing verifies; every failure is one line.
+  static func pkcs7Verification(_ bytes: [UInt8]) -> [String] {
+    var problems: [String] = []
+    var verifier = AppleSignatureVerifier()
+    let moment = VerificationMoment(millisecondsSince1970: 0, source: .now)
+    var blobs = [bytes]
+    if let der = ReceiptCrypto.Base64.decode(bytes.filter { $0 > 0x20 }) {
+      blobs.append(der)
+    }
+    for blob in blobs {
+      let verdict = verifier.verifyPKCS7(blob, at: moment)
+      if verdict.outcome == .verified { problems.append("a PKCS#7 envelope verified at 1970") }
+      if verdict.failure?.description.contains("\n") == true { problems.append("a PKCS#7 failure spans lines") }
+    }
+    return problems
+  }
+
   /// Properties that must hold for any input; returns the ones that failed (empty when all is well).
   /// `write` stores the bytes at `scratchPath` so the subcommands read them as a real file.
   package static func exercise(
@@ -44,6 +63,8 @@ package enum FuzzDriver {
     if let history = try? SignedDataFormat().decode(bytes, source: "fuzz", options: DecodeOptions()) {
       if history.provenance.signatureCheck.verdict == .verified { problems.append("a signature claimed verified") }
     }
+
+    problems += pkcs7Verification(bytes)
 
     guard write(bytes, scratchPath) else { return problems }
     let null = open("/dev/null", O_WRONLY)

@@ -107,6 +107,9 @@ struct RealReceipt: CustomStringConvertible {
       appleCount += 1
       let verdict = verifier.verifyPKCS7(receipt.blob, at: receipt.creation)
       #expect(verdict.outcome == .verified, "\(receipt): \(verdict.failure?.description ?? "")")
+      // The chain cache is a fast path: a fresh verifier (chain validated now) gives the same verdict.
+      var fresh = AppleSignatureVerifier()
+      #expect(fresh.verifyPKCS7(receipt.blob, at: receipt.creation) == verdict, "\(receipt)")
       #expect(verdict.anchoredAtApple, "\(receipt)")
       #expect(verdict.moment.source == .receiptCreationDate)
       #expect(verdict.chain.count == 3, "\(receipt)")
@@ -127,6 +130,35 @@ struct RealReceipt: CustomStringConvertible {
     #expect(types == ["Production", "ProductionSandbox"])
     // The repeated receipts and the shared chains were validated once each.
     #expect(verifier.cacheHits > 0)
+  }
+
+  /// The chain cache is keyed by the certificates' bytes: an envelope listing the same certificates in another
+  /// order (they are outside the signature) gets its own positions, as a fresh verifier gives them.
+  @Test func aCachedChainTakesTheEnvelopesOwnCertificatePositions() throws {
+    guard let receipts = try RealReceipt.all(),
+      let receipt = receipts.first(where: { $0.name == "signatures/receipts/receipt-production" })
+    else { return }
+    let envelope = try PKCS7SignedData(berEncoded: receipt.blob)
+    #expect(envelope.certificates.count == 3)
+    let joined = envelope.certificates.joined()
+    let start = try #require(
+      (0...(receipt.blob.count - joined.count)).first {
+        receipt.blob[$0..<($0 + joined.count)].elementsEqual(joined)
+      })
+    var reordered = receipt.blob
+    let reversed = Array(envelope.certificates.reversed().joined())
+    reordered.replaceSubrange(start..<(start + joined.count), with: reversed)
+
+    var cached = AppleSignatureVerifier()
+    let original = cached.verifyPKCS7(receipt.blob, at: receipt.creation)
+    let again = cached.verifyPKCS7(reordered, at: receipt.creation)
+    var fresh = AppleSignatureVerifier()
+    let expected = fresh.verifyPKCS7(reordered, at: receipt.creation)
+    #expect(original.outcome == .verified && again.outcome == .verified)
+    #expect(cached.cacheHits == 1)
+    #expect(again == expected)
+    #expect(original.chain.map(\.position) == ["certificates[0]", "certificates[1]", "root"])
+    #expect(again.chain.map(\.position) == ["certificates[2]", "certificates[1]", "root"])
   }
 
   /// Checked now, every Apple receipt fails with chain.expired: Apple's receipt signing certificates live about
@@ -173,6 +205,7 @@ struct RealReceipt: CustomStringConvertible {
         #expect(rooted.outcome == .testSigned, "\(receipt)")
       }
     }
-    #expect(verifiedWithRoot >= 2, "signatures/receipts/receipt-xcode and its peer-fixtures copy")
+    // The five files (four Xcode sessions) all carry the same "StoreKit" certificate.
+    #expect(verifiedWithRoot == xcode.count)
   }
 }

@@ -91,7 +91,13 @@ extension AppleSignatureVerifier {
       [leaf.certificate.der, intermediate.certificate.der], policy: .receipt,
       positions: [leaf.position, intermediate.position])
     {
-    case .trusted(let trusted): chain = trusted
+    case .trusted(var trusted):
+      // The cache is keyed by the certificates' bytes: another envelope may have listed them in another order.
+      if trusted.certificates.count == 3 {
+        trusted.certificates[0].position = leaf.position
+        trusted.certificates[1].position = intermediate.position
+      }
+      chain = trusted
     case .rejected(let failure, let summaries): return failed(failure, summaries)
     }
     if let failure = chain.failure(at: moment) { return failed(failure, chain.summaries) }

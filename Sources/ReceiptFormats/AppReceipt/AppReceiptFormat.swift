@@ -1,9 +1,11 @@
+import ReceiptCrypto
 import ReceiptModel
 
 /// On-device app receipts (PKCS#7 SignedData, `Bundle.main.appStoreReceiptURL`): raw DER, base64 text, a
 /// verifyReceipt request body (`receipt-data`) or another JSON object holding the base64 blob
-/// (`transactionReceipt`). Read offline; the signature is never verified, and what only Apple's servers know
-/// (ownership, renewal state, refund reasons, subscription groups) is left unknown rather than assumed.
+/// (`transactionReceipt`). Read offline; the signature is verified when the caller lends a verifier (against
+/// the pinned Apple Inc. Root, at the receipt's creation date), and what only Apple's servers know (ownership,
+/// renewal state, refund reasons, subscription groups) is left unknown rather than assumed.
 public struct AppReceiptFormat: InputFormat {
   /// The format, ready to register.
   public init() {}
@@ -54,8 +56,12 @@ public struct AppReceiptFormat: InputFormat {
     } catch {
       throw Self.receiptError(error, source: source)
     }
-    return try AppReceiptHistory.history(
+    var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
+    if let checking = options.signatures, document.payload.signature.signerCount > 0 {
+      history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+    }
+    return history
   }
 
   /// The library error for a reading failure: the byte offset and the ASN.1 path, as the reader found them.
@@ -144,11 +150,11 @@ public enum AppReceiptHistory {
         subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter, problem: $0.problem)
     }
     history.provenance.signature = signature
-    // Issue 28 checks PKCS#7 signatures; until then a signed receipt says so rather than passing for unsigned.
+    // Verified by `signatureCheck(of:checking:)` when the caller lends a verifier; otherwise says so.
     history.provenance.signatureCheck =
       payload.signature.signerCount == 0
       ? .unsigned("this app receipt (no signer)")
-      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signatures are not checked by this version")
+      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signature not checked")
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
@@ -174,6 +180,19 @@ public enum AppReceiptHistory {
     history.transactions = collector.transactions
     history.provenance.duplicateRowsMerged = collector.duplicates
     return history
+  }
+
+  /// The PKCS#7 signature's verdict, checked at the receipt's creation date (attribute 12): Apple's signing
+  /// certificates expire while the receipts they signed stay genuine. That date, read from the payload before
+  /// anything is verified, only chooses the moment; the signature must still verify. Without a creation date,
+  /// the run's "now".
+  static func signatureCheck(of document: AppReceiptReader.Document, checking: SignatureChecking) -> SignatureCheck {
+    var moment = VerificationMoment(millisecondsSince1970: checking.now.milliseconds, source: .now)
+    if let created = document.payload.creationDate {
+      moment = VerificationMoment(millisecondsSince1970: created.milliseconds, source: .receiptCreationDate)
+    }
+    let verdict = checking.verifiers.withVerifier { $0.verifyPKCS7(document.der, at: moment) }
+    return JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
   }
 
   /// `Production`, `Sandbox` or `Xcode`, as verifyReceipt's `environment` spells them, from Apple's

@@ -412,6 +412,8 @@ public enum AppReceiptReader {
     public var form: AppReceiptForm
     /// What the receipt says.
     public var payload: AppReceiptPayload
+    /// The PKCS#7 envelope's bytes (the base64 decoded), for signature verification.
+    public var der: [UInt8]
   }
 
   /// Recognises the input (base64, DER, JSON wrapper) and decodes the receipt it holds.
@@ -433,6 +435,7 @@ public enum AppReceiptReader {
     let input = try AppReceiptInput.recognise(bytes, whole: whole)
     return Document(
       form: input.form,
-      payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes))
+      payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: keepsOtherAttributes),
+      der: input.der)
   }
 }
