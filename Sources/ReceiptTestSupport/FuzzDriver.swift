@@ -72,7 +72,8 @@ package enum FuzzDriver {
   /// thread gives: the same history, or the same error. Piece sizes vary with the input, so that guesses land
   /// inside strings, nested values and broken elements.
   package static func piecesAgainstOneThread(_ bytes: [UInt8]) -> [String] {
-    func read(_ pieces: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
+    func read(_ sizes: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
+      let pieces = sizes.map { TransactionArraySplit.Pieces(sizes: $0, helpers: ArrayPieceHelpers()) }
       do throws(ReceiptError) {
         return .success(try ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false, pieces: pieces))
       } catch {

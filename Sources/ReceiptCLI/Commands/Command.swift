@@ -65,11 +65,10 @@ package final class CommandContext: @unchecked Sendable {
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
+    var options = DecodeOptions(keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields)
+    options.pieceHelpers = Cores.pieceHelpers
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
-      try formats.decode(
-        contentsOf: buffer, source: input.label,
-        options: DecodeOptions(
-          keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields))
+      try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }
   }
 

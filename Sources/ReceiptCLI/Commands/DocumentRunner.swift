@@ -1,4 +1,3 @@
-import Dispatch
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules

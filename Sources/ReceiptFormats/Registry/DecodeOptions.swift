@@ -1,22 +1,22 @@
 import ReceiptModel
 
 /// What a caller allows a decoder to do, the same for every input format.
-public struct DecodeOptions: Hashable, Sendable {
+public struct DecodeOptions: Sendable {
   /// Keep credentials (`latest_receipt`, a shared secret) for `--show-secrets`; otherwise only their presence.
   public var keepSecrets: Bool
-  /// Threads a decoder may use for one large document (1: read sequentially).
-  public var threads: Int
   /// Build the `carriedFields` (undocumented attributes) that only `decode` prints; commands that never read
   /// them skip the work. Warnings are kept either way.
   public var keepsCarriedFields: Bool
 
   /// - Parameters:
   ///   - keepSecrets: keep credentials in the decoded history.
-  ///   - threads: threads a decoder may use for one large document.
   ///   - keepsCarriedFields: build the carried fields `decode` shows.
-  public init(keepSecrets: Bool = false, threads: Int = 1, keepsCarriedFields: Bool = true) {
+  public init(keepSecrets: Bool = false, keepsCarriedFields: Bool = true) {
     self.keepSecrets = keepSecrets
-    self.threads = max(1, threads)
     self.keepsCarriedFields = keepsCarriedFields
   }
+
+  /// Other threads that may parse parts of one large document, given by the caller that owns them (the input
+  /// pipeline); nil: the document is read on the calling thread alone.
+  package var pieceHelpers: (any PieceHelpers)?
 }

@@ -12,20 +12,24 @@ public enum ReceiptDecoder {
   public static func decode(
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
+    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
   }
 
   /// Decodes `buffer` in place (a mapped file); it must stay valid until this returns.
   public static func decode(
     buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(
-      buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
+    try decode(buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
   }
 
-  /// Decodes `bytes` reading large transaction arrays in pieces of `pieces` (nil: on this thread alone).
+  /// Large arrays are read in pieces when the caller gives threads for them.
+  private static func pieces(_ options: DecodeOptions) -> TransactionArraySplit.Pieces? {
+    options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
+  }
+
+  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone).
   package static func decode(
-    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
   ) throws(ReceiptError) -> PurchaseHistory {
     try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
       try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces)
@@ -33,13 +37,13 @@ public enum ReceiptDecoder {
   }
 
   static func decode(
-    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
   ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
-        reading.pieceSizes = pieces
+        reading.pieces = pieces
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptError {
@@ -529,9 +533,9 @@ extension ValueReading {
       }
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
-    if let pieceSizes, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieceSizes) {
+    if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
       try TransactionArraySplit.read(
-        &self, pieceBytes: pieceSizes.pieceBytes, warnings: &warnings, element: transaction
+        &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: transaction
       ) {
         collector.add($0, prefer: latestReceiptInfoWins)
       }

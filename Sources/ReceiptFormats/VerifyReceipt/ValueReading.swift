@@ -21,9 +21,9 @@ struct ValueReading {
   var interner = StringInterner()
   /// Read large transaction arrays in pieces on every core (`TransactionArraySplit`), or nil for one thread;
   /// tests compare both ways.
-  var pieceSizes: TransactionArraySplit.Sizes? = .standard
-  /// How many arrays were read with some piece parsed on another thread used (for tests).
-  var arraysReadOnTwoThreads = 0
+  var pieces: TransactionArraySplit.Pieces?
+  /// How many arrays were read with some piece another thread parsed (for tests).
+  var arraysReadInPieces = 0
 
   init(reader: JSONReader, source: String) {
     self.reader = reader
