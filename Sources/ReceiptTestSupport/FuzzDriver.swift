@@ -3,14 +3,6 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Runs one fuzz input through the JSON reader, the catalog loader, the app receipt and signed-data readers
 /// (base64url, JWS) and every subcommand in every output format.
 /// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.

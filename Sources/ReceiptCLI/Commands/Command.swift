@@ -134,6 +134,12 @@ package enum CommonOptions {
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")
 
+  /// How the inputs are read, the options every command ends with, in the order help lists them; `flags` (a
+  /// command's own output switches) go just before `--quiet`.
+  package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
+    [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags + [quiet, maxDocumentSize]
+  }
+
   package static let showSecrets = OptionSpec(
     "show-secrets",
     help: "Print the base64 latest_receipt in full. It is a customer credential; by default only its length is shown.")

@@ -2,14 +2,6 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a per-document command produced for one input document.
 ///
 /// `text` and `json` are rendered on demand: the runner asks only for the format being written,

@@ -21,11 +21,7 @@ struct EntitlementsCommand: ParsableCommand {
       OptionSpec(
         "explain",
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
-      CommonOptions.ndjson,
-      CommonOptions.oneCustomer,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: true))
 
   var options: DocumentCommandOptions
   var asOf: AsOfChoice

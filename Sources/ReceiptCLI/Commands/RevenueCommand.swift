@@ -41,10 +41,7 @@ struct RevenueCommand: ParsableCommand {
         help:
           "The files are '--format ledger' lines: count each transaction once and write a partial report (JSON on one line)."
       ),
-      CommonOptions.ndjson,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: false))
 
   var inputs: InputOptions
   var catalog: CatalogOptions

@@ -2,14 +2,6 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
 /// Reads a file or standard input and hands out lines (NDJSON) or the whole rest (one document).

@@ -1,13 +1,6 @@
 import Dispatch
 import ReceiptFormats
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ReceiptModel
 
 /// The one place that starts threads: how many cores the tool uses, and the ways work runs on them.
 ///

@@ -2,14 +2,6 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One JSON document to process, and where it came from.
 package struct InputDocument: Sendable {
   /// The file name, or `<stdin>`.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ReceiptModel
 
 /// A regular file mapped read-only, so a document is parsed in place: no copy into a fresh buffer,
 /// no zeroed pages. Unmapped when the last document that uses it is gone.

@@ -1,14 +1,6 @@
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Maps an object key's bytes to a small integer without allocating a String per key.
 ///
 /// Receipt objects repeat the same two dozen keys millions of times in a large

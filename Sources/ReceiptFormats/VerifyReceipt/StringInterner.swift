@@ -1,14 +1,6 @@
 import ReceiptModel
 import ReceiptRules
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Hands out one shared String for values that repeat in every transaction (product ids,
 /// original transaction ids, subscription groups), so a large receipt allocates and
 /// validates each distinct value once instead of once per row.
