@@ -1,7 +1,6 @@
 import ReceiptCLI
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Runs one fuzz input through the JSON reader, the catalog loader, the app receipt and signed-data readers
 /// (base64url, JWS) and every subcommand in every output format.

@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// A subcommand: its help text, its options and what it does.
 package struct CommandSpec: Sendable {

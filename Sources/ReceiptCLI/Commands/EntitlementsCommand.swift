@@ -49,23 +49,14 @@ struct EntitlementsCommand: ParsableCommand {
       let history = try context.decode(input, keepsCarriedFields: false)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
-      let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
-        CommandLineHints.adding(to:))
-      let apple = results.map { compareWithStoreStatus($0, history: history, at: evaluation.time) }
-      let disagreements = zip(results, apple).compactMap { r, c in
-        c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
-      }
-      // Warnings go back with the output: this runs on worker threads and must not write itself.
-      let warnings =
-        sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
-        + catalogDisagreements(of: history, catalog: catalog) + disagreements
+      var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
+      answer.results = answer.results.map(CommandLineHints.adding(to:))
+      // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple),
-        json: EntitlementsJSONRenderer.render(
-          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple),
-        failedChecks: Self.missingRequirements(required, results), warnings: warnings)
+          answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width),
+        json: EntitlementsJSONRenderer.render(answer, evaluation: evaluation, input: input, explain: explain),
+        failedChecks: Self.missingRequirements(required, answer.results), warnings: answer.findings)
     }
   }
 

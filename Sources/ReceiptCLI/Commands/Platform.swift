@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Ends the process with `status`, after standard output has been flushed.
 package func exitProcess(_ status: ExitStatus) -> Never {

@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 

@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Reads every input document, transforms them on all cores, and hands the results back in input order.
 ///

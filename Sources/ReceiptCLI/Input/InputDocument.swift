@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// One JSON document to process, and where it came from.
 package struct InputDocument: Sendable {

@@ -18,7 +18,7 @@ package enum DecodeTextRenderer {
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
     head.append(("Environment", "\(doc.environment ?? "-")"))
-    if let signature = source.signature, source.format.name == "app_receipt" {
+    if let signature = source.signature, signature.envelope == .pkcs7 {
       // A PKCS#7 receipt: the certificates as read, none checked.
       let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
       head.append(

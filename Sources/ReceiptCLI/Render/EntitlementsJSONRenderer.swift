@@ -5,10 +5,11 @@ import ReceiptRules
 /// `entitlements --format json`: the documented schema, keys in a fixed order.
 package enum EntitlementsJSONRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool,
-    appleStatuses: [StoreStatusComparison?] = []
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool
   ) -> JSONValue {
-    .object([
+    let results = answer.results
+    let appleStatuses = answer.appleStatuses
+    return .object([
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),

@@ -5,9 +5,10 @@ import ReceiptRules
 /// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
 package enum EntitlementsTextRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    appleStatuses: [StoreStatusComparison?] = []
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
   ) -> TerminalText {
+    let results = answer.results
+    let appleStatuses = answer.appleStatuses
     let layout = TextLayout(color: color, width: width)
     var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
     guard !results.isEmpty else {

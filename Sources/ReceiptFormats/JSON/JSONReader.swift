@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// A JSON syntax error with the place it was found.
 public struct JSONSyntaxError: Error, Equatable, Sendable {

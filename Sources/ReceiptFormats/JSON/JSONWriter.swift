@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Serialises a `JSONValue` with members in the order they were built, so output is stable for scripts and golden files.
 extension JSONValue {

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Maps an object key's bytes to a small integer without allocating a String per key.
 ///

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Reads one verifyReceipt-family JSON document into a `PurchaseHistory`, in a single pass over the bytes.
 ///

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Hands out one shared String for values that repeat in every transaction (product ids,
 /// original transaction ids, subscription groups), so a large receipt allocates and

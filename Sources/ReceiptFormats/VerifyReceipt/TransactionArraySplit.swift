@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Reads one large transaction array in pieces on every core, so a single big receipt uses them all.
 ///

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// A step in a JSON path, for messages such as `latest_receipt_info[3].expires_date_ms`.
 enum PathComponent {
