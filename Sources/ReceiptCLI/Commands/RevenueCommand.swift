@@ -131,79 +131,110 @@ struct RevenueCommand: ParsableCommand {
 
   /// The command with its catalog already loaded (tests pass one built in code).
   func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
-    var report: RevenueReport
-    var firstError: ExitStatus?
-    var part: RevenuePartIdentity?
-    var shownGrouping = grouping
+    let made: MadeReport
     if fromLedger {
-      var reduction = LedgerReduction()
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
-        consume: { line in
-          switch line {
-          case .record(let r): reduction.add(r)
-          case .error(let e): reduction.add(e)
-          }
-        })
-      report = try lifting { () throws(ReceiptError) in
-        try reduction.report(grouping: grouping, range: range, commission: plan)
-      }
-      report.errors += outcome.errors
-      firstError = outcome.firstError
-      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
-      part = RevenuePartIdentity(
-        digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
-        commission: plan.rawValue, isShard: true)
+      made = try reduceLedger(context)
     } else if merging {
-      var merged = RevenueReport(hasProceeds: false)
-      var parts = PartLedger()
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in
-          (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
-        },
-        consume: { (read) throws(ReceiptError) in
-          let ((report, identity), label) = read
-          // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
-          let isEmpty =
-            report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
-            && report.errors.isEmpty
-          if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
-          try merged.merge(report)
-        })
-      report = merged
-      report.errors += outcome.errors
-      firstError = outcome.firstError
-      // Parts read back may carry errors of their own runs.
-      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
-      part = parts.identity
-      if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
+      made = try mergeParts(context)
     } else {
-      var ledger = RevenueLedger()
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in
-          let history = try context.decode(document, keepsCarriedFields: false)
-          try history.requireValidStatus(source: document.label)
-          let disagreements = catalogDisagreements(of: history, catalog: catalog)
-          return (history, disagreements.map { "\(document.label): \($0)" })
-        },
-        consume: { read in
-          ledger.add(read.0)
-          for warning in read.1 { context.warn(warning) }
-        })
-      ledger.errors = outcome.errors
-      firstError = outcome.firstError
-      // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
-      // another thread meanwhile.
-      let read = ledger
-      let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
-      report = try lifting { () throws(ReceiptError) in
-        try Self.report(of: read, catalog: catalog, grouping: grouping, range: range, commission: plan)
-      }
-      part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
+      made = try reportDocuments(context, catalog: catalog)
     }
+    write(made, context)
+    return made.firstError ?? .ok
+  }
+
+  /// A report and what the mode that made it knows besides.
+  struct MadeReport {
+    var report: RevenueReport
+    /// The first input's failure, if any.
+    var firstError: ExitStatus?
+    /// Which part of a larger report this is (written with `--format json`).
+    var part: RevenuePartIdentity?
+    /// The grouping the rows are in (a merge's parts say theirs).
+    var grouping: RevenueGrouping
+  }
+
+  /// The reduce step (`--from-ledger`): ledger lines, each transaction counted once, into a partial report.
+  func reduceLedger(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
+    var reduction = LedgerReduction()
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
+      consume: { line in
+        switch line {
+        case .record(let r): reduction.add(r)
+        case .error(let e): reduction.add(e)
+        }
+      })
+    var report = try lifting { () throws(ReceiptError) in
+      try reduction.report(grouping: grouping, range: range, commission: plan)
+    }
+    report.errors += outcome.errors
+    var firstError = outcome.firstError
+    if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+    let part = RevenuePartIdentity(
+      digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
+      commission: plan.rawValue, isShard: true)
+    return MadeReport(report: report, firstError: firstError, part: part, grouping: grouping)
+  }
+
+  /// `--merge`: earlier `revenue --format json` outputs summed, each part admitted once.
+  func mergeParts(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
+    var merged = RevenueReport(hasProceeds: false)
+    var parts = PartLedger()
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
+      },
+      consume: { (read) throws(ReceiptError) in
+        let ((report, identity), label) = read
+        // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
+        let isEmpty =
+          report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
+          && report.errors.isEmpty
+        if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
+        try merged.merge(report)
+      })
+    merged.errors += outcome.errors
+    var firstError = outcome.firstError
+    // Parts read back may carry errors of their own runs.
+    if firstError == nil, !merged.errors.isEmpty { firstError = .dataError }
+    let part = parts.identity
+    let shown = part.flatMap { RevenueGrouping(rawValue: $0.grouping) } ?? grouping
+    return MadeReport(report: merged, firstError: firstError, part: part, grouping: shown)
+  }
+
+  /// The documents themselves: every distinct transaction valued with `catalog`.
+  func reportDocuments(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> MadeReport {
+    var ledger = RevenueLedger()
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        let history = try context.decode(document, keepsCarriedFields: false)
+        try history.requireValidStatus(source: document.label)
+        let disagreements = catalogDisagreements(of: history, catalog: catalog)
+        return (history, disagreements.map { "\(document.label): \($0)" })
+      },
+      consume: { read in
+        ledger.add(read.0)
+        for warning in read.1 { context.warn(warning) }
+      })
+    ledger.errors = outcome.errors
+    // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
+    // another thread meanwhile.
+    let read = ledger
+    let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
+    let report = try lifting { () throws(ReceiptError) in
+      try Self.report(of: read, catalog: catalog, grouping: grouping, range: range, commission: plan)
+    }
+    let part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
+    return MadeReport(report: report, firstError: outcome.firstError, part: part, grouping: grouping)
+  }
+
+  /// Warns about what the totals leave out, and writes the report in the chosen format.
+  func write(_ made: MadeReport, _ context: CommandContext) {
+    let report = made.report
     if report.counts.undatedExcluded > 0 {
       context.warn(
         "\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
@@ -214,14 +245,14 @@ struct RevenueCommand: ParsableCommand {
         "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
           + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
     }
-    if !inputs.quiet, fromLedger, reporter.name == "json" {
+    guard !inputs.quiet else { return }
+    if fromLedger, reporter.name == "json" {
       // One line per partial report, so that many reducers' outputs are one NDJSON stream for --merge.
-      context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
-    } else if !inputs.quiet {
+      context.stdout.write(RevenueReportCodec.write(report, part: made.part).rendered(pretty: false) + "\n")
+    } else {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      context.stdout.write(reporter.render(report, shownGrouping, style, part))
+      context.stdout.write(reporter.render(report, made.grouping, style, made.part))
     }
-    return firstError ?? .ok
   }
 
   /// The report of `ledger`, made in halves on two cores from `minimum` transactions on when the rules allow it

@@ -358,8 +358,15 @@ extension ValueReading {
     var top = TopLevel()
     var collector = TransactionCollector()
     var warnings: [DataWarning] = []
-    let receiptCount = ReceiptKey.allCases.count
+    try readTopLevel(into: &top, collector: &collector, warnings: &warnings)
+    try reader.finish()
+    return history(top, format: try format(of: top), collector: collector, warnings: warnings)
+  }
 
+  /// Reads the top-level object's members: a response's or notification's keys, or a bare receipt's.
+  private mutating func readTopLevel(
+    into top: inout TopLevel, collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws {
     try forEachMember(topKeys.matcher, names: topKeys.names) { r, index in
       if index >= TopKey.allCases.count {
         // A bare receipt object: receipt keys at the top level.
@@ -382,27 +389,7 @@ extension ValueReading {
       case .isRetryableDash, .isRetryableUnderscore: top.isRetryable = try r.flag()
       case .receipt:
         top.sawVerifyReceiptKey = true
-        let (k, objAt) = try r.peek()
-        if k == .null {
-          try r.reader.readNull()
-          return
-        }
-        guard k == .object else { throw r.wrongType(k, expected: "an object", at: objAt) }
-        var info = ReceiptInfo()
-        var row = TransactionRow()
-        try r.forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
-          if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
-            try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
-          } else if let tk = TxKey(rawValue: i - receiptCount) {
-            try row.read(tk, from: &rr)
-          }
-        }
-        if !row.isEmpty {
-          collector.add(
-            try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings),
-            prefer: latestReceiptInfoWins)
-        }
-        top.receipt = info
+        top.receipt = try r.readReceiptObject(collector: &collector, warnings: &warnings)
       case .latestReceiptInfo:
         top.sawVerifyReceiptKey = true
         try r.readTransactions(.latestReceiptInfo, into: &collector, warnings: &warnings)
@@ -425,15 +412,44 @@ extension ValueReading {
       case .autoRenewProductID: top.autoRenewProductID = try r.text()
       }
     }
-    try reader.finish()
+  }
 
-    let format: FormatIdentity
+  /// Reads a `receipt` object (nil for null): its fields, and the iOS 6-style transaction it may hold.
+  private mutating func readReceiptObject(
+    collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws -> ReceiptInfo? {
+    let receiptCount = ReceiptKey.allCases.count
+    let (k, objAt) = try peek()
+    if k == .null {
+      try reader.readNull()
+      return nil
+    }
+    guard k == .object else { throw wrongType(k, expected: "an object", at: objAt) }
+    var info = ReceiptInfo()
+    var row = TransactionRow()
+    try forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
+      if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
+        try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
+      } else if let tk = TxKey(rawValue: i - receiptCount) {
+        try row.read(tk, from: &rr)
+      }
+    }
+    if !row.isEmpty {
+      collector.add(
+        try row.transaction(source: .legacyReceipt, reading: self, at: objAt, warnings: &warnings),
+        prefer: latestReceiptInfoWins)
+    }
+    return info
+  }
+
+  /// Which kind of document the top-level keys make it; none of them is not a receipt.
+  private func format(of top: TopLevel) throws -> FormatIdentity {
     if top.notificationType != nil || top.sawUnifiedReceipt {
-      format = VerifyReceiptFormats.notificationV1
+      return VerifyReceiptFormats.notificationV1
     } else if top.sawVerifyReceiptKey {
-      format = VerifyReceiptFormats.response
+      return VerifyReceiptFormats.response
     } else if top.sawBareReceiptKey {
-      format = VerifyReceiptFormats.bareReceipt
+      return VerifyReceiptFormats.bareReceipt
     } else {
       throw ReceiptError.data(
         source: source,
@@ -441,7 +457,13 @@ extension ValueReading {
           "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app"
       )
     }
+  }
 
+  /// The history of a document read as `format`.
+  private func history(
+    _ top: TopLevel, format: FormatIdentity, collector: TransactionCollector, warnings: [DataWarning]
+  ) -> PurchaseHistory {
+    var warnings = warnings
     var history = PurchaseHistory(format: format)
     history.provenance.status = top.status.map(ReceiptStatus.init)
     history.provenance.isRetryable = top.isRetryable
