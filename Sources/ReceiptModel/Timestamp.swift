@@ -200,8 +200,8 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// `Z`, ` Etc/GMT`, ` GMT`, ` UTC` or ` Etc/UTC`: the zones Apple and ISO 8601 write for UTC.
   private static func isUTC(_ zone: UnsafeBufferPointer<UInt8>) -> Bool {
     func equals(_ name: StaticString) -> Bool {
-      guard zone.count == name.utf8CodeUnitCount else { return false }
-      return zone.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+      guard zone.count == name.utf8CodeUnitCount, let z = zone.baseAddress else { return false }
+      return bytesEqual(z, name.utf8Start, count: zone.count)
     }
     switch zone.count {
     case 1: return equals("Z")

@@ -464,7 +464,9 @@ struct TreeWalker {
     }
   }
 
-  /// The signed text `text` at `base`, decoded as `kind`; (not strict) a failure is carried.
+  /// The signed text `text` at `base`, decoded as `kind`; (not strict) a failure is carried. Inlined, so each
+  /// caller's `extract` is too (a list decodes one per transaction).
+  @inline(__always)
   mutating func nested<P>(
     _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
   ) throws(SignedDataError) -> NestedJWS<P> {
