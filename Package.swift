@@ -27,8 +27,8 @@ let package = Package(
     .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
-    // Benchmark against jq and Python (README section "batch"); not run by `swift test`.
-    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptTestSupport"]),
+    // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
+    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptTestSupport"], exclude: ["README.md"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

@@ -56,7 +56,8 @@ struct EntitlementsCommand: ParsableCommand {
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width),
         json: EntitlementsJSONRenderer.render(answer, evaluation: evaluation, input: input, explain: explain),
-        failedChecks: Self.missingRequirements(required, answer.results), warnings: answer.findings)
+        failedChecks: Self.missingRequirements(required, answer.results),
+        warnings: answer.findings + NotificationEffects.unknownEventWarnings(in: history))
     }
   }
 

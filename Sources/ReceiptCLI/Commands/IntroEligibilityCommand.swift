@@ -55,9 +55,14 @@ struct IntroEligibilityCommand: ParsableCommand {
       let results = decideIntroEligibility(
         products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
       return DocumentOutput(
-        text: IntroEligibilityTextRenderer.render(results, time: time, color: style.color, width: style.width),
+        text: IntroEligibilityTextRenderer.render(
+          results, time: time, color: style.color, width: style.width,
+          nothing: results.isEmpty
+            ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
-        warnings: catalogDisagreements(of: history, catalog: catalog))
+        warnings: catalogDisagreements(of: history, catalog: catalog)
+          + NotificationEffects.unknownEventWarnings(in: history)
+          + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }
   }
 

@@ -213,7 +213,8 @@ struct RevenueCommand: ParsableCommand {
       transform: { (document) throws(ReceiptError) in
         let history = try context.decode(document, keepsCarriedFields: false)
         try history.requireValidStatus(source: document.label)
-        let disagreements = catalogDisagreements(of: history, catalog: catalog)
+        let disagreements =
+          catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
         return (history, disagreements.map { "\(document.label): \($0)" })
       },
       consume: { read in

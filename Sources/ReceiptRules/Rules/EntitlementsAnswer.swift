@@ -8,16 +8,28 @@ public struct EntitlementsAnswer: Sendable {
   /// Apple's status for the subscription that decided each result, compared with it (nil where Apple gives
   /// none); one per result.
   public var appleStatuses: [StoreStatusComparison?]
-  /// Family Sharing contradictions, catalog disagreements, and each result Apple's status disagrees with.
+  /// Apple's statuses of subscriptions none of whose transactions could be read.
+  public var unreadStatuses: [StoreStatusWithoutTransaction]
+  /// Why there is nothing to answer, when no purchase gives an entitlement (nil otherwise).
+  public var nothing: String?
+  /// Family Sharing contradictions, catalog disagreements, each result Apple's status disagrees with, and each
+  /// status without a readable transaction.
   public var findings: [String]
 
   /// - Parameters:
   ///   - results: each entitlement's status.
   ///   - appleStatuses: Apple's status compared with each result (nil where Apple gives none).
+  ///   - unreadStatuses: Apple's statuses of subscriptions without a readable transaction.
+  ///   - nothing: why there is nothing to answer, when there is not.
   ///   - findings: what a support person should hear about besides.
-  public init(results: [EntitlementResult], appleStatuses: [StoreStatusComparison?] = [], findings: [String] = []) {
+  public init(
+    results: [EntitlementResult], appleStatuses: [StoreStatusComparison?] = [],
+    unreadStatuses: [StoreStatusWithoutTransaction] = [], nothing: String? = nil, findings: [String] = []
+  ) {
     self.results = results
     self.appleStatuses = appleStatuses
+    self.unreadStatuses = unreadStatuses
+    self.nothing = nothing
     self.findings = findings
   }
 }
@@ -30,8 +42,13 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
   let disagreements = zip(results, apple).compactMap { r, c in
     c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
   }
+  let unread = storeStatusesWithoutTransaction(in: history)
   let findings =
     sharingContradictions(of: history, catalog: catalog, at: time) + catalogDisagreements(of: history, catalog: catalog)
-    + disagreements
-  return EntitlementsAnswer(results: results, appleStatuses: apple, findings: findings)
+    + disagreements + unread.map(\.sentence)
+  let nothing =
+    results.isEmpty
+    ? nothingToAnswerReason(of: history, at: time, kind: "non-consumable or subscription purchase") : nil
+  return EntitlementsAnswer(
+    results: results, appleStatuses: apple, unreadStatuses: unread, nothing: nothing, findings: findings)
 }
