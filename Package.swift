@@ -21,19 +21,22 @@ let package = Package(
     .target(name: "ReceiptModel"),
     .target(name: "ReceiptRules", dependencies: ["ReceiptModel"]),
     .target(name: "ReceiptFormats", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules"]),
-    .target(name: "ReceiptCLI", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
+    .target(name: "ReceiptCLI", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
     // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
-    .target(name: "ReceiptTestSupport", dependencies: ["ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
+    .target(
+      name: "ReceiptTestSupport", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
-    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptTestSupport"], exclude: ["README.md"]),
+    .executableTarget(
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
       dependencies: [
-        "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport", "receipt-tool",
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+        "receipt-tool",
       ],
       // Data read by path from the tests, not resources.
       exclude: ["Fixtures", "FuzzRegressions"]

@@ -51,6 +51,7 @@ public struct CustomerHistoryMerger: Sendable {
   private var moment: DataMoment?
   private var warnings: [DataWarning] = []
   private var duplicates = 0
+  private var signatureCheck: SignatureCheck?
   /// How many documents were merged.
   public private(set) var documents = 0
 
@@ -65,6 +66,12 @@ public struct CustomerHistoryMerger: Sendable {
     documents += 1
     if first == nil { first = history }
     duplicates += history.provenance.duplicateRowsMerged
+    // The merged answer is as trustworthy as its weakest document; a failure names the document it is in.
+    var check = history.provenance.signatureCheck
+    for i in check.failures.indices {
+      check.failures[i].path = check.failures[i].path.isEmpty ? source : "\(source): \(check.failures[i].path)"
+    }
+    signatureCheck = signatureCheck.map { SignatureCheck.combining([$0, check], none: check) } ?? check
     for w in history.warnings { warnings.append(DataWarning(path: "\(source): \(w.path)", message: w.message)) }
     if let m = history.moment, m.time > (moment?.time ?? Timestamp.epoch) || moment == nil { moment = m }
     for t in history.transactions {
@@ -105,6 +112,7 @@ public struct CustomerHistoryMerger: Sendable {
     merged.environment = first.environment
     merged.warnings = warnings
     merged.provenance.signature = first.provenance.signature
+    merged.provenance.signatureCheck = signatureCheck ?? first.provenance.signatureCheck
     merged.provenance.receipt = first.provenance.receipt
     merged.provenance.duplicateRowsMerged = duplicates + collector.duplicates
     return merged

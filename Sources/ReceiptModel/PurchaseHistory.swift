@@ -128,7 +128,7 @@ public struct NotificationInfo: Hashable, Sendable {
   public init() {}
 }
 
-/// What a signed document's header says. The signature itself is never verified by this tool.
+/// What a signed document's header says; whether the signature verifies is the provenance's `signatureCheck`.
 public struct SignatureFacts: Hashable, Sendable {
   /// What wraps the signed content.
   public enum Envelope: Hashable, Sendable {
@@ -151,9 +151,6 @@ public struct SignatureFacts: Hashable, Sendable {
   /// Who signed it, as far as can be told without verifying (Xcode, LocalTesting, hand-written); nil when
   /// it claims to be the App Store.
   public var signer: String?
-  /// Always false: receipt-tool has no cryptography and checks no signature.
-  public var verified: Bool { false }
-
   /// Records what a header says.
   /// - Parameters:
   ///   - algorithm: The signing algorithm named.
@@ -250,6 +247,8 @@ public struct Provenance: Sendable {
   public var duplicateRowsMerged: Int
   /// What the signed document's header says, when it is signed.
   public var signature: SignatureFacts?
+  /// Whether the document's signatures show it came from Apple (the weakest of its signed items).
+  public var signatureCheck: SignatureCheck
   /// Document-level fields carried through without a meaning (an on-device receipt's undocumented attributes).
   public var carriedFields: [CarriedField] = []
   /// Document-level fields the source states that no rule reads (an iOS 6 response's top-level
@@ -261,6 +260,7 @@ public struct Provenance: Sendable {
   public init(format: FormatIdentity) {
     self.format = format
     duplicateRowsMerged = 0
+    signatureCheck = .unsigned(format.description)
   }
 }
 

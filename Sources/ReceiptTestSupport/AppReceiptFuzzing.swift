@@ -68,7 +68,9 @@ package enum AppReceiptFuzzing {
       if history.transactions.contains(where: { $0.ownership != .unknown || $0.sources != .appReceipt }) {
         problems.append("registry: a transaction claims an ownership or a source it cannot know")
       }
-      if history.provenance.signature?.verified == true { problems.append("registry: signature claims verified") }
+      if history.provenance.signatureCheck.verdict == .verified {
+        problems.append("registry: signature claims verified")
+      }
     } catch {
       if error.description.contains("\n") { problems.append("registry: error is not one line") }
       guard case .byteOffset(let offset)? = error.position, offset >= 0, offset <= bytes.count else {

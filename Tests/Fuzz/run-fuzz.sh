@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target and fuzzes the JSON reader, the catalog loader and every subcommand.
+# Builds the libFuzzer target and fuzzes the JSON reader, the catalog loader, every subcommand and the crypto
+# reader (DER, X.509, the JWS verifier's header path).
 # Usage: Tests/Fuzz/run-fuzz.sh [seconds]   (default 60)
 # Exits non-zero when libFuzzer finds a crash, a hang, a leak of memory limits or a broken property.
 # Findings land in Tests/Fuzz/artifacts/; once fixed, copy each into Tests/ReceiptKitTests/FuzzRegressions/
@@ -27,7 +28,7 @@ fi
 bin="$("${build[@]}" --show-bin-path)/receipt-tool-fuzz"
 
 # Seeds: examples, kept regressions and test fixtures, and JSONTestSuite and peer fixtures when ../shared is there.
-for dir in examples Tests/ReceiptKitTests/FuzzRegressions Tests/ReceiptKitTests/Fixtures ../shared/JSONTestSuite/test_parsing ../shared/peer-fixtures; do
+for dir in examples Tests/ReceiptKitTests/FuzzRegressions Tests/ReceiptKitTests/Fixtures Tests/ReceiptCryptoTests/Fixtures/chains ../shared/JSONTestSuite/test_parsing ../shared/peer-fixtures; do
   [ -d "$dir" ] || continue
   find "$dir" -type f ! -name '*.md' -size -64k -exec cp -f {} "$seeds/" \;
 done
@@ -42,7 +43,9 @@ if [[ $probe != *"inline 8-bit counters"* ]]; then
   echo "run-fuzz.sh: $bin is not instrumented for coverage" >&2
   exit 1
 fi
+# libFuzzer takes one dictionary: the JSON tokens and the DER/X.509/JWS-header ones joined.
+cat "$root/Tests/Fuzz/json.dict" "$root/Tests/Fuzz/der.dict" >"$work/all.dict"
 "$bin" "$corpus" "$seeds" \
   -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=4096 \
-  -dict="$root/Tests/Fuzz/json.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+  -dict="$work/all.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
   2>&1 | grep --line-buffered -v "Cannot export"

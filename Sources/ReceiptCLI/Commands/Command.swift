@@ -57,14 +57,17 @@ package final class CommandContext: @unchecked Sendable {
   ///   - keepSecrets: keep credentials for `--show-secrets`.
   ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
   ///     them passes false (warnings are kept either way).
+  ///   - signatures: what signatures are checked with (nil: not checked).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when the document cannot be read.
   func decode(
-    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true
+    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true,
+    signatures: SignatureChecking?
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
-    var options = DecodeOptions(keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields)
+    var options = DecodeOptions(
+      keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
     options.pieceHelpers = Cores.pieceHelpers
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(contentsOf: buffer, source: input.label, options: options)
@@ -133,10 +136,11 @@ package enum CommonOptions {
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")
 
-  /// How the inputs are read, the options every command ends with, in the order help lists them; `flags` (a
-  /// command's own output switches) go just before `--quiet`.
+  /// How the inputs are read and their signatures checked, the options every command ends with, in the order help
+  /// lists them; `flags` (a command's own output switches) go just before the signature options.
   package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
-    [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags + [quiet, maxDocumentSize]
+    [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
+      + [SignatureOptions.trustRoot, SignatureOptions.requireSignature, quiet, maxDocumentSize]
   }
 
   package static let showSecrets = OptionSpec(

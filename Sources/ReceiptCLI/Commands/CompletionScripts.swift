@@ -47,7 +47,7 @@ package enum CompletionScripts {
         if let choices = valueChoices(o) {
           out +=
             "        --\(o.name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-        } else if o.name == "catalog" {
+        } else if o.valueName == "file" {
           out += "        --\(o.name)) _receipt_tool_files \"$cur\"; return ;;\n"
         } else {
           out += "        --\(o.name)) return ;;\n"

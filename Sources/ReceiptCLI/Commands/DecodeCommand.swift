@@ -26,12 +26,14 @@ struct DecodeCommand: ParsableCommand {
   func validate() throws(ReceiptToolError) { try options.inputs.validate(command: Self.configuration.name) }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    try options.run(context) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input, keepSecrets: showSecrets)
+    try options.run(context) { (input, catalog, style, signatures) throws(ReceiptError) in
+      let history = try context.decode(input, keepSecrets: showSecrets, signatures: signatures)
+      let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
         json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
-        warnings: catalogDisagreements(of: history, catalog: catalog))
+        failedChecks: review.failedChecks,
+        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
     }
   }
 }

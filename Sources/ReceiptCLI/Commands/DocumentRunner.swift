@@ -152,13 +152,16 @@ enum DocumentRunner {
   ///   - format: the output format.
   ///   - context: streams and environment.
   ///   - check: the checks asked for (`--require pro`), if any: they fail when there is no document.
+  ///   - signatures: what `--one-customer` decodes with (otherwise `process` decodes).
   ///   - process: one document's output, on a worker thread.
   /// - Returns: the first failure's exit status, else 1 when a check failed, else 0.
   static func run(
     _ inputs: InputOptions, format: DocumentFormat, context: CommandContext, check: String? = nil,
-    process: (InputDocument) throws(ReceiptError) -> DocumentOutput
+    signatures: SignatureChecking? = nil, process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
-    if inputs.oneCustomer { return runAsOneCustomer(inputs, format: format, context: context, process: process) }
+    if inputs.oneCustomer {
+      return runAsOneCustomer(inputs, format: format, context: context, signatures: signatures, process: process)
+    }
     let quiet = inputs.quiet
     var firstError: ExitStatus?
     var checkFailed = false
@@ -219,12 +222,14 @@ enum DocumentRunner {
   /// `--one-customer`: reads every input, merges them into one history and answers once. A document that
   /// cannot be read is reported and left out; the answer rests on the rest.
   static func runAsOneCustomer(
-    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext,
+    _ inputs: InputOptions, format: DocumentFormat, context: CommandContext, signatures: SignatureChecking?,
     process: (InputDocument) throws(ReceiptError) -> DocumentOutput
   ) -> ExitStatus {
     var merger = CustomerHistoryMerger()
     var firstError: ExitStatus?
-    let decode = { (document: InputDocument) throws(ReceiptError) -> PurchaseHistory in try context.decode(document) }
+    let decode = { (document: InputDocument) throws(ReceiptError) -> PurchaseHistory in
+      try context.decode(document, signatures: signatures)
+    }
     forEach(inputs, context: context, transform: decode) { event in
       switch event {
       case .processed(let document, let history): merger.add(history, source: document.label)

@@ -45,19 +45,23 @@ struct EntitlementsCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
-    return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input, keepsCarriedFields: false)
+    return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
+      let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+      let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
       answer.results = answer.results.map(CommandLineHints.adding(to:))
       // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
+      let signature = history.provenance.signatureCheck
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width),
-        json: EntitlementsJSONRenderer.render(answer, evaluation: evaluation, input: input, explain: explain),
-        failedChecks: Self.missingRequirements(required, answer.results),
-        warnings: answer.findings + NotificationEffects.unknownEventWarnings(in: history))
+          answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
+          signature: signature),
+        json: EntitlementsJSONRenderer.render(
+          answer, evaluation: evaluation, input: input, explain: explain, signature: signature),
+        failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks,
+        warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history))
     }
   }
 

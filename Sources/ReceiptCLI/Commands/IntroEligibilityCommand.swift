@@ -47,20 +47,24 @@ struct IntroEligibilityCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
     let check = expected.map { "--expect \($0.rawValue)" }
-    return try options.run(context, check: check) { (input, catalog, style) throws(ReceiptError) in
-      let history = try context.decode(input, keepsCarriedFields: false)
+    return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
+      let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+      let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")
       let time = try asOf.resolve(moment: history.moment, now: now)
       let results = decideIntroEligibility(
         products: products.isEmpty ? nil : products, history: history, catalog: catalog, at: time)
+      let signature = history.provenance.signatureCheck
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(
           results, time: time, color: style.color, width: style.width,
           nothing: results.isEmpty
-            ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil),
-        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input), failedChecks: unmet(results),
-        warnings: catalogDisagreements(of: history, catalog: catalog)
+            ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil,
+          signature: signature),
+        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input, signature: signature),
+        failedChecks: unmet(results) + review.failedChecks,
+        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
           + NotificationEffects.unknownEventWarnings(in: history)
           + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }

@@ -54,6 +54,8 @@ struct InputOptions {
   var oneCustomer = false
   /// `--max-document-size`: a larger single document is refused before it is read.
   var maxDocumentSize = ChunkReader.defaultMaxDocumentSize
+  /// `--trust-root`, `--require-signature`.
+  var signatures = SignatureOptions()
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
     self.paths = paths.map { InputPath($0) }
@@ -66,6 +68,7 @@ struct InputOptions {
     forceNDJSON = arguments.flag("ndjson")
     quiet = arguments.flag("quiet")
     oneCustomer = arguments.flag("one-customer")
+    signatures = try SignatureOptions(arguments, command: command)
     if let text = arguments.value("max-document-size") {
       guard let size = ByteCount.parse(text) else {
         throw .usage(
@@ -117,12 +120,18 @@ struct DocumentCommandOptions {
   /// - Throws: `ReceiptToolError` when a catalog cannot be read.
   func run(
     _ context: CommandContext, check: String? = nil,
-    process: (InputDocument, Catalog, TextStyle) throws(ReceiptError) -> DocumentOutput
+    process: (InputDocument, Catalog, TextStyle, SignatureChecking) throws(ReceiptError) -> DocumentOutput
   ) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
+    let signatures = try inputs.signatures.checking(now: Timestamp.now())
     let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-    return DocumentRunner.run(inputs, format: format, context: context, check: check) { (input) throws(ReceiptError) in
-      try process(input, catalog, style)
+    let checks = [check, inputs.signatures.checkName].compactMap { $0 }
+    return DocumentRunner.run(
+      inputs, format: format, context: context, check: checks.isEmpty ? nil : checks.joined(separator: " "),
+      signatures: signatures
+    ) { (input) throws(ReceiptError) in
+      let output = try process(input, catalog, style, signatures)
+      return output
     }
   }
 }

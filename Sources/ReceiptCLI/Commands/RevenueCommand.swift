@@ -99,6 +99,11 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
+    if merging || fromLedger, !inputs.signatures.trustRoots.isEmpty || inputs.signatures.required {
+      throw Self.usage(
+        "--trust-root and --require-signature check documents as they are read: give them to the map step, not to --merge or --from-ledger."
+      )
+    }
     if let ledgerFormat {
       return try writeLedger(context, catalog: try catalog.load(context), keyed: ledgerFormat != "ledger")
     }
@@ -110,10 +115,12 @@ struct RevenueCommand: ParsableCommand {
     @Sendable func write(_ line: LedgerCodec.Line) -> String {
       keyed ? LedgerCodec.writeKeyed(line) : LedgerCodec.write(line)
     }
+    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document, keepsCarriedFields: false)
+        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
         try history.requireValidStatus(source: document.label)
         var copy = InputDigest()
         document.content.withBuffer { copy.add(buffer: $0) }
@@ -121,12 +128,15 @@ struct RevenueCommand: ParsableCommand {
         ledger.add(history)
         var text = ""
         for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
-        return text
+        return (text, history.provenance.signatureCheck, document.label)
       },
-      consume: { text in if !inputs.quiet { context.stdout.write(text) } })
+      consume: { read in
+        signed.add(read.1, label: read.2)
+        if !inputs.quiet { context.stdout.write(read.0) }
+      })
     // An unreadable input travels with the ledger, so the report names it.
     for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }
-    return outcome.firstError ?? .ok
+    return outcome.firstError ?? signed.finish()
   }
 
   /// The command with its catalog already loaded (tests pass one built in code).
@@ -140,7 +150,7 @@ struct RevenueCommand: ParsableCommand {
       made = try reportDocuments(context, catalog: catalog)
     }
     write(made, context)
-    return made.firstError ?? .ok
+    return made.firstError ?? made.checkStatus
   }
 
   /// A report and what the mode that made it knows besides.
@@ -152,6 +162,10 @@ struct RevenueCommand: ParsableCommand {
     var part: RevenuePartIdentity?
     /// The grouping the rows are in (a merge's parts say theirs).
     var grouping: RevenueGrouping
+    /// The documents' signatures, combined (parts and ledger lines carry none).
+    var signatureCheck: SignatureCheck? = nil
+    /// What the signature checks asked for make of them.
+    var checkStatus = ExitStatus.ok
   }
 
   /// The reduce step (`--from-ledger`): ledger lines, each transaction counted once, into a partial report.
@@ -208,19 +222,24 @@ struct RevenueCommand: ParsableCommand {
   /// The documents themselves: every distinct transaction valued with `catalog`.
   func reportDocuments(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> MadeReport {
     var ledger = RevenueLedger()
+    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document, keepsCarriedFields: false)
+        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
         try history.requireValidStatus(source: document.label)
         let disagreements =
           catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
-        return (history, disagreements.map { "\(document.label): \($0)" })
+        return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
       },
       consume: { read in
+        signed.add(read.0.provenance.signatureCheck, label: read.2)
         ledger.add(read.0)
         for warning in read.1 { context.warn(warning) }
       })
+    let signatureCheck = signed.combined
+    let checkStatus = signed.finish()
     ledger.errors = outcome.errors
     // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
     // another thread meanwhile.
@@ -230,7 +249,9 @@ struct RevenueCommand: ParsableCommand {
       try Self.report(of: read, catalog: catalog, grouping: grouping, range: range, commission: plan)
     }
     let part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
-    return MadeReport(report: report, firstError: outcome.firstError, part: part, grouping: grouping)
+    return MadeReport(
+      report: report, firstError: outcome.firstError, part: part, grouping: grouping, signatureCheck: signatureCheck,
+      checkStatus: checkStatus)
   }
 
   /// Warns about what the totals leave out, and writes the report in the chosen format.
@@ -252,7 +273,16 @@ struct RevenueCommand: ParsableCommand {
       context.stdout.write(RevenueReportCodec.write(report, part: made.part).rendered(pretty: false) + "\n")
     } else {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      context.stdout.write(reporter.render(report, made.grouping, style, made.part))
+      // The JSON report stays the one `--merge` sums byte for byte (parts carry no verdict); the verdict is in
+      // text, and in the warnings and checks on standard error.
+      switch (reporter.name, made.signatureCheck) {
+      case ("text", let check?):
+        context.stdout.write(
+          SignatureCheckRendering.line(check, color: style.color, width: style.width).rendered + "\n"
+            + reporter.render(report, made.grouping, style, made.part))
+      default:
+        context.stdout.write(reporter.render(report, made.grouping, style, made.part))
+      }
     }
   }
 

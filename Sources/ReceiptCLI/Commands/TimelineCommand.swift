@@ -38,36 +38,57 @@ struct TimelineCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
+    let signatures = try inputs.signatures.checking(now: now)
     let chart = { (input: InputDocument) throws(ReceiptError) -> TimelineChart in
-      try Self.chart(input, context: context, catalog: catalog, asOf: asOf, now: now)
+      try Self.chart(input, context: context, catalog: catalog, asOf: asOf, now: now, signatures: signatures)
     }
+    let review = inputs.signatures.review
     switch format {
     case .text:
       let (color, width) = (context.environment.useColor, context.environment.columns)
-      return DocumentRunner.run(inputs, format: .text, context: context) { (input) throws(ReceiptError) in
+      return DocumentRunner.run(
+        inputs, format: .text, context: context, check: inputs.signatures.checkName
+      ) { (input) throws(ReceiptError) in
         let chart = try chart(input)
-        return DocumentOutput(text: TimelineTextRenderer.terminalText(chart, width: width, color: color), json: .null)
+        let reviewed = chart.provenance.signature.map(review)
+        return DocumentOutput(
+          text: TimelineTextRenderer.terminalText(chart, width: width, color: color), json: .null,
+          failedChecks: reviewed?.failedChecks ?? [], warnings: reviewed?.warnings ?? [])
       }
     case .html, .svg:
       // One page for every document: collected in input order and written once at the end, so a
       // document that fails never leaves half a page behind.
       var charts: [TimelineChart] = []
-      let (firstError, _) = DocumentRunner.aggregate(inputs, context: context, transform: chart) { charts.append($0) }
+      var checkFailed = false
+      let (firstError, _) = DocumentRunner.aggregate(inputs, context: context, transform: chart) { chart in
+        charts.append(chart)
+        guard let reviewed = chart.provenance.signature.map(review) else { return }
+        for warning in reviewed.warnings { context.warn("\(chart.title): \(warning)") }
+        for check in reviewed.failedChecks {
+          context.stderr.write("receipt-tool: check failed: \(TerminalSafeText("\(chart.title): \(check)"))\n")
+          checkFailed = true
+        }
+      }
       if !inputs.quiet, !charts.isEmpty {
         context.stdout.write(
           format == .html
             ? TimelineHTMLRenderer.render(charts, pageTitle: Self.pageTitle(charts))
             : Self.svg(charts))
       }
-      return firstError ?? .ok
+      if inputs.signatures.required, charts.isEmpty, firstError == nil {
+        context.stderr.write("receipt-tool: check failed: --require-signature: the input holds no document to check\n")
+        checkFailed = true
+      }
+      return firstError ?? (checkFailed ? .checkFailed : .ok)
     }
   }
 
   /// One document's chart, evaluated as `entitlements` evaluates it.
   static func chart(
-    _ input: InputDocument, context: CommandContext, catalog: Catalog, asOf: AsOfChoice, now: Timestamp
+    _ input: InputDocument, context: CommandContext, catalog: Catalog, asOf: AsOfChoice, now: Timestamp,
+    signatures: SignatureChecking?
   ) throws(ReceiptError) -> TimelineChart {
-    let history = try context.decode(input, keepsCarriedFields: false)
+    let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
     try history.requireValidStatus(source: input.label)
     let evaluation = try asOf.resolve(moment: history.moment, now: now)
     let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(

@@ -14,6 +14,7 @@ package enum DecodeJSONRenderer {
       ("is_retryable", .flag(source.isRetryable)),
       ("environment", .str(doc.environment)),
     ]
+    members.append(("signature_check", SignatureCheckRendering.json(source.signatureCheck)))
     if let signature = source.signature {
       members.append(("signature", signatureJSON(signature)))
     }
@@ -50,14 +51,13 @@ package enum DecodeJSONRenderer {
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
 
-  /// What the header of signed data says; `signature_verified` is always false.
+  /// What the header of signed data says (whether it verifies is `signature_check`).
   static func signatureJSON(_ s: SignatureFacts) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("algorithm", .str(s.algorithm)),
       ("key_id", .str(s.keyID)),
       ("certificates", .int(s.certificateCount)),
       ("signed_by", .str(s.signer)),
-      ("signature_verified", .bool(s.verified)),
     ]
     if !s.certificates.isEmpty {
       members.append(

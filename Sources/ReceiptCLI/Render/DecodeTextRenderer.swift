@@ -11,7 +11,7 @@ package enum DecodeTextRenderer {
     let source = doc.provenance
     // The whole document goes into one byte buffer, made a String once.
     var out = TerminalTextBuilder(capacity: 2048 + 400 * doc.transactions.count + 300 * doc.renewals.count)
-    layout.appendFields(headRows(doc), to: &out)
+    layout.appendFields(headRows(doc, layout: layout, color: color), to: &out)
 
     out.appendNewline()
     out.append(layout.paint("Transactions (\(doc.transactions.count))", .bold))
@@ -42,8 +42,9 @@ package enum DecodeTextRenderer {
     return out.text
   }
 
-  /// The document's head: what it is, its status, signature, notification, receipt and what it carries.
-  static func headRows(_ doc: PurchaseHistory) -> [(TerminalText, TerminalText)] {
+  /// The document's head: what it is, its status, signature check and envelope, notification, receipt and what it
+  /// carries.
+  static func headRows(_ doc: PurchaseHistory, layout: TextLayout, color: Bool) -> [(TerminalText, TerminalText)] {
     let source = doc.provenance
     var head: [(TerminalText, TerminalText)] = [("Kind", "\(source.format.description)")]
     head.reserveCapacity(32)
@@ -54,6 +55,12 @@ package enum DecodeTextRenderer {
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
     head.append(("Environment", "\(doc.environment ?? "-")"))
+    let check = source.signatureCheck
+    var verdictRows = SignatureCheckRendering.rows(check)
+    if check.verdict != .verified, color, let first = verdictRows.first {
+      verdictRows[0] = (first.0, layout.paint(first.1, SignatureCheckRendering.tone(check.verdict)))
+    }
+    head += verdictRows
     if let signature = source.signature { head += signatureRows(signature) }
     if let n = source.notification { head += notificationRows(n) }
     if let r = source.receipt { head += receiptRows(r) }
@@ -67,15 +74,14 @@ package enum DecodeTextRenderer {
     return head
   }
 
-  /// What the signature's envelope says, none of it checked.
+  /// What wraps the signed content, as read.
   static func signatureRows(_ signature: SignatureFacts) -> [(TerminalText, TerminalText)] {
     var head: [(TerminalText, TerminalText)] = []
     switch signature.envelope {
     case .pkcs7:
-      // A PKCS#7 receipt: the certificates as read, none checked.
+      // A PKCS#7 receipt: the certificates as read.
       let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
-      head.append(
-        ("Signature", "not verified: \(signature.algorithm ?? "unknown algorithm"), \(count), read not checked"))
+      head.append(("Envelope", "\(signature.algorithm ?? "unknown algorithm"), \(count)"))
       for (i, c) in signature.certificates.enumerated() {
         var text = c.subject ?? c.problem ?? "-"
         if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
@@ -84,7 +90,7 @@ package enum DecodeTextRenderer {
     case .jws:
       var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
       header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
-      head.append(("Signature", "not verified (\(header.joined(separator: ", ")))"))
+      head.append(("JWS header", "\(header.joined(separator: ", "))"))
       if let signer = signature.signer { head.append(("Signed by", "\(signer)")) }
     }
     return head

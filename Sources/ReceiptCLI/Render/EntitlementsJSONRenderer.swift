@@ -5,7 +5,8 @@ import ReceiptRules
 /// `entitlements --format json`: the documented schema, keys in a fixed order.
 package enum EntitlementsJSONRenderer {
   package static func render(
-    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool,
+    signature: SignatureCheck? = nil
   ) -> JSONValue {
     let results = answer.results
     let appleStatuses = answer.appleStatuses
@@ -14,6 +15,7 @@ package enum EntitlementsJSONRenderer {
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),
+      ("signature_check", signature.map(SignatureCheckRendering.json) ?? .null),
       (
         "entitlements",
         .array(

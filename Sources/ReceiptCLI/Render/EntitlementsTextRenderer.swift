@@ -5,14 +5,17 @@ import ReceiptRules
 /// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
 package enum EntitlementsTextRenderer {
   package static func render(
-    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
+    signature: SignatureCheck? = nil
   ) -> TerminalText {
     let results = answer.results
     let appleStatuses = answer.appleStatuses
     let unreadStatuses = answer.unreadStatuses
     let nothing = answer.nothing
     let layout = TextLayout(color: color, width: width)
-    var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n\n"
+    var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n"
+    if let signature { out += SignatureCheckRendering.line(signature, color: color, width: width) }
+    out += "\n"
     var unread: TerminalText = ""
     if !unreadStatuses.isEmpty {
       unread = "\nApple's status of subscriptions whose transactions could not be read:\n"

@@ -5,13 +5,14 @@ import ReceiptRules
 /// `intro-eligibility --format json`: `{"as_of", "as_of_source", "input", "products": [...]}`, the
 /// same leading members as `entitlements`.
 package enum IntroEligibilityJSONRenderer {
-  package static func render(_ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument)
-    -> JSONValue
-  {
+  package static func render(
+    _ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument, signature: SignatureCheck? = nil
+  ) -> JSONValue {
     .object([
       ("as_of", .string(time.time.iso8601)),
       ("as_of_source", .string(time.source.name)),
       ("input", input.inputJSON),
+      ("signature_check", signature.map(SignatureCheckRendering.json) ?? .null),
       (
         "products",
         .array(

@@ -5,14 +5,25 @@ import ReceiptRules
 /// `intro-eligibility --format text`: one block per product, status first, then the reason.
 package enum IntroEligibilityTextRenderer {
   package static func render(
-    _ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80, nothing: String? = nil
+    _ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80, nothing: String? = nil,
+    signature: SignatureCheck? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
     // The same words as entitlements, so the two answers read alike.
     let source = EntitlementsTextRenderer.sourceDescription(time.source)
-    var out = layout.fields([
-      ("As of", "\(time.time.iso8601WholeSeconds) (\(source))"), ("Products", "\(results.count)"),
-    ])
+    var head: [(TerminalText, TerminalText)] = [("As of", "\(time.time.iso8601WholeSeconds) (\(source))")]
+    if let signature {
+      var text = signature.summary
+      if signature.verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+      head.append(
+        (
+          "Signature",
+          signature.verdict == .verified
+            ? "\(text)" : layout.paint("\(text)", SignatureCheckRendering.tone(signature.verdict))
+        ))
+    }
+    head.append(("Products", "\(results.count)"))
+    var out = layout.fields(head)
     if results.isEmpty, let nothing {
       out += ("\nNo products to answer for: \(nothing)." as TerminalText).wrapped(indent: 0, columns: width) + "\n"
     }

@@ -144,6 +144,11 @@ public enum AppReceiptHistory {
         subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter, problem: $0.problem)
     }
     history.provenance.signature = signature
+    // Issue 28 checks PKCS#7 signatures; until then a signed receipt says so rather than passing for unsigned.
+    history.provenance.signatureCheck =
+      payload.signature.signerCount == 0
+      ? .unsigned("this app receipt (no signer)")
+      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signatures are not checked by this version")
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")

@@ -1,3 +1,4 @@
+import ReceiptCrypto
 import ReceiptModel
 
 /// Reads the receipt payload (a SET of type/version/value attributes) out of PKCS#7 DER bytes.
@@ -252,7 +253,7 @@ struct FieldReader {
           isIndefinite: false)
       }
     }
-    return try DERReader.header(bytes, at: start, limit: limit, allowIndefinite: false)
+    return try ASN1Reader.header(bytes, at: start, limit: limit, rules: .berDefiniteLengths)
   }
 
   /// The content octets of an element read from `bytes`.

@@ -1,84 +1,11 @@
+import ReceiptCrypto
 import ReceiptModel
 
-/// One ASN.1 element (tag, length, value) located in a byte buffer. Offsets index the reader's buffer.
-package struct DERElement: Sendable, Equatable {
-  /// The identifier octet (class, constructed bit, tag number); only the low-tag-number form is accepted.
-  package var tag: UInt8
-  /// Offset of the identifier octet.
-  package var offset: Int
-  /// First content byte.
-  package var contentStart: Int
-  /// One past the last content byte (before the end-of-contents octets of an indefinite length).
-  package var contentEnd: Int
-  /// One past the whole element, end-of-contents octets included.
-  package var end: Int
-  /// BER indefinite length (`0x80`), closed by `00 00`.
-  package var isIndefinite: Bool
-
-  package var isConstructed: Bool { tag & 0x20 != 0 }
-  package var contentLength: Int { contentEnd - contentStart }
-}
-
-/// Well-known identifier octets.
-package enum DERTag {
-  package static let integer: UInt8 = 0x02
-  package static let bitString: UInt8 = 0x03
-  package static let octetString: UInt8 = 0x04
-  package static let constructedOctetString: UInt8 = 0x24
-  package static let null: UInt8 = 0x05
-  package static let objectIdentifier: UInt8 = 0x06
-  package static let utf8String: UInt8 = 0x0C
-  package static let printableString: UInt8 = 0x13
-  package static let teletexString: UInt8 = 0x14
-  package static let ia5String: UInt8 = 0x16
-  package static let utcTime: UInt8 = 0x17
-  package static let generalizedTime: UInt8 = 0x18
-  package static let bmpString: UInt8 = 0x1E
-  package static let sequence: UInt8 = 0x30
-  package static let set: UInt8 = 0x31
-  /// `[0]` constructed, context specific (EXPLICIT wrappers and PKCS#7 `certificates`).
-  package static let context0: UInt8 = 0xA0
-  package static let context1: UInt8 = 0xA1
-
-  /// `SEQUENCE`, `INTEGER`, `[0]`...: for error messages.
-  package static func name(_ tag: UInt8) -> String {
-    switch tag {
-    case integer: return "INTEGER"
-    case bitString: return "BIT STRING"
-    case octetString, constructedOctetString: return "OCTET STRING"
-    case null: return "NULL"
-    case objectIdentifier: return "OBJECT IDENTIFIER"
-    case utf8String: return "UTF8String"
-    case printableString: return "PrintableString"
-    case ia5String: return "IA5String"
-    case utcTime: return "UTCTime"
-    case generalizedTime: return "GeneralizedTime"
-    case sequence: return "SEQUENCE"
-    case set: return "SET"
-    case 0x00: return "end-of-contents"
-    default:
-      let classes = ["universal", "application", "context", "private"]
-      return "tag 0x\(hex(tag)) (\(classes[Int(tag >> 6)]) \(tag & 0x1F)\(tag & 0x20 != 0 ? ", constructed" : ""))"
-    }
-  }
-
-  static func hex(_ b: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
-  }
-}
-
-/// Why an element could not be read, before the reader that asked places it (path and source offset).
-struct DERFailure: Error {
-  var message: String
-  /// Offset in the buffer being read.
-  var offset: Int
-
-  init(_ message: String, _ offset: Int) {
-    self.message = message
-    self.offset = offset
-  }
-}
+// The app receipt decoder reads through ReceiptCrypto's one ASN.1 reader (`ASN1Reader`): these names are that
+// reader's, and `DERReader` below only adds what receipts report on failure (the ASN.1 path and source offset).
+package typealias DERElement = ASN1Element
+package typealias DERTag = ASN1Tag
+typealias DERFailure = ASN1Error
 
 /// Maps offsets in a buffer assembled from pieces (a BER constructed OCTET STRING) back to input offsets.
 package struct DEROffsetMap: Sendable, Equatable {
@@ -123,15 +50,13 @@ final class DERPathStep: Sendable {
   }
 }
 
-/// A bounded reader of the elements between two offsets of a buffer.
-///
-/// Every length is checked against the bytes that remain before anything is read; lengths take at most four
-/// octets; nesting is limited to `maximumDepth`. Indefinite lengths (BER) are accepted only when the caller asks,
-/// which the PKCS#7 envelope does: Xcode-signed receipts wrap the content that way. Their end is found by an
-/// iterative scan, so hostile nesting cannot exhaust the stack.
+/// ReceiptCrypto's `ASN1Reader` rules, read for receipts: the same header, length and nesting checks (it calls
+/// them), plus the ASN.1 path and source offset that receipt errors report. Indefinite lengths (BER) are
+/// accepted only when the caller asks, which the PKCS#7 envelope does: Xcode-signed receipts wrap the content
+/// that way.
 package struct DERReader: Sendable {
-  /// Deeper than any receipt (the payload sits about eight levels down; a certificate about ten).
-  package static let maximumDepth = 24
+  /// ReceiptCrypto's bound: deeper than any receipt.
+  package static let maximumDepth = ASN1Reader.maximumDepth
 
   package let bytes: [UInt8]
   package private(set) var position: Int
@@ -233,7 +158,8 @@ package struct DERReader: Sendable {
       offsetMap: offsetMap)
   }
 
-  /// Reads one identifier and length at `start`; the content must fit before `limit`.
+  /// Reads one identifier and length at `start` (ReceiptCrypto's reader, BER rules); the content must fit
+  /// before `limit`.
   static func header(
     _ bytes: [UInt8], at start: Int, limit: Int, allowIndefinite: Bool,
     fail: (String, Int) -> AppReceiptError
@@ -249,84 +175,20 @@ package struct DERReader: Sendable {
 
   /// `header` over bytes in place; a failure carries only its message and offset, so a caller that reads many
   /// elements builds the ASN.1 path for the one that fails, not for each.
+  @inline(__always)
   static func header(
     _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, allowIndefinite: Bool
   ) throws(DERFailure) -> DERElement {
-    guard start >= 0, start < limit, limit <= bytes.count else {
-      throw DERFailure("truncated: expected an element", start)
-    }
-    let tag = bytes[start]
-    guard tag & 0x1F != 0x1F else {
-      throw DERFailure("tag 0x\(DERTag.hex(tag)) uses the multi-byte tag form, which receipts never use", start)
-    }
-    guard start + 1 < limit else { throw DERFailure("truncated: \(DERTag.name(tag)) has no length octet", start) }
-    let first = bytes[start + 1]
-    var contentStart = start + 2
-    let length: Int
-    if first < 0x80 {
-      length = Int(first)
-    } else if first == 0x80 {
-      guard tag & 0x20 != 0 else {
-        throw DERFailure("primitive \(DERTag.name(tag)) with an indefinite length", start)
-      }
-      guard allowIndefinite else {
-        throw DERFailure(
-          "\(DERTag.name(tag)) with an indefinite length where only definite lengths are expected", start)
-      }
-      return DERElement(
-        tag: tag, offset: start, contentStart: contentStart, contentEnd: limit, end: limit, isIndefinite: true)
-    } else {
-      let count = Int(first & 0x7F)
-      guard count <= 4 else { throw DERFailure("length of \(count) octets is larger than any receipt", start) }
-      guard count <= limit - contentStart else {
-        throw DERFailure("truncated: the length octets run past the end", start)
-      }
-      var value = 0
-      for i in 0..<count { value = value << 8 | Int(bytes[contentStart + i]) }
-      contentStart += count
-      length = value
-    }
-    guard length <= limit - contentStart else {
-      throw DERFailure(
-        "truncated: \(DERTag.name(tag)) declares \(length) bytes but only \(limit - contentStart) remain", start)
-    }
-    return DERElement(
-      tag: tag, offset: start, contentStart: contentStart, contentEnd: contentStart + length,
-      end: contentStart + length, isIndefinite: false)
+    try ASN1Reader.header(
+      bytes, at: start, limit: limit, rules: allowIndefinite ? .berEnvelope : .berDefiniteLengths)
   }
 
-  /// Finds the end-of-contents octets that close an indefinite-length element, walking nested elements without
-  /// recursion. Nested elements may themselves be indefinite, up to the nesting limit.
+  /// Finds the end-of-contents octets that close an indefinite-length element (ReceiptCrypto's iterative scan).
   func findEnd(of element: DERElement) throws(AppReceiptError) -> DERElement {
-    var open = 1
-    var p = element.contentStart
-    while true {
-      guard p + 1 < limit else {
-        throw error(
-          "truncated: \(DERTag.name(element.tag)) of indefinite length has no end-of-contents", at: element.offset)
-      }
-      if bytes[p] == 0 {
-        guard bytes[p + 1] == 0 else { throw error("end-of-contents with a non-zero length", at: p) }
-        open -= 1
-        p += 2
-        if open == 0 {
-          var found = element
-          found.contentEnd = p - 2
-          found.end = p
-          return found
-        }
-        continue
-      }
-      let inner = try Self.header(bytes, at: p, limit: limit, allowIndefinite: true) { m, o in error(m, at: o) }
-      if inner.isIndefinite {
-        open += 1
-        guard depth + open <= Self.maximumDepth else {
-          throw error("nesting deeper than \(Self.maximumDepth) levels", at: p)
-        }
-        p = inner.contentStart
-      } else {
-        p = inner.end
-      }
+    do {
+      return try ASN1Reader.findEnd(of: element, in: bytes, limit: limit, depth: depth)
+    } catch {
+      throw self.error(error.message, at: error.offset)
     }
   }
 
@@ -354,27 +216,9 @@ package struct DERReader: Sendable {
   }
 
   /// The value of INTEGER content octets that fit in 64 bits; a failure's offset is meaningless (0).
+  @inline(__always)
   static func integer(_ body: UnsafeBufferPointer<UInt8>) throws(DERFailure) -> Int64 {
-    guard let firstByte = body.first else { throw DERFailure("INTEGER with no content octets", 0) }
-    // Up to eight octets always fit: leading sign octets would change nothing.
-    if body.count <= 8 {
-      var value: UInt64 = firstByte & 0x80 != 0 ? UInt64.max : 0
-      for b in body { value = value << 8 | UInt64(b) }
-      return Int64(bitPattern: value)
-    }
-    // Leading sign octets beyond the first carry no value; more than eight significant ones do not fit.
-    var start = 0
-    while body.count - start > 1,
-      (body[start] == 0 && (body[start + 1] & 0x80) == 0) || (body[start] == 0xFF && (body[start + 1] & 0x80) != 0)
-    {
-      start += 1
-    }
-    guard body.count - start <= 8 else {
-      throw DERFailure("INTEGER of \(body.count) bytes does not fit in 64 bits", 0)
-    }
-    var value: UInt64 = firstByte & 0x80 != 0 ? UInt64.max : 0
-    for i in start..<body.count { value = value << 8 | UInt64(body[i]) }
-    return Int64(bitPattern: value)
+    try ASN1Reader.integer(body)
   }
 
   /// Dotted text of an OBJECT IDENTIFIER (`1.2.840.113549.1.7.2`).
@@ -382,25 +226,9 @@ package struct DERReader: Sendable {
     guard element.tag == DERTag.objectIdentifier else {
       throw error("expected an OBJECT IDENTIFIER, found \(DERTag.name(element.tag))", at: element.offset)
     }
-    let body = content(element)
-    guard !body.isEmpty, body.count <= 64, let last = body.last, last & 0x80 == 0 else {
+    guard let text = OID.dottedText(content(element)) else {
       throw error("malformed OBJECT IDENTIFIER", at: element.offset)
     }
-    var arcs: [UInt64] = []
-    var value: UInt64 = 0
-    for b in body {
-      guard value >> 56 == 0 else { throw error("OBJECT IDENTIFIER arc too large", at: element.offset) }
-      value = value << 7 | UInt64(b & 0x7F)
-      if b & 0x80 == 0 {
-        if arcs.isEmpty {
-          let first: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
-          arcs += [first, value - first * 40]
-        } else {
-          arcs.append(value)
-        }
-        value = 0
-      }
-    }
-    return arcs.map(String.init).joined(separator: ".")
+    return text
   }
 }

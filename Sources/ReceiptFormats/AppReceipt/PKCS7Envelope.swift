@@ -1,3 +1,4 @@
+import ReceiptCrypto
 import ReceiptModel
 
 /// The parts of a PKCS#7 (RFC 2315) SignedData that receipt-tool reads: the signed content and, for display,

@@ -2,7 +2,7 @@ import ReceiptModel
 
 /// JWS Compact Serialization (RFC 7515 §7.1): `header.payload.signature`, each base64url.
 ///
-/// The signature is decoded (to count its bytes) but never verified: there is no cryptography here.
+/// The signature is decoded, and verified when the caller passes the document's `JWSChecks`.
 public enum CompactJWS {
   /// Longest token accepted; Apple's are about 4 KB, so this only stops absurd inputs early.
   public static let maxTokenBytes = 1 << 20
@@ -17,19 +17,20 @@ public enum CompactJWS {
   }
 
   static func decode(
-    _ text: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool
+    _ text: [UInt8], expected: SignedPayloadKind?, base: String, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
     try text.withUnsafeBufferPointer { all throws(SignedDataError) in
-      try decode(all, expected: expected, base: LazyPath(base), strict: strict)
+      try decode(all, expected: expected, base: LazyPath(base), strict: strict, checks: checks)
     }
   }
 
   /// Decodes the token in `text` (a slice of a larger document read in place, or a whole string).
   static func decode(
-    _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool
+    _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
+    checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
     var memo = HeaderMemo()
-    return try decode(text, expected: expected, base: base, strict: strict, memo: &memo)
+    return try decode(text, expected: expected, base: base, strict: strict, memo: &memo, checks: checks)
   }
 
   /// The last header read and its segment: the tokens of one response usually share their header
@@ -59,10 +60,11 @@ public enum CompactJWS {
     }
   }
 
-  /// Decodes one token, its header taken from `memo` when the header segment is the one read last.
+  /// Decodes one token, its header taken from `memo` when the header segment is the one read last; with
+  /// `checks`, its signature is verified once the payload has given the moment.
   static func decode(
     _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
-    memo: inout HeaderMemo
+    memo: inout HeaderMemo, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
     let (lo, hi) = trimmedRange(text)
     guard hi - lo <= maxTokenBytes else {
@@ -121,7 +123,10 @@ public enum CompactJWS {
       memo = HeaderMemo(segment: Array(text[lo..<first]), header: header)
     }
     let (payload, carried) = try PayloadDecoding.decode(
-      payloadBytes, expected: expected, base: base.into("payload"), strict: strict)
+      payloadBytes, expected: expected, base: base.into("payload"), strict: strict, checks: checks)
+    checks?.check(
+      signingInput: UnsafeBufferPointer(rebasing: text[lo..<second]), signature: signatureBytes, header: header,
+      payload: payload, path: base)
     let jws = SignedJWS(
       header: header, payload: payload, signatureByteCount: signatureBytes.count,
       source: signingSource(header: header, environment: payload.environment))
@@ -169,7 +174,9 @@ public enum CompactJWS {
           case .alg: h.alg = try r.string()
           case .kid: h.kid = try r.string()
           case .typ: h.typ = try r.string()
-          case .x5c: h.x5cCount = try r.stringArray(limit: 64)?.count
+          case .x5c:
+            h.x5c = try r.stringArray(limit: 64)
+            h.x5cCount = h.x5c?.count
           }
         }
         try r.reader.finish()

@@ -85,20 +85,23 @@ enum PayloadDecoding {
 
   /// As above, the path made only for a message.
   static func decode(
-    _ bytes: [UInt8], expected: SignedPayloadKind?, base: LazyPath, strict: Bool
+    _ bytes: [UInt8], expected: SignedPayloadKind?, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
     do {
       return try JSONReader.withReader(bytes) { reader in
+        // Nested signatures checked by a pass that is then read again are checked again: forget the first.
+        let checked = checks?.tally
         // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
         // be among the keys it did not know. Anything else (a failure, such a marker, very many unknown keys)
         // is read again the two-pass way below, so errors and their order are the same either way.
         if let expected, oneTypedPassSuffices.contains(expected),
-          let (payload, carried) = try? readTyped(expected, reader, base: base, strict: strict),
+          let (payload, carried) = try? readTyped(expected, reader, base: base, strict: strict, checks: checks),
           payload.unreadKeys.count < PayloadReading.maxUnreadKeys,
           !payload.unreadKeys.contains(where: { markerKeys.names.contains($0) })
         {
           return (payload, carried)
         }
+        if let checked { checks?.forget(since: checked) }
         let markers = try kindMarkersPresent(reader, base: base)
         if markers.isEmpty, expected == nil {
           // Valid JSON with no kind's marker (Apple's mock payloads hold only environment, bundleId and
@@ -109,7 +112,7 @@ enum PayloadDecoding {
           return (payload, carried)
         }
         let kind = try resolveKind(markers, expected: expected, base: base)
-        return try readTyped(kind, reader, base: base, strict: strict)
+        return try readTyped(kind, reader, base: base, strict: strict, checks: checks)
       }
     } catch let e as SignedDataError {
       throw e
@@ -122,10 +125,11 @@ enum PayloadDecoding {
   }
 
   /// Reads the payload as `kind`, to its end.
-  static func readTyped(_ kind: SignedPayloadKind, _ reader: JSONReader, base: LazyPath, strict: Bool) throws
-    -> (SignedPayload, carried: [SignedDataError])
-  {
+  static func readTyped(
+    _ kind: SignedPayloadKind, _ reader: JSONReader, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
+  ) throws -> (SignedPayload, carried: [SignedDataError]) {
     var r = PayloadReading(reader: reader, base: base, strict: strict)
+    r.checks = checks
     let payload: SignedPayload
     switch kind {
     case .transaction: payload = .transaction(try readTransaction(&r))
@@ -380,7 +384,7 @@ enum PayloadDecoding {
     let path = r.path
     let bytes: [UInt8] = token.hasEscapes ? Array(r.reader.string(token).utf8) : r.reader.withBytes(token) { Array($0) }
     do {
-      let (jws, carried) = try CompactJWS.decode(bytes, expected: kind, base: path, strict: r.strict)
+      let (jws, carried) = try CompactJWS.decode(bytes, expected: kind, base: path, strict: r.strict, checks: r.checks)
       r.carried += carried
       guard let payload = extract(jws.payload) else {
         throw SignedDataError(.kindMismatch, path: path, detail: "expected \(kind.noun)")

@@ -11,6 +11,8 @@ struct PayloadReading {
   /// Nested JWS failures carried instead of thrown (strict == false).
   var carried: [SignedDataError] = []
   let strict: Bool
+  /// The document's signature checks, which a nested JWS adds to.
+  var checks: JWSChecks?
 
   init(reader: JSONReader, base: LazyPath, strict: Bool) {
     self.reader = reader

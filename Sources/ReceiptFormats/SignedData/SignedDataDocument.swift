@@ -187,21 +187,29 @@ public enum SignedDataDecoder {
   /// With `strict` (the default) any malformed nested JWS fails the document; without, it is carried as
   /// `.undecodable` and listed in `carriedErrors` (Apple's fixtures hold placeholder strings there).
   public static func decode(_ bytes: [UInt8], strict: Bool = true) throws(SignedDataError) -> SignedDataDocument {
+    try decode(bytes, strict: strict, checks: nil)
+  }
+
+  /// Decodes a whole document; with `checks`, every JWS read has its signature checked there.
+  static func decode(_ bytes: [UInt8], strict: Bool, checks: JWSChecks?) throws(SignedDataError)
+    -> SignedDataDocument
+  {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
     guard start < bytes.count else {
       throw SignedDataError(.notSignedData, path: "", detail: "empty input")
     }
-    if bytes[start] == UInt8(ascii: "{") { return try decodeObject(bytes, strict: strict) }
-    return try decodeLines(bytes, from: start, strict: strict)
+    if bytes[start] == UInt8(ascii: "{") { return try decodeObject(bytes, strict: strict, checks: checks) }
+    return try decodeLines(bytes, from: start, strict: strict, checks: checks)
   }
 
   static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
   /// One JWS, or one per line.
-  static func decodeLines(_ bytes: [UInt8], from start: Int, strict: Bool) throws(SignedDataError) -> SignedDataDocument
-  {
+  static func decodeLines(
+    _ bytes: [UInt8], from start: Int, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument {
     var ranges: [(line: Int, lo: Int, hi: Int)] = []
     var line = 1
     var lo = start
@@ -227,16 +235,22 @@ public enum SignedDataDecoder {
     }
     if ranges.count == 1 {
       let r = ranges[0]
-      let (jws, carried) = try CompactJWS.decode(Array(bytes[r.lo..<r.hi]), expected: nil, base: "", strict: strict)
+      let (jws, carried) = try CompactJWS.decode(
+        Array(bytes[r.lo..<r.hi]), expected: nil, base: "", strict: strict, checks: checks)
       return SignedDataDocument(content: .compactJWS(jws), carriedErrors: carried)
     }
     var items: [NestedJWS<SignedPayload>] = []
     items.reserveCapacity(ranges.count)
     var carried: [SignedDataError] = []
+    // Lines signed alike share one header (and its certificate chain's text) instead of a copy each.
+    var memo = CompactJWS.HeaderMemo()
     for r in ranges {
-      do {
-        let (jws, inner) = try CompactJWS.decode(
-          Array(bytes[r.lo..<r.hi]), expected: nil, base: "line \(r.line)", strict: strict)
+      do throws(SignedDataError) {
+        let (jws, inner) = try bytes.withUnsafeBufferPointer { all throws(SignedDataError) in
+          try CompactJWS.decode(
+            UnsafeBufferPointer(rebasing: all[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
+            strict: strict, memo: &memo, checks: checks)
+        }
         items.append(.decoded(jws))
         carried += inner
       } catch {
@@ -250,13 +264,17 @@ public enum SignedDataDecoder {
 
   // MARK: JSON objects
 
-  static func decodeObject(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
-    if let document = try decodeTransactionListInPlace(bytes, strict: strict) { return document }
-    return try decodeObjectWithTree(bytes, strict: strict)
+  static func decodeObject(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
+    -> SignedDataDocument
+  {
+    if let document = try decodeTransactionListInPlace(bytes, strict: strict, checks: checks) { return document }
+    return try decodeObjectWithTree(bytes, strict: strict, checks: checks)
   }
 
   /// Any object through a JSON tree: every shape, and the reference the in-place list reader must agree with.
-  static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool) throws(SignedDataError) -> SignedDataDocument {
+  static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
+    -> SignedDataDocument
+  {
     let value: JSONValue
     do {
       value = try JSONValue.parse(bytes)
@@ -269,7 +287,7 @@ public enum SignedDataDecoder {
       throw SignedDataError(.notSignedData, path: "", detail: "expected a JSON object")
     }
     let keys = Set(members.map(\.key))
-    var walker = TreeWalker(strict: strict)
+    var walker = TreeWalker(strict: strict, checks: checks)
     let content: SignedDataContent
     if keys.contains("signedPayload") {
       try walker.noDuplicates(value, among: ["signedPayload"])
@@ -286,7 +304,9 @@ public enum SignedDataDecoder {
       try walker.noDuplicates(value, among: ["signedTransactionInfo"])
       content = try walker.transactionInfo(members)
     } else {
-      let (payload, carried) = try PayloadDecoding.decode(bytes, expected: nil, base: "", strict: strict)
+      // A decoded payload has no signature; the JWS nested in it (a notification's) still have theirs.
+      let (payload, carried) = try PayloadDecoding.decode(
+        bytes, expected: nil, base: LazyPath(""), strict: strict, checks: checks)
       return SignedDataDocument(content: .decodedPayload(payload), carriedErrors: carried)
     }
     return SignedDataDocument(content: content, carriedErrors: walker.carried)
@@ -303,8 +323,8 @@ public enum SignedDataDecoder {
   /// `signedTransactions` is null or an array of strings without escapes, each JWS is decoded from the document
   /// bytes where it lies. Anything else (a syntax error, nesting, an escape, `signedPayload`) returns nil and the
   /// tree reader decides, so every message and position stays the tree reader's.
-  static func decodeTransactionListInPlace(_ bytes: [UInt8], strict: Bool) throws(SignedDataError)
-    -> SignedDataDocument?
+  static func decodeTransactionListInPlace(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil)
+    throws(SignedDataError) -> SignedDataDocument?
   {
     try bytes.withUnsafeBufferPointer { buffer throws(SignedDataError) -> SignedDataDocument? in
       guard let members = scanTransactionList(buffer) else { return nil }
@@ -317,7 +337,7 @@ public enum SignedDataDecoder {
         }
       }
       let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
-      var walker = TreeWalker(strict: strict)
+      var walker = TreeWalker(strict: strict, checks: checks)
       let list = try walker.transactionList(members, in: buffer)
       let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
       return SignedDataDocument(content: content, carriedErrors: walker.carried)
@@ -394,6 +414,8 @@ struct TreeWalker {
   var carried: [SignedDataError] = []
   /// The header last read from a list's tokens.
   var headerMemo = CompactJWS.HeaderMemo()
+  /// The document's signature checks, when they are made.
+  let checks: JWSChecks?
 
   static let listKeys: Set<String> = [
     "signedTransactions", "revision", "hasMore", "bundleId", "appAppleId", "environment",
@@ -403,7 +425,10 @@ struct TreeWalker {
     "originalTransactionId", "signedTransactionInfo", "signedRenewalInfo",
   ]
 
-  init(strict: Bool) { self.strict = strict }
+  init(strict: Bool, checks: JWSChecks? = nil) {
+    self.strict = strict
+    self.checks = checks
+  }
 
   func noDuplicates(_ value: JSONValue, among keys: Set<String>) throws(SignedDataError) {
     if let path = value.firstDuplicateKey(among: keys, path: "") {
@@ -473,7 +498,8 @@ struct TreeWalker {
     _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
   ) throws(SignedDataError) -> NestedJWS<P> {
     do throws(SignedDataError) {
-      let (jws, inner) = try CompactJWS.decode(text, expected: kind, base: base, strict: strict, memo: &headerMemo)
+      let (jws, inner) = try CompactJWS.decode(
+        text, expected: kind, base: base, strict: strict, memo: &headerMemo, checks: checks)
       guard let payload = extract(jws.payload) else {
         throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(kind.noun)")
       }
@@ -655,7 +681,7 @@ struct TreeWalker {
     }
     // The notification itself is never carried: without it there is nothing.
     let (jws, inner) = try CompactJWS.decode(
-      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict)
+      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict, checks: checks)
     carried += inner
     guard case .notification(let n) = jws.payload else {
       throw SignedDataError(

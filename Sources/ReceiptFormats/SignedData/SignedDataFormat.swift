@@ -3,7 +3,8 @@ import ReceiptModel
 /// StoreKit 2 and App Store Server data: compact JWS (alone or one per line), decoded payloads, App Store
 /// Server API responses and Notifications V2 bodies, read into the same purchase history as verifyReceipt JSON.
 ///
-/// Signatures are read (header `alg`, `kid`, the number of `x5c` certificates) and never verified.
+/// Every JWS's signature is checked when the options ask for it (`DecodeOptions.signatures`): the document's
+/// verdict, the weakest item's, is the provenance's `signatureCheck`.
 /// Nested signed strings that cannot be read (Apple's sample responses hold placeholders) are carried as
 /// warnings; a broken document, or a broken top-level JWS, fails with the place it broke.
 public struct SignedDataFormat: InputFormat {
@@ -26,9 +27,35 @@ public struct SignedDataFormat: InputFormat {
   /// - Returns: The transactions and renewal states the document holds.
   /// - Throws: `ReceiptError` naming the path and position where the document or its top-level JWS broke.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    guard let checking = options.signatures else {
+      var history = try decode(bytes, source: source, checks: nil)
+      if history.provenance.format.name != "signed_payload_decoded" {
+        history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "signatures not checked")
+      }
+      return history
+    }
+    // One verifier for the whole document: its chain cache serves every JWS in it, then the next document.
+    let result = checking.verifiers.withVerifier { verifier -> Result<PurchaseHistory, ReceiptError> in
+      let checks = JWSChecks(verifier: verifier, now: checking.now)
+      defer { verifier = checks.verifier }
+      do throws(ReceiptError) {
+        var history = try decode(bytes, source: source, checks: checks)
+        if history.provenance.format.name != "signed_payload_decoded" {
+          history.provenance.signatureCheck = checks.documentCheck
+        }
+        return .success(history)
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// Reads a document, checking its signatures into `checks` when given.
+  func decode(_ bytes: [UInt8], source: String, checks: JWSChecks?) throws(ReceiptError) -> PurchaseHistory {
     let document: SignedDataDocument
     do {
-      document = try SignedDataDecoder.decode(bytes, strict: false)
+      document = try SignedDataDecoder.decode(bytes, strict: false, checks: checks)
     } catch {
       throw error.receiptError(source: source)
     }
@@ -154,6 +181,7 @@ enum SignedDataMapping {
 
     func finish(_ document: SignedDataDocument) -> PurchaseHistory {
       var history = PurchaseHistory(format: SignedDataMapping.identity(document, note: contentNote))
+      if document.shape == .decodedPayload { history.provenance.signatureCheck = .unsigned("a decoded payload") }
       history.transactions = collector.transactions
       history.renewals = renewals
       history.warnings = warnings

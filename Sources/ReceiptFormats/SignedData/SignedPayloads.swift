@@ -542,6 +542,8 @@ public struct JWSHeader: Sendable, Hashable {
   public var typ: String?
   /// How many certificates `x5c` holds (Apple: 3; Xcode: 1; hand-written: 0). Nil when absent.
   public var x5cCount: Int?
+  /// `x5c`: the certificates, standard base64 DER, leaf first. Nil when absent.
+  public var x5c: [String]?
   /// Header keys present but not read, in input order.
   public var unreadKeys: [String] = []
 
@@ -551,7 +553,7 @@ public struct JWSHeader: Sendable, Hashable {
 
 /// Who produced the signature, as far as can be told without verifying it.
 public enum SigningSource: String, Sendable, Hashable {
-  /// Claims to be the App Store (Sandbox or Production). Not verified.
+  /// Claims to be the App Store (Sandbox or Production); the signature check says whether it is.
   case appStoreClaimed
   /// Xcode StoreKit testing: signed on the developer's Mac by Xcode, never by Apple.
   case xcode
@@ -563,7 +565,7 @@ public enum SigningSource: String, Sendable, Hashable {
   /// A phrase for output.
   public var label: String {
     switch self {
-    case .appStoreClaimed: "claims App Store signing (not verified)"
+    case .appStoreClaimed: "claims App Store signing"
     case .xcode: "Xcode StoreKit testing (signed locally by Xcode, not by Apple)"
     case .localTesting: "LocalTesting (App Store Server Library test data, not signed by Apple)"
     case .handWritten: "hand-written (dummy signature, not signed by anyone)"
@@ -571,7 +573,7 @@ public enum SigningSource: String, Sendable, Hashable {
   }
 }
 
-/// One compact JWS, read but NOT verified.
+/// One compact JWS as read; its signature's verdict is kept apart (`JWSChecks`), for the document as a whole.
 public struct SignedJWS<Payload: Sendable & Hashable>: Sendable, Hashable {
   /// The JWS header.
   public var header: JWSHeader
@@ -581,9 +583,6 @@ public struct SignedJWS<Payload: Sendable & Hashable>: Sendable, Hashable {
   public var signatureByteCount: Int
   /// Who appears to have signed it; a claim, not a check.
   public var source: SigningSource
-
-  /// Always false: receipt-tool has no cryptography and never checks the signature or the certificate chain.
-  public var signatureVerified: Bool { false }
 }
 
 /// A signed string inside a response or notification: decoded, or carried with the reason it could not be

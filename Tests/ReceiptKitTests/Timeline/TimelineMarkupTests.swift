@@ -165,7 +165,9 @@ struct MarkupTag {
     let rows = MarkupTag.all("tr", in: html).compactMap { $0.attributes["data-transaction-id"] }
     #expect(rows == ["2200000101", "3100", "r1", "r2", "r3", "r4", "b1", "l1"])
     #expect(html.contains("@media print") && html.contains("@page"))
-    #expect(html.contains("<dd class=\"unverified\">signature not verified</dd>"))
+    #expect(
+      html.contains(
+        "<dd class=\"unverified\">unsigned: verifyReceipt response carries no signature</dd>"))
     #expect(html.contains("<span class=\"status good\">active</span> Family Sharing access to com.acme.pro.yearly"))
     let widths = MarkupTag.all("svg", in: html).compactMap { $0.number("width") }
     #expect(widths.allSatisfy { $0 <= Double(TimelineHTMLRenderer.pageWidth) }, "\(widths)")

@@ -18,7 +18,7 @@ enum TimelineSamples {
     title: "family-revoked-but-purchased.json",
     provenance: TimelineProvenance(
       file: "examples/family-revoked-but-purchased.json", inputKind: "verifyReceipt response",
-      environment: "Production", signatureVerified: false),
+      environment: "Production", signature: .unsigned("verifyReceipt response")),
     evaluationMoment: t("2024-06-15T00:00:00Z"), evaluationMomentSource: "the receipt's request_date",
     lanes: [
       TimelineLane(

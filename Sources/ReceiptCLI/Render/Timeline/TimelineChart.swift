@@ -40,19 +40,19 @@ package struct TimelineProvenance: Hashable, Sendable {
   package var inputKind: String?
   /// "Production", "Sandbox", ...
   package var environment: String?
-  /// False prints "signature not verified"; nil when the input carries no signature at all.
-  package var signatureVerified: Bool?
+  /// The document's signature verdict; nil when not given.
+  package var signature: SignatureCheck?
   /// Anything else worth stating (label, value), e.g. ("bundle id", "com.acme.notes").
   package var extra: [TimelineField]
 
   package init(
-    file: String? = nil, inputKind: String? = nil, environment: String? = nil, signatureVerified: Bool? = nil,
+    file: String? = nil, inputKind: String? = nil, environment: String? = nil, signature: SignatureCheck? = nil,
     extra: [TimelineField] = []
   ) {
     self.file = file
     self.inputKind = inputKind
     self.environment = environment
-    self.signatureVerified = signatureVerified
+    self.signature = signature
     self.extra = extra
   }
 
@@ -62,9 +62,7 @@ package struct TimelineProvenance: Hashable, Sendable {
     if let file { out.append(TimelineField("file", file)) }
     if let inputKind { out.append(TimelineField("input", inputKind)) }
     if let environment { out.append(TimelineField("environment", environment)) }
-    if let signatureVerified {
-      out.append(TimelineField("signature", signatureVerified ? "verified" : "signature not verified"))
-    }
+    if let signature { out.append(TimelineField("signature", signature.summary)) }
     return out + extra
   }
 }

@@ -53,7 +53,7 @@ enum TimelineChartBuilding {
     }
     let provenance = TimelineProvenance(
       file: label, inputKind: history.provenance.format.description, environment: history.environment,
-      signatureVerified: history.provenance.signature.map(\.verified), extra: extra)
+      signature: history.provenance.signatureCheck, extra: extra)
     return TimelineChart(
       title: label, provenance: provenance, evaluationMoment: evaluation.time,
       evaluationMomentSource: EntitlementsTextRenderer.sourceDescription(evaluation.source), lanes: lanes)

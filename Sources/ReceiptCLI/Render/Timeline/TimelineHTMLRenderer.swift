@@ -90,7 +90,7 @@ package enum TimelineHTMLRenderer {
     var out = "<section class=\"document\" id=\"document-\(number)\" aria-labelledby=\"document-\(number)-title\">\n"
     out += "<h2 id=\"document-\(number)-title\">\(e(chart.title))</h2>\n<dl class=\"provenance\">\n"
     for field in chart.provenance.fields {
-      let unverified = field.name == "signature" && chart.provenance.signatureVerified == false
+      let unverified = field.name == "signature" && chart.provenance.signature.map { $0.verdict != .verified } == true
       out += "<dt>\(e(field.name))</dt><dd\(unverified ? " class=\"unverified\"" : "")>\(e(field.value))</dd>\n"
     }
     out +=

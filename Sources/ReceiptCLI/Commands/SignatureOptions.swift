@@ -1,0 +1,125 @@
+import ReceiptCrypto
+import ReceiptFormats
+import ReceiptModel
+
+/// `--trust-root` and `--require-signature`: which roots a signature may end at, and whether an unverified
+/// document fails the run.
+struct SignatureOptions {
+  static let trustRoot = OptionSpec(
+    "trust-root", value: "file",
+    help:
+      "Also accept signatures whose chain ends at this root certificate (DER or PEM): an Xcode StoreKit certificate or a test CA. Answers verified this way say so. Repeatable.",
+    repeatable: true)
+
+  static let requireSignature = OptionSpec(
+    "require-signature",
+    help:
+      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root); each document that does not is named on standard error with the reason."
+  )
+
+  /// The root certificates' files, as given.
+  var trustRoots: [InputPath]
+  /// `--require-signature`.
+  var required: Bool
+
+  init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
+    trustRoots = arguments.allPaths("trust-root")
+    required = arguments.flag("require-signature")
+    if arguments.all("trust-root").contains("") {
+      throw .usage(
+        "The value '' is invalid for '--trust-root <file>'. Please provide a certificate file.", command: command)
+    }
+  }
+
+  init() {
+    trustRoots = []
+    required = false
+  }
+
+  /// The `check` a run reports when it reads no document at all.
+  var checkName: String? { required ? "--require-signature" : nil }
+
+  /// Reads the trust roots and makes the run's verifiers. A file that cannot be opened is exit 66; one that holds
+  /// no certificate, or one the verifier refuses, is exit 65.
+  /// - Parameter now: The moment a payload without a `signedDate` is checked at.
+  /// - Returns: What every decode of this run checks signatures with.
+  /// - Throws: `ReceiptToolError` for a root file that cannot be read or holds no usable certificate.
+  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking {
+    var trust = TrustAnchors.apple
+    for path in trustRoots {
+      let bytes: [UInt8]
+      do throws(ReceiptToolError) {
+        bytes = try FileInput.readAll(path: path)
+      } catch {
+        guard case .input(var e) = error else { throw error }
+        e.message += " (named by --trust-root)"
+        throw .input(e)
+      }
+      let source = "--trust-root \(path.display)"
+      do throws(SignatureFailure) {
+        for der in try TrustAnchors.certificatesFromPEMOrDER(bytes) { trust = try trust.adding(rootDER: der) }
+      } catch {
+        throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
+      }
+    }
+    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now)
+  }
+
+  /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
+  /// signature, and with `--require-signature` a failed check when the document is not verified.
+  func review(_ check: SignatureCheck) -> (warnings: [String], failedChecks: [String]) {
+    var warnings: [String] = []
+    var failed: [String] = []
+    if check.verdict == .invalid {
+      warnings.append("signature \(check.summary); the answer is drawn from data that may have been altered")
+    }
+    if required, check.verdict != .verified {
+      failed.append("--require-signature: the document is not verified (\(check.summary))")
+    }
+    return (warnings, failed)
+  }
+}
+
+/// The signature verdicts of an aggregating command's documents, read in input order on one thread: each
+/// document's warning and failed check is written as it comes, and the verdicts combine into the answer's.
+struct SignatureReview {
+  let options: SignatureOptions
+  let context: CommandContext
+  private var checks: [SignatureCheck] = []
+  private var failed = false
+
+  init(options: SignatureOptions, context: CommandContext) {
+    self.options = options
+    self.context = context
+  }
+
+  /// One document's verdict.
+  mutating func add(_ check: SignatureCheck, label: String) {
+    let (warnings, failedChecks) = options.review(check)
+    for warning in warnings { context.warn("\(label): \(warning)") }
+    for failure in failedChecks {
+      context.stderr.write("receipt-tool: check failed: \(TerminalSafeText("\(label): \(failure)"))\n")
+      failed = true
+    }
+    // The combined verdict names the document a failure is in.
+    var named = check
+    for i in named.failures.indices {
+      named.failures[i].path = named.failures[i].path.isEmpty ? label : "\(label): \(named.failures[i].path)"
+    }
+    checks.append(named)
+  }
+
+  /// The answer's verdict: the weakest document's; nil when no document was read.
+  var combined: SignatureCheck? {
+    checks.isEmpty ? nil : SignatureCheck.combining(checks, none: SignatureCheck(.notChecked))
+  }
+
+  /// `checkFailed` when `--require-signature` failed for a document, or there was none to check.
+  func finish() -> ExitStatus {
+    if options.required, checks.isEmpty {
+      context.stderr.write("receipt-tool: check failed: --require-signature: the input holds no document to check\n")
+      return .checkFailed
+    }
+    return failed ? .checkFailed : .ok
+  }
+}

@@ -1,0 +1,93 @@
+import ReceiptFormats
+import ReceiptModel
+
+/// A document's signature verdict as every command shows it: one line of text, one JSON object.
+package enum SignatureCheckRendering {
+  /// `Signature: verified: ...`, wrapped, coloured by verdict; an invalid one says the answer rests on it.
+  package static func line(_ check: SignatureCheck, color: Bool, width: Int) -> TerminalText {
+    let layout = TextLayout(color: color, width: width)
+    var text = check.summary
+    if check.verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+    let wrapped = TerminalText("Signature: \(text)").wrapped(indent: 2, columns: width).dropFirst(2)
+    return check.verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(check.verdict)) + "\n"
+  }
+
+  /// The colour a verdict is shown in.
+  package static func tone(_ verdict: SignatureCheck.Verdict) -> TextLayout.Tone {
+    switch verdict {
+    case .verified: .good
+    case .invalid: .bad
+    case .testSigned, .notChecked, .unsigned: .warn
+    }
+  }
+
+  /// The rows `decode` shows under its header: the verdict, the chain, and every failure kept.
+  package static func rows(_ check: SignatureCheck) -> [(TerminalText, TerminalText)] {
+    var rows: [(TerminalText, TerminalText)] = [("Signature", "\(check.summary)")]
+    if !check.chain.isEmpty {
+      let names = check.chain.map { $0.commonName ?? $0.organization ?? $0.position }
+      rows.append(("Chain", "\(names.joined(separator: " < "))"))
+    }
+    // Items that failed alike (one chain signs a whole response) are listed on one row.
+    var groups: [(reason: String, paths: [String])] = []
+    for failure in check.failures.dropFirst() {
+      let path = failure.path.isEmpty ? "(document)" : failure.path
+      if let i = groups.firstIndex(where: { $0.reason == failure.reason }) {
+        groups[i].paths.append(path)
+      } else {
+        groups.append((failure.reason, [path]))
+      }
+    }
+    for group in groups {
+      let reason = group.reason == check.failures.first?.reason ? "the same" : group.reason
+      rows.append(("Also failed", "\(group.paths.joined(separator: ", ")): \(reason)"))
+    }
+    if check.failureCount > check.failures.count {
+      rows.append(("Also failed", "\(check.failureCount - check.failures.count) more not listed"))
+    }
+    return rows
+  }
+
+  /// `"signature_check"`: the verdict, why, the chain and each failure.
+  package static func json(_ check: SignatureCheck) -> JSONValue {
+    .object([
+      ("verdict", .string(check.verdict.rawValue)),
+      ("summary", .string(check.summary)),
+      ("anchor", .str(check.anchor?.rawValue)),
+      ("checked_at", .str(check.moment?.time.iso8601)),
+      ("checked_at_source", .str(check.moment?.source)),
+      ("revocation_checked", .bool(check.revocationChecked)),
+      ("signed_items", .int(check.signedItems)),
+      ("verified_items", .int(check.verifiedItems)),
+      ("test_signed_items", .int(check.testSignedItems)),
+      ("failed_items", .int(check.failureCount)),
+      (
+        "chain",
+        .array(
+          check.chain.map { c in
+            .object([
+              ("position", .string(c.position)),
+              ("common_name", .str(c.commonName)),
+              ("organization", .str(c.organization)),
+              ("not_before", .str(c.notBefore?.iso8601)),
+              ("not_after", .str(c.notAfter?.iso8601)),
+              ("sha256", .string(c.sha256)),
+            ])
+          })
+      ),
+      (
+        "failures",
+        .array(
+          check.failures.map { f in
+            .object([
+              ("path", .string(f.path)),
+              ("code", .string(f.code)),
+              ("certificate", .str(f.certificate)),
+              ("reason", .string(f.reason)),
+            ])
+          })
+      ),
+      ("note", .str(check.note)),
+    ])
+  }
+}

@@ -1,0 +1,169 @@
+import ReceiptCrypto
+import ReceiptModel
+
+/// Lends a signature verifier for the length of one document. Whoever decodes documents concurrently owns the
+/// lending (the command line's pipeline keeps a verifier per worker, each with its chain cache); a decoder only
+/// borrows one and never shares it.
+public protocol SignatureVerifierLending: Sendable {
+  /// Calls `body` with a verifier no other thread uses until `body` returns.
+  func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R
+}
+
+/// How a decode checks signatures: who lends the verifier, and the moment for a payload with no `signedDate`.
+public struct SignatureChecking: Sendable {
+  /// Lends the verifier a document is checked with.
+  public var verifiers: any SignatureVerifierLending
+  /// The moment a payload without a `signedDate` is checked at (one for the whole run).
+  public var now: Timestamp
+
+  /// - Parameters:
+  ///   - verifiers: Lends the verifier a document is checked with.
+  ///   - now: The moment for payloads without a `signedDate`.
+  public init(verifiers: any SignatureVerifierLending, now: Timestamp) {
+    self.verifiers = verifiers
+    self.now = now
+  }
+}
+
+/// The signature checks of one document: the verifier lent for it and a running tally of its signed items'
+/// verdicts, in the order the items were read (a nested JWS before the one that holds it). One thread, one
+/// document. The tally gives the answer `SignatureCheck.combining` gives over every item's own verdict (a test
+/// holds it to that), without making a verdict, a chain summary and a message for each of 100,000 items.
+final class JWSChecks {
+  var verifier: AppleSignatureVerifier
+  let now: Timestamp
+  private(set) var tally = Tally()
+
+  /// What the items so far add up to.
+  struct Tally {
+    var signed = 0
+    var verified = 0
+    var testSigned = 0
+    var failed = 0
+    /// The first failures, with their messages.
+    var failures: [SignatureItemFailure] = []
+    var weakest: SignatureCheck.Verdict?
+    /// The item the verdict speaks for: the first of the weakest verdict, the newest when none failed.
+    var speaker: SignatureVerdict?
+    var sources: [String] = []
+    var throughTrustRoot = false
+    /// Every item's own verdict, kept only when asked for (tests compare the tally with them).
+    var items: [SignatureCheck]?
+  }
+
+  init(verifier: AppleSignatureVerifier, now: Timestamp, keepsItems: Bool = false) {
+    self.verifier = verifier
+    self.now = now
+    if keepsItems { tally.items = [] }
+  }
+
+  /// Checks one JWS at its payload's `signedDate` (an app transaction's `receiptCreationDate`), or now where it
+  /// has none: `signingInput` is `header.payload` exactly as received.
+  func check(
+    signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, payload: SignedPayload,
+    path: LazyPath
+  ) {
+    var moment = VerificationMoment(millisecondsSince1970: now.milliseconds, source: .now)
+    if let signed = payload.signedDate {
+      let isApp: Bool
+      if case .appTransaction = payload { isApp = true } else { isApp = false }
+      moment = VerificationMoment(
+        millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
+    }
+    let verdict = verifier.verifyJWS(
+      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c, at: moment)
+    add(verdict, path: path)
+  }
+
+  func add(_ verdict: SignatureVerdict, path: LazyPath) {
+    tally.signed += 1
+    let kind: SignatureCheck.Verdict
+    switch verdict.outcome {
+    case .verified:
+      kind = .verified
+      tally.verified += 1
+      if !verdict.anchoredAtApple { tally.throughTrustRoot = true }
+    case .testSigned:
+      kind = .testSigned
+      tally.testSigned += 1
+    case .failed(let failure):
+      kind = .invalid
+      tally.failed += 1
+      if tally.failures.count < SignatureCheck.maxFailuresKept {
+        tally.failures.append(Self.failure(failure, path: path))
+      }
+    }
+    let source = verdict.moment.source.rawValue
+    if !tally.sources.contains(source) { tally.sources.append(source) }
+    if let weakest = tally.weakest, weakest <= kind {
+      if weakest == kind, kind != .invalid, let held = tally.speaker,
+        verdict.moment.millisecondsSince1970 > held.moment.millisecondsSince1970
+      {
+        tally.speaker = verdict
+      }
+    } else {
+      tally.weakest = kind
+      tally.speaker = verdict
+    }
+    tally.items?.append(Self.check(of: verdict, path: path))
+  }
+
+  /// Forgets what was checked since `mark` (a payload read again checks its nested JWS again).
+  func forget(since mark: Tally) { tally = mark }
+
+  /// The document's verdict: the weakest item's.
+  var documentCheck: SignatureCheck {
+    guard let weakest = tally.weakest, let speaker = tally.speaker else {
+      return SignatureCheck(.notChecked, note: "no signed item could be read")
+    }
+    var check = Self.check(of: speaker, path: LazyPath(""))
+    check.verdict = weakest
+    check.signedItems = tally.signed
+    check.verifiedItems = tally.verified
+    check.testSignedItems = tally.testSigned
+    check.failureCount = tally.failed
+    check.failures = tally.failures
+    check.momentSources = tally.sources
+    check.anchor = weakest == .verified ? (tally.throughTrustRoot ? .trustRoot : .apple) : nil
+    return check
+  }
+
+  static func failure(_ failure: SignatureFailure, path: LazyPath) -> SignatureItemFailure {
+    SignatureItemFailure(
+      path: path.text, code: failure.code.rawValue, certificate: failure.certificate, reason: failure.description)
+  }
+
+  /// The format-neutral verdict of one item.
+  static func check(of verdict: SignatureVerdict, path: LazyPath) -> SignatureCheck {
+    let moment = CheckedMoment(
+      time: Timestamp(milliseconds: verdict.moment.millisecondsSince1970) ?? .epoch,
+      source: verdict.moment.source.rawValue)
+    let chain = verdict.chain.map(signer(of:))
+    switch verdict.outcome {
+    case .verified:
+      return .verifiedItem(chain: chain, moment: moment, anchor: verdict.anchoredAtApple ? .apple : .trustRoot)
+    case .testSigned:
+      return .testSignedItem(chain: chain, moment: moment)
+    case .failed(let failure):
+      return .failedItem(Self.failure(failure, path: path), chain: chain, moment: moment)
+    }
+  }
+
+  static func signer(of c: ReceiptCrypto.CertificateSummary) -> SignerCertificate {
+    SignerCertificate(
+      position: c.position, commonName: c.commonName, organization: c.organization,
+      notBefore: Timestamp(milliseconds: c.notBefore), notAfter: Timestamp(milliseconds: c.notAfter),
+      sha256: hex(c.sha256))
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for b in bytes {
+      out.append(digits[Int(b >> 4)])
+      out.append(digits[Int(b & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,298 @@
+/// Whether a document's signatures show that it came from Apple: the verdict every command prints, whatever
+/// the format. A document's verdict is that of its weakest signed item.
+public struct SignatureCheck: Hashable, Sendable {
+  /// The verdicts, weakest first.
+  public enum Verdict: String, Hashable, Sendable, Comparable, CaseIterable {
+    /// A signature or certificate failed: the data may have been altered or made up.
+    case invalid
+    /// The file itself carries no signature (verifyReceipt JSON, a decoded payload).
+    case unsigned
+    /// Signed, but this kind of signature is not checked.
+    case notChecked = "not-checked"
+    /// Signed by a lone self-signed certificate whose key verifies: intact, but not from Apple.
+    case testSigned = "test-signed"
+    /// Every signature verifies through a trusted chain.
+    case verified
+
+    private var strength: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+    /// Whether `a` is weaker than `b`.
+    /// - Parameters:
+    ///   - a: One verdict.
+    ///   - b: The other.
+    /// - Returns: True when `a` says less about the data's origin.
+    public static func < (a: Verdict, b: Verdict) -> Bool { a.strength < b.strength }
+  }
+
+  /// Which root a verified chain ends at.
+  public enum Anchor: String, Hashable, Sendable {
+    /// A root compiled into the tool (Apple Root CA - G3).
+    case apple
+    /// A root named with `--trust-root`, not Apple's.
+    case trustRoot = "trust-root"
+  }
+
+  /// The verdict.
+  public var verdict: Verdict
+  /// Why, for `unsigned` and `notChecked` (the failure's own line is in `failures`).
+  public var note: String?
+  /// Signed items checked (each JWS; nested ones count on their own).
+  public var signedItems: Int
+  /// Of those, how many verified (through any trusted root).
+  public var verifiedItems: Int
+  /// Of those, how many are test-signed.
+  public var testSignedItems: Int
+  /// The failed items, in document order, the first `maxFailuresKept` of them.
+  public var failures: [SignatureItemFailure]
+  /// How many items failed (`failures` may hold fewer).
+  public var failureCount: Int
+  /// The certificates, leaf first, of the item the verdict speaks for.
+  public var chain: [SignerCertificate]
+  /// The moment the verdict's item was checked at; nil when nothing was checked.
+  public var moment: CheckedMoment?
+  /// Whether every item was checked at its own `signedDate` (else some at `now`).
+  public var momentSources: [String]
+  /// The root a verified chain ends at: `trustRoot` when any item needed a `--trust-root`.
+  public var anchor: Anchor?
+  /// Always false: the check is offline and asks no one whether a certificate was revoked.
+  public var revocationChecked: Bool
+
+  /// Failures kept per document; the count is exact either way.
+  public static let maxFailuresKept = 20
+
+  /// A verdict with nothing checked.
+  /// - Parameters:
+  ///   - verdict: The verdict.
+  ///   - note: Why, in plain words.
+  public init(_ verdict: Verdict, note: String? = nil) {
+    self.verdict = verdict
+    self.note = note
+    signedItems = 0
+    verifiedItems = 0
+    testSignedItems = 0
+    failures = []
+    failureCount = 0
+    chain = []
+    momentSources = []
+    revocationChecked = false
+  }
+
+  /// The file itself carries no signature: nothing in it can show where it came from.
+  /// - Parameter what: What the file is (`verifyReceipt JSON`).
+  /// - Returns: The `unsigned` verdict.
+  public static func unsigned(_ what: String) -> SignatureCheck {
+    SignatureCheck(.unsigned, note: "\(what) carries no signature")
+  }
+
+  /// One signed item that verified.
+  /// - Parameters:
+  ///   - chain: Its certificates, leaf first.
+  ///   - moment: The moment it was checked at.
+  ///   - anchor: The root it ends at.
+  /// - Returns: The `verified` verdict of one item.
+  public static func verifiedItem(chain: [SignerCertificate], moment: CheckedMoment, anchor: Anchor) -> SignatureCheck {
+    var check = SignatureCheck(.verified)
+    check.signedItems = 1
+    check.verifiedItems = 1
+    check.chain = chain
+    check.moment = moment
+    check.momentSources = [moment.source]
+    check.anchor = anchor
+    return check
+  }
+
+  /// One signed item signed by a lone self-signed certificate (Xcode StoreKit testing).
+  /// - Parameters:
+  ///   - chain: Its certificate.
+  ///   - moment: The moment it was checked at.
+  /// - Returns: The `test-signed` verdict of one item.
+  public static func testSignedItem(chain: [SignerCertificate], moment: CheckedMoment) -> SignatureCheck {
+    var check = SignatureCheck(.testSigned, note: "signed by Xcode StoreKit testing, not by Apple")
+    check.signedItems = 1
+    check.testSignedItems = 1
+    check.chain = chain
+    check.moment = moment
+    check.momentSources = [moment.source]
+    return check
+  }
+
+  /// One signed item that failed.
+  /// - Parameters:
+  ///   - failure: Which certificate or signature failed, and why.
+  ///   - chain: Its certificates as far as they were read.
+  ///   - moment: The moment it was checked at.
+  /// - Returns: The `invalid` verdict of one item.
+  public static func failedItem(_ failure: SignatureItemFailure, chain: [SignerCertificate], moment: CheckedMoment)
+    -> SignatureCheck
+  {
+    var check = SignatureCheck(.invalid)
+    check.signedItems = 1
+    check.failures = [failure]
+    check.failureCount = 1
+    check.chain = chain
+    check.moment = moment
+    check.momentSources = [moment.source]
+    return check
+  }
+
+  /// The verdict of a document made of `items`: the weakest verdict, with the counts of all and the chain and
+  /// moment of the first item of that verdict (the newest-checked one when all verified).
+  /// - Parameters:
+  ///   - items: Each signed item's verdict, in document order.
+  ///   - none: The verdict when there is no item.
+  /// - Returns: The document's verdict.
+  public static func combining(_ items: [SignatureCheck], none: SignatureCheck) -> SignatureCheck {
+    guard let weakest = items.map(\.verdict).min() else { return none }
+    var combined = SignatureCheck(weakest)
+    var speaker: SignatureCheck?
+    for item in items {
+      combined.signedItems += item.signedItems
+      combined.verifiedItems += item.verifiedItems
+      combined.testSignedItems += item.testSignedItems
+      combined.failureCount += item.failureCount
+      for failure in item.failures where combined.failures.count < maxFailuresKept {
+        combined.failures.append(failure)
+      }
+      for source in item.momentSources where !combined.momentSources.contains(source) {
+        combined.momentSources.append(source)
+      }
+      if item.anchor == .trustRoot || (combined.anchor == nil && item.anchor != nil) { combined.anchor = item.anchor }
+      guard item.verdict == weakest else { continue }
+      if let held = speaker {
+        // Of items that did not fail, the newest-checked speaks (its chain is the one in use now).
+        if weakest != .invalid, let a = item.moment, let b = held.moment, a.time > b.time { speaker = item }
+      } else {
+        speaker = item
+      }
+    }
+    if weakest != .verified { combined.anchor = nil }
+    combined.note = speaker?.note
+    combined.chain = speaker?.chain ?? []
+    combined.moment = speaker?.moment
+    return combined
+  }
+
+  /// One line a support person can read out (`verified: ...`, `invalid: ...`).
+  public var summary: String {
+    var parts: [String] = []
+    switch verdict {
+    case .verified:
+      let root = chain.last.map { $0.commonName ?? $0.organization ?? "a root with no name" } ?? "a root"
+      parts.append(
+        anchor == .trustRoot
+          ? "signed through \(root), a --trust-root (not Apple's root)" : "signed by Apple (chain to \(root))")
+    case .invalid:
+      if let first = failures.first {
+        let place = first.path.isEmpty ? "" : "\(first.path): "
+        parts.append(
+          signedItems > 1
+            ? "\(failureCount) of \(signedItems) signatures failed, the first at \(place)\(first.reason)"
+            : place + first.reason)
+      }
+    case .testSigned, .unsigned, .notChecked:
+      if let note { parts.append(note) }
+    }
+    if signedItems > 1 {
+      switch verdict {
+      case .invalid: break
+      case .verified: parts.append("\(signedItems) signatures")
+      case .testSigned:
+        parts.append(
+          verifiedItems > 0
+            ? "\(testSignedItems) of \(signedItems) signatures test-signed" : "\(signedItems) signatures")
+      case .unsigned, .notChecked: break
+      }
+    }
+    if let moment, verdict != .unsigned, verdict != .notChecked {
+      parts.append(momentPhrase(moment))
+      parts.append("offline; revocation not checked")
+    }
+    return "\(verdict.rawValue): " + parts.joined(separator: "; ")
+  }
+
+  private func momentPhrase(_ moment: CheckedMoment) -> String {
+    if signedItems > 1, momentSources == ["signedDate"] {
+      return "checked at each payload's signedDate (\(verdict == .invalid ? "the first failure's" : "the newest") "
+        + "\(moment.time.iso8601))"
+    }
+    if momentSources.count > 1 {
+      return "checked at each payload's signedDate, or now where it has none (\(moment.source) \(moment.time.iso8601))"
+    }
+    return "checked at \(moment.source) \(moment.time.iso8601)"
+  }
+}
+
+/// The moment a certificate chain was checked at, and where it came from.
+public struct CheckedMoment: Hashable, Sendable {
+  /// The moment.
+  public var time: Timestamp
+  /// `signedDate`, `receipt creation date` or `now`.
+  public var source: String
+
+  /// - Parameters:
+  ///   - time: The moment.
+  ///   - source: Where it came from.
+  public init(time: Timestamp, source: String) {
+    self.time = time
+    self.source = source
+  }
+}
+
+/// A certificate of a checked chain, as the output names it.
+public struct SignerCertificate: Hashable, Sendable {
+  /// Where it was: `x5c[0]`, or the root's place.
+  public var position: String
+  /// The subject's common name.
+  public var commonName: String?
+  /// The subject's organisation.
+  public var organization: String?
+  /// The start of its validity.
+  public var notBefore: Timestamp?
+  /// The end of its validity.
+  public var notAfter: Timestamp?
+  /// SHA-256 of its DER bytes, in lowercase hex.
+  public var sha256: String
+
+  /// - Parameters:
+  ///   - position: Where it was.
+  ///   - commonName: The subject's common name.
+  ///   - organization: The subject's organisation.
+  ///   - notBefore: The start of its validity.
+  ///   - notAfter: The end of its validity.
+  ///   - sha256: SHA-256 of its DER bytes, lowercase hex.
+  public init(
+    position: String, commonName: String?, organization: String?, notBefore: Timestamp?, notAfter: Timestamp?,
+    sha256: String
+  ) {
+    self.position = position
+    self.commonName = commonName
+    self.organization = organization
+    self.notBefore = notBefore
+    self.notAfter = notAfter
+    self.sha256 = sha256
+  }
+}
+
+/// One signed item whose signature or chain failed.
+public struct SignatureItemFailure: Hashable, Sendable {
+  /// Where the item is in the document (`signedTransactions[2]`, `line 4`); empty for the document itself.
+  public var path: String
+  /// A stable machine code (`signature.mismatch`, `chain.expired`).
+  public var code: String
+  /// The certificate that failed (`x5c[1]`), when one did.
+  public var certificate: String?
+  /// One line: which certificate or signature failed, and why.
+  public var reason: String
+
+  /// - Parameters:
+  ///   - path: Where the item is in the document.
+  ///   - code: A stable machine code.
+  ///   - certificate: The certificate that failed, if one did.
+  ///   - reason: One line saying what failed and why.
+  public init(path: String, code: String, certificate: String?, reason: String) {
+    self.path = path
+    self.code = code
+    self.certificate = certificate
+    self.reason = reason
+  }
+}
