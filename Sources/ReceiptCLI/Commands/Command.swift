@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// A subcommand: its help text, its options and what it does.
 package struct CommandSpec: Sendable {
@@ -67,12 +66,11 @@ package final class CommandContext: @unchecked Sendable {
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
+    var options = DecodeOptions(
+      keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
+    options.pieceHelpers = Cores.pieceHelpers
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
-      try formats.decode(
-        contentsOf: buffer, source: input.label,
-        options: DecodeOptions(
-          keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields,
-          signatures: signatures))
+      try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }
   }
 
@@ -137,6 +135,13 @@ package enum CommonOptions {
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")
+
+  /// How the inputs are read and their signatures checked, the options every command ends with, in the order help
+  /// lists them; `flags` (a command's own output switches) go just before the signature options.
+  package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
+    [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
+      + [SignatureOptions.trustRoot, SignatureOptions.requireSignature, quiet, maxDocumentSize]
+  }
 
   package static let showSecrets = OptionSpec(
     "show-secrets",

@@ -13,14 +13,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.catalog,
       CommonOptions.currency,
-      CommonOptions.ndjson,
-      CommonOptions.oneCustomer,
-      CommonOptions.showSecrets,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: true, flags: [CommonOptions.showSecrets]))
 
   var options: DocumentCommandOptions
   var showSecrets: Bool
