@@ -30,7 +30,7 @@ let package = Package(
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
     .executableTarget(
-      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md"]),
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md", "FAST-PATHS.md"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.
