@@ -91,6 +91,8 @@ public struct ReceiptBacking: Hashable, Sendable {
   public var onlyInReceipt: [ReceiptOnly]
   /// The signed receipt's creation date (attribute 12).
   public var receiptCreationDate: Timestamp?
+  /// Whether the receipt's signature ends at Apple's root (false: a --trust-root or a test signature).
+  public var signedByApple = true
 
   /// - Parameters:
   ///   - outcome: What the comparison comes to.
@@ -138,16 +140,17 @@ public struct ReceiptBacking: Hashable, Sendable {
         + "and nothing in it is shown to be forged"
     }
     let contradictions = contradicted
+    let signature = signedByApple ? "Apple's signature" : "the receipt's signature (not Apple's)"
     var parts: [String] = []
     switch outcome {
     case .contradicted:
       parts.append(
-        "contradicted by Apple's signature: \(contradictions.count) of \(entries.count) transactions "
+        "contradicted by \(signature): \(contradictions.count) of \(entries.count) transactions "
           + "differ from the signed receipt (\(backedCount) backed)")
     case .partlyBacked:
-      parts.append("partly backed by Apple's signature: \(backedCount) of \(entries.count) transactions")
+      parts.append("partly backed by \(signature): \(backedCount) of \(entries.count) transactions")
     case .backed, .notAReceipt:
-      parts.append("backed by Apple's signature: \(backedCount) of \(entries.count) transactions")
+      parts.append("backed by \(signature): \(backedCount) of \(entries.count) transactions")
     }
     let missing = absent
     if !missing.isEmpty {

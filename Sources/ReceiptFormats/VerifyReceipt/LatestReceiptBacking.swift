@@ -32,7 +32,8 @@ enum LatestReceiptBacking {
         payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: false), der: input.der)
       signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
     } catch {
-      return unreadable("\(error)")
+      // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
+      return notAReceipt("\(error)", what: what)
     }
     if document.payload.signature.signerCount == 0 {
       return notAReceipt("a PKCS#7 envelope with no signer", what: what)
@@ -40,7 +41,8 @@ enum LatestReceiptBacking {
     var check = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     for i in check.failures.indices { check.failures[i].path = "latest_receipt" }
     guard check.verdict == .verified || check.verdict == .testSigned else { return check }
-    let backing = receiptBacking(of: history, by: signed)
+    var backing = receiptBacking(of: history, by: signed)
+    backing.signedByApple = check.verdict == .verified && check.anchor == .apple
     check.backing = backing
     switch backing.outcome {
     case .backed, .notAReceipt: break
@@ -71,19 +73,6 @@ enum LatestReceiptBacking {
     let backing = ReceiptBacking.notAReceipt(reason)
     check.backing = backing
     check.note = backing.summary
-    return check
-  }
-
-  /// A PKCS#7 envelope whose contents cannot be read: it cannot back anything, and a genuine one would read.
-  static func unreadable(_ reason: String) -> SignatureCheck {
-    var check = SignatureCheck(.invalid)
-    check.signedItems = 1
-    check.failureCount = 1
-    check.failures = [
-      SignatureItemFailure(
-        path: "latest_receipt", code: "backing.unreadableReceipt", certificate: nil,
-        reason: "the signed receipt cannot be read: \(reason)")
-    ]
     return check
   }
 }
