@@ -1,5 +1,6 @@
 #!/bin/sh
 # Makes the examples' SIGNED app receipt (development time only; nothing at run time uses OpenSSL):
+# (in examples/)
 #   app-receipt/test-receipt-root.pem           an RSA test root, "not Apple", for --trust-root
 #   app-receipt/signed-entitlements-active.b64  entitlements-active.json's receipt, issued to device
 #                                               3F2504E0-4F89-41D3-9A0C-0305E82C3301 (types 4 and 5), signed as
@@ -7,11 +8,13 @@
 #                                               with Apple's receipt-signing marker under an intermediate with
 #                                               the WWDR marker, under that root
 #   backed-entitlements-active.json             entitlements-active.json with that receipt as latest_receipt
+#   contradicted-entitlements-active.json       the same, forged: transaction 1000000803 expires a year later
+#                                               (2025-07-03) than the signed receipt says
 # Certificates valid 2015-01-01 to 2045-01-01 (receipts are checked at their creation date). The keys are made in
-# a temporary directory and deleted. Run from anywhere: examples/app-receipt/make-signed-receipt.sh
+# a temporary directory and deleted. Run from anywhere: Tests/ExampleSigning/make-signed-receipt.sh
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-examples=$(cd "$here/.." && pwd)
+examples=$(cd "$(dirname "$0")/../../examples" && pwd)
+here="$examples/app-receipt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -78,5 +81,7 @@ receipt = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
 text, n = re.subn(r'"latest_receipt": "[^"]*"', '"latest_receipt": "%s"' % receipt, text)
 assert n == 1
 open(sys.argv[3], "w").write(text)
+forged = text.replace("1720022531000", "1751558531000").replace("2024-07-03", "2025-07-03")
+open(sys.argv[3].replace("backed-", "contradicted-"), "w").write(forged)
 PY
-echo "made $here/test-receipt-root.pem, signed-entitlements-active.b64 and $examples/backed-entitlements-active.json"
+echo "made $here/test-receipt-root.pem, signed-entitlements-active.b64 and $examples/{backed,contradicted}-entitlements-active.json"
