@@ -28,8 +28,9 @@ let package = Package(
       name: "ReceiptTestSupport", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
-    // Benchmark against jq and Python (README section "batch"); not run by `swift test`.
-    .executableTarget(name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"]),
+    // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
+    .executableTarget(
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md"]),
     .testTarget(
       name: "ReceiptKitTests",
       // Depending on the executable makes `swift test` build it for the end-to-end tests.

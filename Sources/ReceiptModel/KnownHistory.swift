@@ -2,7 +2,8 @@
 ///
 /// Only what had happened by then counts (Apple's eligibility and entitlement rules are about a moment):
 /// - a transaction bought after the moment does not exist yet;
-/// - a refund or revocation after the moment has not happened yet;
+/// - a refund or revocation after the moment has not happened yet, and one reversed by then no longer holds;
+///   a reversal after the moment (a `signedDate` Apple wrote later) is not known yet;
 /// - an upgrade whose replacing purchase came after the moment has not happened yet;
 /// - renewal states describe the data's own moment (`moment`), and are kept as they are: when that moment is
 ///   later than the one asked about, `renewalsAreLater` says so, for reasons that rest on them.
@@ -29,7 +30,8 @@ public struct KnownHistory: Sendable {
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
       (
-        all[i].purchaseDate.map { $0 > time } ?? false, all[i].revocation.map { $0.date > time } ?? false,
+        all[i].purchaseDate.map { $0 > time } ?? false,
+        all[i].revocation.map { $0.date > time || $0.reversedAt != nil } ?? false,
         all[i].isUpgraded && upgrades.moment(of: i).map { $0 > time } == true
       )
     }
@@ -43,7 +45,14 @@ public struct KnownHistory: Sendable {
       let later = isLater(i)
       if later.bought { continue }
       known.append(all[i])
-      if later.revoked { known[known.count - 1].revocation = nil }
+      if later.revoked {
+        let last = known.count - 1
+        if let r = known[last].revocation, r.date <= time, let reversed = r.reversedAt, reversed > time {
+          known[last].revocation?.reversedAt = nil
+        } else {
+          known[last].revocation = nil
+        }
+      }
       if later.upgraded { known[known.count - 1].isUpgraded = false }
     }
     transactions = known

@@ -51,8 +51,58 @@ public struct ReceiptInfo: Hashable, Sendable {
   /// An on-device receipt's device hash against `--device-id`; nil for formats without one.
   public var deviceCheck: DeviceCheck?
 
+  /// Fields the source states that no rule reads, under the source's own names (`expiration_date`,
+  /// `appAppleId`), for `decode`.
+  public var statedFields: [StatedField] = []
+
   /// Receipt metadata with every field absent.
   public init() {}
+}
+
+/// A field the source states that no rule reads, kept under the source's own name so that `decode` shows
+/// every field it read.
+public struct StatedField: Hashable, Sendable {
+  /// The value, typed as the source gave it.
+  public enum Value: Hashable, Sendable {
+    case text(String)
+    /// A number, as written in decimal.
+    case number(String)
+    case date(Timestamp)
+    case flag(Bool)
+    case list([String])
+  }
+
+  /// The source's own name (`storefront`, `data.status`, `expiration_intent`).
+  public var name: String
+  /// The value.
+  public var value: Value
+
+  /// - Parameters:
+  ///   - name: The source's own name for the field.
+  ///   - value: Its value.
+  public init(_ name: String, _ value: Value) {
+    self.name = name
+    self.value = value
+  }
+}
+
+extension [StatedField] {
+  /// Appends `name` when `value` is present.
+  public mutating func add(_ name: String, _ value: String?) {
+    if let value { append(StatedField(name, .text(value))) }
+  }
+  /// Appends `name` when `value` is present.
+  public mutating func add<I: BinaryInteger>(_ name: String, number value: I?) {
+    if let value { append(StatedField(name, .number(String(value)))) }
+  }
+  /// Appends `name` when `value` is present.
+  public mutating func add(_ name: String, date value: Timestamp?) {
+    if let value { append(StatedField(name, .date(value))) }
+  }
+  /// Appends `name` when `value` is present.
+  public mutating func add(_ name: String, flag value: Bool?) {
+    if let value { append(StatedField(name, .flag(value))) }
+  }
 }
 
 /// The top-level fields only a v1 notification has. `password` is deliberately not kept unless asked
@@ -72,6 +122,9 @@ public struct NotificationInfo: Hashable, Sendable {
   public var hasPassword: Bool = false
   /// Only kept when asked for with `--show-secrets`.
   public var password: String?
+  /// Fields the notification states that no rule reads (`notificationUUID`, `version`, `signedDate`,
+  /// `data.status`), under its own names, for `decode`.
+  public var statedFields: [StatedField] = []
 
   /// Notification fields with every field absent.
   public init() {}
@@ -186,6 +239,9 @@ public struct Provenance: Sendable {
   public var signatureCheck: SignatureCheck
   /// Document-level fields carried through without a meaning (an on-device receipt's undocumented attributes).
   public var carriedFields: [CarriedField] = []
+  /// Document-level fields the source states that no rule reads (an iOS 6 response's top-level
+  /// `expiration_intent`), under its own names, for `decode`.
+  public var statedFields: [StatedField] = []
 
   /// Provenance with nothing known yet but the format.
   /// - Parameter format: The format the document was read as.

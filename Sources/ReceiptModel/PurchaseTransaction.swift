@@ -56,16 +56,39 @@ public struct Revocation: Hashable, Sendable {
   public var reason: RevocationReason?
   /// Signed data's `revocationType` as Apple spells it (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
   public var type: String?
+  /// Signed data's `revocationPercentage`: the refunded share of the price in milliunits of a percent
+  /// (50000 is 50%); nil when the data states none.
+  public var percentage: Int64?
+  /// Signed data's `revocationDate` is set only for refunds and Family Sharing revocations, never for an
+  /// upgrade (old verifyReceipt receipts also set `cancellation_date` on upgrades), so it stands beside `isUpgraded`.
+  public var excludesUpgrade: Bool
+  /// When Apple reversed the refund (`REFUND_REVERSED`, or a later-signed copy without the revocation): the
+  /// `signedDate` that first says so. From then on the sale stands again.
+  public var reversedAt: Timestamp?
 
   /// Records a refund or revocation.
   /// - Parameters:
   ///   - date: When it happened.
   ///   - reason: Why, when the data says.
   ///   - type: Signed data's `revocationType`, as Apple spells it.
-  public init(date: Timestamp, reason: RevocationReason? = nil, type: String? = nil) {
+  ///   - percentage: Signed data's `revocationPercentage`, in milliunits of a percent.
+  ///   - excludesUpgrade: Whether the format sets the date only for refunds and revocations.
+  ///   - reversedAt: When Apple reversed it, when it did.
+  public init(
+    date: Timestamp, reason: RevocationReason? = nil, type: String? = nil, percentage: Int64? = nil,
+    excludesUpgrade: Bool = false, reversedAt: Timestamp? = nil
+  ) {
     self.date = date
     self.reason = reason
     self.type = type
+    self.percentage = percentage
+    self.excludesUpgrade = excludesUpgrade
+    self.reversedAt = reversedAt
+  }
+
+  /// Whether the revocation is in force at `time`: it happened by then and was not reversed by then.
+  public func isInForce(at time: Timestamp) -> Bool {
+    date <= time && !(reversedAt.map { $0 <= time } ?? false)
   }
 }
 
@@ -217,6 +240,9 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var vocabulary: FieldVocabulary
   /// Fields of this transaction carried through without a meaning, for `decode` to show.
   public var carriedFields: [CarriedField] = []
+  /// Fields the transaction states that no rule reads (`storefront`, `transactionReason`), under the source's
+  /// own names, for `decode` to show.
+  public var statedFields: [StatedField] = []
 
   /// Makes a transaction; only the ids and product are required.
   /// - Parameters:

@@ -102,6 +102,8 @@ public struct RenewalState: Hashable, Sendable {
   public var storeStatus: StoreSubscriptionStatus?
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
+  /// Fields the renewal info states that no rule reads, under its own names, for `decode`.
+  public var statedFields: [StatedField] = []
 
   /// Makes a renewal state; every field is optional.
   /// - Parameters:

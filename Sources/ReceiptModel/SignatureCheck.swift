@@ -83,7 +83,7 @@ public struct SignatureCheck: Hashable, Sendable {
   /// - Parameter what: What the file is (`verifyReceipt JSON`).
   /// - Returns: The `unsigned` verdict.
   public static func unsigned(_ what: String) -> SignatureCheck {
-    SignatureCheck(.unsigned, note: "\(what): the file itself carries no signature")
+    SignatureCheck(.unsigned, note: "\(what) carries no signature")
   }
 
   /// One signed item that verified.

@@ -36,10 +36,15 @@ extension PurchaseTransaction {
     if originalPurchaseDate == nil { originalPurchaseDate = s.originalPurchaseDate }
     if expiresDate == nil { expiresDate = s.expiresDate }
     // Two signed copies are each the whole transaction at their signedDate: a later one without a
-    // revocation means it was reversed, so the preferred copy's word stands.
+    // revocation means Apple reversed it, at that signedDate; before it the customer was refunded.
     if signedDate == nil || s.signedDate == nil {
       if revocation == nil { revocation = s.revocation }
       if revocation?.reason == nil, let reason = s.revocation?.reason { revocation?.reason = reason }
+    } else if revocation == nil, var earlier = s.revocation, let at = signedDate, let then = s.signedDate,
+      then < at
+    {
+      if earlier.reversedAt.map({ $0 > at }) ?? true { earlier.reversedAt = at }
+      revocation = earlier
     }
     if offer == nil { offer = s.offer }
     isUpgraded = isUpgraded || s.isUpgraded
@@ -50,6 +55,7 @@ extension PurchaseTransaction {
     if signedDate == nil { signedDate = s.signedDate }
     sources = sources.union(s.sources)
     if carriedFields.isEmpty { carriedFields = s.carriedFields }
+    if statedFields.isEmpty { statedFields = s.statedFields }
   }
 }
 
@@ -79,8 +85,37 @@ public struct TransactionCollector: Sendable {
     transactions[i].merge(transaction, otherWins: otherWins)
   }
 
+  /// Changes the transaction held for `id` in place; nothing when none is held. Rare (a notification's own
+  /// meaning), so it searches rather than indexes.
+  public mutating func update(_ id: String, _ change: (inout PurchaseTransaction) -> Void) {
+    guard let i = transactions.lastIndex(where: { $0.transactionID == id }) else { return }
+    change(&transactions[i])
+  }
+
   /// Reserves room for `count` more transactions.
   public mutating func reserve(_ count: Int) {
     transactions.reserveCapacity(transactions.count + count)
+  }
+}
+
+extension Revocation {
+  /// The revocation two copies of one transaction state together, as `merge` decides it: of two signed copies
+  /// the later-signed one's word stands, and a later copy without the revocation reverses it at its
+  /// `signedDate`; otherwise a revocation either copy knows of counts.
+  /// - Parameters:
+  ///   - a: the revocation of the copy held.
+  ///   - aSigned: that copy's `signedDate`.
+  ///   - b: the revocation of the other copy.
+  ///   - bSigned: that copy's `signedDate`.
+  /// - Returns: the revocation, with the reversal when there was one.
+  public static func combining(
+    _ a: Revocation?, signed aSigned: Timestamp?, _ b: Revocation?, signed bSigned: Timestamp?
+  ) -> Revocation? {
+    guard let x = aSigned, let y = bSigned, x != y else { return a ?? b }
+    let (later, laterSigned, earlier) = y > x ? (b, y, a) : (a, x, b)
+    if let later { return later }
+    guard var reversed = earlier else { return nil }
+    if reversed.reversedAt.map({ $0 > laterSigned }) ?? true { reversed.reversedAt = laterSigned }
+    return reversed
   }
 }

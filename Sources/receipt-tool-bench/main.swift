@@ -1,6 +1,6 @@
 // receipt-tool-bench: times receipt-tool against jq on deterministic synthetic receipts.
 // Usage: swift build -c release && .build/release/receipt-tool-bench [work-dir]   (or `... ecdsa`: that section alone)
-// Not run by `swift test`. See README section "batch".
+// Not run by `swift test`. See README.md beside this file.
 import Foundation
 import ReceiptCLI
 import ReceiptFormats

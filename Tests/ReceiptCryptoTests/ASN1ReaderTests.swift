@@ -134,6 +134,8 @@ import Testing
     #expect(OID(contentOctets: []) == nil)
     #expect(OID(contentOctets: [0x55, 0x84]) == nil)  // cut off
     #expect(OID("1") == nil && OID("3.1") == nil && OID("1.40") == nil && OID("1..2") == nil)
+    // Arcs too large for the reader: refused, never an overflow.
+    #expect(OID("2.18446744073709551615") == nil && OID("1.2.18446744073709551615") == nil)
   }
 
   @Test func certificateTimesAreStrict() throws {

@@ -79,6 +79,24 @@ import Testing
     #expect(trusted.outcome == .verified && !trusted.anchoredAtApple)
   }
 
+  @Test func renamingPositionsRenamesTheSummaries() throws {
+    let leaf = PositionedCertificate("x5c[0]", try Certificate(derEncoded: try Self.certificate("leaf")))
+    let intermediate = PositionedCertificate("x5c[1]", try Certificate(derEncoded: try Self.certificate("inter")))
+    let result = AppleChain.validate(
+      leaf: leaf, intermediate: intermediate, anchors: try Self.testTrust(), policy: .jws)
+    guard case .success(var chain) = result else {
+      Issue.record("\(result)")
+      return
+    }
+    #expect(chain.summaries.map(\.position) == ["x5c[0]", "x5c[1]", "root"])
+    let hashes = chain.summaries.map(\.sha256)
+    chain.certificates[0].position = "certificates[2]"
+    #expect(chain.summaries.map(\.position) == ["certificates[2]", "x5c[1]", "root"])
+    #expect(chain.summaries.map(\.sha256) == hashes)
+    chain.certificates.removeLast()
+    #expect(chain.summaries.count == 2)
+  }
+
   @Test func expiredLeafIsValidInsideItsOwnWindow() throws {
     var verifier = AppleSignatureVerifier(trust: try Self.testTrust())
     let token = try Self.token("expired-leaf")

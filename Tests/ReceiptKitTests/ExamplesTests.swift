@@ -11,7 +11,9 @@ import Testing
     return all.filter { path in
       var isDirectory: ObjCBool = false
       FileManager.default.fileExists(atPath: examples.appendingPathComponent(path).path, isDirectory: &isDirectory)
-      return !isDirectory.boolValue && path != "README.md" && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+      // A folder's README.md describes its examples; it is not one.
+      let parts = path.split(separator: "/")
+      return !isDirectory.boolValue && parts.last != "README.md" && !parts.contains { $0.hasPrefix(".") }
     }.sorted()
   }
 

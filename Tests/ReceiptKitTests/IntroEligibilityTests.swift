@@ -156,11 +156,15 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
     let history = [
       sub("4", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z", group: nil)
     ]
+    // Issue 30: the subscription's own chain places it in a group no id names; that group is the customer's
+    // whole history in it, so the answer is decided, and says the group was inferred.
     let results = decide(nil, history, catalog: Catalog())
-    #expect(results.map(\.status) == [.unknown])
-    #expect(
-      results.first?.reason.contains("subscription group (and any offer used in it) cannot be determined") == true)
+    #expect(results.map(\.status) == [.eligible])
+    #expect(results.first?.reason.contains("subscription group is inferred from original_transaction_id 4") == true)
     #expect(decide(["never.seen"], [], catalog: Catalog()).first?.status == .unknown)
+    #expect(
+      decide(["never.seen"], [], catalog: Catalog()).first?.reason.contains(
+        "subscription group (and any offer used in it) cannot be determined") == true)
     let groupless = Catalog([CatalogProduct(productID: "g", type: .autoRenewable, introOffer: trial, origin: "c.json")])
     let r = try #require(decide(["g"], [], catalog: groupless).first)
     #expect(r.status == .unknown)

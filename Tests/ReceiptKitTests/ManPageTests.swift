@@ -46,6 +46,30 @@ import Testing
     }
   }
 
+  /// Every input kind the tool reads, as words each description must use; a kind is named when all appear.
+  static let inputKinds = [
+    ["verifyReceipt"], ["Notification", "V1", "V2"], ["StoreKit 2", "signed transactions", "renewal info", "JWS"],
+    ["App Store Server API"], ["PKCS#7", "app receipt"],
+  ]
+
+  /// The root `--help` overview and the man page's DESCRIPTION name every input kind and every subcommand.
+  @Test func rootHelpAndDescriptionNameEveryInputKindAndCommand() throws {
+    let text = try String(contentsOf: Self.manPage, encoding: .utf8)
+    let start = try #require(text.range(of: ".Sh DESCRIPTION\n"))
+    let end = text.range(of: "\n.Ss ", range: start.upperBound..<text.endIndex)?.lowerBound ?? text.endIndex
+    let description = String(text[start.upperBound..<end])
+    let help = HelpGenerator.rootHelp(commands: ReceiptTool.commands, columns: 300)
+    let overview = String(help[..<(help.range(of: "USAGE:")?.lowerBound ?? help.endIndex)])
+    for kind in Self.inputKinds {
+      #expect(kind.allSatisfy(overview.contains), "--help's overview does not name \(kind)")
+      #expect(kind.allSatisfy(description.contains), "the man page's DESCRIPTION does not name \(kind)")
+    }
+    for command in ReceiptTool.commands {
+      #expect(help.contains("\n  \(command.name) "), "--help does not list \(command.name)")
+      #expect(description.contains(".Cm \(command.name)\n"), "the man page's DESCRIPTION does not name \(command.name)")
+    }
+  }
+
   @Test func manPageIsLintClean() throws {
     let groff = ["/usr/bin/groff", "/usr/local/bin/groff", "/opt/homebrew/bin/groff"].first {
       FileManager.default.isExecutableFile(atPath: $0)

@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
-/// The README's tour, CI recipe and jq recipes show real output: each `$ ` command in their console
-/// blocks is run with bash from the repository root (receipt-tool on PATH, as the tour sets it up) and
-/// must print what the README shows. `$ echo $?` shows the previous command's exit status.
+@testable import ReceiptCLI
+
+/// The README's first screen, tour, CI recipe, jq recipes and command sections, and the Spark page's map and
+/// reduce, show real output: each `$ ` command in their console blocks is run with bash from the repository
+/// root (receipt-tool on PATH, as the tour sets it up) and must print what the page shows. `$ echo $?` shows
+/// the previous command's exit status.
 @Suite struct ReadmeRecipeTests {
   struct Step: Sendable, CustomStringConvertible {
     var command: String
@@ -11,9 +14,16 @@ import Testing
     var description: String { command }
   }
 
+  /// Each tested section and the page that holds it, relative to the repository root.
+  static let pages = [
+    "first-screen": "README.md", "tour": "README.md", "ci": "README.md", "jq": "README.md",
+    "commands": "README.md", "spark": "examples/spark/README.md",
+  ]
+
   static func section(_ name: String) -> String {
+    let page = pages[name] ?? "README.md"
     let readme =
-      (try? String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+      (try? String(contentsOf: TestPaths.packageRoot.appendingPathComponent(page), encoding: .utf8)) ?? ""
     guard let start = readme.range(of: "<!-- section: \(name) -->"),
       let end = readme.range(of: "<!-- end: \(name) -->", range: start.upperBound..<readme.endIndex)
     else { return "" }
@@ -65,10 +75,10 @@ import Testing
     return (String(decoding: o + e, as: UTF8.self), process.terminationStatus)
   }
 
-  @Test(arguments: ["tour", "ci", "jq"])
+  @Test(arguments: ["first-screen", "tour", "ci", "jq", "commands", "spark"])
   func recipeOutputIsReal(_ name: String) throws {
     let text = Self.section(name)
-    try #require(!text.isEmpty, "README.md has no section \(name)")
+    try #require(!text.isEmpty, "\(Self.pages[name] ?? "README.md") has no section \(name)")
     guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
     let usesJQ = text.contains("| jq ")
     if usesJQ,
@@ -99,5 +109,21 @@ import Testing
         #expect(output == step.expected, "README \(name): `\(step.command)` prints something else:\n\(output)")
       }
     }
+  }
+
+  /// The README's first screen (its first 40 lines) names every input kind and every command, and shows an
+  /// answer (a console block the recipe test runs).
+  @Test func firstScreenNamesEveryInputKindAndCommand() throws {
+    let readme = try String(
+      contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let screen = readme.split(separator: "\n", omittingEmptySubsequences: false).prefix(40).joined(separator: "\n")
+    for kind in ManPageTests.inputKinds {
+      #expect(kind.allSatisfy(screen.contains), "README's first screen does not name \(kind)")
+    }
+    for command in ReceiptTool.commands {
+      #expect(screen.contains("`\(command.name)`"), "README's first screen does not name \(command.name)")
+    }
+    let answer = Self.section("first-screen")
+    #expect(screen.contains(answer) && !Self.steps(in: answer).joined().isEmpty)
   }
 }

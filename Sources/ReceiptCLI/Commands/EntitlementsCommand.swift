@@ -62,18 +62,24 @@ struct EntitlementsCommand: ParsableCommand {
       let disagreements = zip(results, apple).compactMap { r, c in
         c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
       }
+      let unread = storeStatusesWithoutTransaction(in: history)
       // Warnings go back with the output: this runs on worker threads and must not write itself.
       let warnings =
         review.warnings
         + sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
-        + catalogDisagreements(of: history, catalog: catalog) + disagreements
+        + catalogDisagreements(of: history, catalog: catalog) + disagreements + unread.map(\.sentence)
+        + NotificationEffects.unknownEventWarnings(in: history)
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple, signature: history.provenance.signatureCheck),
+          appleStatuses: apple, unreadStatuses: unread,
+          nothing: results.isEmpty
+            ? nothingToAnswerReason(
+              of: history, at: evaluation.time, kind: "non-consumable or subscription purchase") : nil,
+          signature: history.provenance.signatureCheck),
         json: EntitlementsJSONRenderer.render(
           results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple,
-          signature: history.provenance.signatureCheck),
+          unreadStatuses: unread, signature: history.provenance.signatureCheck),
         failedChecks: Self.missingRequirements(required, results) + review.failedChecks, warnings: warnings)
     }
   }

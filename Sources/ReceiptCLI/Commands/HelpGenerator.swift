@@ -9,7 +9,9 @@ package enum HelpGenerator {
 
   package static func rootHelp(commands: [CommandSpec], columns: Int) -> String {
     var out = "OVERVIEW: \(ReceiptTool.abstract)\n\n"
-    out += TextLayout.wrap(ReceiptTool.discussion, indent: 0, columns: columns) + "\n\n"
+    for paragraph in ReceiptTool.discussion.split(separator: "\n\n").map(String.init) {
+      out += TextLayout.wrap(paragraph, indent: 0, columns: columns) + "\n\n"
+    }
     out += "USAGE: receipt-tool <subcommand>\n\n"
     out += "OPTIONS:\n"
     out += row("--version", "Show the version.", columns)

@@ -64,10 +64,15 @@ struct IntroEligibilityCommand: ParsableCommand {
       let signature = history.provenance.signatureCheck
       return DocumentOutput(
         text: IntroEligibilityTextRenderer.render(
-          results, time: time, color: style.color, width: style.width, signature: signature),
+          results, time: time, color: style.color, width: style.width,
+          nothing: results.isEmpty
+            ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil,
+          signature: signature),
         json: IntroEligibilityJSONRenderer.render(results, time: time, input: input, signature: signature),
         failedChecks: unmet(results) + review.failedChecks,
-        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
+        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
+          + NotificationEffects.unknownEventWarnings(in: history)
+          + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }
   }
 

@@ -6,9 +6,17 @@ import ReceiptRules
 package enum ReceiptTool {
   package static let version = "1.0.0"
   package static let abstract =
-    "Inspect Apple in-app purchase receipts: entitlements, revenue and intro-offer eligibility."
-  package static let discussion =
-    "Reads the JSON that Apple's verifyReceipt endpoint returned, App Store Server Notification v1 bodies and bare receipt objects. Family Sharing aware: access survives losing a shared copy when the customer also bought the product, revenue counts only the purchaser's transactions, and intro-offer eligibility counts family-shared history."
+    "Inspect Apple in-app purchases: entitlements, revenue, intro-offer eligibility and timelines."
+  /// Paragraphs, separated by a blank line: every input kind, then what Family Sharing changes.
+  package static let discussion = """
+    Reads, recognising each from its content: verifyReceipt responses; App Store Server Notification V1 and \
+    V2 bodies; StoreKit 2 signed transactions and renewal info (JWS); App Store Server API responses \
+    (transaction history, subscription statuses, refund history, transaction info); and on-device PKCS#7 app \
+    receipts, as DER or base64. Files, standard input, or NDJSON with one document per line.
+
+    Family Sharing aware: access survives losing a shared copy when the customer also bought the product, \
+    revenue counts only the purchaser's transactions, and intro-offer eligibility counts family-shared history.
+    """
 
   /// Subcommands in the order help lists them.
   package static var commands: [CommandSpec] {

@@ -206,7 +206,8 @@ struct RevenueCommand: ParsableCommand {
         transform: { (document) throws(ReceiptError) in
           let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
           try history.requireValidStatus(source: document.label)
-          let disagreements = catalogDisagreements(of: history, catalog: catalog)
+          let disagreements =
+            catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
           return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
         },
         consume: { read in

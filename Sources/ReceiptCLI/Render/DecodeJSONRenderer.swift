@@ -28,10 +28,12 @@ package enum DecodeJSONRenderer {
         ("has_password", .bool(n.hasPassword)),
       ]
       if let password = n.password { notification.append(("password", .string(password))) }
+      if !n.statedFields.isEmpty { notification.append(("fields", fields(n.statedFields))) }
       members.append(("notification", .object(notification)))
     }
     members.append(("receipt", source.receipt.map(receipt) ?? .null))
     if !source.carriedFields.isEmpty { members.append(("receipt_attributes", carried(source.carriedFields))) }
+    if !source.statedFields.isEmpty { members.append(("fields", fields(source.statedFields))) }
     var carried = CarriedJSON()
     let transactions = doc.transactions.map { transaction($0, catalog: catalog, carried: &carried) }
     members.append(("transactions", .array(transactions)))
@@ -99,7 +101,7 @@ package enum DecodeJSONRenderer {
   }
 
   static func receipt(_ r: ReceiptInfo) -> JSONValue {
-    .object([
+    var members: [(key: String, value: JSONValue)] = [
       ("bundle_id", .str(r.bundleID)),
       ("application_version", .str(r.applicationVersion)),
       ("original_application_version", .str(r.originalApplicationVersion)),
@@ -108,7 +110,23 @@ package enum DecodeJSONRenderer {
       ("request_date", date(r.requestDate)),
       ("original_purchase_date", date(r.originalPurchaseDate)),
       ("device_check", r.deviceCheck.map(deviceCheck) ?? .null),
-    ])
+    ]
+    if !r.statedFields.isEmpty { members.append(("fields", fields(r.statedFields))) }
+    return .object(members)
+  }
+
+  /// Fields the source states that no rule reads, under the source's own names, typed as given.
+  static func fields(_ fields: [StatedField]) -> JSONValue {
+    .object(
+      fields.map { f in
+        switch f.value {
+        case .text(let s): (f.name, .string(s))
+        case .number(let n): (f.name, .number(n))
+        case .date(let t): (f.name, date(t))
+        case .flag(let b): (f.name, .bool(b))
+        case .list(let l): (f.name, .array(l.map(JSONValue.string)))
+        }
+      })
   }
 
   /// `"device_check"`: an on-device receipt's device hash against `--device-id`.
@@ -164,6 +182,7 @@ package enum DecodeJSONRenderer {
         ("price", .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])))
     }
     if !t.carriedFields.isEmpty { members.append(("attributes", carried.json(of: t.carriedFields))) }
+    if !t.statedFields.isEmpty { members.append(("fields", fields(t.statedFields))) }
     return .object(members)
   }
 
@@ -196,6 +215,7 @@ package enum DecodeJSONRenderer {
     ]
     if let renewal = p.renewalDate { members.append(("renewal_date", date(renewal))) }
     if let status = p.storeStatus { members.append(("apple_status", appleStatus(status))) }
+    if !p.statedFields.isEmpty { members.append(("fields", fields(p.statedFields))) }
     return .object(members)
   }
 

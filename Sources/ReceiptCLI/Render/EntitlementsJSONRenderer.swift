@@ -6,9 +6,10 @@ import ReceiptRules
 package enum EntitlementsJSONRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool,
-    appleStatuses: [StoreStatusComparison?] = [], signature: SignatureCheck? = nil
+    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = [],
+    signature: SignatureCheck? = nil
   ) -> JSONValue {
-    .object([
+    var members: [(key: String, value: JSONValue)] = [
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),
@@ -20,7 +21,26 @@ package enum EntitlementsJSONRenderer {
             entitlement(r, explain: explain, apple: i < appleStatuses.count ? appleStatuses[i] : nil)
           })
       ),
-    ])
+    ]
+    // Only when there are some, so other documents keep their shape.
+    if !unreadStatuses.isEmpty {
+      members.append(
+        (
+          "apple_statuses_without_transaction",
+          .array(
+            unreadStatuses.map { u in
+              .object([
+                ("original_transaction_id", .str(u.originalTransactionID)),
+                ("product_id", .str(u.productID)),
+                ("apple_status", .int(u.status.code)),
+                ("apple_status_meaning", .string(u.status.meaning)),
+                ("apple_status_as_of", date(u.status.asOf)),
+                ("reason", .string(u.sentence)),
+              ])
+            })
+        ))
+    }
+    return .object(members)
   }
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }

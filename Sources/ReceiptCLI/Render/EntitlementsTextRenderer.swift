@@ -6,14 +6,25 @@ import ReceiptRules
 package enum EntitlementsTextRenderer {
   package static func render(
     _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    appleStatuses: [StoreStatusComparison?] = [], signature: SignatureCheck? = nil
+    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = [],
+    nothing: String? = nil, signature: SignatureCheck? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
     var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n"
     if let signature { out += SignatureCheckRendering.line(signature, color: color, width: width) }
     out += "\n"
+    var unread: TerminalText = ""
+    if !unreadStatuses.isEmpty {
+      unread = "\nApple's status of subscriptions whose transactions could not be read:\n"
+      for u in unreadStatuses {
+        unread += ("- \(u.sentence)." as TerminalText).wrapped(indent: 2, columns: width).dropFirst(2) + "\n"
+      }
+    }
     guard !results.isEmpty else {
-      return out + "No entitlements: the receipt holds no non-consumable or subscription purchase.\n"
+      guard unreadStatuses.isEmpty else {
+        return out + "No entitlement can be decided: no transaction could be read.\n" + unread
+      }
+      return out + "No entitlements: \(nothing ?? "the receipt holds no non-consumable or subscription purchase").\n"
     }
     let header: [TerminalText] = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
     let rows = results.map { r -> [TerminalText] in
@@ -40,7 +51,7 @@ package enum EntitlementsTextRenderer {
         }
       }
     }
-    return out
+    return out + unread
   }
 
   /// Apple's own status beside ours: agreeing, or why not.

@@ -20,6 +20,7 @@ package enum IntroEligibilityJSONRenderer {
             .object([
               ("product_id", .string(r.productID)),
               ("subscription_group", .str(r.subscriptionGroup)),
+              ("subscription_group_inferred_from", inferenceJSON(r.groupInference)),
               ("status", .string(r.status.rawValue)),
               ("reason", .string(r.reason)),
               ("transaction_id", .str(r.transactionID)),
@@ -27,6 +28,15 @@ package enum IntroEligibilityJSONRenderer {
             ])
           })
       ),
+    ])
+  }
+
+  /// `{"original_transaction_ids": [...], "linked_product_ids": [...]}`, or null when an id placed the product.
+  static func inferenceJSON(_ inference: GroupInference?) -> JSONValue {
+    guard let inference else { return .null }
+    return .object([
+      ("original_transaction_ids", .array(inference.originalTransactionIDs.map { .string($0) })),
+      ("linked_product_ids", .array(inference.linkedProductIDs.map { .string($0) })),
     ])
   }
 }

@@ -5,7 +5,7 @@ import ReceiptRules
 /// `intro-eligibility --format text`: one block per product, status first, then the reason.
 package enum IntroEligibilityTextRenderer {
   package static func render(
-    _ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80,
+    _ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80, nothing: String? = nil,
     signature: SignatureCheck? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
@@ -24,6 +24,9 @@ package enum IntroEligibilityTextRenderer {
     }
     head.append(("Products", "\(results.count)"))
     var out = layout.fields(head)
+    if results.isEmpty, let nothing {
+      out += ("\nNo products to answer for: \(nothing)." as TerminalText).wrapped(indent: 0, columns: width) + "\n"
+    }
     for r in results {
       let tone: TextLayout.Tone
       switch r.status {
@@ -36,10 +39,16 @@ package enum IntroEligibilityTextRenderer {
       out += layout.fields(
         [
           ("Status", layout.paint("\(r.status.rawValue)", tone)),
-          ("Group", "\(r.subscriptionGroup ?? "unknown")"),
+          ("Group", "\(groupText(r))"),
           ("Reason", "\(r.reason)"),
         ], indent: 2)
     }
     return out
+  }
+
+  /// The group's id, `unknown`, or `(inferred)` when a subscription's chain placed the product (the reason says how).
+  static func groupText(_ r: IntroEligibilityResult) -> String {
+    guard r.groupInference != nil else { return r.subscriptionGroup ?? "unknown" }
+    return "\(r.subscriptionGroup ?? "not named in the data") (inferred)"
   }
 }

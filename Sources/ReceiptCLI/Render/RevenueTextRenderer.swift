@@ -61,6 +61,18 @@ package enum RevenueTextRenderer {
       rows.append(
         ("priced from transaction", "\(n.pricedFromTransaction) (the signed transaction's price and currency)"))
     }
+    if n.partialRefunds > 0 {
+      rows.append(
+        ("partial refunds", "\(n.partialRefunds) (revocationPercentage of the price, e.g. REFUND_PRORATED 50000 = 50%)")
+      )
+    }
+    if n.refundsReversed > 0 {
+      rows.append(
+        (
+          "refunds reversed",
+          "\(n.refundsReversed) (REFUND_REVERSED or a later-signed copy without it: the sale stands)"
+        ))
+    }
     if n.unrecognizedOwnershipExcluded > 0 {
       rows.append(
         ("unrecognized ownership", "\(n.unrecognizedOwnershipExcluded) (not known to be the purchaser's; not counted)"))

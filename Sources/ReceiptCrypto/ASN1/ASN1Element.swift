@@ -30,29 +30,30 @@ public struct ASN1Element: Sendable, Equatable {
   @inlinable public var contentRange: Range<Int> { contentStart..<contentEnd }
 }
 
-/// Well-known identifier octets.
+/// Well-known identifier octets. Inlinable constants, not stored `let`s: the receipt decoder's hot loop in another
+/// module compares against them, and a stored global there would cost an initializer check per use.
 public enum ASN1Tag {
-  public static let boolean: UInt8 = 0x01
-  public static let integer: UInt8 = 0x02
-  public static let bitString: UInt8 = 0x03
-  public static let octetString: UInt8 = 0x04
-  public static let constructedOctetString: UInt8 = 0x24
-  public static let null: UInt8 = 0x05
-  public static let objectIdentifier: UInt8 = 0x06
-  public static let utf8String: UInt8 = 0x0C
-  public static let printableString: UInt8 = 0x13
-  public static let teletexString: UInt8 = 0x14
-  public static let ia5String: UInt8 = 0x16
-  public static let utcTime: UInt8 = 0x17
-  public static let generalizedTime: UInt8 = 0x18
-  public static let universalString: UInt8 = 0x1C
-  public static let bmpString: UInt8 = 0x1E
-  public static let sequence: UInt8 = 0x30
-  public static let set: UInt8 = 0x31
+  @inlinable public static var boolean: UInt8 { 0x01 }
+  @inlinable public static var integer: UInt8 { 0x02 }
+  @inlinable public static var bitString: UInt8 { 0x03 }
+  @inlinable public static var octetString: UInt8 { 0x04 }
+  @inlinable public static var constructedOctetString: UInt8 { 0x24 }
+  @inlinable public static var null: UInt8 { 0x05 }
+  @inlinable public static var objectIdentifier: UInt8 { 0x06 }
+  @inlinable public static var utf8String: UInt8 { 0x0C }
+  @inlinable public static var printableString: UInt8 { 0x13 }
+  @inlinable public static var teletexString: UInt8 { 0x14 }
+  @inlinable public static var ia5String: UInt8 { 0x16 }
+  @inlinable public static var utcTime: UInt8 { 0x17 }
+  @inlinable public static var generalizedTime: UInt8 { 0x18 }
+  @inlinable public static var universalString: UInt8 { 0x1C }
+  @inlinable public static var bmpString: UInt8 { 0x1E }
+  @inlinable public static var sequence: UInt8 { 0x30 }
+  @inlinable public static var set: UInt8 { 0x31 }
   /// `[0]` constructed, context specific (EXPLICIT wrappers and PKCS#7 `certificates`).
-  public static let context0: UInt8 = 0xA0
-  public static let context1: UInt8 = 0xA1
-  public static let context3: UInt8 = 0xA3
+  @inlinable public static var context0: UInt8 { 0xA0 }
+  @inlinable public static var context1: UInt8 { 0xA1 }
+  @inlinable public static var context3: UInt8 { 0xA3 }
 
   /// `SEQUENCE`, `INTEGER`, `[0]`...: for error messages.
   public static func name(_ tag: UInt8) -> String {
@@ -99,11 +100,17 @@ public struct ASN1Rules: Sendable, Hashable {
   }
 
   /// Distinguished encoding: definite, minimal lengths.
-  public static let der = ASN1Rules(indefiniteLengthsAllowed: false, nonMinimalLengthsAllowed: false)
+  @inlinable public static var der: ASN1Rules {
+    ASN1Rules(indefiniteLengthsAllowed: false, nonMinimalLengthsAllowed: false)
+  }
   /// What Apple's and Xcode's PKCS#7 envelopes use.
-  public static let berEnvelope = ASN1Rules(indefiniteLengthsAllowed: true, nonMinimalLengthsAllowed: true)
+  @inlinable public static var berEnvelope: ASN1Rules {
+    ASN1Rules(indefiniteLengthsAllowed: true, nonMinimalLengthsAllowed: true)
+  }
   /// BER with definite lengths only (the receipt payload inside an envelope).
-  public static let berDefiniteLengths = ASN1Rules(indefiniteLengthsAllowed: false, nonMinimalLengthsAllowed: true)
+  @inlinable public static var berDefiniteLengths: ASN1Rules {
+    ASN1Rules(indefiniteLengthsAllowed: false, nonMinimalLengthsAllowed: true)
+  }
 }
 
 /// Why bytes could not be read: what, and the offset in the buffer being read.

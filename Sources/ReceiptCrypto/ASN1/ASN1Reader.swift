@@ -6,7 +6,7 @@
 /// stack. The app receipt decoder reads through this type too (its hot loop inlines `header`).
 public struct ASN1Reader: Sendable {
   /// Deeper than any receipt (the payload sits about eight levels down; a certificate about ten).
-  public static let maximumDepth = 24
+  @inlinable public static var maximumDepth: Int { 24 }
 
   public let bytes: [UInt8]
   public private(set) var position: Int

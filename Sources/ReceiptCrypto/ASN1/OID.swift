@@ -17,7 +17,9 @@ public struct OID: Sendable, Hashable, CustomStringConvertible {
   /// From dotted text known at compile time (`"2.5.29.19"`); nil if it is not one.
   public init?(_ dotted: String) {
     let arcs = dotted.split(separator: ".", omittingEmptySubsequences: false).map { UInt64($0) }
-    guard arcs.count >= 2, let first = arcs[0], let second = arcs[1], first <= 2, first == 2 || second < 40 else {
+    guard arcs.count >= 2, let first = arcs[0], let second = arcs[1], first <= 2, first == 2 || second < 40,
+      second <= UInt64.max >> 1
+    else {
       return nil
     }
     var octets: [UInt8] = []

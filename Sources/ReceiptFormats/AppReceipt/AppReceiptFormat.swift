@@ -162,6 +162,10 @@ public enum AppReceiptHistory {
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
     }
     history.provenance.carriedFields = carried(payload.otherAttributes, inApp: false)
+    // Read but not mapped: shown by `decode` with their type numbers, the opaque value and hash in hex.
+    if keepsCarriedFields {
+      history.provenance.carriedFields = readAttributes(of: payload) + history.provenance.carriedFields
+    }
     if keepsCarriedFields, let expiration = payload.expirationDate {
       history.provenance.carriedFields.append(
         CarriedField(type: 21, name: "expiration_date", value: expiration.iso8601, encoding: "date"))
@@ -313,6 +317,30 @@ public enum AppReceiptHistory {
           type: 1707, name: "product_type", value: AppReceiptAttributeValue.decimal(type), encoding: "integer"))
     }
     for a in p.otherAttributes { fields.append(carried(a, inApp: true)) }
+    return fields
+  }
+
+  /// The receipt attributes the reader reads that the history has no field for: 1, 4, 5, 8 and 10.
+  static func readAttributes(of p: AppReceiptPayload) -> [CarriedField] {
+    var fields: [CarriedField] = []
+    if let id = p.appItemID {
+      fields.append(
+        CarriedField(type: 1, name: "app_item_id", value: AppReceiptAttributeValue.decimal(id), encoding: "integer"))
+    }
+    if let opaque = p.opaqueValue {
+      fields.append(
+        CarriedField(type: 4, name: "opaque_value", value: AppReceiptAttributeValue.hex(opaque), encoding: "bytes"))
+    }
+    if let hash = p.sha1Hash {
+      fields.append(
+        CarriedField(type: 5, name: "sha1_hash", value: AppReceiptAttributeValue.hex(hash), encoding: "bytes"))
+    }
+    if let date = p.transactionDate {
+      fields.append(CarriedField(type: 8, name: "transaction_date", value: date.iso8601, encoding: "date"))
+    }
+    if let rating = p.ageRating {
+      fields.append(CarriedField(type: 10, name: "age_rating", value: rating, encoding: "utf8String"))
+    }
     return fields
   }
 

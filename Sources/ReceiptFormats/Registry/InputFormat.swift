@@ -107,7 +107,7 @@ public struct FormatRegistry: Sendable {
   /// Every format receipt-tool ships.
   public static let standard = FormatRegistry(
     formats: [SignedDataFormat(), AppReceiptFormat(), VerifyReceiptFormat()],
-    fallback: VerifyReceiptFormat())
+    fallback: UnrecognisedInputFormat())
 
   /// The format that reads `bytes`: the first that is certain, else the first that finds it possible,
   /// else the fallback.

@@ -30,6 +30,9 @@ public enum LedgerCodec {
       m.append(("quantity", .int(r.units)))
       if let d = r.purchaseDate { m.append(("purchased_ms", .int(d.milliseconds))) }
       if let d = r.refundDate { m.append(("refunded_ms", .int(d.milliseconds))) }
+      if let share = r.refundShare { m.append(("refund_share", .int(share))) }
+      if let d = r.refundReversedAt { m.append(("refund_reversed_ms", .int(d.milliseconds))) }
+      if let d = r.signedDate { m.append(("signed_ms", .int(d.milliseconds))) }
       switch r.price {
       case .notValued: m.append(("value", .string("not_valued")))
       case .unpriced: m.append(("value", .string("unpriced")))
@@ -144,6 +147,12 @@ public enum LedgerCodec {
       case let other: throw reading.fail("upgrade", "unknown upgrade \(Excerpt.quoted(other))")
       }
     }
+    var refundShare: Int64?
+    if root.member("refund_share") != nil {
+      let share = try number("refund_share")
+      guard share <= 100_000 else { throw reading.fail("refund_share", "above 100000 (100%)") }
+      refundShare = share
+    }
     var duplicateRows = 0
     if root.member("duplicate_rows") != nil {
       guard let n = Int(exactly: try number("duplicate_rows")) else {
@@ -157,6 +166,7 @@ public enum LedgerCodec {
         ownership: ownership, units: try number("quantity"), purchaseDate: try time("purchased_ms"),
         refundDate: try time("refunded_ms"), price: price,
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
-        upgrade: upgrade, duplicateRows: duplicateRows))
+        upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
+        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms")))
   }
 }

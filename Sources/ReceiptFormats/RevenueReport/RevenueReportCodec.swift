@@ -158,6 +158,9 @@ public enum RevenueReportCodec {
       if t.member("priced_from_transaction") != nil {
         report.counts.pricedFromTransaction = try n("priced_from_transaction")
       }
+      // Only written when signed data stated a partial or a reversed refund.
+      if t.member("partial_refunds") != nil { report.counts.partialRefunds = try n("partial_refunds") }
+      if t.member("refunds_reversed") != nil { report.counts.refundsReversed = try n("refunds_reversed") }
       for (i, u) in try array(member(root, "unpriced", "$"), "unpriced").enumerated() {
         let up = "unpriced[\(i)]"
         try report.addUnpriced(
@@ -228,6 +231,8 @@ extension RevenueReportCodec {
     }
     // Only when signed data's own prices were used, so other reports keep their shape.
     if n.pricedFromTransaction > 0 { counts.append(("priced_from_transaction", .int(n.pricedFromTransaction))) }
+    if n.partialRefunds > 0 { counts.append(("partial_refunds", .int(n.partialRefunds))) }
+    if n.refundsReversed > 0 { counts.append(("refunds_reversed", .int(n.refundsReversed))) }
     return .object([
       ("currencies", .array(currencies)),
       ("transactions", .object(counts)),

@@ -103,6 +103,14 @@ enum PayloadDecoding {
         }
         if let checked { checks?.forget(since: checked) }
         let markers = try kindMarkersPresent(reader, base: base)
+        if markers.isEmpty, expected == nil {
+          // Valid JSON with no kind's marker (Apple's mock payloads hold only environment, bundleId and
+          // signedDate): read as the kind whose fields it fits, and say so, rather than refused.
+          let (kind, note) = try bestFittingKind(reader)
+          var (payload, carried) = try readTyped(kind, reader, base: base, strict: strict)
+          payload.appendNote(SignedDataNote(path: "", message: note))
+          return (payload, carried)
+        }
         let kind = try resolveKind(markers, expected: expected, base: base)
         return try readTyped(kind, reader, base: base, strict: strict, checks: checks)
       }
@@ -163,6 +171,36 @@ enum PayloadDecoding {
       try reader.skipValue()
     }
     return found
+  }
+
+  /// The kind that knows the most of a marker-less payload's top-level keys (the first, in `kindMarkers` order,
+  /// of those that tie), and the note that says which kinds it fits.
+  static func bestFittingKind(_ start: JSONReader) throws -> (SignedPayloadKind, String) {
+    var reader = start
+    try reader.beginObject()
+    var keys: [String] = []
+    while let key = try reader.nextKey() {
+      if keys.count < PayloadReading.maxUnreadKeys { keys.append(reader.string(key)) }
+      try reader.skipValue()
+    }
+    let known: [(SignedPayloadKind, [String])] = [
+      (.transaction, TransactionKey.keys.names), (.renewalInfo, RenewalKey.keys.names),
+      (.appTransaction, AppTransactionKey.keys.names), (.notification, NotificationKey.keys.names),
+    ]
+    let scored = known.map { kind, names in (kind, keys.count { names.contains($0) }) }
+    let best = scored.max { $0.1 < $1.1 }?.1 ?? 0
+    let fitting = scored.filter { $0.1 == best && best > 0 }.map(\.0)
+    let kind = fitting.first ?? .transaction
+    let fields = keys.isEmpty ? "no fields" : "only " + keys.joined(separator: ", ")
+    let fits =
+      fitting.count > 1
+      ? "; those fit \(fitting.map(\.noun).joined(separator: " or "))"
+      : ""
+    return (
+      kind,
+      "the payload has none of transactionId, autoRenewStatus/renewalDate, receiptType or notificationType "
+        + "that tell its kind (\(fields))\(fits); read as \(kind.noun)"
+    )
   }
 
   static func resolveKind(

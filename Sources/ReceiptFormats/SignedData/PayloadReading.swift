@@ -158,7 +158,7 @@ struct PayloadReading {
   mutating func lenientDate() throws -> (Timestamp?, Int64?) {
     guard let ms = try milliseconds() else { return (nil, nil) }
     guard let t = Timestamp(milliseconds: ms) else {
-      note("\(ms) milliseconds is outside 1970...9999 (Xcode writes year 1 as a placeholder); kept as a number")
+      note("\(ms) milliseconds is outside 1970...9999 (Xcode writes year 1 as a placeholder); never used as a moment")
       return (nil, ms)
     }
     return (t, ms)

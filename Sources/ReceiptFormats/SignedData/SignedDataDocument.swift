@@ -385,6 +385,8 @@ public enum SignedDataDecoder {
     "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
     "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
     "autoRenewProductId", "receiptType", "inAppOwnershipType",
+    // Keys every signed payload may carry alone (Apple's mock payloads hold only these); verifyReceipt has neither.
+    "signedDate", "bundleId",
   ])
 
   /// True when the first bytes look like signed data: a JWS (`eyJ`, base64url of `{"`), bare or quoted,

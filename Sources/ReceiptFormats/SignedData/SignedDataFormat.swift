@@ -69,7 +69,15 @@ extension SignedDataError {
   /// - Parameter source: the input's name.
   /// - Returns: the error with source, path and position.
   public func receiptError(source: String) -> ReceiptError {
-    let position = line.flatMap { line in column.map { InputPosition.lineColumn(line: line, column: $0) } }
+    var position = line.flatMap { line in column.map { InputPosition.lineColumn(line: line, column: $0) } }
+    // Inside a JWS the line and column are in the decoded header or payload, not in the file: said in words.
+    var inside = ""
+    if let line, let column,
+      let part = path.split(separator: " > ").last(where: { $0 == "payload" || $0 == "header" })
+    {
+      position = nil
+      inside = " (line \(line), column \(column) of the decoded \(part))"
+    }
     let kind: ReceiptError.Kind = category == .field ? .invalidValue : .malformed
     let what: String
     switch category {
@@ -82,7 +90,8 @@ extension SignedDataError {
     case .tooLarge: what = "too large"
     }
     return ReceiptError(
-      kind, source: source, path: path.isEmpty ? nil : path, position: position, message: "\(what): \(detail)")
+      kind, source: source, path: path.isEmpty ? nil : path, position: position,
+      message: "\(what)\(inside): \(detail)")
   }
 }
 
@@ -183,6 +192,12 @@ enum SignedDataMapping {
       history.provenance.duplicateRowsMerged = collector.duplicates
       if let newest = newestSignedDate() {
         history.moment = DataMoment(time: newest, field: "signedDate", description: "the newest signedDate in the data")
+        // The data knows of a refund it dates later than any signature (Apple's test data does): it is known.
+        if let refund = collector.transactions.compactMap(\.revocation?.date).max(), refund > newest {
+          history.moment = DataMoment(
+            time: refund, field: "revocationDate",
+            description: "the newest revocationDate in the data, later than any signedDate")
+        }
       }
       return history
     }
@@ -227,24 +242,40 @@ enum SignedDataMapping {
       info.receiptCreationDate = a.receiptCreationDate
       info.requestDate = a.requestDate
       info.originalPurchaseDate = a.originalPurchaseDate
+      // Xcode's year-1 placeholder is outside the checked range: shown as it is, never used as a moment.
+      if info.originalPurchaseDate == nil, let ms = a.originalPurchaseDateMilliseconds {
+        info.originalPurchaseDate = Timestamp(unchecked: ms)
+      }
+      info.statedFields = SignedDataMapping.statedFields(of: a)
       receipt = info
       if environment == nil { environment = a.receiptType?.raw }
     }
 
     mutating func notificationPayload(_ n: NotificationV2Payload, path: String) throws(ReceiptError) {
-      notes(n.notes, path: path)
+      if let unknown = NotificationEffects.unknownEvent(n) {
+        // One warning names both; the payload's own notes on the two fields would repeat it.
+        notes(n.notes.filter { $0.path != "notificationType" && $0.path != "subtype" }, path: path)
+        warnings.append(DataWarning(path: path.isEmpty ? "(notification)" : path, message: unknown))
+      } else {
+        notes(n.notes, path: path)
+      }
       var info = NotificationInfo()
       let type = n.notificationType?.raw
       info.notificationType = [type, n.subtype?.raw].compactMap { $0 }.joined(separator: " / ")
       if type == nil && n.subtype == nil { info.notificationType = nil }
       info.environment = n.environment?.raw
       info.bundleID = n.data?.bundleId ?? n.summary?.bundleId ?? n.externalPurchaseToken?.bundleId
+      info.statedFields = SignedDataMapping.statedFields(of: n)
       notification = info
       notificationSignedDate = n.signedDate
       if environment == nil { environment = n.environment?.raw }
       switch n.content {
       case .transaction: break
-      case .noTransaction: contentNote = "no transaction: the notification is about the app, not a purchase"
+      case .noTransaction:
+        contentNote =
+          NotificationEffects.isAboutTheApp(n.notificationType)
+          ? "no transaction: the notification is about the app, not a purchase"
+          : "no signedTransactionInfo: the purchase it is about is not in the data"
       case .summary: contentNote = "summary: a renewal extension for many subscribers, no one customer's transaction"
       case .externalPurchaseToken: contentNote = "external purchase token: no App Store transaction"
       case .empty: contentNote = "no data, summary or externalPurchaseToken"
@@ -258,6 +289,9 @@ enum SignedDataMapping {
         chain = t.payload.originalTransactionId ?? t.payload.transactionId
         signed += [t.payload.signedDate].compactMap { $0 }
         try transaction(t.payload, path: SignedDataPath.join(dataPath, "signedTransactionInfo > payload"))
+        if n.notificationType?.known == .refundReversed, let id = t.payload.transactionId {
+          reverseRefund(of: id, at: n.signedDate ?? t.payload.signedDate)
+        }
       }
       let status = data.status.map { StoreSubscriptionStatus(code: $0.raw, asOf: nil) }
       if let r = data.signedRenewalInfo?.decoded {
@@ -265,10 +299,35 @@ enum SignedDataMapping {
         signed += [r.payload.signedDate].compactMap { $0 }
         var s = status
         s?.asOf = (signed + [n.signedDate].compactMap { $0 }).max()
-        renewal(r.payload, path: SignedDataPath.join(dataPath, "signedRenewalInfo > payload"), status: s)
-      } else if var s = status, let chain {
+        var payload = r.payload
+        NotificationEffects.fillRenewal(&payload, type: n.notificationType?.known, subtype: n.subtype?.known)
+        renewal(payload, path: SignedDataPath.join(dataPath, "signedRenewalInfo > payload"), status: s)
+        chain = chain ?? r.payload.originalTransactionId
+      } else if var s = status {
         s.asOf = (signed + [n.signedDate].compactMap { $0 }).max()
-        merge(RenewalState(originalTransactionID: chain, vocabulary: .storeKit2), status: s)
+        var state = RenewalState(originalTransactionID: chain, vocabulary: .storeKit2)
+        var filled = JWSRenewalInfoPayload()
+        NotificationEffects.fillRenewal(&filled, type: n.notificationType?.known, subtype: n.subtype?.known)
+        state.expirationIntent = filled.expirationIntent.map { ExpirationIntent(code: String($0.raw)) }
+        state.isInBillingRetryPeriod = filled.isInBillingRetryPeriod
+        merge(state, status: s)
+      }
+      if let s = data.status, data.signedTransactionInfo?.decoded == nil {
+        let why = data.signedTransactionInfo == nil ? "is missing" : "could not be read"
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(dataPath, "status"),
+            message:
+              "Apple's status \(s.raw) (\(StoreSubscriptionStatus(code: s.raw, asOf: nil).meaning)) is about a "
+              + "subscription whose signedTransactionInfo \(why); the status is kept, the purchase is not known"))
+      }
+    }
+
+    /// `REFUND_REVERSED`: Apple reversed the refund of transaction `id` when it signed the notification.
+    mutating func reverseRefund(of id: String, at time: Timestamp?) {
+      guard let at = time else { return }
+      collector.update(id) { t in
+        if t.revocation != nil, t.revocation?.reversedAt == nil { t.revocation?.reversedAt = at }
       }
     }
 
@@ -282,14 +341,24 @@ enum SignedDataMapping {
         try transaction(t.payload, path: path + ".signedTransactionInfo > payload", group: group)
       }
       var status = item.status.map { StoreSubscriptionStatus(code: $0.raw, asOf: nil) }
+      if let s = item.status, item.signedTransactionInfo?.decoded == nil {
+        let why = item.signedTransactionInfo == nil ? "is missing" : "could not be read"
+        warnings.append(
+          DataWarning(
+            path: path + ".status",
+            message:
+              "Apple's status \(s.raw) (\(StoreSubscriptionStatus(code: s.raw, asOf: nil).meaning)) for "
+              + "originalTransactionId \(item.originalTransactionId ?? "(none)") is kept, but its "
+              + "signedTransactionInfo \(why): the purchase it is about is not known"))
+      }
       if let r = item.signedRenewalInfo?.decoded {
         header(r.header, r.source)
         signed += [r.payload.signedDate].compactMap { $0 }
         status?.asOf = signed.max()
         renewal(r.payload, path: path + ".signedRenewalInfo > payload", status: status)
-      } else if let chain = item.originalTransactionId {
+      } else if item.originalTransactionId != nil || status != nil {
         status?.asOf = signed.max()
-        merge(RenewalState(originalTransactionID: chain, vocabulary: .storeKit2), status: status)
+        merge(RenewalState(originalTransactionID: item.originalTransactionId, vocabulary: .storeKit2), status: status)
       }
     }
 
@@ -329,13 +398,25 @@ enum SignedDataMapping {
         revocation: p.revocationDate.map {
           Revocation(
             date: $0, reason: p.revocationReason.map { RevocationReason(code: String($0.raw)) },
-            type: p.revocationType?.raw)
+            type: p.revocationType?.raw, percentage: p.revocationPercentage, excludesUpgrade: true)
         },
         offer: SignedDataMapping.offer(type: p.offerType, discount: p.offerDiscountType, identifier: p.offerIdentifier),
         isUpgraded: p.isUpgraded == true, subscriptionGroup: p.subscriptionGroupIdentifier ?? group,
         webOrderLineItemID: p.webOrderLineItemId, productType: SignedDataMapping.productType(p.type),
         price: nil, sources: .signedTransaction, vocabulary: .storeKit2)
       t.signedDate = p.signedDate
+      t.statedFields = SignedDataMapping.statedFields(of: p)
+      if let share = p.revocationPercentage, !(0...100_000).contains(share) {
+        throw ReceiptError(
+          .invalidValue, source: source, path: SignedDataPath.join(path(), "revocationPercentage"),
+          message: "revocationPercentage \(share) is outside 0...100000 (milliunits of a percent)")
+      }
+      if p.revocationDate != nil, p.revocationType?.known == .refundProrated, p.revocationPercentage == nil {
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(path(), "revocationPercentage"),
+            message: "a REFUND_PRORATED without a revocationPercentage; revenue books the whole price as refunded"))
+      }
       if p.revocationDate == nil, p.revocationReason != nil {
         warnings.append(
           DataWarning(
@@ -383,6 +464,7 @@ enum SignedDataMapping {
         priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
         vocabulary: .storeKit2)
       r.signedDate = p.signedDate
+      r.statedFields = SignedDataMapping.statedFields(of: p)
       merge(r, status: status)
     }
 

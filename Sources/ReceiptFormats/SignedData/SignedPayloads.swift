@@ -483,6 +483,24 @@ public enum SignedPayload: Sendable, Hashable {
     }
   }
 
+  /// Adds a note about the payload as a whole.
+  mutating func appendNote(_ note: SignedDataNote) {
+    switch self {
+    case .transaction(var p):
+      p.notes.append(note)
+      self = .transaction(p)
+    case .renewalInfo(var p):
+      p.notes.append(note)
+      self = .renewalInfo(p)
+    case .appTransaction(var p):
+      p.notes.append(note)
+      self = .appTransaction(p)
+    case .notification(var p):
+      p.notes.append(note)
+      self = .notification(p)
+    }
+  }
+
   /// Which kind of payload this is.
   public var kind: SignedPayloadKind {
     switch self {

@@ -94,7 +94,7 @@ private enum TxKey: Int, CaseIterable {
 private enum ReceiptKey: Int, CaseIterable {
   case bundleID, bid, applicationVersion, bvrs, originalApplicationVersion, receiptType
   case receiptCreationDate, receiptCreationDateMs, requestDate, requestDateMs
-  case originalPurchaseDate, originalPurchaseDateMs, inApp
+  case originalPurchaseDate, originalPurchaseDateMs, inApp, expirationDate, expirationDateMs
 
   var name: String {
     switch self {
@@ -111,6 +111,8 @@ private enum ReceiptKey: Int, CaseIterable {
     case .originalPurchaseDate: "original_purchase_date"
     case .originalPurchaseDateMs: "original_purchase_date_ms"
     case .inApp: "in_app"
+    case .expirationDate: "expiration_date"
+    case .expirationDateMs: "expiration_date_ms"
     }
   }
 }
@@ -118,7 +120,7 @@ private enum ReceiptKey: Int, CaseIterable {
 private enum TopKey: Int, CaseIterable {
   case status, environment, isRetryableDash, isRetryableUnderscore, receipt, latestReceiptInfo, latestReceipt
   case pendingRenewalInfo, latestExpiredReceiptInfo, notificationType, unifiedReceipt, password
-  case autoRenewStatus, autoRenewProductID
+  case autoRenewStatus, autoRenewProductID, expirationIntent, isInBillingRetryPeriod
 
   var name: String {
     switch self {
@@ -136,6 +138,8 @@ private enum TopKey: Int, CaseIterable {
     case .password: "password"
     case .autoRenewStatus: "auto_renew_status"
     case .autoRenewProductID: "auto_renew_product_id"
+    case .expirationIntent: "expiration_intent"
+    case .isInBillingRetryPeriod: "is_in_billing_retry_period"
     }
   }
 }
@@ -330,6 +334,9 @@ private struct TopLevel {
   var latestReceipt: String?
   var autoRenewStatus: AutoRenewStatus?
   var autoRenewProductID: String?
+  /// iOS 6-style top-level renewal fields, shown by `decode` under their own names.
+  var expirationIntent: String?
+  var isInBillingRetryPeriod: String?
 }
 
 // MARK: - Decoding
@@ -420,6 +427,8 @@ extension ValueReading {
         top.password = try r.secret().1
       case .autoRenewStatus: top.autoRenewStatus = try r.code().map(AutoRenewStatus.init(code:))
       case .autoRenewProductID: top.autoRenewProductID = try r.text()
+      case .expirationIntent: top.expirationIntent = try r.code()
+      case .isInBillingRetryPeriod: top.isInBillingRetryPeriod = try r.code()
       }
     }
     try reader.finish()
@@ -466,6 +475,13 @@ extension ValueReading {
     default:
       history.provenance.receipt = top.bareReceipt
     }
+    // The iOS 6-style top-level renewal fields (a notification shows its own auto-renew fields itself).
+    if format != VerifyReceiptFormats.notificationV1 {
+      history.provenance.statedFields.add("auto_renew_status", top.autoRenewStatus?.code)
+      history.provenance.statedFields.add("auto_renew_product_id", top.autoRenewProductID)
+    }
+    history.provenance.statedFields.add("expiration_intent", top.expirationIntent)
+    history.provenance.statedFields.add("is_in_billing_retry_period", top.isInBillingRetryPeriod)
     history.moment = history.provenance.receipt?.requestDate.map {
       DataMoment(time: $0, field: "request_date", description: "the receipt's request_date")
     }
@@ -511,6 +527,16 @@ extension ValueReading {
       row.originalPurchaseMs = t
     case .inApp:
       try readTransactions(.inApp, into: &collector, warnings: &warnings)
+    case .expirationDate:
+      // The formatted date is the fallback for the `_ms` one, as for every receipt date.
+      if let t = try formattedDate(), !info.statedFields.contains(where: { $0.name == "expiration_date" }) {
+        info.statedFields.add("expiration_date", date: t)
+      }
+    case .expirationDateMs:
+      if let t = try milliseconds() {
+        info.statedFields.removeAll { $0.name == "expiration_date" }
+        info.statedFields.add("expiration_date", date: t)
+      }
     }
   }
 

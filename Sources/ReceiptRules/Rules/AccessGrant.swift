@@ -62,9 +62,9 @@ public enum AccessGrant: Hashable, Sendable {
 
 /// Decides whether `transaction` gives access at `time`.
 ///
-/// Order matters: the upgrade flag is checked before the revocation date because old receipts also set
-/// cancellation_date on upgrades; a revocation after `time` does not matter, because before it the
-/// transaction did grant.
+/// Order matters: the upgrade flag is checked before a verifyReceipt revocation date because old receipts also
+/// set cancellation_date on upgrades (signed data's revocationDate never means an upgrade, so it comes first); a
+/// revocation after `time`, or one Apple reversed by `time`, does not matter.
 /// - Parameters:
 ///   - transaction: the transaction to judge.
 ///   - catalog: product types and durations the data does not carry.
@@ -73,9 +73,13 @@ public enum AccessGrant: Hashable, Sendable {
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
+  // Signed data's revocationDate is never an upgrade: a refund of an upgraded transaction is still a refund.
+  if let r = transaction.revocation, r.excludesUpgrade, r.isInForce(at: time) {
+    return transaction.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
+  }
   if transaction.isUpgraded { return .upgraded }
-  if let cancelled = transaction.revocation?.date, cancelled <= time {
-    return transaction.ownership == .familyShared ? .revoked(cancelled) : .refunded(cancelled)
+  if let r = transaction.revocation, r.isInForce(at: time) {
+    return transaction.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
   }
   guard let type = resolveProductType(of: transaction, catalog: catalog)?.type else { return .unknownType }
   switch type {

@@ -25,7 +25,7 @@ func entitlementReason(
 private func dependsOnRenewal(_ finding: EntitlementFinding) -> Bool {
   switch finding {
   case .inGracePeriod, .inBillingRetry: true
-  case .lost(let c, let renewal, _):
+  case .lost(let c, let renewal, _, _):
     if case .expired = c.grant { renewal != nil } else { false }
   default: false
   }
@@ -65,7 +65,12 @@ private func findingReason(_ finding: EntitlementFinding, definition: Entitlemen
     var reason = "\(c.transaction.productID) expired on \(expired.iso8601) because the payment failed"
     if let grace = graceEnded { reason += " and the billing grace period ended on \(grace.iso8601)" }
     return reason + "; Apple is still retrying the charge, and access returns if it succeeds."
-  case .lost(let c, let renewal, let target):
+  case .lost(let c, let renewal, let target, let next):
+    if let next, case .expired(let at) = c.grant {
+      let t = c.transaction
+      return
+        "\(t.productID) expired on \(at.iso8601): its subscription (\(t.vocabulary.originalTransactionID) \(t.chainID)) went on as \(next.productID) from \(next.purchaseDate.display) (transaction \(next.transactionID)), which does not give \(definition.id)."
+    }
     return lostReason(c, renewal: renewal, upgradeTarget: target, definition: definition)
   }
 }
@@ -136,6 +141,22 @@ private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: Co
 }
 
 private func revocationCause(_ t: PurchaseTransaction) -> String {
+  let reason = revocationReasonPhrase(t)
+  guard let share = refundSharePhrase(t) else { return reason }
+  return reason.isEmpty ? " (\(share))" : reason.dropLast() + "; \(share))"
+}
+
+/// A partial refund's share, in signed data's words: `revocationPercentage` 50000 is 50%.
+private func refundSharePhrase(_ t: PurchaseTransaction) -> String? {
+  guard let share = t.revocation?.percentage, share < 100_000 else { return nil }
+  let whole = share / 1000
+  let rest = share % 1000
+  let percent = rest == 0 ? "\(whole)" : "\(whole).\(String(1000 + rest).dropFirst())"
+  let type = t.revocation?.type.map { "\($0): " } ?? ""
+  return "\(type)revocationPercentage \(share), \(percent)% of the price refunded"
+}
+
+private func revocationReasonPhrase(_ t: PurchaseTransaction) -> String {
   switch t.revocation?.reason {
   case .appIssue: " (the customer reported a problem with the app)"
   case .other: " (for a reason other than a problem with the app)"

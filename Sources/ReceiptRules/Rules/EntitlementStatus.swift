@@ -45,8 +45,10 @@ public enum EntitlementFinding: Hashable, Sendable {
   case undecided(ConsideredTransaction)
   /// The newest subscription period expired and Apple is still retrying the charge.
   case inBillingRetry(ConsideredTransaction, expired: Timestamp, graceEnded: Timestamp?)
-  /// The newest loss of access decides: refunded, revoked, upgraded or expired.
-  case lost(ConsideredTransaction, renewal: RenewalState?, upgradeTarget: String?)
+  /// The newest loss of access decides: refunded, revoked, upgraded or expired. `continuedAs` is the purchase
+  /// that continued an expired period's subscription in another product (then `renewal` is nil).
+  case lost(
+    ConsideredTransaction, renewal: RenewalState?, upgradeTarget: String?, continuedAs: PurchaseTransaction? = nil)
 }
 
 /// The answer for one entitlement.
@@ -124,7 +126,7 @@ public func entitlementStatus(
   case .inBillingRetry(let c, let expired, let graceEnded):
     (result.state, result.deciding, result.expiresDate) = (.billingRetry, c.transaction, expired)
     result.gracePeriodExpiresDate = graceEnded
-  case .lost(let c, let renewal, _):
+  case .lost(let c, let renewal, _, _):
     (result.state, result.deciding, result.expiresDate) = (lostState(c.grant), c.transaction, c.transaction.expiresDate)
     if case .durationEnded(let end, _) = c.grant { result.expiresDate = end }
     if case .expired = c.grant { result.gracePeriodExpiresDate = renewal?.gracePeriodExpiresDate }
@@ -143,6 +145,7 @@ func findEntitlement(
   }
   let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
     guard case .expired(let expired) = c.grant,
+      subscriptionContinuation(of: c.transaction, in: history, outside: definition.productIDs) == nil,
       let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
     else { return nil }
     return (c, renewal, expired)
@@ -158,6 +161,12 @@ func findEntitlement(
   guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
   let t = newest.transaction
   let target = newest.grant == .upgraded ? upgradeTarget(of: t, in: history, excluding: definition.productIDs) : nil
+  // A subscription that went on in another product: its renewal state is about that product, not this one.
+  if case .expired = newest.grant,
+    let next = subscriptionContinuation(of: t, in: history, outside: definition.productIDs)
+  {
+    return .lost(newest, renewal: nil, upgradeTarget: nil, continuedAs: next)
+  }
   return .lost(newest, renewal: history.renewal(originalTransactionID: t.chainID), upgradeTarget: target)
 }
 
@@ -259,7 +268,7 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
 public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
   -> [EntitlementResult]
 {
-  let known = history.known(at: time)
+  let known = markingReplacedPeriods(history).known(at: time)
   return entitlementDefinitions(for: known, catalog: catalog).map {
     entitlementStatus($0, history: known, catalog: catalog)
   }

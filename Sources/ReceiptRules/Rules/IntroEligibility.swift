@@ -24,6 +24,9 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
   case renewalRetrying(PurchaseTransaction, RenewalState)
   /// The group cannot be determined, so neither can any offer used in it.
   case groupUnknown(catalog: String?, hasTransactions: Bool, vocabulary: FieldVocabulary)
+  /// No offer used in the group as far as it is known, but `other` (a subscription whose group no id names)
+  /// used one or is active, and may be in the same group.
+  case otherGroupUndetermined(PurchaseTransaction)
   /// No offer used and not subscribed: `transactions` in the group, `familyShared` of them shared.
   /// `renewalStateUnknown` names the data when its transactions carry no renewal state (an on-device receipt).
   case neverUsed(transactions: Int, familyShared: Int, renewalStateUnknown: FieldVocabulary? = nil)
@@ -31,7 +34,7 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
   /// The status this finding gives.
   public var status: IntroEligibilityStatus {
     switch self {
-    case .notASubscription, .notKnownToBeASubscription, .groupUnknown: .unknown
+    case .notASubscription, .notKnownToBeASubscription, .groupUnknown, .otherGroupUndetermined: .unknown
     case .noOfferInCatalog: .noIntroOffer
     case .offerUsed, .subscribed, .renewalRetrying: .ineligible
     case .neverUsed: .eligible
@@ -51,8 +54,12 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
 public struct IntroEligibilityResult: Hashable, Sendable {
   /// The product asked about.
   public var productID: String
-  /// The group's display id (App Store id when the data revealed it, else the catalog's); nil when unknown.
+  /// The group's id (App Store id when the data revealed it, else the catalog's); nil when unknown or
+  /// when the group is known only through its products (`groupInference`).
   public var subscriptionGroup: String?
+  /// How the product was placed in its group when no id of its own does (a subscription continuing in
+  /// another product), nil otherwise.
+  public var groupInference: GroupInference?
   /// What decided the answer.
   public var finding: IntroEligibilityFinding
   /// Why, in a sentence a support person can read out.
@@ -101,16 +108,19 @@ public func decideIntroEligibility(
   of productID: String, history: KnownHistory, catalog: Catalog, groups: SubscriptionGroups
 ) -> IntroEligibilityResult {
   let group = groups.group(of: productID)
-  let finding = findIntroEligibility(of: productID, history: history, catalog: catalog, group: group, at: history.time)
+  let finding = findIntroEligibility(
+    of: productID, history: history, catalog: catalog, group: group, groups: groups, at: history.time)
   return IntroEligibilityResult(
-    productID: productID, subscriptionGroup: group?.displayID, finding: finding,
+    productID: productID, subscriptionGroup: group?.id, groupInference: group?.inference, finding: finding,
     reason: introEligibilityReason(
       finding, productID: productID, group: group, at: history.time, renewalsAreLater: history.renewalsAreLater))
 }
 
-/// Which finding decides, in the order of Apple's rule: product facts, offer used, subscribed, retrying, group known.
+/// Which finding decides, in the order of Apple's rule: product facts, offer used, subscribed, retrying, group known,
+/// no other subscription that may share the group.
 func findIntroEligibility(
-  of productID: String, history: KnownHistory, catalog: Catalog, group: SubscriptionGroup?, at time: Timestamp
+  of productID: String, history: KnownHistory, catalog: Catalog, group: SubscriptionGroup?,
+  groups: SubscriptionGroups, at time: Timestamp
 ) -> IntroEligibilityFinding {
   if let product = catalog.product(productID) {
     guard product.type == .autoRenewable else { return .notASubscription(type: product.type, catalog: product.origin) }
@@ -128,10 +138,15 @@ func findIntroEligibility(
   if let (lapsed, renewal) = retryingRenewal(of: relevant, history: history, at: time) {
     return .renewalRetrying(lapsed, renewal)
   }
-  guard group != nil else {
+  guard let group else {
     return .groupUnknown(
       catalog: catalog.product(productID)?.origin, hasTransactions: !relevant.isEmpty,
       vocabulary: relevant.first?.vocabulary ?? .verifyReceipt)
+  }
+  if let other = undeterminedSubscription(
+    outside: group, history: history, catalog: catalog, groups: groups, at: time)
+  {
+    return .otherGroupUndetermined(other)
   }
   return .neverUsed(
     transactions: relevant.count, familyShared: relevant.filter { $0.ownership == .familyShared }.count,
@@ -152,6 +167,27 @@ public func decideIntroEligibility(
   let groups = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
   let ids = products ?? introEligibilityProducts(history: known, catalog: catalog)
   return ids.map { decideIntroEligibility(of: $0, history: known, catalog: catalog, groups: groups) }
+}
+
+/// A subscription outside `group` that used an introductory offer or is active at `time`, where no id tells
+/// its group from `group` (one of the two is named by no id), so it may be in the same group.
+private func undeterminedSubscription(
+  outside group: SubscriptionGroup, history: KnownHistory, catalog: Catalog, groups: SubscriptionGroups,
+  at time: Timestamp
+) -> PurchaseTransaction? {
+  let members = Set(group.productIDs)
+  var candidates: [String: [PurchaseTransaction]] = [:]
+  for t in history.transactions where !members.contains(t.productID) {
+    guard resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable else { continue }
+    guard group.id == nil || groups.group(of: t.productID)?.id == nil else { continue }
+    candidates[t.productID, default: []].append(t)
+  }
+  for id in candidates.keys.sorted() {
+    let own = candidates[id] ?? []
+    if let used = earliest(own.filter { $0.offer?.usesIntroductoryOffer == true }) { return used }
+    if let current = currentSubscription(in: own, at: time) { return current }
+  }
+  return nil
 }
 
 /// The subscription active at `time` that lasts longest.

@@ -12,7 +12,9 @@ func introEligibilityReason(
   _ finding: IntroEligibilityFinding, productID: String, group: SubscriptionGroup?, at time: Timestamp,
   renewalsAreLater later: DataMoment?
 ) -> String {
-  let reason = findingReason(finding, productID: productID, group: group, at: time)
+  var reason = findingReason(finding, productID: productID, group: group, at: time)
+  // A group placed only through a subscription's chain says so: no id in the data names it for this product.
+  if let inference = group?.inference { reason += "; \(productID)'s subscription group is \(inference.sentence)" }
   guard let later, case .renewalRetrying = finding else { return reason }
   return reason + "; " + lowercasedFirst(String(renewalMomentNote(later).dropLast()))
 }
@@ -41,15 +43,23 @@ private func findingReason(
     }
     return reason
   case .subscribed(let current):
-    return
-      "\(status): \(describe(current, group: group)) is active until \(current.expiresDate.display); active subscribers changing plans get no introductory offer"
+    // Changing plans is about another product of the group; a subscriber to this very product is simply not new.
+    let rule =
+      current.productID == productID
+      ? "the customer already subscribes to \(productID), and introductory offers are for new subscribers"
+      : "active subscribers changing plans get no introductory offer"
+    return "\(status): \(describe(current, group: group)) is active until \(current.expiresDate.display); \(rule)"
   case .renewalRetrying(let lapsed, let renewal):
     let state =
       renewal.gracePeriodExpiresDate.map { $0 > time } == true
       ? "in Apple's billing grace period until \(renewal.gracePeriodExpiresDate.display)"
       : "in billing retry"
+    let rule =
+      lapsed.productID == productID
+      ? "introductory offers are for new subscribers"
+      : "active subscribers changing plans get no introductory offer"
     return
-      "\(status): \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; active subscribers changing plans get no introductory offer"
+      "\(status): \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; \(rule)"
   case .groupUnknown(let catalog, let hasTransactions, let names):
     let evidence =
       hasTransactions
@@ -60,8 +70,15 @@ private func findingReason(
       ?? "\(productID) is not in the catalog"
     return
       "\(status): \(catalogSays) and \(evidence), so its subscription group (and any offer used in it) cannot be determined"
+  case .otherGroupUndetermined(let other):
+    let what =
+      other.offer?.usesIntroductoryOffer == true
+      ? "used an introductory offer from \(other.purchaseDate.map(\.iso8601) ?? "an unknown date")"
+      : "is active until \(other.expiresDate.display)"
+    return
+      "\(status): no transaction in \(place(of: group, productID: productID)) used an introductory offer, but \(describe(other, group: nil)) \(what), and no \(other.vocabulary.subscriptionGroup) or catalog entry tells whether \(other.productID) is in the same subscription group"
   case .neverUsed(let count, let shared, let blind):
-    let place = group.map { "group \($0.displayID)" } ?? "product \(productID)"
+    let place = place(of: group, productID: productID)
     guard count > 0 else {
       return "\(status): the receipt has no transaction in \(place); new subscribers get the introductory offer"
     }
@@ -77,6 +94,14 @@ private func findingReason(
   }
 }
 
+/// `group 21000111`, or for a group no id names, `the subscription group of original_transaction_id 1000…`.
+private func place(of group: SubscriptionGroup?, productID: String) -> String {
+  guard let group else { return "product \(productID)" }
+  if let id = group.id { return "group \(id)" }
+  guard let inference = group.inference else { return "the subscription group of \(productID)" }
+  return "the subscription group of \(inference.field) \(inference.originalTransactionIDs.joined(separator: ", "))"
+}
+
 /// `family-shared transaction 11001 (com.acme.pro.monthly, group 21000111)`.
 private func describe(_ t: PurchaseTransaction, group: SubscriptionGroup?) -> String {
   let owner: String
@@ -86,6 +111,6 @@ private func describe(_ t: PurchaseTransaction, group: SubscriptionGroup?) -> St
   case .unknown: owner = "ownership-unknown"
   case .unrecognized(let raw): owner = "\(Excerpt.quoted(raw))-owned"
   }
-  let place = group.map { ", group \($0.displayID)" } ?? ""
+  let place = group?.id.map { ", group \($0)" } ?? ""
   return "\(owner) transaction \(t.transactionID) (\(t.productID)\(place))"
 }

@@ -14,6 +14,12 @@ public struct LedgerRecord: Hashable, Sendable {
   public var purchaseDate: Timestamp?
   /// The refund's own date (cancellation_date, revocationDate).
   public var refundDate: Timestamp?
+  /// The refunded share of the price, `revocationPercentage` in milliunits of a percent; nil for the whole price.
+  public var refundShare: Int64?
+  /// When Apple reversed the refund (`REFUND_REVERSED`, or a later-signed copy without it): the sale stands.
+  public var refundReversedAt: Timestamp?
+  /// The copy's `signedDate`: of two signed copies, the later one's word on the refund stands.
+  public var signedDate: Timestamp?
   public var price: LedgerPrice
   /// Paid service of its subscription before the sale, in milliseconds; nil when it is not a subscription.
   public var paidServiceBefore: Int64?
@@ -26,8 +32,12 @@ public struct LedgerRecord: Hashable, Sendable {
   public init(
     transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
     purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
-    upgrade: LedgerUpgrade?, duplicateRows: Int = 0
+    upgrade: LedgerUpgrade?, duplicateRows: Int = 0, refundShare: Int64? = nil, refundReversedAt: Timestamp? = nil,
+    signedDate: Timestamp? = nil
   ) {
+    self.signedDate = signedDate
+    self.refundShare = refundShare
+    self.refundReversedAt = refundReversedAt
     self.transactionID = transactionID
     self.copy = copy
     self.productID = productID
@@ -50,7 +60,13 @@ public struct LedgerRecord: Hashable, Sendable {
     self.init(
       transactionID: t.transactionID, copy: copy, productID: t.productID, ownership: t.ownership, units: units,
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
-      paidServiceBefore: paidServiceBefore, upgrade: upgrade)
+      paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
+      refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate)
+  }
+
+  /// The refund this copy states, as `Revocation.combining` reads it.
+  var refund: Revocation? {
+    refundDate.map { Revocation(date: $0, percentage: refundShare, reversedAt: refundReversedAt) }
   }
 
   /// What the transaction is worth: a catalog or introductory price × units, the transaction's own price as is.
@@ -111,6 +127,8 @@ public enum LedgerUpgrade: Hashable, Sendable {
   // Borrowed, as for `LedgerRecord.init(transaction:...)`.
   init?(of t: borrowing PurchaseTransaction, value: TransactionValue?, upgradedAt: Timestamp?) throws(ReceiptError) {
     guard t.isUpgraded else { return nil }
+    // A refund signed data states stands beside the upgrade: the refund is booked, not an estimate.
+    if let r = t.revocation, r.excludesUpgrade, r.reversedAt == nil { return nil }
     guard case .paid(let money, _) = value, let upgradedAt, let start = t.purchaseDate, let end = t.expiresDate,
       end > start
     else {
@@ -174,10 +192,25 @@ public struct LedgerReduction: Sendable {
     m.duplicateRows = m.duplicateRows &+ record.duplicateRows
     var base = record.copy < m.record.copy ? record : m.record
     let other = record.copy < m.record.copy ? m.record : record
-    switch (base.refundDate, other.refundDate) {
-    case (nil, let date): base.refundDate = date
-    case (let a?, let b?): base.refundDate = min(a, b)
-    default: break
+    if let mine = base.signedDate, let theirs = other.signedDate, mine != theirs {
+      // Two signed copies: the later one's word stands, and a later one without the refund reverses it.
+      let refund = Revocation.combining(base.refund, signed: mine, other.refund, signed: theirs)
+      (base.refundDate, base.refundShare, base.refundReversedAt) = (
+        refund?.date, refund?.percentage, refund?.reversedAt
+      )
+      base.signedDate = max(mine, theirs)
+    } else {
+      switch (base.refundDate, other.refundDate) {
+      case (nil, _?),
+        (_?, _?) where other.refundDate.map({ $0 < base.refundDate ?? $0 }) == true:
+        (base.refundDate, base.refundShare) = (other.refundDate, other.refundShare)
+      default: break
+      }
+      // A reversal any copy knows of stands: only a later-signed copy knows of one.
+      if let theirs = other.refundReversedAt, base.refundDate != nil {
+        base.refundReversedAt = min(base.refundReversedAt ?? theirs, theirs)
+      }
+      base.signedDate = base.signedDate ?? other.signedDate
     }
     if let theirs = other.paidServiceBefore { base.paidServiceBefore = max(base.paidServiceBefore ?? theirs, theirs) }
     if let theirs = other.upgrade, base.upgrade.map({ theirs.preferred(over: $0) }) ?? true { base.upgrade = theirs }

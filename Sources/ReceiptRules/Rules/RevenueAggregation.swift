@@ -97,6 +97,10 @@ public struct RevenueCounts: Hashable, Sendable {
   public var upgradesNotEstimated = 0
   /// Transactions valued at the price the data states (signed data), not the catalog's.
   public var pricedFromTransaction = 0
+  /// Refunds of part of the price: `revocationPercentage` below 100%.
+  public var partialRefunds = 0
+  /// Refunds Apple reversed (`REFUND_REVERSED`, or a later-signed copy without the revocation): the sale stands.
+  public var refundsReversed = 0
 
   public init() {}
 
@@ -113,6 +117,8 @@ public struct RevenueCounts: Hashable, Sendable {
     upgradeProrations += o.upgradeProrations
     upgradesNotEstimated += o.upgradesNotEstimated
     pricedFromTransaction += o.pricedFromTransaction
+    partialRefunds += o.partialRefunds
+    refundsReversed += o.refundsReversed
   }
 }
 
@@ -502,7 +508,12 @@ extension LedgerRecord {
     if let upgrade {
       try events.upgrade(upgrade, range: range, into: &report)
     } else if let refunded = refundDate, range.contains(refunded) == true {
-      try events.refund(at: refunded, into: &report)
+      // A reversed refund books nothing: the sale stands.
+      if refundReversedAt != nil {
+        report.counts.refundsReversed += 1
+      } else {
+        try events.refund(at: refunded, share: refundShare, into: &report)
+      }
     }
   }
 }
@@ -553,7 +564,8 @@ struct TransactionEvents {
     }
   }
 
-  func refund(at date: Timestamp, into report: inout RevenueReport) throws(ReceiptError) {
+  /// The refund, of `share` of the price (`revocationPercentage`, milliunits of a percent) or of all of it.
+  func refund(at date: Timestamp, share: Int64?, into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.refunded += 1
     var row = row(at: date)
     row.refunded = units
@@ -562,8 +574,13 @@ struct TransactionEvents {
       guard let currency else { return }
       try report.add(row, currency: currency)
     case .paid(let money, _):
-      row.refunds = money.minorUnits
-      row.proceeds = try proceedsOf(money.minorUnits).map { 0 &- $0 }
+      var amount = money.minorUnits
+      if let share, share < 100_000 {
+        report.counts.partialRefunds += 1
+        amount = money.minorUnits < 0 ? 0 : try proratedRefund(money.minorUnits, unused: share, of: 100_000)
+      }
+      row.refunds = amount
+      row.proceeds = try proceedsOf(amount).map { 0 &- $0 }
       try report.add(row, currency: money.currency)
     case .unpriced, nil:
       return

@@ -23,6 +23,13 @@ public struct RevenueLedger: Sendable {
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
     var cancellationDate: Timestamp?
+    /// The refund's `revocationPercentage` (0...100000, checked when read), its reversal, and whether it stands
+    /// beside an upgrade (signed data's revocationDate never means one).
+    var refundShare: Int32?
+    var refundReversedAt: Timestamp?
+    var refundExcludesUpgrade: Bool
+    /// `signedDate`: of two copies, the later-signed one's word on the refund stands.
+    var signedDate: Timestamp?
     /// `is_upgraded`: its unused part was refunded when the upgrade was bought.
     var isUpgraded: Bool
     /// `texts[n]`: the subscription group, where an upgrade's replacing purchase is looked for.
@@ -100,16 +107,23 @@ public struct RevenueLedger: Sendable {
       }
     if let held {
       duplicatesMerged += 1
-      // A later copy may know of a refund the earlier one did not.
-      let refunded = t.pointee.revocation?.date
+      // A later copy may know of a refund the earlier one did not, or of its reversal.
       if held < firstDocument.count {
-        if firstDocument[held].revocation == nil, let refunded {
-          firstDocument[held].revocation = Revocation(date: refunded)
+        firstDocument[held].revocation = Revocation.combining(
+          firstDocument[held].revocation, signed: firstDocument[held].signedDate, t.pointee.revocation,
+          signed: t.pointee.signedDate)
+        if let theirs = t.pointee.signedDate, (firstDocument[held].signedDate ?? theirs) <= theirs {
+          firstDocument[held].signedDate = theirs
         }
         if t.pointee.isUpgraded { firstDocument[held].isUpgraded = true }
       } else {
         let i = held - firstDocument.count
-        if entries[i].cancellationDate == nil { entries[i].cancellationDate = refunded }
+        let combined = Revocation.combining(
+          revocation(of: entries[i]), signed: entries[i].signedDate, t.pointee.revocation, signed: t.pointee.signedDate)
+        setRevocation(combined, of: &entries[i])
+        if let theirs = t.pointee.signedDate, (entries[i].signedDate ?? theirs) <= theirs {
+          entries[i].signedDate = theirs
+        }
         if t.pointee.isUpgraded { entries[i].isUpgraded = true }
       }
       return
@@ -136,9 +150,28 @@ public struct RevenueLedger: Sendable {
         product: productNumber(t.pointee.productID), ownership: ownership,
         quantity: t.pointee.quantity.map { Int32(clamping: $0) }, offerPricing: offer?.pricing,
         usesIntroductoryOffer: offer?.usesIntroductoryOffer ?? false, purchaseDate: t.pointee.purchaseDate,
-        expiresDate: t.pointee.expiresDate, cancellationDate: t.pointee.revocation?.date,
-        isUpgraded: t.pointee.isUpgraded, group: t.pointee.subscriptionGroup.map { groupNumber($0) },
-        price: t.pointee.price, productType: t.pointee.productType))
+        expiresDate: t.pointee.expiresDate, cancellationDate: nil, refundShare: nil, refundReversedAt: nil,
+        refundExcludesUpgrade: false, signedDate: t.pointee.signedDate, isUpgraded: t.pointee.isUpgraded,
+        group: t.pointee.subscriptionGroup.map { groupNumber($0) }, price: t.pointee.price,
+        productType: t.pointee.productType))
+    setRevocation(t.pointee.revocation, of: &entries[entries.count - 1])
+  }
+
+  /// The refund an entry holds, as revenue reads it.
+  func revocation(of e: Entry) -> Revocation? {
+    e.cancellationDate.map {
+      Revocation(
+        date: $0, percentage: e.refundShare.map { Int64($0) }, excludesUpgrade: e.refundExcludesUpgrade,
+        reversedAt: e.refundReversedAt)
+    }
+  }
+
+  private func setRevocation(_ r: Revocation?, of e: inout Entry) {
+    e.cancellationDate = r?.date
+    // The decoder checked 0...100000.
+    e.refundShare = r?.percentage.map { Int32(clamping: $0) }
+    e.refundReversedAt = r?.reversedAt
+    e.refundExcludesUpgrade = r?.excludesUpgrade ?? false
   }
 
   private mutating func reference(_ id: String) -> IDRef {
@@ -235,7 +268,8 @@ public struct RevenueLedger: Sendable {
     t.quantity = e.quantity.map { Int($0) }
     t.purchaseDate = e.purchaseDate
     t.expiresDate = e.expiresDate
-    t.revocation = e.cancellationDate.map { Revocation(date: $0) }
+    t.revocation = revocation(of: e)
+    t.signedDate = e.signedDate
     t.offer = e.offerPricing.map {
       OfferUse(
         kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,

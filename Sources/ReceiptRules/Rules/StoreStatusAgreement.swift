@@ -34,7 +34,9 @@ func storeStatusCode(of state: EntitlementState) -> Int64? {
 public func compareWithStoreStatus(
   _ result: EntitlementResult, history: PurchaseHistory, at time: Timestamp
 ) -> StoreStatusComparison? {
-  guard let chain = result.deciding?.chainID, let status = history.renewal(originalTransactionID: chain)?.storeStatus
+  // An upgraded plan's chain goes on in the plan it was upgraded to: Apple's status is that plan's.
+  guard result.state != .upgraded, let chain = result.deciding?.chainID,
+    let status = history.renewal(originalTransactionID: chain)?.storeStatus
   else { return nil }
   let ours = storeStatusCode(of: result.state)
   if ours == status.code { return StoreStatusComparison(status: status, agrees: true, explanation: nil) }

@@ -8,9 +8,34 @@ public struct SubscriptionGroup: Hashable, Sendable {
   public var catalogIDs: [String]
   /// Every product id known to be in the group, sorted.
   public var productIDs: [String]
+  /// Set when neither the product's own transactions nor the catalog place it in the group, and it is
+  /// in the group only because one of its subscription's `original_transaction_id`s continues there.
+  public var inference: GroupInference?
 
-  /// The id to show: the App Store's when a receipt revealed it, else the catalog's.
-  public var displayID: String { receiptIDs.first ?? catalogIDs.first ?? "?" }
+  /// The App Store's id when the data revealed it, else the catalog's; nil when neither names the group
+  /// (an on-device receipt without a catalog: the group is known only through its products).
+  public var id: String? { receiptIDs.first ?? catalogIDs.first }
+  /// The id to show: `id`, or `?` for a group known only through its products.
+  public var displayID: String { id ?? "?" }
+}
+
+/// How a product was placed in a group it carries no id for: the subscriptions it shares with other
+/// products. A subscription continues one `original_transaction_id` through renewals, upgrades,
+/// downgrades and crossgrades, and stays in one subscription group.
+public struct GroupInference: Hashable, Sendable {
+  /// The `original_transaction_id`s of the product's own subscription transactions, sorted.
+  public var originalTransactionIDs: [String]
+  /// The other products those subscriptions continue in, sorted.
+  public var linkedProductIDs: [String]
+  /// The data's name for the original transaction id (`original_transaction_id`, `originalTransactionId`).
+  public var field: String
+
+  /// `inferred from original_transaction_id 1000000692878476, which continues in com.acme.annual`.
+  public var sentence: String {
+    let ids = originalTransactionIDs.joined(separator: ", ")
+    guard !linkedProductIDs.isEmpty else { return "inferred from \(field) \(ids)" }
+    return "inferred from \(field) \(ids), which continues in \(linkedProductIDs.joined(separator: ", "))"
+  }
 }
 
 /// Decides which subscription group a product is in, from the catalog and the receipt's transactions.
@@ -18,11 +43,18 @@ public struct SubscriptionGroup: Hashable, Sendable {
 /// A `.storekit` group id is local to its file and never equals a receipt's numeric
 /// `subscription_group_identifier`; a JSON catalog's group id is taken to be the App Store's.
 /// Groups are linked through the products they share: a receipt group and a catalog group
-/// holding the same product are one group.
+/// holding the same product are one group. Transactions continuing one `original_transaction_id` are one
+/// subscription and so one group, even where a row (or a whole on-device receipt) lacks the group id.
 public struct SubscriptionGroups: Sendable {
   private var parent: [String: String] = [:]
+  /// Products a catalog entry or one of their own transactions places in a group by id.
+  private var placedByID: Set<String> = []
+  /// Each subscription product's `original_transaction_id`s.
+  private var chains: [String: Set<String>] = [:]
+  /// The data's name for the original transaction id, per product.
+  private var chainField: [String: String] = [:]
 
-  /// Links the catalog's groups and the transactions' groups through the products they share.
+  /// Links the catalog's groups and the transactions' groups through the products and subscriptions they share.
   /// - Parameters:
   ///   - catalog: The catalog.
   ///   - transactions: The customer's transactions.
@@ -31,16 +63,26 @@ public struct SubscriptionGroups: Sendable {
       guard let group = product.subscriptionGroup else { continue }
       let node = product.groupIsLocalToFile ? "c:\(product.origin)\u{0}\(group)" : "r:\(group)"
       union("p:\(product.productID)", node)
+      placedByID.insert(product.productID)
     }
     for t in transactions {
-      guard let group = t.subscriptionGroup else { continue }
-      union("p:\(t.productID)", "r:\(group)")
+      if let group = t.subscriptionGroup {
+        union("p:\(t.productID)", "r:\(group)")
+        placedByID.insert(t.productID)
+      }
+      // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
+      guard resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable else { continue }
+      union("p:\(t.productID)", "o:\(t.chainID)")
+      chains[t.productID, default: []].insert(t.chainID)
+      chainField[t.productID] = t.vocabulary.originalTransactionID
     }
   }
 
   /// The product's group, or nil when neither the catalog nor any transaction places it in one.
   public func group(of productID: String) -> SubscriptionGroup? {
-    let root = find("p:\(productID)")
+    let start = "p:\(productID)"
+    guard parent[start] != nil else { return nil }
+    let root = find(start)
     var receiptIDs: [String] = []
     var catalogIDs: [String] = []
     var products: [String] = []
@@ -49,9 +91,16 @@ public struct SubscriptionGroups: Sendable {
       if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
       if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
     }
-    guard !receiptIDs.isEmpty || !catalogIDs.isEmpty else { return nil }
+    var inference: GroupInference?
+    if !placedByID.contains(productID), let own = chains[productID] {
+      let linked = products.filter { $0 != productID && !(chains[$0] ?? []).isDisjoint(with: own) }
+      inference = GroupInference(
+        originalTransactionIDs: own.sorted(), linkedProductIDs: linked.sorted(),
+        field: chainField[productID] ?? "original_transaction_id")
+    }
     return SubscriptionGroup(
-      receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted())
+      receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted(),
+      inference: inference)
   }
 
   private func find(_ node: String) -> String {

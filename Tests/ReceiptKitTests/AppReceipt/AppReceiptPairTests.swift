@@ -125,9 +125,12 @@ import Testing
       }
     }
 
-    // Without a catalog, the subscription group exists only server-side, and the receipt's answer says so.
-    let bare = InProcessRunner.run(["intro-eligibility", "--as-of", "2021-01-01", receipt])
-    #expect(bare.stdout.contains("subscription_group_identifier (server data only"), "\(bare.stdout)")
+    // Without a catalog, the group id exists only server-side: the receipt's answer places each product through
+    // its subscription's original_transaction_id and says the group was inferred.
+    let bare = InProcessRunner.run(["intro-eligibility", "--as-of", "2021-01-01", receipt]).stdout
+    let unwrapped = bare.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(unwrapped.contains("Group not named in the data (inferred)"), "\(bare)")
+    #expect(unwrapped.contains("inferred from original_transaction_id (ASN.1 type 1705)"), "\(bare)")
     // Renewal state exists only server-side.
     let expired = InProcessRunner.run(["entitlements", "--as-of", "2021-01-01", receipt])
     #expect(expired.stdout.contains("holds no renewal state"), "\(expired.stdout)")

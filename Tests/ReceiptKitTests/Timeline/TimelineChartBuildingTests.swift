@@ -97,6 +97,7 @@ import Testing
       PurchaseTransaction(transactionID: "10", productID: "undated"),
     ])
     history.provenance.signature = SignatureFacts(algorithm: "ES256", keyID: nil, certificateCount: 0)
+    history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "signatures not checked")
     let chart = Self.chart(history, at: "2024-06-15")
     let mystery = try #require(chart.lanes.first { $0.label == "mystery" })
     #expect(mystery.bars.first?.end == .unknown)
@@ -104,7 +105,8 @@ import Testing
     #expect(chart.lanes.first { $0.label == "undated" }?.bars.isEmpty == true)
     let notDrawn = try #require(chart.provenance.extra.first { $0.name == "not drawn" })
     #expect(notDrawn.value.hasPrefix("transaction 10 (no purchase_date"))
-    #expect(chart.provenance.fields.contains(TimelineField("signature", "signature not verified")))
+    // The document's verdict, as every command shows it.
+    #expect(chart.provenance.fields.contains(TimelineField("signature", "not-checked: signatures not checked")))
     // With a catalog, a non-consumable runs to the right edge and a consumable is a mark at its purchase.
     let catalog = Catalog([
       CatalogProduct(productID: "mystery", type: .nonConsumable, entitlements: ["pro"], origin: "test")

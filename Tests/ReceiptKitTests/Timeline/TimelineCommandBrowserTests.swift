@@ -129,6 +129,101 @@ import Testing
     }
   }
 
+  /// The transaction table reads at common widths, measured by Chromium itself: no header's word is split
+  /// across lines, no cell's word is split except after a hyphen or where the page allows it (`<wbr>`), and
+  /// the table never widens the page (in a narrow window it scrolls inside its own box). The page runs no
+  /// script, so it is shown in a frame of the width asked for (headless Chromium's window is at least 500
+  /// pixels wide) and a script of the host page measures it and writes what it found into the DOM.
+  @Test(arguments: [1280, 1024, 800, 360])
+  func transactionTableReadsWithoutWordsBrokenAt(width: Int) throws {
+    guard let chromium = TimelineBrowserTests.chromium else {
+      return TimelineBrowserTests.noteMissing("the transaction table at \(width) pixels")
+    }
+    let files = ["examples/family-revoked-but-purchased.json", "examples/entitlements-long-product-id.json"]
+    let result = try BinaryRunner.run(["timeline", "--format", "html"] + files)
+    #expect(result.status == 0, "\(result.stderr)")
+    let page = result.stdout.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+    let host = """
+      <!DOCTYPE html>
+      <html><head><meta charset="utf-8"></head><body style="margin: 0">
+      <iframe id="page" style="display: block; border: 0; width: \(width)px; height: 4000px" srcdoc="\(page)"></iframe>
+      <script>\(Self.tableMeasurement)</script>
+      </body></html>
+      """
+    let dom = try TimelineBrowserTests.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+        "--window-size=\(max(width, 500)),900", "--dump-dom",
+        try TimelineBrowserTests.writePage(host, name: "table-\(width).html").absoluteString,
+      ])
+    try #require(dom.contains("</html>"), "chromium printed no DOM")
+    let start = try #require(dom.range(of: "<pre id=\"table-measure\">"), "the measuring script did not run")
+    let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+    let json = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "not JSON: \(json)")
+    #expect(report["window"] as? Int == width, "the page was laid out \(report["window"] ?? "?") pixels wide")
+    // Two documents of two transactions each: 10 headers per table, a row of 10 cells per transaction.
+    #expect(report["headers"] as? Int == 20)
+    #expect(report["cells"] as? Int == 40)
+    #expect((report["brokenHeaders"] as? [String]) == [], "headers broken inside a word at \(width) px")
+    #expect((report["brokenCells"] as? [String]) == [], "cells broken inside a word at \(width) px")
+    let pageWidth = try #require(report["page"] as? Int)
+    #expect(pageWidth <= width, "the page is \(pageWidth) pixels wide in a \(width)-pixel frame")
+  }
+
+  /// Finds, in every cell of every transaction table of the framed page, each word (a day `2024-03-01`, or
+  /// a run without spaces up to a hyphen) whose text lies on more than one line. Words split by `<wbr>` are separate text
+  /// nodes, so a break there is allowed; text in a closed `<details>` is not shown and not counted.
+  static let tableMeasurement = """
+    (function () {
+      var frame = document.getElementById('page');
+      function measure() {
+        var w = frame.contentWindow, d = frame.contentDocument;
+        if (!d || !d.querySelector('table') || document.getElementById('table-measure')) return;
+        var report = {window: w.innerWidth, page: d.documentElement.scrollWidth,
+          headers: 0, cells: 0, brokenHeaders: [], brokenCells: []};
+        function lines(node, from, to) {
+          var range = d.createRange();
+          range.setStart(node, from); range.setEnd(node, to);
+          var tops = {};
+          Array.prototype.forEach.call(range.getClientRects(), function (r) {
+            if (r.width > 0) tops[Math.round(r.top)] = true;
+          });
+          return Object.keys(tops).length;
+        }
+        function hidden(node) {
+          var details = node.parentElement.closest('details');
+          return details && !details.open && !node.parentElement.closest('summary');
+        }
+        function check(cell, words, broken) {
+          var walker = d.createTreeWalker(cell, 4), node, match;
+          while ((node = walker.nextNode())) {
+            if (hidden(node)) continue;
+            words.lastIndex = 0;
+            while ((match = words.exec(node.data))) {
+              if (lines(node, match.index, match.index + match[0].length) > 1) broken.push(match[0]);
+            }
+          }
+        }
+        d.querySelectorAll('table.transactions thead th').forEach(function (th) {
+          report.headers++; check(th, /\\S+/g, report.brokenHeaders);
+        });
+        d.querySelectorAll('table.transactions tbody th, table.transactions tbody td').forEach(function (td) {
+          report.cells++; check(td, /\\d{4}-\\d\\d-\\d\\d|[^\\s-]+-?/g, report.brokenCells);
+        });
+        var pre = document.createElement('pre');
+        pre.id = 'table-measure';
+        pre.textContent = JSON.stringify(report);
+        document.body.appendChild(pre);
+      }
+      frame.addEventListener('load', measure);
+      measure();
+    })();
+    """
+
   /// A product id `<script>alert(1)</script>` is text on the page, never an element Chromium runs.
   @Test func aScriptProductIDIsShownNeverRun() throws {
     let product = "<script>alert(1)</script>"

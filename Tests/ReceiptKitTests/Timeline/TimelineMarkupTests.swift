@@ -167,9 +167,21 @@ struct MarkupTag {
     #expect(html.contains("@media print") && html.contains("@page"))
     #expect(
       html.contains(
-        "<dd class=\"unverified\">unsigned: verifyReceipt response: the file itself carries no signature</dd>"))
+        "<dd class=\"unverified\">unsigned: verifyReceipt response carries no signature</dd>"))
     #expect(html.contains("<span class=\"status good\">active</span> Family Sharing access to com.acme.pro.yearly"))
     let widths = MarkupTag.all("svg", in: html).compactMap { $0.number("width") }
     #expect(widths.allSatisfy { $0 <= Double(TimelineHTMLRenderer.pageWidth) }, "\(widths)")
+  }
+
+  /// The table's ids wrap only after a separator followed by more of the word, dates only before their time,
+  /// and both stay escaped.
+  @Test func tableTextWrapsOnlyAtItsBreakPoints() {
+    #expect(TimelineHTMLRenderer.breakable("com.acme.pro_yearly") == "com.<wbr>acme.<wbr>pro_<wbr>yearly")
+    #expect(TimelineHTMLRenderer.breakable("a..b. c.") == "a..<wbr>b. c.")
+    #expect(TimelineHTMLRenderer.breakable("<x.y>") == "&lt;x.<wbr>y&gt;")
+    #expect(TimelineHTMLRenderer.breakable("2200000101") == "2200000101")
+    #expect(
+      TimelineHTMLRenderer.date("2024-03-01T18:20:11Z") == "<span class=\"day\">2024-03-01</span><wbr>T18:20:11Z")
+    #expect(TimelineHTMLRenderer.date("not given") == "not given")
   }
 }

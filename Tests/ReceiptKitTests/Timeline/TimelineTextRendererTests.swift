@@ -41,7 +41,7 @@ import Testing
     #expect(Self.lines(text).contains(row), "\(text)")
     // Quarterly ticks (six fit in 76 columns at 12 each) on the first day of each quarter.
     #expect(text.contains("2023-10-01   2024-01-01  2024-04-01   2024-07-01  2024-10-01  2025-01-01"), "\(text)")
-    #expect(text.contains("signature    signature not verified"))
+    #expect(text.contains("signature    unsigned: verifyReceipt response carries no signature"))
     #expect(text.contains("As of 2024-06-15T00:00:00Z (the receipt's request_date)"))
     #expect(
       text.contains("com.acme.pro.yearly: active\n  Family Sharing access to com.acme.pro.yearly was revoked on\n"))

@@ -72,8 +72,9 @@ enum TimelineChartBuilding {
   /// One transaction's bar; nil when it has no purchase date and so no place on the axis.
   static func bar(_ t: PurchaseTransaction, history: PurchaseHistory, catalog: Catalog) -> TimelineBar? {
     guard let start = t.purchaseDate else { return nil }
+    // A signed refund stands beside an upgrade; a refund Apple reversed took nothing away.
     let cancellation: TimelineCancellation? =
-      t.isUpgraded
+      (t.isUpgraded && t.revocation?.excludesUpgrade != true) || t.revocation?.reversedAt != nil
       ? nil
       : t.revocation.map { r in
         TimelineCancellation(
@@ -149,6 +150,7 @@ enum TimelineChartBuilding {
     if let r = t.revocation {
       out.append(TimelineField(names.revocationDate, r.date.iso8601))
       if let reason = r.reason { out.append(TimelineField(names.revocationReason, reason.code)) }
+      if let reversed = r.reversedAt { out.append(TimelineField("refund reversed", reversed.iso8601)) }
     }
     if let offer = t.offer { out.append(TimelineField("offer", describe(offer))) }
     if t.isUpgraded { out.append(TimelineField(names.isUpgraded, "true")) }

@@ -11,6 +11,12 @@ package enum TimelineHTMLRenderer {
   package static let pageWidth = 700
   /// The chart's width inside a section: the page less its 12 px padding on each side.
   package static let chartWidth = pageWidth - 2 * 12
+  /// The widest the transaction table's box gets on a screen, centred on the page and wider than it where
+  /// the window leaves 48 pixels each side: its ten columns read without breaking a word from about 700
+  /// pixels; narrower, the box scrolls sideways on its own.
+  package static let tableWidth = 960
+  /// Narrower than this the table keeps this width and scrolls in its box, so its columns stay readable.
+  package static let tableMinimumWidth = 640
 
   /// Renders a page of `charts`, one section each, under `pageTitle`.
   package static func render(_ charts: [TimelineChart], pageTitle: String = "Entitlement timeline") -> String {
@@ -59,16 +65,20 @@ package enum TimelineHTMLRenderer {
     .status { font-weight: 600; padding: 0 4px; border-radius: 3px; border: 1px solid currentColor; }
     .status.good { color: #005a8c; } .status.warning { color: #7a5a00; } .status.bad { color: #a03c00; }
     .status.neutral { color: #444444; }
-    table.transactions { width: 100%; table-layout: auto; border-collapse: collapse; font-size: 12px; }
+    .table-box { box-sizing: border-box; width: max(100%, min(\(tableWidth)px, calc(100vw - 96px)));
+      margin-left: calc(50% - max(50%, min(\(tableWidth / 2)px, calc(50vw - 48px)))); overflow-x: auto; }
+    table.transactions { width: 100%; min-width: \(tableMinimumWidth)px; table-layout: auto; border-collapse: collapse;
+      font-size: 12px; }
+    table.transactions .day { white-space: nowrap; }
     table.transactions caption { text-align: left; font-weight: 600; margin-bottom: 4px; }
     table.transactions th, table.transactions td { border: 1px solid #bbbbbb; padding: 2px 4px;
-      vertical-align: top; text-align: left; overflow-wrap: anywhere; word-break: break-word; }
+      vertical-align: top; text-align: left; overflow-wrap: normal; word-break: normal; hyphens: manual; }
     table.transactions details summary { cursor: default; }
-    table.transactions details div { overflow-wrap: anywhere; }
     @page { margin: 12mm; }
     @media print {
       body { font-size: 11px; }
       main { max-width: none; padding: 0; }
+      .table-box { width: auto; margin-left: 0; overflow: visible; }
       section.document + section.document { break-before: page; }
       figure, tr { break-inside: avoid; }
     }
@@ -99,11 +109,13 @@ package enum TimelineHTMLRenderer {
     return out + table(chart) + "</section>\n"
   }
 
-  /// Every transaction as a row, for screen readers and for print.
+  /// Every transaction as a row, for screen readers and for print. Headers wrap only between words; ids,
+  /// dates and field values may wrap only at the `<wbr>` points `breakable` and `date` give them.
   static func table(_ chart: TimelineChart) -> String {
     let e = MarkupText.escape
+    let b = breakable
     var out =
-      "<table class=\"transactions\">\n<caption>Transactions</caption>\n<thead><tr>"
+      "<div class=\"table-box\">\n<table class=\"transactions\">\n<caption>Transactions</caption>\n<thead><tr>"
       + "<th scope=\"col\">Lane</th><th scope=\"col\">Transaction</th><th scope=\"col\">Product</th>"
       + "<th scope=\"col\">Ownership</th><th scope=\"col\">Period</th><th scope=\"col\">Start</th>"
       + "<th scope=\"col\">End</th><th scope=\"col\">Refund or revocation</th><th scope=\"col\">Renewal state</th>"
@@ -112,30 +124,55 @@ package enum TimelineHTMLRenderer {
       for bar in TimelineScale.sorted(lane.bars) {
         let end: String
         switch bar.end {
-        case .expires(let t): end = t.iso8601
+        case .expires(let t): end = date(t.iso8601)
         case .noExpiry: end = "no expiry"
         case .unknown: end = "not given"
         }
         let cancellation = bar.cancellation.map { c in
-          "\(c.kind == .refund ? "refunded" : "revoked") \(c.date.iso8601)"
-            + (c.detail.map { " (" + e($0) + ")" } ?? "")
+          "\(c.kind == .refund ? "refunded" : "revoked") \(date(c.date.iso8601))"
+            + (c.detail.map { " (" + b($0) + ")" } ?? "")
         }
         var renewal = bar.zones.map { z in
-          "\(z.kind == .gracePeriod ? "grace period" : "billing retry") from \(z.start.iso8601)"
-            + (z.end.map { " to " + $0.iso8601 } ?? "")
+          "\(z.kind == .gracePeriod ? "grace period" : "billing retry") from \(date(z.start.iso8601))"
+            + (z.end.map { " to " + date($0.iso8601) } ?? "")
         }
         if bar.upgraded { renewal.insert("upgraded", at: 0) }
-        let fields = bar.fields.map { "<div>\(e($0.name)): \(e($0.value))</div>" }.joined()
+        let fields = bar.fields.map { "<div>\(e($0.name)): \(b($0.value))</div>" }.joined()
         out +=
-          "<tr data-transaction-id=\"\(e(bar.transactionID))\"><td>\(e(lane.label))</td>"
-          + "<th scope=\"row\">\(e(bar.transactionID))</th><td>\(e(bar.productID))</td>"
-          + "<td>\(bar.ownership.rawValue)</td><td>\(bar.period.rawValue)</td><td>\(bar.start.iso8601)</td>"
+          "<tr data-transaction-id=\"\(e(bar.transactionID))\"><td>\(b(lane.label))</td>"
+          + "<th scope=\"row\">\(b(bar.transactionID))</th><td>\(b(bar.productID))</td>"
+          + "<td>\(bar.ownership.rawValue)</td><td>\(bar.period.rawValue)</td><td>\(date(bar.start.iso8601))</td>"
           + "<td>\(end)</td><td>\(cancellation ?? "-")</td>"
           + "<td>\(renewal.isEmpty ? "-" : renewal.joined(separator: "; "))</td>"
         let fieldsCell = fields.isEmpty ? "-" : "<details><summary>\(bar.fields.count)</summary>\(fields)</details>"
         out += "<td>\(fieldsCell)</td></tr>\n"
       }
     }
-    return out + "</tbody>\n</table>\n"
+    return out + "</tbody>\n</table>\n</div>\n"
+  }
+
+  /// Escaped text that may wrap after a `.`, `_` or `/` followed by more of the word
+  /// (`com.<wbr>acme.<wbr>pro`), as ids and field names read; nowhere else inside a word.
+  static func breakable(_ text: String) -> String {
+    var out = ""
+    var segment = ""
+    var afterSeparator = false
+    for character in text {
+      if afterSeparator && (character.isLetter || character.isNumber) {
+        out += MarkupText.escape(segment) + "<wbr>"
+        segment = ""
+      }
+      segment.append(character)
+      afterSeparator = character == "." || character == "_" || character == "/"
+    }
+    return out + MarkupText.escape(segment)
+  }
+
+  /// An ISO 8601 date-time that may wrap before its time, never inside its day:
+  /// `<span class="day">2024-03-01</span><wbr>T18:20:11Z`.
+  static func date(_ iso8601: String) -> String {
+    guard let t = iso8601.firstIndex(of: "T") else { return MarkupText.escape(iso8601) }
+    return "<span class=\"day\">" + MarkupText.escape(String(iso8601[..<t])) + "</span><wbr>"
+      + MarkupText.escape(String(iso8601[t...]))
   }
 }
