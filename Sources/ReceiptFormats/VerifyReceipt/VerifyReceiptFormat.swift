@@ -42,6 +42,10 @@ public struct VerifyReceiptFormat: InputFormat {
       history.provenance.signatureCheck = LatestReceiptBacking.check(
         of: history, latestReceipt: text, checking: checking, source: source)
     }
-    if !options.keepSecrets { history.provenance.latestReceipt = nil }
+    if !options.keepSecrets {
+      // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
+      history.provenance.latestReceipt = nil
+      history.provenance.notification?.password = nil
+    }
   }
 }

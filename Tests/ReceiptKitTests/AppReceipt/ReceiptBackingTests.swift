@@ -221,6 +221,18 @@ import Testing
     }
   }
 
+  /// Checking the signature reads the credentials; neither is kept without --show-secrets.
+  @Test func checkingANotificationKeepsNeitherCredential() throws {
+    let body = try Self.json(TestPaths.packageRoot.appendingPathComponent("examples/notification-v1-did-renew.json"))
+    let history = try Self.decode(body)
+    #expect(history.provenance.notification?.hasPassword == true)
+    #expect(history.provenance.notification?.password == nil)
+    #expect(history.provenance.latestReceipt == nil)
+    #expect(history.provenance.signatureCheck.backing?.outcome == .notAReceipt)
+    let shown = try Self.decode(body, keepSecrets: true)
+    #expect(shown.provenance.notification?.password != nil && shown.provenance.latestReceipt != nil)
+  }
+
   /// The rule alone, over two histories made in the test: the JSON's order, each standing, the receipt's extras.
   @Test func theRuleComparesTwoHistoriesByTransactionID() throws {
     func tx(_ id: String, _ product: String, bought: Int64, expires: Int64?) -> PurchaseTransaction {
