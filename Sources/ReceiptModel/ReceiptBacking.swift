@@ -83,8 +83,10 @@ public struct ReceiptBacking: Hashable, Sendable {
 
   /// What the comparison comes to.
   public var outcome: Outcome
-  /// For `notAReceipt`: what `latest_receipt` held instead, in plain words.
+  /// For `notAReceipt`: what `latest_receipt` is, in a few plain words (`cut short`, `not a receipt (a placeholder)`).
   public var notAReceiptReason: String?
+  /// For `notAReceipt`: where reading it stopped, as the receipt reader says.
+  public var notAReceiptDetail: String?
   /// The JSON's transactions, in document order.
   public var entries: [Entry]
   /// The signed receipt's transactions the JSON lacks, in receipt order.
@@ -109,11 +111,14 @@ public struct ReceiptBacking: Hashable, Sendable {
   }
 
   /// `latest_receipt` holds no receipt.
-  /// - Parameter reason: What it held instead.
+  /// - Parameters:
+  ///   - reason: What it held instead, in a few words.
+  ///   - detail: Where reading it stopped.
   /// - Returns: The `notAReceipt` backing.
-  public static func notAReceipt(_ reason: String) -> ReceiptBacking {
+  public static func notAReceipt(_ reason: String, detail: String? = nil) -> ReceiptBacking {
     var backing = ReceiptBacking(outcome: .notAReceipt)
     backing.notAReceiptReason = reason
+    backing.notAReceiptDetail = detail
     return backing
   }
 
@@ -136,8 +141,7 @@ public struct ReceiptBacking: Hashable, Sendable {
   /// is not backed and why.
   public var summary: String {
     if outcome == .notAReceipt {
-      return "latest_receipt is not a receipt (\(notAReceiptReason ?? "unreadable")): nothing backs this JSON, "
-        + "and nothing in it is shown to be forged"
+      return "latest_receipt is \(notAReceiptReason ?? "not a receipt"): nothing backs this JSON"
     }
     let contradictions = contradicted
     let signature = signedByApple ? "Apple's signature" : "the receipt's signature (not Apple's)"

@@ -98,6 +98,7 @@ package enum SignatureCheckRendering {
       ("outcome", .string(backing.outcome.rawValue)),
       ("summary", .string(backing.summary)),
       ("not_a_receipt_reason", .str(backing.notAReceiptReason)),
+      ("not_a_receipt_detail", .str(backing.notAReceiptDetail)),
       ("receipt_creation_date", .str(backing.receiptCreationDate?.iso8601)),
       ("transactions", .int(backing.entries.count)),
       ("backed_transactions", .int(backing.backedCount)),

@@ -155,7 +155,7 @@ public enum AppReceiptHistory {
     // Verified by `signatureCheck(of:checking:)` when the caller lends a verifier; otherwise says so.
     history.provenance.signatureCheck =
       payload.signature.signerCount == 0
-      ? .unsigned("an app receipt with no signer")
+      ? .unsigned("this app receipt (no signer)")
       : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signature not checked")
     if let created = payload.creationDate {
       history.moment = DataMoment(

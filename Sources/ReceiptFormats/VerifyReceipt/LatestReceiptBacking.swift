@@ -22,7 +22,9 @@ enum LatestReceiptBacking {
       input = try AppReceiptInput.recognise(Array(text.utf8))
     } catch {
       // A placeholder ("XXXX" in fixtures) or other text: no receipt, so no claim either way.
-      return notAReceipt(error.message, what: what)
+      let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
+      let reason = text.isEmpty ? "empty" : "not a receipt (\(kind))"
+      return notAReceipt(reason, detail: error.description, what: what)
     }
     let document: AppReceiptReader.Document
     let signed: PurchaseHistory
@@ -33,10 +35,11 @@ enum LatestReceiptBacking {
       signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
     } catch {
       // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
-      return notAReceipt("\(error)", what: what)
+      let detail = "\(error)"
+      return notAReceipt(detail.contains("truncated") ? "cut short" : "damaged", detail: detail, what: what)
     }
     if document.payload.signature.signerCount == 0 {
-      return notAReceipt("a PKCS#7 envelope with no signer", what: what)
+      return notAReceipt("not a receipt (no signer)", detail: nil, what: what)
     }
     var check = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     for i in check.failures.indices { check.failures[i].path = "latest_receipt" }
@@ -68,9 +71,9 @@ enum LatestReceiptBacking {
     return check
   }
 
-  static func notAReceipt(_ reason: String, what: String) -> SignatureCheck {
+  static func notAReceipt(_ reason: String, detail: String?, what: String) -> SignatureCheck {
     var check = SignatureCheck.unsigned(what)
-    let backing = ReceiptBacking.notAReceipt(reason)
+    let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
     check.backing = backing
     check.note = backing.summary
     return check
