@@ -132,6 +132,16 @@ public struct NotificationInfo: Hashable, Sendable {
 
 /// What a signed document's header says; whether the signature verifies is the provenance's `signatureCheck`.
 public struct SignatureFacts: Hashable, Sendable {
+  /// What wraps the signed content.
+  public enum Envelope: Hashable, Sendable {
+    /// A JWS header (StoreKit 2, App Store Server API and notifications V2).
+    case jws
+    /// A PKCS#7 SignedData around an app receipt, whose certificates are summarised.
+    case pkcs7
+  }
+
+  /// What wraps the signed content.
+  public var envelope: Envelope
   /// `alg`: the signing algorithm the header names (Apple: `ES256`).
   public var algorithm: String?
   /// `kid`: the key id the header names, if any.
@@ -149,7 +159,11 @@ public struct SignatureFacts: Hashable, Sendable {
   ///   - keyID: The key id named.
   ///   - certificateCount: How many certificates are embedded.
   ///   - signer: Who signed it, when it is not claimed to be the App Store.
-  public init(algorithm: String?, keyID: String?, certificateCount: Int, signer: String? = nil) {
+  ///   - envelope: What wraps the signed content.
+  public init(
+    algorithm: String?, keyID: String?, certificateCount: Int, signer: String? = nil, envelope: Envelope = .jws
+  ) {
+    self.envelope = envelope
     self.algorithm = algorithm
     self.keyID = keyID
     self.certificateCount = certificateCount

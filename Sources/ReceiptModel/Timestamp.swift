@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A point in time in whole milliseconds since 1970-01-01T00:00:00Z, the unit of Apple's `*_ms` fields.
 ///
 /// Kept as an integer so that comparisons are exact; printed as ISO 8601 UTC.
@@ -209,7 +201,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   private static func isUTC(_ zone: UnsafeBufferPointer<UInt8>) -> Bool {
     func equals(_ name: StaticString) -> Bool {
       guard zone.count == name.utf8CodeUnitCount, let z = zone.baseAddress else { return false }
-      return memcmp(z, name.utf8Start, zone.count) == 0
+      return bytesEqual(z, name.utf8Start, count: zone.count)
     }
     switch zone.count {
     case 1: return equals("Z")
@@ -245,14 +237,6 @@ extension Timestamp {
 
   /// For values already known to be in range (arithmetic on valid timestamps that cannot leave it).
   package init(unchecked milliseconds: Int64) { self.milliseconds = milliseconds }
-
-  /// The current time from the system clock.
-  public static func now() -> Timestamp {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    let ms = Int64(ts.tv_sec).multipliedReportingOverflow(by: 1000).partialValue + Int64(ts.tv_nsec / 1_000_000)
-    return Timestamp(milliseconds: ms) ?? Timestamp(milliseconds: Timestamp.maximumMilliseconds) ?? Timestamp.epoch
-  }
 }
 
 extension Optional where Wrapped == Timestamp {

@@ -2,15 +2,6 @@ import ReceiptCLI
 import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Runs one fuzz input through the JSON reader, the catalog loader, the app receipt and signed-data readers
 /// (base64url, JWS) and every subcommand in every output format.
@@ -94,7 +85,8 @@ package enum FuzzDriver {
   /// thread gives: the same history, or the same error. Piece sizes vary with the input, so that guesses land
   /// inside strings, nested values and broken elements.
   package static func piecesAgainstOneThread(_ bytes: [UInt8]) -> [String] {
-    func read(_ pieces: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
+    func read(_ sizes: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
+      let pieces = sizes.map { TransactionArraySplit.Pieces(sizes: $0, helpers: ArrayPieceHelpers()) }
       do throws(ReceiptError) {
         return .success(try ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false, pieces: pieces))
       } catch {

@@ -2,7 +2,6 @@ import Foundation
 import ReceiptCLI
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Runs `ReceiptTool.run` in this process with standard output and error captured in temporary files.
 package enum InProcessRunner {

@@ -1,7 +1,6 @@
 import ReceiptCLI
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Deterministic synthetic verifyReceipt responses for the benchmark and the batch tests.
 ///

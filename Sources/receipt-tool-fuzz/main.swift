@@ -6,12 +6,6 @@ import ReceiptModel
 // Declarations only: fuzzer builds compile every module as a library.
 import ReceiptTestSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 private func writeScratch(_ bytes: [UInt8], to path: String) -> Bool {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
   guard fd >= 0 else { return false }

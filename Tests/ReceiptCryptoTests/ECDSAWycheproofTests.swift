@@ -115,7 +115,11 @@ struct ECDSAWycheproofTests {
         guard let expected = expectedVerdict(vector, file: file) else { continue }
         #expect(
           verdict == expected, "\(file) #\(vector.tcId) \(vector.comment) \(vector.flags): expected \(vector.result)")
-        // The fast final comparison (projective, no inversion) gives the textbook affine answer.
+        // The fast final comparison (projective, no inversion) gives the textbook affine answer: on the vectors
+        // built around x(R) and special points, and on every third other one (each check costs a second
+        // verification in a debug build).
+        let edgeFlags: Set = ["ArithmeticError", "EdgeCase", "EdgeCaseShamirMultiplication", "PointDuplication"]
+        guard vector.tcId % 3 == 0 || !edgeFlags.isDisjoint(with: vector.flags) else { continue }
         #expect(
           slowPathVerdict(curve, keyBytes, signature: signature, raw: raw, digest: digest) == verdict,
           "\(file) #\(vector.tcId): projective and affine x comparisons disagree")

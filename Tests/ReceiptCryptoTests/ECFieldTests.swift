@@ -45,6 +45,28 @@ struct ECFieldTests {
         == P256OrderModulus.array(FieldElement<P256OrderModulus>.canonicalLimbs(truncatingDigest: longer)))
   }
 
+  /// The unrolled 4-limb multiplication (P-256's fast path) against the loop it replaces, on both P-256 moduli,
+  /// including operands near the modulus where the final subtraction decides.
+  @Test func unrolledMultiplicationAgreesWithTheLoop() {
+    checkUnrolled(P256FieldModulus.self, seed: 21)
+    checkUnrolled(P256OrderModulus.self, seed: 22)
+  }
+
+  private func checkUnrolled<M: MontgomeryModulus>(_: M.Type, seed: UInt64) {
+    let m = M.modulusArray
+    var random = SplitMix64(state: seed)
+    let near = (1...8).map { SchoolbookInteger.subtract(m, [UInt64($0)]) }
+    let values = near + (0..<200).map { _ in random.below(m) }
+    for (index, a) in values.enumerated() {
+      let b = values[(index * 7 + 3) % values.count]
+      var unrolled = M.zeroLimbs
+      var loop = M.zeroLimbs
+      withMutableLimbs(&unrolled, count: 4) { LimbArithmetic.montgomeryMultiply4($0, a, b, m, M.negativeInverse) }
+      withMutableLimbs(&loop, count: 4) { LimbArithmetic.montgomeryMultiplyLoop($0, a, b, m, M.negativeInverse, 4) }
+      #expect(M.array(unrolled) == M.array(loop), "\(a)·\(b) mod \(M.self)")
+    }
+  }
+
   private func checkConstants<M: MontgomeryModulus>(_: M.Type) {
     let m = M.modulusArray
     #expect(m[0] &* M.negativeInverse == UInt64.max, "−m⁻¹ mod 2⁶⁴ for \(M.self)")

@@ -186,6 +186,33 @@ struct ECPublicKeyTests {
     }
   }
 
+  @Test func arbitraryBytesNeverVerifyAndNeverTrap() throws {
+    var random = SplitMix64(state: 31)
+    for fixture in try SignedFixture.load() {
+      let key = try ECPublicKey(curve: fixture.curve, x963Representation: fixture.publicKey)
+      for length in 0..<fixture.der.count {
+        #expect(!key.isValidSignature(derEncoded: Array(fixture.der.prefix(length)), digest: fixture.digest))
+      }
+      for _ in 0..<40 {
+        let noise = (0..<Int(random.next() % 120)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        #expect(!key.isValidSignature(derEncoded: noise, digest: fixture.digest))
+        #expect(!key.isValidSignature(derEncoded: [0x30, UInt8(noise.count & 0x7f)] + noise, digest: fixture.digest))
+        #expect(!key.isValidSignature(rawRS: noise, digest: fixture.digest))
+        // Random points: refused with one of the reasons (almost surely off the curve), never a trap.
+        let point = [0x04] + (0..<(2 * fixture.curve.byteCount)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        #expect(throws: CryptoKeyError.self) { try ECPublicKey(curve: fixture.curve, x963Representation: point) }
+      }
+      for _ in 0..<3 {
+        let noise = (0..<(2 * fixture.curve.byteCount)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        #expect(!key.isValidSignature(rawRS: noise, digest: fixture.digest), "random r‖s of the right length")
+      }
+      // Digests of any length are accepted as input; only the right one verifies.
+      for length in [0, 1, 20, fixture.curve.byteCount - 1] where length < fixture.digest.count {
+        #expect(!key.isValidSignature(rawRS: fixture.raw, digest: Array(fixture.digest.prefix(length))))
+      }
+    }
+  }
+
   // MARK: helpers (a DER encoder of (r, s) for building variants)
 
   private func minimal(_ magnitude: [UInt8]) -> [UInt8] {

@@ -61,7 +61,9 @@ import Testing
     func run(_ split: Bool) -> Result<PurchaseHistory, ReceiptError> {
       do throws(ReceiptError) {
         return .success(
-          try ReceiptDecoder.decode(bytes, source: "big.json", keepSecrets: false, pieces: split ? .standard : nil))
+          try ReceiptDecoder.decode(
+            bytes, source: "big.json", keepSecrets: false,
+            pieces: split ? TransactionArraySplit.Pieces(helpers: ArrayPieceHelpers()) : nil))
       } catch { return .failure(error) }
     }
     return (run(true), run(false))
@@ -88,11 +90,12 @@ import Testing
     for _ in 0..<10 where adopted == 0 {
       adopted = try JSONReader.withReader(Self.big) { reader in
         var reading = ValueReading(reader: reader, source: "big.json")
+        reading.pieces = TransactionArraySplit.Pieces(helpers: ArrayPieceHelpers())
         _ = try reading.decodeDocument()
-        return reading.arraysReadOnTwoThreads
+        return reading.arraysReadInPieces
       }
     }
-    #expect(adopted >= 1 || DocumentPipeline.workers == 1)
+    #expect(adopted >= 1 || Cores.available == 1)
   }
 
   @Test func anErrorAfterTheSplitPointIsTheSequentialError() {

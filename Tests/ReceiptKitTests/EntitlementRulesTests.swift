@@ -337,10 +337,14 @@ private let familyThenOwn = doc([
   @Test func textTableFitsEightyColumnsAndColourOnlyWhenAsked() throws {
     let results = entitlementStatuses(of: familyThenOwn, catalog: Catalog(), at: at("2024-06-15"))
     let time = EvaluationTime(time: at("2024-06-15"), source: .given)
-    let plain = EntitlementsTextRenderer.render(results, evaluation: time, explain: true, color: false).rendered
+    let plain = EntitlementsTextRenderer.render(
+      EntitlementsAnswer(results: results), evaluation: time, explain: true, color: false
+    ).rendered
     #expect(plain.split(separator: "\n").allSatisfy { $0.count <= 80 })
     #expect(!plain.contains("\u{1B}"))
-    let coloured = EntitlementsTextRenderer.render(results, evaluation: time, explain: false, color: true).rendered
+    let coloured = EntitlementsTextRenderer.render(
+      EntitlementsAnswer(results: results), evaluation: time, explain: false, color: true
+    ).rendered
     #expect(coloured.contains("\u{1B}[32mactive\u{1B}[0m"))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ReceiptCLI
 @testable import ReceiptFormats
 @testable import ReceiptModel
 @testable import ReceiptRules
@@ -127,8 +128,8 @@ struct RevenueLedgerOrderTests {
     for catalog in [Catalog(), try RevenueFixtures.exampleCatalog()] {
       for grouping in [RevenueGrouping.product, .month] {
         func report(halvesFrom minimum: Int) throws -> RevenueReport {
-          try ledger.report(
-            catalog: catalog, grouping: grouping, range: PurchaseDateRange(), commission: .none,
+          try RevenueCommand.report(
+            of: ledger, catalog: catalog, grouping: grouping, range: PurchaseDateRange(), commission: .none,
             halvesFrom: minimum)
         }
         let (halves, onePass) = (try report(halvesFrom: 0), try report(halvesFrom: .max))
@@ -145,8 +146,8 @@ struct RevenueLedgerOrderTests {
       currency: "JPY")
     func failure(halvesFrom minimum: Int) -> ReceiptError? {
       do {
-        _ = try ledger.report(
-          catalog: Catalog([yen]), grouping: .product, range: PurchaseDateRange(), commission: .none,
+        _ = try RevenueCommand.report(
+          of: ledger, catalog: Catalog([yen]), grouping: .product, range: PurchaseDateRange(), commission: .none,
           halvesFrom: minimum)
         return nil
       } catch {

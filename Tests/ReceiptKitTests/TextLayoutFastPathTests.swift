@@ -159,4 +159,28 @@ import Testing
       #expect(together == alone, "\(i)")
     }
   }
+
+  /// Terminal-safe text and terminal text pass printable ASCII through as it is: exactly what escaping or repairing
+  /// one scalar at a time gives, for text at and around every edge of that range (and with SGR sequences).
+  @Test func printableASCIIPassesAsTheScalarByScalarPathLeavesIt() {
+    let pieces: [String] = [
+      "a", "Z", "0", " ", "~", "\"", "\\", "\n", "\r", "\t", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "é",
+      "\u{202E}", "\u{2028}", "\u{1B}", "\u{1B}[31m", "\u{1B}[0m", "\u{1B}[2J", "日",
+    ]
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ n: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33) % n
+    }
+    var asciiSeen = 0
+    for round in 0..<4_000 {
+      // Half the texts from the printable part alone, so the fast paths really run.
+      let choices = round % 2 == 0 ? Array(pieces.prefix(7)) : pieces
+      let text = (0..<next(12)).map { _ in choices[next(choices.count)] }.joined()
+      if TerminalSafeText.isPrintableASCII(text, allowingNewline: false) { asciiSeen += 1 }
+      #expect(TerminalSafeText(text).visible == TerminalSafeText.escaped(text), "\(text.debugDescription)")
+      #expect(TerminalText.repaired(text) == TerminalText.repairedScalarByScalar(text), "\(text.debugDescription)")
+    }
+    #expect(asciiSeen > 1_000)
+  }
 }

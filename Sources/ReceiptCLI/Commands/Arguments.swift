@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// One option a command accepts.
 package struct OptionSpec: Sendable {

@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// A subcommand: its help text, its options and what it does.
 package struct CommandSpec: Sendable {
@@ -67,14 +66,13 @@ package final class CommandContext: @unchecked Sendable {
     signatures: SignatureChecking?, deviceID: DeviceIdentifier? = nil
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
-    var options = DecodeOptions(
-      keepSecrets: keepSecrets, threads: DocumentPipeline.workers, keepsCarriedFields: keepsCarriedFields,
-      signatures: signatures)
-    options.deviceID = deviceID
     defer { input.content.releaseResidentPages() }
+    var options = DecodeOptions(
+      keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
+    options.pieceHelpers = Cores.pieceHelpers
+    options.deviceID = deviceID
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
-      try formats.decode(
-        contentsOf: buffer, source: input.label, options: options)
+      try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }
   }
 
@@ -139,6 +137,13 @@ package enum CommonOptions {
 
   package static let quiet = OptionSpec(
     "quiet", short: "q", help: "Print nothing on standard output; only the exit status tells the result.")
+
+  /// How the inputs are read and their signatures checked, the options every command ends with, in the order help
+  /// lists them; `flags` (a command's own output switches) go just before the signature options.
+  package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
+    [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
+      + [SignatureOptions.trustRoot, SignatureOptions.requireSignature, quiet, maxDocumentSize]
+  }
 
   package static let showSecrets = OptionSpec(
     "show-secrets",

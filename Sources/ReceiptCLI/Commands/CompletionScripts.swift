@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Shell completion scripts, printed by `receipt-tool --generate-completion-script <shell>`.
 package enum CompletionScripts {

@@ -13,15 +13,7 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.catalog,
       CommonOptions.currency,
-      CommonOptions.ndjson,
-      CommonOptions.oneCustomer,
-      CommonOptions.showSecrets,
-      deviceIDOption,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: true, flags: [CommonOptions.showSecrets, deviceIDOption]))
 
   static let deviceIDOption = OptionSpec(
     "device-id", value: "id",

@@ -1,15 +1,6 @@
-import Dispatch
 import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// What a per-document command produced for one input document.
 ///

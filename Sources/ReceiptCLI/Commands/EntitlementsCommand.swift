@@ -21,13 +21,7 @@ struct EntitlementsCommand: ParsableCommand {
       OptionSpec(
         "explain",
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
-      CommonOptions.ndjson,
-      CommonOptions.oneCustomer,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: true))
 
   var options: DocumentCommandOptions
   var asOf: AsOfChoice
@@ -56,31 +50,18 @@ struct EntitlementsCommand: ParsableCommand {
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
-      let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(
-        CommandLineHints.adding(to:))
-      let apple = results.map { compareWithStoreStatus($0, history: history, at: evaluation.time) }
-      let disagreements = zip(results, apple).compactMap { r, c in
-        c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
-      }
-      let unread = storeStatusesWithoutTransaction(in: history)
-      // Warnings go back with the output: this runs on worker threads and must not write itself.
-      let warnings =
-        review.warnings
-        + sharingContradictions(of: history, catalog: catalog, at: evaluation.time)
-        + catalogDisagreements(of: history, catalog: catalog) + disagreements + unread.map(\.sentence)
-        + NotificationEffects.unknownEventWarnings(in: history)
+      var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
+      answer.results = answer.results.map(CommandLineHints.adding(to:))
+      // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
+      let signature = history.provenance.signatureCheck
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
-          results, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          appleStatuses: apple, unreadStatuses: unread,
-          nothing: results.isEmpty
-            ? nothingToAnswerReason(
-              of: history, at: evaluation.time, kind: "non-consumable or subscription purchase") : nil,
-          signature: history.provenance.signatureCheck),
+          answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
+          signature: signature),
         json: EntitlementsJSONRenderer.render(
-          results, evaluation: evaluation, input: input, explain: explain, appleStatuses: apple,
-          unreadStatuses: unread, signature: history.provenance.signatureCheck),
-        failedChecks: Self.missingRequirements(required, results) + review.failedChecks, warnings: warnings)
+          answer, evaluation: evaluation, input: input, explain: explain, signature: signature),
+        failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks,
+        warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history))
     }
   }
 

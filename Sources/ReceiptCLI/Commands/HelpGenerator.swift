@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Help text in swift-argument-parser's layout: OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS,
 /// labels indented two spaces, help text from column 26, wrapped to the terminal width.

@@ -23,13 +23,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         help: "Exit 1 unless every product has this status: eligible, ineligible, unknown or no_intro_offer.",
         allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
       CommonOptions.format(DocumentFormat.names),
-      CommonOptions.ndjson,
-      CommonOptions.oneCustomer,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: true))
 
   var options: DocumentCommandOptions
   var asOf: AsOfChoice

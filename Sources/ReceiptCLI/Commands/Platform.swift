@@ -1,14 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Ends the process with `status`, after standard output has been flushed.
 package func exitProcess(_ status: ExitStatus) -> Never {

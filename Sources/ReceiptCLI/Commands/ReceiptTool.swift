@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// The `receipt-tool` command: dispatches to a subcommand and turns every outcome into an exit status.
 package enum ReceiptTool {

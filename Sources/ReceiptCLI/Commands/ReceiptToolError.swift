@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Process exit statuses, from sysexits(3) where one fits.
 package enum ExitStatus: Int32, Sendable {

@@ -41,12 +41,7 @@ struct RevenueCommand: ParsableCommand {
         help:
           "The files are '--format ledger' lines: count each transaction once and write a partial report (JSON on one line)."
       ),
-      CommonOptions.ndjson,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: false))
 
   var inputs: InputOptions
   var catalog: CatalogOptions
@@ -146,88 +141,122 @@ struct RevenueCommand: ParsableCommand {
 
   /// The command with its catalog already loaded (tests pass one built in code).
   func run(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> ExitStatus {
-    var report: RevenueReport
-    var firstError: ExitStatus?
-    // Only a report read from documents has signatures (parts and ledger lines carry none).
-    var signatureCheck: SignatureCheck?
-    var checkStatus = ExitStatus.ok
-    var part: RevenuePartIdentity?
-    var shownGrouping = grouping
+    let made: MadeReport
     if fromLedger {
-      var reduction = LedgerReduction()
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
-        consume: { line in
-          switch line {
-          case .record(let r): reduction.add(r)
-          case .error(let e): reduction.add(e)
-          }
-        })
-      report = try lifting { () throws(ReceiptError) in
-        try reduction.report(grouping: grouping, range: range, commission: plan)
-      }
-      report.errors += outcome.errors
-      firstError = outcome.firstError
-      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
-      part = RevenuePartIdentity(
-        digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
-        commission: plan.rawValue, isShard: true)
+      made = try reduceLedger(context)
     } else if merging {
-      var merged = RevenueReport(hasProceeds: false)
-      var parts = PartLedger()
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in
-          (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
-        },
-        consume: { (read) throws(ReceiptError) in
-          let ((report, identity), label) = read
-          // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
-          let isEmpty =
-            report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
-            && report.errors.isEmpty
-          if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
-          try merged.merge(report)
-        })
-      report = merged
-      report.errors += outcome.errors
-      firstError = outcome.firstError
-      // Parts read back may carry errors of their own runs.
-      if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
-      part = parts.identity
-      if let by = part?.grouping, let g = RevenueGrouping(rawValue: by) { shownGrouping = g }
+      made = try mergeParts(context)
     } else {
-      var ledger = RevenueLedger()
-      let signatures = try inputs.signatures.checking(now: Timestamp.now())
-      var signed = SignatureReview(options: inputs.signatures, context: context)
-      let outcome = DocumentRunner.aggregate(
-        inputs, context: context,
-        transform: { (document) throws(ReceiptError) in
-          let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
-          try history.requireValidStatus(source: document.label)
-          let disagreements =
-            catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
-          return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
-        },
-        consume: { read in
-          signed.add(read.0.provenance.signatureCheck, label: read.2)
-          ledger.add(read.0)
-          for warning in read.1 { context.warn(warning) }
-        })
-      signatureCheck = signed.combined
-      checkStatus = signed.finish()
-      ledger.errors = outcome.errors
-      firstError = outcome.firstError
-      // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
-      // another thread meanwhile.
-      let read = ledger
-      let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
-      report = try lifting { () throws(ReceiptError) in
-        try read.report(catalog: catalog, grouping: grouping, range: range, commission: plan)
-      }
-      part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
+      made = try reportDocuments(context, catalog: catalog)
     }
+    write(made, context)
+    return made.firstError ?? made.checkStatus
+  }
+
+  /// A report and what the mode that made it knows besides.
+  struct MadeReport {
+    var report: RevenueReport
+    /// The first input's failure, if any.
+    var firstError: ExitStatus?
+    /// Which part of a larger report this is (written with `--format json`).
+    var part: RevenuePartIdentity?
+    /// The grouping the rows are in (a merge's parts say theirs).
+    var grouping: RevenueGrouping
+    /// The documents' signatures, combined (parts and ledger lines carry none).
+    var signatureCheck: SignatureCheck? = nil
+    /// What the signature checks asked for make of them.
+    var checkStatus = ExitStatus.ok
+  }
+
+  /// The reduce step (`--from-ledger`): ledger lines, each transaction counted once, into a partial report.
+  func reduceLedger(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
+    var reduction = LedgerReduction()
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
+      consume: { line in
+        switch line {
+        case .record(let r): reduction.add(r)
+        case .error(let e): reduction.add(e)
+        }
+      })
+    var report = try lifting { () throws(ReceiptError) in
+      try reduction.report(grouping: grouping, range: range, commission: plan)
+    }
+    report.errors += outcome.errors
+    var firstError = outcome.firstError
+    if firstError == nil, !report.errors.isEmpty { firstError = .dataError }
+    let part = RevenuePartIdentity(
+      digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
+      commission: plan.rawValue, isShard: true)
+    return MadeReport(report: report, firstError: firstError, part: part, grouping: grouping)
+  }
+
+  /// `--merge`: earlier `revenue --format json` outputs summed, each part admitted once.
+  func mergeParts(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
+    var merged = RevenueReport(hasProceeds: false)
+    var parts = PartLedger()
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
+      },
+      consume: { (read) throws(ReceiptError) in
+        let ((report, identity), label) = read
+        // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
+        let isEmpty =
+          report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
+          && report.errors.isEmpty
+        if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
+        try merged.merge(report)
+      })
+    merged.errors += outcome.errors
+    var firstError = outcome.firstError
+    // Parts read back may carry errors of their own runs.
+    if firstError == nil, !merged.errors.isEmpty { firstError = .dataError }
+    let part = parts.identity
+    let shown = part.flatMap { RevenueGrouping(rawValue: $0.grouping) } ?? grouping
+    return MadeReport(report: merged, firstError: firstError, part: part, grouping: shown)
+  }
+
+  /// The documents themselves: every distinct transaction valued with `catalog`.
+  func reportDocuments(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> MadeReport {
+    var ledger = RevenueLedger()
+    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    var signed = SignatureReview(options: inputs.signatures, context: context)
+    let outcome = DocumentRunner.aggregate(
+      inputs, context: context,
+      transform: { (document) throws(ReceiptError) in
+        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
+        try history.requireValidStatus(source: document.label)
+        let disagreements =
+          catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
+        return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
+      },
+      consume: { read in
+        signed.add(read.0.provenance.signatureCheck, label: read.2)
+        ledger.add(read.0)
+        for warning in read.1 { context.warn(warning) }
+      })
+    let signatureCheck = signed.combined
+    let checkStatus = signed.finish()
+    ledger.errors = outcome.errors
+    // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
+    // another thread meanwhile.
+    let read = ledger
+    let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
+    let report = try lifting { () throws(ReceiptError) in
+      try Self.report(of: read, catalog: catalog, grouping: grouping, range: range, commission: plan)
+    }
+    let part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
+    return MadeReport(
+      report: report, firstError: outcome.firstError, part: part, grouping: grouping, signatureCheck: signatureCheck,
+      checkStatus: checkStatus)
+  }
+
+  /// Warns about what the totals leave out, and writes the report in the chosen format.
+  func write(_ made: MadeReport, _ context: CommandContext) {
+    let report = made.report
     if report.counts.undatedExcluded > 0 {
       context.warn(
         "\(report.counts.undatedExcluded) transaction(s) have no purchase date and were left out by --from/--to")
@@ -238,23 +267,39 @@ struct RevenueCommand: ParsableCommand {
         "\(report.counts.unpriced) transaction(s) of \(report.unpricedProducts.count) product(s) have no catalog price"
           + " and are not in the totals; they are the rows with currency '\(RevenueCSVRenderer.unpricedCurrency)'")
     }
-    if !inputs.quiet, fromLedger, reporter.name == "json" {
+    guard !inputs.quiet else { return }
+    if fromLedger, reporter.name == "json" {
       // One line per partial report, so that many reducers' outputs are one NDJSON stream for --merge.
-      context.stdout.write(RevenueReportCodec.write(report, part: part).rendered(pretty: false) + "\n")
-    } else if !inputs.quiet {
+      context.stdout.write(RevenueReportCodec.write(report, part: made.part).rendered(pretty: false) + "\n")
+    } else {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
       // The JSON report stays the one `--merge` sums byte for byte (parts carry no verdict); the verdict is in
       // text, and in the warnings and checks on standard error.
-      switch (reporter.name, signatureCheck) {
+      switch (reporter.name, made.signatureCheck) {
       case ("text", let check?):
         context.stdout.write(
           SignatureCheckRendering.line(check, color: style.color, width: style.width).rendered + "\n"
-            + reporter.render(report, shownGrouping, style, part))
+            + reporter.render(report, made.grouping, style, made.part))
       default:
-        context.stdout.write(reporter.render(report, shownGrouping, style, part))
+        context.stdout.write(reporter.render(report, made.grouping, style, made.part))
       }
     }
-    return firstError ?? checkStatus
+  }
+
+  /// The report of `ledger`, made in halves on two cores from `minimum` transactions on when the rules allow it
+  /// (tests lower `minimum`); the sum is the one-pass report, and on any error the one pass is made, so the error
+  /// is the one it meets first.
+  static func report(
+    of ledger: RevenueLedger, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
+    commission: CommissionPlan, halvesFrom minimum: Int = 20_000
+  ) throws(ReceiptError) -> RevenueReport {
+    if ledger.distinctTransactions >= minimum, let parts = ledger.reportParts(2, commission: commission) {
+      let reports = Cores.map(parts) { part in
+        try? ledger.report(of: part, catalog: catalog, grouping: grouping, range: range, commission: commission)
+      }.compactMap { $0 }
+      if reports.count == parts.count, let sum = ledger.report(summing: reports) { return sum }
+    }
+    return try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: commission)
   }
 
   /// The report's digest: its distinct transactions and unreadable inputs, with the options that change the

@@ -21,12 +21,7 @@ struct TimelineCommand: ParsableCommand {
       CommonOptions.format(Format.allCases.map(\.rawValue)),
       CommonOptions.catalog,
       CommonOptions.asOf,
-      CommonOptions.ndjson,
-      SignatureOptions.trustRoot,
-      SignatureOptions.requireSignature,
-      CommonOptions.quiet,
-      CommonOptions.maxDocumentSize,
-    ])
+    ] + CommonOptions.reading(oneCustomer: false))
 
   var inputs: InputOptions
   var format: Format

@@ -1,14 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 

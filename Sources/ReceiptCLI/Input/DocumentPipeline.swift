@@ -1,15 +1,5 @@
-import Dispatch
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Reads every input document, transforms them on all cores, and hands the results back in input order.
 ///
@@ -19,15 +9,6 @@ import ReceiptRules
 package enum DocumentPipeline {
   static let windowDocuments = 64
   static let windowBytes = 1 << 20
-  /// Worker threads: the online processors (at least 1).
-  static let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-
-  /// What the worker threads share: read-only documents, the transform, and one result slot each.
-  private struct UncheckedShared<T>: @unchecked Sendable {
-    let transform: (InputDocument) -> T
-    let documents: [InputDocument]
-    let slots: UnsafeMutableBufferPointer<T?>
-  }
 
   /// `transform` must be safe to call concurrently (it computes from its input and returns);
   /// `deliver` runs on the calling thread, in input order, with the document or, for an input that
@@ -71,7 +52,7 @@ package enum DocumentPipeline {
       func deliverAll() {
         deliverInFlight()
         guard !window.isEmpty else { return }
-        for (document, result) in zip(window, transformAll(window, attempt)) { deliver(document, result) }
+        for (document, result) in zip(window, Cores.map(window, attempt)) { deliver(document, result) }
         window = []
         windowSize = 0
       }
@@ -109,26 +90,10 @@ package enum DocumentPipeline {
     /// Starts transforming `documents`.
     init(_ documents: [InputDocument], _ transform: @escaping (InputDocument) -> T) {
       self.documents = documents
-      transformed = BackgroundResult { transformAll(documents, transform) }
+      transformed = BackgroundResult { Cores.map(documents, transform) }
     }
 
     /// The results in input order, once every document is transformed.
     func results() -> [T] { transformed.value }
-  }
-
-  /// `transform` over `documents`, on several threads when there is more than one, in input order.
-  private static func transformAll<T>(_ documents: [InputDocument], _ transform: (InputDocument) -> T) -> [T] {
-    guard documents.count > 1, workers > 1 else { return documents.map(transform) }
-    var results = [T?](repeating: nil, count: documents.count)
-    withoutActuallyEscaping(transform) { transform in
-      results.withUnsafeMutableBufferPointer { slots in
-        // Each iteration writes only its own slot.
-        let shared = UncheckedShared(transform: transform, documents: documents, slots: slots)
-        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
-          shared.slots[i] = shared.transform(shared.documents[i])
-        }
-      }
-    }
-    return zip(documents, results).map { document, result in result ?? transform(document) }
   }
 }

@@ -1,15 +1,5 @@
-import Dispatch
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// One JSON document to process, and where it came from.
 package struct InputDocument: Sendable {
@@ -97,7 +87,7 @@ package struct InputBytes: Sendable {
   /// The release runs on another thread (zapping a 90 MB range takes milliseconds this thread need not wait for).
   func releaseResidentPages() {
     guard case .mapped(let m, let range) = storage, range.count >= 1 << 20 else { return }
-    DispatchQueue.global().async { m.release(range) }
+    Cores.detach { m.release(range) }
   }
 
   /// Calls `body` with the bytes in place; the pointer is valid only during the call.

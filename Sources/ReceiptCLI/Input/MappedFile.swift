@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ReceiptModel
 
 /// A regular file mapped read-only, so a document is parsed in place: no copy into a fresh buffer,
 /// no zeroed pages. Unmapped when the last document that uses it is gone.
@@ -55,23 +49,19 @@ package final class MappedFile: @unchecked Sendable {
   private static let busMessageCapacity = 1024
   nonisolated(unsafe) private static let busMessage = UnsafeMutablePointer<CChar>.allocate(capacity: busMessageCapacity)
   nonisolated(unsafe) private static var busMessageLength = 0
-  nonisolated(unsafe) private static let busMessageLock: UnsafeMutablePointer<pthread_mutex_t> = {
-    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(lock, nil)
-    return lock
-  }()
+  private static let busMessageLock = SharedLock()
 
   private static func installBusHandler(naming path: String) {
     let bytes = Array("receipt-tool: error: \(path): the file changed (shrank) while it was read\n".utf8CString)
     let length = min(bytes.count - 1, busMessageCapacity)
-    pthread_mutex_lock(busMessageLock)
-    defer { pthread_mutex_unlock(busMessageLock) }
-    busMessageLength = 0
-    busMessage.update(from: bytes, count: length)
-    busMessageLength = length
-    signal(SIGBUS) { _ in
-      _ = write(2, MappedFile.busMessage, MappedFile.busMessageLength)
-      _exit(74)
+    busMessageLock.locked {
+      busMessageLength = 0
+      busMessage.update(from: bytes, count: length)
+      busMessageLength = length
+      signal(SIGBUS) { _ in
+        _ = write(2, MappedFile.busMessage, MappedFile.busMessageLength)
+        _exit(74)
+      }
     }
   }
 }

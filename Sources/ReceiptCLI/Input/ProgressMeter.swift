@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ReceiptModel
 
 /// Progress of a long run on standard error: documents, megabytes, rate and, when the inputs are
 /// regular files, the time left. Redrawn in place on one line and erased before anything else is

@@ -1,14 +1,6 @@
 import ReceiptCrypto
 import ReceiptFormats
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The signature verifiers of one run, lent one per document to the pipeline's workers.
 ///
 /// A verifier caches the certificate chains it has checked, so a batch signed with one chain verifies that chain
@@ -17,16 +9,10 @@ import ReceiptFormats
 final class VerifierPool: SignatureVerifierLending, @unchecked Sendable {
   private let trust: TrustAnchors
   private var idle: [AppleSignatureVerifier] = []
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let lock = SharedLock()
 
   init(trust: TrustAnchors) {
     self.trust = trust
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
   }
 
   func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R {
@@ -36,14 +22,10 @@ final class VerifierPool: SignatureVerifierLending, @unchecked Sendable {
   }
 
   private func take() -> AppleSignatureVerifier {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return idle.popLast() ?? AppleSignatureVerifier(trust: trust)
+    lock.locked { idle.popLast() } ?? AppleSignatureVerifier(trust: trust)
   }
 
   private func give(_ verifier: AppleSignatureVerifier) {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    idle.append(verifier)
+    lock.locked { idle.append(verifier) }
   }
 }

@@ -9,88 +9,9 @@ package enum DecodeTextRenderer {
   {
     let layout = TextLayout(color: color, width: width)
     let source = doc.provenance
-    var head: [(TerminalText, TerminalText)] = [("Kind", "\(source.format.description)")]
-    head.reserveCapacity(32)
-    if let status = source.status {
-      head.append(("Status", "\(status.code): \(status.meaning)"))
-    } else {
-      head.append(("Status", "(none given)"))
-    }
-    if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
-    head.append(("Environment", "\(doc.environment ?? "-")"))
-    let check = source.signatureCheck
-    var verdictRows = SignatureCheckRendering.rows(check)
-    if check.verdict != .verified, color, let first = verdictRows.first {
-      verdictRows[0] = (first.0, layout.paint(first.1, SignatureCheckRendering.tone(check.verdict)))
-    }
-    head += verdictRows
-    if let signature = source.signature, source.format.name == "app_receipt" {
-      // A PKCS#7 receipt: the certificates as read.
-      let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
-      head.append(("Envelope", "\(signature.algorithm ?? "unknown algorithm"), \(count)"))
-      for (i, c) in signature.certificates.enumerated() {
-        var text = c.subject ?? c.problem ?? "-"
-        if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
-        head.append(("Certificate \(i + 1)", "\(text)"))
-      }
-    } else if let signature = source.signature {
-      var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
-      header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
-      head.append(("JWS header", "\(header.joined(separator: ", "))"))
-      if let signer = signature.signer { head.append(("Signed by", "\(signer)")) }
-    }
-    if let n = source.notification {
-      head.append(("Notification", "\(n.notificationType ?? "-")"))
-      if let env = n.environment { head.append(("Notif. env.", "\(env)")) }
-      if let s = n.autoRenewStatus { head.append(("Auto-renew", "\(s.code)")) }
-      if let password = n.password {
-        head.append(("Password", "\(password)"))
-      } else if n.hasPassword {
-        head.append(("Password", "(present, not shown)"))
-      }
-    }
-    if let r = source.receipt {
-      head.append(("Bundle ID", "\(r.bundleID ?? "-")"))
-      var version = r.applicationVersion ?? "-"
-      if let original = r.originalApplicationVersion { version += " (originally \(original))" }
-      head.append(("App version", "\(version)"))
-      head.append(("Receipt type", "\(r.receiptType ?? "-")"))
-      head.append(("Created", "\(r.receiptCreationDate.display)"))
-      head.append(("Requested", "\(r.requestDate.display)"))
-      head.append(("App bought", "\(r.originalPurchaseDate.display)"))
-      if let device = r.deviceCheck { head.append(("Device", "\(device.summary)")) }
-    }
-    if let receipt = source.latestReceipt {
-      head.append(("Latest receipt", "\(receipt)"))
-    } else if let length = source.latestReceiptLength {
-      head.append(("Latest receipt", "\(length) characters of base64 (not shown; --show-secrets prints it)"))
-    }
-    head += carriedRows(source.carriedFields)
-    // Per-transaction carried fields are summarised once: listing them in every block would bury the purchases.
-    // The first field seen of each type (a handful), in a short array rather than a dictionary.
-    var kinds: [CarriedField] = []
-    var carrying = 0
-    // Purchases mostly carry what the previous one carried (often the very same array): those add nothing.
-    var previous: [CarriedField] = []
-    for i in doc.transactions.indices where !doc.transactions[i].carriedFields.isEmpty {
-      carrying += 1
-      let fields = doc.transactions[i].carriedFields
-      if fields == previous { continue }
-      previous = fields
-      for f in fields where !kinds.contains(where: { $0.type == f.type }) { kinds.append(f) }
-    }
-    if carrying > 0 {
-      let types = kinds.sorted { $0.type < $1.type }.map { f in f.name.map { "\(f.type) (\($0))" } ?? String(f.type) }
-      head.append(
-        (
-          "In-app extras",
-          "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
-            + "not relied on; --format json shows their values"
-        ))
-    }
     // The whole document goes into one byte buffer, made a String once.
     var out = TerminalTextBuilder(capacity: 2048 + 400 * doc.transactions.count + 300 * doc.renewals.count)
-    layout.appendFields(head, to: &out)
+    layout.appendFields(headRows(doc, layout: layout, color: color), to: &out)
 
     out.appendNewline()
     out.append(layout.paint("Transactions (\(doc.transactions.count))", .bold))
@@ -109,20 +30,7 @@ package enum DecodeTextRenderer {
       out.appendNewline()
       for p in doc.renewals {
         out.appendNewline()
-        var rows: [(TerminalText, TerminalText)] = [("Product", "\(p.productID ?? "-")")]
-        if let next = p.autoRenewProductID, next != p.productID { rows.append(("Renews into", "\(next)")) }
-        rows.append(("Original ID", "\(p.originalTransactionID ?? "-")"))
-        rows.append(("Auto-renew", "\(p.autoRenewStatus.map(autoRenewText) ?? "-")"))
-        if let intent = p.expirationIntent { rows.append(("Expired by", "\(intent.description) (\(intent.code))")) }
-        if let retry = p.isInBillingRetryPeriod { rows.append(("Billing retry", retry ? "yes" : "no")) }
-        if let grace = p.gracePeriodExpiresDate { rows.append(("Grace until", "\(grace.iso8601)")) }
-        if let consent = p.priceConsentStatus { rows.append(("Price consent", "\(consent)")) }
-        if let renewal = p.renewalDate { rows.append(("Renews", "\(renewal.iso8601)")) }
-        if let status = p.storeStatus {
-          let asOf = status.asOf.map { ", as of \($0.iso8601)" } ?? ""
-          rows.append(("Apple status", "\(status.code) (\(status.meaning))\(asOf)"))
-        }
-        layout.appendFields(rows, indent: 2, minimumLabelWidth: 15, to: &out)
+        layout.appendFields(renewalRows(p), indent: 2, minimumLabelWidth: 15, to: &out)
       }
     }
     if !doc.warnings.isEmpty {
@@ -132,6 +40,131 @@ package enum DecodeTextRenderer {
       for w in doc.warnings { out.append("  \(w.path): \(w.message)\n" as TerminalText) }
     }
     return out.text
+  }
+
+  /// The document's head: what it is, its status, signature check and envelope, notification, receipt and what it
+  /// carries.
+  static func headRows(_ doc: PurchaseHistory, layout: TextLayout, color: Bool) -> [(TerminalText, TerminalText)] {
+    let source = doc.provenance
+    var head: [(TerminalText, TerminalText)] = [("Kind", "\(source.format.description)")]
+    head.reserveCapacity(32)
+    if let status = source.status {
+      head.append(("Status", "\(status.code): \(status.meaning)"))
+    } else {
+      head.append(("Status", "(none given)"))
+    }
+    if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
+    head.append(("Environment", "\(doc.environment ?? "-")"))
+    let check = source.signatureCheck
+    var verdictRows = SignatureCheckRendering.rows(check)
+    if check.verdict != .verified, color, let first = verdictRows.first {
+      verdictRows[0] = (first.0, layout.paint(first.1, SignatureCheckRendering.tone(check.verdict)))
+    }
+    head += verdictRows
+    if let signature = source.signature { head += signatureRows(signature) }
+    if let n = source.notification { head += notificationRows(n) }
+    if let r = source.receipt { head += receiptRows(r) }
+    if let receipt = source.latestReceipt {
+      head.append(("Latest receipt", "\(receipt)"))
+    } else if let length = source.latestReceiptLength {
+      head.append(("Latest receipt", "\(length) characters of base64 (not shown; --show-secrets prints it)"))
+    }
+    head += carriedRows(source.carriedFields)
+    if let extras = inAppExtrasRow(doc.transactions) { head.append(extras) }
+    return head
+  }
+
+  /// What wraps the signed content, as read.
+  static func signatureRows(_ signature: SignatureFacts) -> [(TerminalText, TerminalText)] {
+    var head: [(TerminalText, TerminalText)] = []
+    switch signature.envelope {
+    case .pkcs7:
+      // A PKCS#7 receipt: the certificates as read.
+      let count = "\(signature.certificateCount) certificate\(signature.certificateCount == 1 ? "" : "s")"
+      head.append(("Envelope", "\(signature.algorithm ?? "unknown algorithm"), \(count)"))
+      for (i, c) in signature.certificates.enumerated() {
+        var text = c.subject ?? c.problem ?? "-"
+        if let from = c.notBefore, let to = c.notAfter { text += ", valid \(from.date) to \(to.date)" }
+        head.append(("Certificate \(i + 1)", "\(text)"))
+      }
+    case .jws:
+      var header = [signature.algorithm.map { "alg \($0)" }, signature.keyID.map { "kid \($0)" }].compactMap { $0 }
+      header.append("\(signature.certificateCount) x5c certificate\(signature.certificateCount == 1 ? "" : "s")")
+      head.append(("JWS header", "\(header.joined(separator: ", "))"))
+      if let signer = signature.signer { head.append(("Signed by", "\(signer)")) }
+    }
+    return head
+  }
+
+  /// A notification V1's own fields.
+  static func notificationRows(_ n: NotificationInfo) -> [(TerminalText, TerminalText)] {
+    var head: [(TerminalText, TerminalText)] = []
+    head.append(("Notification", "\(n.notificationType ?? "-")"))
+    if let env = n.environment { head.append(("Notif. env.", "\(env)")) }
+    if let s = n.autoRenewStatus { head.append(("Auto-renew", "\(s.code)")) }
+    if let password = n.password {
+      head.append(("Password", "\(password)"))
+    } else if n.hasPassword {
+      head.append(("Password", "(present, not shown)"))
+    }
+    return head
+  }
+
+  /// The app receipt's own fields.
+  static func receiptRows(_ r: ReceiptInfo) -> [(TerminalText, TerminalText)] {
+    var head: [(TerminalText, TerminalText)] = []
+    head.append(("Bundle ID", "\(r.bundleID ?? "-")"))
+    var version = r.applicationVersion ?? "-"
+    if let original = r.originalApplicationVersion { version += " (originally \(original))" }
+    head.append(("App version", "\(version)"))
+    head.append(("Receipt type", "\(r.receiptType ?? "-")"))
+    head.append(("Created", "\(r.receiptCreationDate.display)"))
+    head.append(("Requested", "\(r.requestDate.display)"))
+    head.append(("App bought", "\(r.originalPurchaseDate.display)"))
+    if let device = r.deviceCheck { head.append(("Device", "\(device.summary)")) }
+    return head
+  }
+
+  /// Per-transaction carried fields, summarised once (nil when none carries any): listing them in every block
+  /// would bury the purchases.
+  static func inAppExtrasRow(_ transactions: [PurchaseTransaction]) -> (TerminalText, TerminalText)? {
+    // The first field seen of each type (a handful), in a short array rather than a dictionary.
+    var kinds: [CarriedField] = []
+    var carrying = 0
+    // Purchases mostly carry what the previous one carried (often the very same array): those add nothing.
+    var previous: [CarriedField] = []
+    for i in transactions.indices where !transactions[i].carriedFields.isEmpty {
+      carrying += 1
+      let fields = transactions[i].carriedFields
+      if fields == previous { continue }
+      previous = fields
+      for f in fields where !kinds.contains(where: { $0.type == f.type }) { kinds.append(f) }
+    }
+    guard carrying > 0 else { return nil }
+    let types = kinds.sorted { $0.type < $1.type }.map { f in f.name.map { "\(f.type) (\($0))" } ?? String(f.type) }
+    return (
+      "In-app extras",
+      "types \(types.joined(separator: ", ")) in \(carrying) transaction\(carrying == 1 ? "" : "s"), "
+        + "not relied on; --format json shows their values"
+    )
+  }
+
+  /// One pending renewal's fields.
+  static func renewalRows(_ p: RenewalState) -> [(TerminalText, TerminalText)] {
+    var rows: [(TerminalText, TerminalText)] = [("Product", "\(p.productID ?? "-")")]
+    if let next = p.autoRenewProductID, next != p.productID { rows.append(("Renews into", "\(next)")) }
+    rows.append(("Original ID", "\(p.originalTransactionID ?? "-")"))
+    rows.append(("Auto-renew", "\(p.autoRenewStatus.map(autoRenewText) ?? "-")"))
+    if let intent = p.expirationIntent { rows.append(("Expired by", "\(intent.description) (\(intent.code))")) }
+    if let retry = p.isInBillingRetryPeriod { rows.append(("Billing retry", retry ? "yes" : "no")) }
+    if let grace = p.gracePeriodExpiresDate { rows.append(("Grace until", "\(grace.iso8601)")) }
+    if let consent = p.priceConsentStatus { rows.append(("Price consent", "\(consent)")) }
+    if let renewal = p.renewalDate { rows.append(("Renews", "\(renewal.iso8601)")) }
+    if let status = p.storeStatus {
+      let asOf = status.asOf.map { ", as of \($0.iso8601)" } ?? ""
+      rows.append(("Apple status", "\(status.code) (\(status.meaning))\(asOf)"))
+    }
+    return rows
   }
 
   /// The last product line, ownership wording and sources made, with what each was made from: a receipt lists

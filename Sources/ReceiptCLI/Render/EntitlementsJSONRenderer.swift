@@ -5,10 +5,12 @@ import ReceiptRules
 /// `entitlements --format json`: the documented schema, keys in a fixed order.
 package enum EntitlementsJSONRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, input: InputDocument, explain: Bool,
-    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = [],
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool,
     signature: SignatureCheck? = nil
   ) -> JSONValue {
+    let results = answer.results
+    let appleStatuses = answer.appleStatuses
+    let unreadStatuses = answer.unreadStatuses
     var members: [(key: String, value: JSONValue)] = [
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),

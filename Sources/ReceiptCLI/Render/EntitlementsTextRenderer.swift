@@ -5,10 +5,13 @@ import ReceiptRules
 /// `entitlements --format text`: the as-of time, a table of entitlements, then each reason.
 package enum EntitlementsTextRenderer {
   package static func render(
-    _ results: [EntitlementResult], evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    appleStatuses: [StoreStatusComparison?] = [], unreadStatuses: [StoreStatusWithoutTransaction] = [],
-    nothing: String? = nil, signature: SignatureCheck? = nil
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
+    signature: SignatureCheck? = nil
   ) -> TerminalText {
+    let results = answer.results
+    let appleStatuses = answer.appleStatuses
+    let unreadStatuses = answer.unreadStatuses
+    let nothing = answer.nothing
     let layout = TextLayout(color: color, width: width)
     var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n"
     if let signature { out += SignatureCheckRendering.line(signature, color: color, width: width) }

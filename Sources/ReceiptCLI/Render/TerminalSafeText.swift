@@ -11,11 +11,12 @@ package struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
   package let visible: String
 
   package init(_ raw: String) {
-    // Fast path: most ids are plain printable ASCII.
-    if Self.isPrintableASCII(raw, allowingNewline: false) {
-      visible = raw
-      return
-    }
+    // Fast path: most ids are plain printable ASCII, which `escaped` gives back unchanged.
+    visible = Self.isPrintableASCII(raw, allowingNewline: false) ? raw : Self.escaped(raw)
+  }
+
+  /// `raw` with every scalar that `mustEscape` written as `\u{…}`: the slow path, for any text.
+  static func escaped(_ raw: String) -> String {
     var out = ""
     out.reserveCapacity(raw.utf8.count)
     for scalar in raw.unicodeScalars {
@@ -25,7 +26,7 @@ package struct TerminalSafeText: Hashable, Sendable, CustomStringConvertible {
         out.unicodeScalars.append(scalar)
       }
     }
-    visible = out
+    return out
   }
 
   package var description: String { visible }
@@ -161,8 +162,12 @@ package struct TerminalText: Hashable, Sendable, ExpressibleByStringInterpolatio
 
   /// Keeps line breaks and complete SGR sequences (`ESC [ digits/; m`); escapes every other control.
   static func repaired(_ text: String) -> String {
-    // Fast path: printable ASCII and line breaks, which most output is.
-    if TerminalSafeText.isPrintableASCII(text, allowingNewline: true) { return text }
+    // Fast path: printable ASCII and line breaks, which most output is and `repairedScalarByScalar` keeps.
+    TerminalSafeText.isPrintableASCII(text, allowingNewline: true) ? text : repairedScalarByScalar(text)
+  }
+
+  /// `repaired` one scalar at a time: the slow path, for any text.
+  static func repairedScalarByScalar(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     guard scalars.contains(where: { TerminalSafeText.mustEscape($0) && $0 != "\n" }) else { return text }
     var out = String.UnicodeScalarView()

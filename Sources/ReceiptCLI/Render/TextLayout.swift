@@ -1,6 +1,5 @@
 import ReceiptFormats
 import ReceiptModel
-import ReceiptRules
 
 /// Building blocks for the text renderers: aligned label/value blocks, tables and optional colour.
 package struct TextLayout: Sendable {

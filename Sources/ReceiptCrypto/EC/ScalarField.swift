@@ -3,8 +3,18 @@ extension FieldElement {
   /// Limbs of a big-endian integer of at most `M.byteCount` bytes (shorter inputs are left-padded with zeros).
   static func limbs(bigEndianUpTo bytes: ArraySlice<UInt8>) -> M.Limbs? {
     guard bytes.count <= M.byteCount else { return nil }
-    let padded = ArraySlice(repeatElement(0, count: M.byteCount - bytes.count) + bytes)
-    return canonicalLimbs(bigEndian: padded)
+    var result = M.zeroLimbs
+    withMutableLimbs(&result, count: M.limbCount) { r in
+      // From the last byte up, so shorter inputs are left-padded without a padded copy (no allocation).
+      var index = bytes.endIndex
+      var bit = 0
+      while index > bytes.startIndex {
+        index -= 1
+        r[bit / 64] |= UInt64(bytes[index]) << UInt64(bit % 64)
+        bit += 8
+      }
+    }
+    return result
   }
 
   /// An integer in [1, m−1] from big-endian bytes (leading zeros allowed, at most `M.byteCount` bytes), in

@@ -78,21 +78,30 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
       let half = 1 << (window - 1)
       var length = 0
       while !LimbArithmetic.isZero(t, count) {
-        var digit = 0
-        if t[0] & 1 == 1 {
-          digit = Int(t[0] & mask)
-          if digit >= half {
-            digit -= 1 << window
-            // t += −digit: the low window bits become zero, a carry may run up.
-            var carry = UInt64(-digit)
-            for j in 0..<count where carry != 0 {
-              let (sum, overflow) = t[j].addingReportingOverflow(carry)
-              t[j] = sum
-              carry = overflow ? 1 : 0
-            }
-          } else {
-            t[0] &-= UInt64(digit)  // clears the low window bits; no borrow
+        if t[0] & 1 == 0 {
+          // A run of zero digits: shift it out at once (up to 63 bits) instead of bit by bit.
+          let zeros = t[0] == 0 ? 63 : t[0].trailingZeroBitCount
+          for _ in 0..<zeros {
+            digits[length] = 0
+            length += 1
           }
+          for j in 0..<(count - 1) { t[j] = t[j] >> UInt64(zeros) | t[j + 1] << UInt64(64 - zeros) }
+          t[count - 1] >>= UInt64(zeros)
+          continue
+        }
+        // Odd: the digit is t mod 2^w, taken into (−2^(w−1), 2^(w−1)); subtracting it clears the low w bits.
+        var digit = Int(t[0] & mask)
+        if digit >= half {
+          digit -= 1 << window
+          // t += −digit: a carry may run up.
+          var carry = UInt64(-digit)
+          for j in 0..<count where carry != 0 {
+            let (sum, overflow) = t[j].addingReportingOverflow(carry)
+            t[j] = sum
+            carry = overflow ? 1 : 0
+          }
+        } else {
+          t[0] &-= UInt64(digit)  // no borrow
         }
         digits[length] = Int8(truncatingIfNeeded: digit)
         length += 1

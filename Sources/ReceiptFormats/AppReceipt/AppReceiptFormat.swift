@@ -146,7 +146,7 @@ public enum AppReceiptHistory {
     let digests = payload.signature.digestAlgorithms.joined(separator: ", ")
     var signature = SignatureFacts(
       algorithm: "PKCS#7 SignedData" + (digests.isEmpty ? "" : " (digest \(digests))"), keyID: nil,
-      certificateCount: payload.signature.certificates.count)
+      certificateCount: payload.signature.certificates.count, envelope: .pkcs7)
     signature.certificates = payload.signature.certificates.map {
       CertificateSummary(
         subject: $0.subject, issuer: $0.issuer, notBefore: $0.notBefore, notAfter: $0.notAfter, problem: $0.problem)

@@ -27,7 +27,7 @@ public enum AppReceiptPayloadDecoder {
   }
 
   /// Decodes the payload SET itself (the eContent octets: `range` of `bytes`, all of them by default).
-  static func decodePayload(
+  package static func decodePayload(
     _ bytes: [UInt8], range: Range<Int>? = nil, offsetMap: DEROffsetMap, keepsOtherAttributes: Bool = true
   ) throws(AppReceiptError) -> AppReceiptPayload {
     var outer = DERReader(bytes, range: range ?? 0..<bytes.count, path: ["content"], offsetMap: offsetMap)

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// A JSON syntax error with the place it was found.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
@@ -405,21 +404,8 @@ public struct JSONReader {
     while pos < end {
       // Eight bytes at a time while none is '"', '\\', a control character or non-ASCII.
       if let base = buf.baseAddress {
-        while end &- pos >= 8 {
-          let v = UInt64(littleEndian: UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self))
-          let ones: UInt64 = 0x0101_0101_0101_0101
-          let highs: UInt64 = 0x8080_8080_8080_8080
-          let quote = v ^ (ones &* 0x22)
-          let backslash = v ^ (ones &* 0x5C)
-          let special =
-            ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((v &- ones &* 0x20) & ~v) | v
-          let hits = special & highs
-          if hits != 0 {
-            // The lowest flagged byte is exact (borrows only run upwards): jump to it.
-            pos &+= hits.trailingZeroBitCount &>> 3
-            break
-          }
-          pos &+= 8
+        pos = WordScan.skip(base, from: pos, to: end) { v in
+          WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.below(v, 0x20) | WordScan.nonASCII(v)
         }
       }
       guard pos < end else { break }

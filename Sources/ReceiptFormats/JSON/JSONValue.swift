@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// A parsed JSON value, for small documents (catalogs, merge inputs) where a tree is handier than a pull reader.
 ///

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Serialises a `JSONValue` with members in the order they were built, so output is stable for scripts and golden files.
 extension JSONValue {
@@ -98,19 +97,10 @@ extension JSONValue {
     var runStart = 0
     var i = 0
     while i < bytes.count {
-      // Eight bytes at a time while none needs a look: printable ASCII other than '"', '\' and DEL (each test
-      // below flags a byte it is meant for and may flag the ones above it, never miss one).
-      while bytes.count &- i >= 8 {
-        let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = v ^ (ones &* 0x22)
-        let backslash = v ^ (ones &* 0x5C)
-        let delete = v ^ (ones &* 0x7F)
-        let special =
-          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
-          | ((v &- ones &* 0x20) & ~v) | v
-        if special & 0x8080_8080_8080_8080 != 0 { break }
-        i &+= 8
+      // Eight bytes at a time while none needs a look: printable ASCII other than '"', '\' and DEL.
+      i = WordScan.skip(base, from: i, to: bytes.count) { v in
+        WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.equal(v, 0x7F) | WordScan.below(v, 0x20)
+          | WordScan.nonASCII(v)
       }
       guard i < bytes.count else { break }
       let b = base[i]

@@ -1,13 +1,4 @@
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Maps an object key's bytes to a small integer without allocating a String per key.
 ///

@@ -4,8 +4,6 @@ import ReceiptModel
 public struct DecodeOptions: Sendable {
   /// Keep credentials (`latest_receipt`, a shared secret) for `--show-secrets`; otherwise only their presence.
   public var keepSecrets: Bool
-  /// Threads a decoder may use for one large document (1: read sequentially).
-  public var threads: Int
   /// Build the `carriedFields` (undocumented attributes) that only `decode` prints; commands that never read
   /// them skip the work. Warnings are kept either way.
   public var keepsCarriedFields: Bool
@@ -16,17 +14,17 @@ public struct DecodeOptions: Sendable {
 
   /// - Parameters:
   ///   - keepSecrets: keep credentials in the decoded history.
-  ///   - threads: threads a decoder may use for one large document.
   ///   - keepsCarriedFields: build the carried fields `decode` shows.
   ///   - signatures: check signatures with these verifiers; nil reads without checking.
-  public init(
-    keepSecrets: Bool = false, threads: Int = 1, keepsCarriedFields: Bool = true, signatures: SignatureChecking? = nil
-  ) {
+  public init(keepSecrets: Bool = false, keepsCarriedFields: Bool = true, signatures: SignatureChecking? = nil) {
     self.keepSecrets = keepSecrets
-    self.threads = max(1, threads)
     self.keepsCarriedFields = keepsCarriedFields
     self.signatures = signatures
   }
+
+  /// Other threads that may parse parts of one large document, given by the caller that owns them (the input
+  /// pipeline); nil: the document is read on the calling thread alone.
+  package var pieceHelpers: (any PieceHelpers)?
 }
 
 /// A device identifier as the receipt's hash uses it: iOS's identifierForVendor (a UUID, its 16 bytes) or

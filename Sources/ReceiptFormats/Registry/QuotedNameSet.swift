@@ -45,15 +45,7 @@ enum QuoteScan {
   static func next(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     guard let base = bytes.baseAddress, start >= 0 else { return nil }
     let n = bytes.count
-    var i = start
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    while n &- i >= 8 {
-      let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ (ones &* 0x22)
-      // Exact for the lowest zero byte (borrows only run upwards), which is all this needs.
-      let hits = (v &- ones) & ~v & (ones &* 0x80)
-      if hits != 0 { return i &+ (hits.trailingZeroBitCount &>> 3) }
-      i &+= 8
-    }
+    var i = WordScan.skip(base, from: start, to: n) { WordScan.equal($0, 0x22) }
     while i < n {
       if base[i] == UInt8(ascii: "\"") { return i }
       i &+= 1

@@ -79,14 +79,9 @@ public enum CompactJWS {
     var dotCount = 0
     var i = lo
     while i < hi {
-      // Eight bytes at a time while none is a dot (the test for a zero byte, after xor with dots).
+      // Eight bytes at a time while none is a dot.
       if let start = text.baseAddress {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        while hi &- i >= 8 {
-          let x = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x2E)
-          if (x &- ones) & ~x & (ones &* 0x80) != 0 { break }
-          i &+= 8
-        }
+        i = WordScan.skip(start, from: i, to: hi) { WordScan.equal($0, 0x2E) }
         guard i < hi else { break }
       }
       if text[i] == UInt8(ascii: ".") {

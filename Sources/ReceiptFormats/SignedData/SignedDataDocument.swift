@@ -486,11 +486,22 @@ struct TreeWalker {
     _ value: JSONValue?, _ path: String, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
   ) throws(SignedDataError) -> NestedJWS<P>? {
     guard let text = try string(value, path) else { return nil }
+    return try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
+      try nested(bytes, base: LazyPath(path), kind: kind, extract)
+    }
+  }
+
+  /// The signed text `text` at `base`, decoded as `kind`; (not strict) a failure is carried. Inlined, so each
+  /// caller's `extract` is too (a list decodes one per transaction).
+  @inline(__always)
+  mutating func nested<P>(
+    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  ) throws(SignedDataError) -> NestedJWS<P> {
     do throws(SignedDataError) {
       let (jws, inner) = try CompactJWS.decode(
-        Array(text.utf8), expected: kind, base: path, strict: strict, checks: checks)
+        text, expected: kind, base: base, strict: strict, memo: &headerMemo, checks: checks)
       guard let payload = extract(jws.payload) else {
-        throw SignedDataError(.kindMismatch, path: path, detail: "expected \(kind.noun)")
+        throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(kind.noun)")
       }
       carried += inner
       return .decoded(
@@ -560,7 +571,10 @@ struct TreeWalker {
         if case .tokens(let tokens) = member, key == "signedTransactions" {
           r.signedTransactions.reserveCapacity(r.signedTransactions.count + tokens.count)
           for (i, range) in tokens.enumerated() {
-            r.signedTransactions.append(try nested(UnsafeBufferPointer(rebasing: buffer[range]), i))
+            r.signedTransactions.append(
+              try nested(
+                UnsafeBufferPointer(rebasing: buffer[range]), base: LazyPath("signedTransactions", index: i),
+                kind: .transaction, TreeWalker.transaction))
           }
         }
         continue
@@ -575,26 +589,6 @@ struct TreeWalker {
   }
 
   /// `signedTransactions[index]` read in place; the path is made only for a message.
-  mutating func nested(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) throws(SignedDataError)
-    -> NestedJWS<JWSTransactionPayload>
-  {
-    let base = LazyPath("signedTransactions", index: index)
-    do throws(SignedDataError) {
-      let (jws, inner) = try CompactJWS.decode(
-        text, expected: .transaction, base: base, strict: strict, memo: &headerMemo, checks: checks)
-      guard case .transaction(let payload) = jws.payload else {
-        throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(SignedPayloadKind.transaction.noun)")
-      }
-      carried += inner
-      return .decoded(
-        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
-    } catch {
-      if strict { throw error }
-      carried.append(error)
-      return .undecodable(error)
-    }
-  }
-
   mutating func statuses(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
     -> SubscriptionStatusesResponse
   {

@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// Reads one verifyReceipt-family JSON document into a `PurchaseHistory`, in a single pass over the bytes.
 ///
@@ -12,20 +11,24 @@ public enum ReceiptDecoder {
   public static func decode(
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
+    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
   }
 
   /// Decodes `buffer` in place (a mapped file); it must stay valid until this returns.
   public static func decode(
     buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(
-      buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: options.threads > 1 ? .standard : nil)
+    try decode(buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
   }
 
-  /// Decodes `bytes` reading large transaction arrays in pieces of `pieces` (nil: on this thread alone).
+  /// Large arrays are read in pieces when the caller gives threads for them.
+  private static func pieces(_ options: DecodeOptions) -> TransactionArraySplit.Pieces? {
+    options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
+  }
+
+  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone).
   package static func decode(
-    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
   ) throws(ReceiptError) -> PurchaseHistory {
     try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
       try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces)
@@ -33,13 +36,13 @@ public enum ReceiptDecoder {
   }
 
   static func decode(
-    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Sizes?
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
   ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
-        reading.pieceSizes = pieces
+        reading.pieces = pieces
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptError {
@@ -362,8 +365,15 @@ extension ValueReading {
     var top = TopLevel()
     var collector = TransactionCollector()
     var warnings: [DataWarning] = []
-    let receiptCount = ReceiptKey.allCases.count
+    try readTopLevel(into: &top, collector: &collector, warnings: &warnings)
+    try reader.finish()
+    return history(top, format: try format(of: top), collector: collector, warnings: warnings)
+  }
 
+  /// Reads the top-level object's members: a response's or notification's keys, or a bare receipt's.
+  private mutating func readTopLevel(
+    into top: inout TopLevel, collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws {
     try forEachMember(topKeys.matcher, names: topKeys.names) { r, index in
       if index >= TopKey.allCases.count {
         // A bare receipt object: receipt keys at the top level.
@@ -386,27 +396,7 @@ extension ValueReading {
       case .isRetryableDash, .isRetryableUnderscore: top.isRetryable = try r.flag()
       case .receipt:
         top.sawVerifyReceiptKey = true
-        let (k, objAt) = try r.peek()
-        if k == .null {
-          try r.reader.readNull()
-          return
-        }
-        guard k == .object else { throw r.wrongType(k, expected: "an object", at: objAt) }
-        var info = ReceiptInfo()
-        var row = TransactionRow()
-        try r.forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
-          if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
-            try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
-          } else if let tk = TxKey(rawValue: i - receiptCount) {
-            try row.read(tk, from: &rr)
-          }
-        }
-        if !row.isEmpty {
-          collector.add(
-            try row.transaction(source: .legacyReceipt, reading: r, at: objAt, warnings: &warnings),
-            prefer: latestReceiptInfoWins)
-        }
-        top.receipt = info
+        top.receipt = try r.readReceiptObject(collector: &collector, warnings: &warnings)
       case .latestReceiptInfo:
         top.sawVerifyReceiptKey = true
         try r.readTransactions(.latestReceiptInfo, into: &collector, warnings: &warnings)
@@ -431,15 +421,44 @@ extension ValueReading {
       case .isInBillingRetryPeriod: top.isInBillingRetryPeriod = try r.code()
       }
     }
-    try reader.finish()
+  }
 
-    let format: FormatIdentity
+  /// Reads a `receipt` object (nil for null): its fields, and the iOS 6-style transaction it may hold.
+  private mutating func readReceiptObject(
+    collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) throws -> ReceiptInfo? {
+    let receiptCount = ReceiptKey.allCases.count
+    let (k, objAt) = try peek()
+    if k == .null {
+      try reader.readNull()
+      return nil
+    }
+    guard k == .object else { throw wrongType(k, expected: "an object", at: objAt) }
+    var info = ReceiptInfo()
+    var row = TransactionRow()
+    try forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
+      if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
+        try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
+      } else if let tk = TxKey(rawValue: i - receiptCount) {
+        try row.read(tk, from: &rr)
+      }
+    }
+    if !row.isEmpty {
+      collector.add(
+        try row.transaction(source: .legacyReceipt, reading: self, at: objAt, warnings: &warnings),
+        prefer: latestReceiptInfoWins)
+    }
+    return info
+  }
+
+  /// Which kind of document the top-level keys make it; none of them is not a receipt.
+  private func format(of top: TopLevel) throws -> FormatIdentity {
     if top.notificationType != nil || top.sawUnifiedReceipt {
-      format = VerifyReceiptFormats.notificationV1
+      return VerifyReceiptFormats.notificationV1
     } else if top.sawVerifyReceiptKey {
-      format = VerifyReceiptFormats.response
+      return VerifyReceiptFormats.response
     } else if top.sawBareReceiptKey {
-      format = VerifyReceiptFormats.bareReceipt
+      return VerifyReceiptFormats.bareReceipt
     } else {
       throw ReceiptError.data(
         source: source,
@@ -447,7 +466,13 @@ extension ValueReading {
           "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app"
       )
     }
+  }
 
+  /// The history of a document read as `format`.
+  private func history(
+    _ top: TopLevel, format: FormatIdentity, collector: TransactionCollector, warnings: [DataWarning]
+  ) -> PurchaseHistory {
+    var warnings = warnings
     var history = PurchaseHistory(format: format)
     history.provenance.status = top.status.map(ReceiptStatus.init)
     history.provenance.isRetryable = top.isRetryable
@@ -555,9 +580,9 @@ extension ValueReading {
       }
       return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
     }
-    if let pieceSizes, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieceSizes) {
+    if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
       try TransactionArraySplit.read(
-        &self, pieceBytes: pieceSizes.pieceBytes, warnings: &warnings, element: transaction
+        &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: transaction
       ) {
         collector.add($0, prefer: latestReceiptInfoWins)
       }

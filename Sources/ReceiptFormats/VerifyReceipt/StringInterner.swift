@@ -1,13 +1,4 @@
 import ReceiptModel
-import ReceiptRules
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Hands out one shared String for values that repeat in every transaction (product ids,
 /// original transaction ids, subscription groups), so a large receipt allocates and

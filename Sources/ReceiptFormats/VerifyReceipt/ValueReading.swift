@@ -1,5 +1,4 @@
 import ReceiptModel
-import ReceiptRules
 
 /// A step in a JSON path, for messages such as `latest_receipt_info[3].expires_date_ms`.
 enum PathComponent {
@@ -21,9 +20,9 @@ struct ValueReading {
   var interner = StringInterner()
   /// Read large transaction arrays in pieces on every core (`TransactionArraySplit`), or nil for one thread;
   /// tests compare both ways.
-  var pieceSizes: TransactionArraySplit.Sizes? = .standard
-  /// How many arrays were read with some piece parsed on another thread used (for tests).
-  var arraysReadOnTwoThreads = 0
+  var pieces: TransactionArraySplit.Pieces?
+  /// How many arrays were read with some piece another thread parsed (for tests).
+  var arraysReadInPieces = 0
 
   init(reader: JSONReader, source: String) {
     self.reader = reader
@@ -85,64 +84,69 @@ struct ValueReading {
     return reader.withBytes(token) { interner.string($0) }
   }
 
-  /// A string; numbers are accepted as their text (some producers send versions as numbers). "" and null are nil.
-  /// `repeating` marks values most rows share (a product id), which are interned.
-  mutating func text(repeating: Bool = false) throws -> String? {
+  /// What every scalar reader shares: null and "" are absent (nil); a string goes to `string` (with the token and
+  /// where the value starts), a number to `number` and a boolean to `bool`, each reading it; any other kind, or
+  /// one given no reader, is the wrong type, named by `expected`.
+  @inline(__always)
+  private mutating func scalar<T>(
+    expected: String, string: (inout ValueReading, JSONStringToken, Int) throws -> T?,
+    number: ((inout ValueReading, Int) throws -> T?)? = nil, bool: ((inout ValueReading) throws -> T?)? = nil
+  ) throws -> T? {
     let (kind, at) = try peek()
     switch kind {
     case .string:
       let token = try reader.readStringToken()
-      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
+      return reader.isEmpty(token) ? nil : try string(&self, token, at)
     case .number:
-      let t = try reader.readNumberToken()
-      return reader.text(t.start, t.end)
+      if let number { return try number(&self, at) }
+    case .bool:
+      if let bool { return try bool(&self) }
     case .null:
       try reader.readNull()
       return nil
     default:
-      throw wrongType(kind, expected: "a string", at: at)
+      break
     }
+    throw wrongType(kind, expected: expected, at: at)
+  }
+
+  /// A number's text as it stands.
+  private mutating func numberAsText() throws -> String {
+    let t = try reader.readNumberToken()
+    return reader.text(t.start, t.end)
+  }
+
+  /// A string; numbers are accepted as their text (some producers send versions as numbers). "" and null are nil.
+  /// `repeating` marks values most rows share (a product id), which are interned.
+  mutating func text(repeating: Bool = false) throws -> String? {
+    try scalar(
+      expected: "a string", string: { r, token, _ in r.string(token, repeating: repeating) },
+      number: { r, _ in try r.numberAsText() })
   }
 
   /// An identifier: a string, or an integer number kept as its digits.
   mutating func identifier(repeating: Bool = false) throws -> String? {
-    let (kind, at) = try peek()
-    switch kind {
-    case .string:
-      let token = try reader.readStringToken()
-      return reader.isEmpty(token) ? nil : string(token, repeating: repeating)
-    case .number:
-      let t = try reader.readNumberToken()
-      guard t.isInteger else {
-        throw fieldError("\(numberText(t)) is not an identifier (identifiers are strings of digits)", at: at)
-      }
-      return reader.text(t.start, t.end)
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: "a string identifier", at: at)
-    }
+    try scalar(
+      expected: "a string identifier", string: { r, token, _ in r.string(token, repeating: repeating) },
+      number: { r, at in
+        let t = try r.reader.readNumberToken()
+        guard t.isInteger else {
+          throw r.fieldError("\(r.numberText(t)) is not an identifier (identifiers are strings of digits)", at: at)
+        }
+        return r.reader.text(t.start, t.end)
+      })
   }
 
   /// A `*_ms` value: milliseconds since 1970 as a digit string or an integer number.
   mutating func milliseconds() throws -> Timestamp? {
-    let (kind, at) = try peek()
-    switch kind {
-    case .string:
-      let token = try reader.readStringToken()
-      if reader.isEmpty(token) { return nil }
-      let parsed = token.hasEscapes ? nil : reader.withBytes(token) { Timestamp.parse(milliseconds: $0) }
-      guard let parsed else { throw badMilliseconds(Excerpt.quoted(reader.string(token)), at: at) }
-      return parsed
-    case .number:
-      return try millisecondsNumber(at: at)
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: "a millisecond timestamp", at: at)
-    }
+    try scalar(
+      expected: "a millisecond timestamp",
+      string: { r, token, at in
+        let parsed = token.hasEscapes ? nil : r.reader.withBytes(token) { Timestamp.parse(milliseconds: $0) }
+        guard let parsed else { throw r.badMilliseconds(Excerpt.quoted(r.reader.string(token)), at: at) }
+        return parsed
+      },
+      number: { r, at in try r.millisecondsNumber(at: at) })
   }
 
   /// A JSON number meaning milliseconds since 1970: an integer in range, else an error at `at`.
@@ -160,86 +164,69 @@ struct ValueReading {
   /// A formatted date (`2020-07-23 19:32:51 Etc/GMT`, ISO 8601), or digits meaning milliseconds
   /// (iOS 6-style bodies put milliseconds in `expires_date`).
   mutating func formattedDate() throws -> Timestamp? {
-    let (kind, at) = try peek()
-    switch kind {
-    case .string:
-      let token = try reader.readStringToken()
-      if reader.isEmpty(token) { return nil }
-      if !token.hasEscapes,
-        let t = reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) })
-      {
-        return t
-      }
-      let s = reader.string(token)
-      if let t = Timestamp.parse(formatted: s) ?? Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
-      throw fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
-    case .number:
-      return try millisecondsNumber(at: at)
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: "a date string", at: at)
-    }
+    try scalar(
+      expected: "a date string",
+      string: { r, token, at in
+        if !token.hasEscapes,
+          let t = r.reader.withBytes(token, { Timestamp.parse(formatted: $0) ?? Timestamp.parse(milliseconds: $0) })
+        {
+          return t
+        }
+        let s = r.reader.string(token)
+        if let t = Timestamp.parse(formatted: s) ?? Timestamp.parse(milliseconds: Array(s.utf8)) { return t }
+        throw r.fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
+      },
+      number: { r, at in try r.millisecondsNumber(at: at) })
   }
 
   /// A boolean: JSON true/false, "true"/"false", "1"/"0", or the numbers 1/0.
   mutating func flag() throws -> Bool? {
-    let (kind, at) = try peek()
-    switch kind {
-    case .bool: return try reader.readBool()
-    case .string:
-      let token = try reader.readStringToken()
-      if reader.isEmpty(token) { return nil }
-      // The usual spellings, compared in place; anything else is read as text below.
-      if reader.stringEquals(token, "false") || reader.stringEquals(token, "0") { return false }
-      if reader.stringEquals(token, "true") || reader.stringEquals(token, "1") { return true }
-      switch reader.string(token) {
-      case "true", "1": return true
-      case "false", "0": return false
-      case let other:
-        throw fieldError(
-          "\(Excerpt.quoted(other)) is not a boolean (expected \"true\", \"false\", \"1\" or \"0\")", at: at)
-      }
-    case .number:
-      let t = try reader.readNumberToken()
-      switch reader.text(t.start, t.end) {
-      case "1": return true
-      case "0": return false
-      default: throw fieldError("\(numberText(t)) is not a boolean (expected 1 or 0)", at: at)
-      }
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: "a boolean", at: at)
-    }
+    try scalar(
+      expected: "a boolean",
+      string: { r, token, at in
+        // The usual spellings, compared in place; anything else is read as text below.
+        if r.reader.stringEquals(token, "false") || r.reader.stringEquals(token, "0") { return false }
+        if r.reader.stringEquals(token, "true") || r.reader.stringEquals(token, "1") { return true }
+        switch r.reader.string(token) {
+        case "true", "1": return true
+        case "false", "0": return false
+        case let other:
+          throw r.fieldError(
+            "\(Excerpt.quoted(other)) is not a boolean (expected \"true\", \"false\", \"1\" or \"0\")", at: at)
+        }
+      },
+      number: { r, at in
+        let t = try r.reader.readNumberToken()
+        switch r.reader.text(t.start, t.end) {
+        case "1": return true
+        case "0": return false
+        default: throw r.fieldError("\(r.numberText(t)) is not a boolean (expected 1 or 0)", at: at)
+        }
+      },
+      bool: { r in try r.reader.readBool() })
   }
 
   /// A whole number within `range`, as a JSON integer or a digit string.
   mutating func integer(in range: ClosedRange<Int64>, what: String) throws -> Int64? {
-    let (kind, at) = try peek()
-    let shown: String
-    let digits: String
-    switch kind {
-    case .string:
-      let token = try reader.readStringToken()
-      if reader.isEmpty(token) { return nil }
-      if !token.hasEscapes, let value = reader.withBytes(token, Self.shortInteger), range.contains(value) {
-        return value
-      }
-      digits = reader.string(token)
-      shown = Excerpt.quoted(digits)
-    case .number:
-      let t = try reader.readNumberToken()
-      digits = reader.text(t.start, t.end)
-      shown = numberText(t)
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: what, at: at)
-    }
+    try scalar(
+      expected: what,
+      string: { r, token, at in
+        if !token.hasEscapes, let value = r.reader.withBytes(token, Self.shortInteger), range.contains(value) {
+          return value
+        }
+        let digits = r.reader.string(token)
+        return try r.integer(digits, shown: Excerpt.quoted(digits), in: range, what: what, at: at)
+      },
+      number: { r, at in
+        let t = try r.reader.readNumberToken()
+        return try r.integer(r.reader.text(t.start, t.end), shown: r.numberText(t), in: range, what: what, at: at)
+      })
+  }
+
+  /// `digits` as a whole number within `range`, else an error showing `shown`.
+  private func integer(
+    _ digits: String, shown: String, in range: ClosedRange<Int64>, what: String, at: Int
+  ) throws -> Int64 {
     let body = digits.hasPrefix("-") ? digits.dropFirst() : Substring(digits)
     guard !body.isEmpty, body.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(digits) else {
       throw fieldError("\(shown) is not \(what)", at: at)
@@ -266,22 +253,9 @@ struct ValueReading {
 
   /// A small code Apple sends as a digit string ("1") or number; kept as its text.
   mutating func code() throws -> String? {
-    let (kind, at) = try peek()
-    switch kind {
-    case .string:
-      let token = try reader.readStringToken()
-      return reader.isEmpty(token) ? nil : reader.string(token)
-    case .number:
-      let t = try reader.readNumberToken()
-      return reader.text(t.start, t.end)
-    case .bool:
-      return try reader.readBool() ? "true" : "false"
-    case .null:
-      try reader.readNull()
-      return nil
-    default:
-      throw wrongType(kind, expected: "a string or number code", at: at)
-    }
+    try scalar(
+      expected: "a string or number code", string: { r, token, _ in r.reader.string(token) },
+      number: { r, _ in try r.numberAsText() }, bool: { r in try r.reader.readBool() ? "true" : "false" })
   }
 
   // MARK: Containers

@@ -1,4 +1,3 @@
-import Dispatch
 import ReceiptModel
 
 /// How revenue rows are grouped.
@@ -288,71 +287,71 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    try report(catalog: catalog, grouping: grouping, range: range, commission: commission, halvesFrom: 20_000)
+    let whole = ReportPart(positions: purchaseOrder(), upgrades: upgradeMoments())
+    return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
   }
 
-  /// `report`, computed in two halves on two threads from `minimum` transactions on (tests lower it).
-  func report(
-    catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan,
-    halvesFrom minimum: Int
-  ) throws(ReceiptError) -> RevenueReport {
-    let order = purchaseOrder()
-    let upgrades = upgradeMoments()
-    // One transaction at a time, so the report needs no second copy of the ledger.
-    func part(_ positions: [Int]) throws(ReceiptError) -> RevenueReport {
-      var report = RevenueReport(hasProceeds: commission != .none)
-      try forEachRecord(
-        positions, upgrades: upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
-      ) { (record) throws(ReceiptError) in
-        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
-      }
-      return report
-    }
-    var report: RevenueReport
-    if order.count >= minimum, commission == .none, let sum = inHalves(order, part) {
-      report = sum
-    } else {
-      report = try part(order)
-    }
-    report.counts.duplicatesMerged = duplicatesMerged
-    report.errors = errors
-    return report
+  /// Some transactions of the ledger, in purchase order, whose report is one term of a sum (`reportParts`).
+  public struct ReportPart: Sendable {
+    let positions: [Int]
+    /// `upgradeMoments()`, shared by every part.
+    let upgrades: [Int: Timestamp]
   }
 
-  /// The report of `order` computed in two halves on two threads and summed, or nil when it must be computed in
-  /// one pass. Without proceeds the paid service before a sale (the one fact that needs the sales before it) is
-  /// not tracked, so the order is simply cut in two. The sum is the one pass's report exactly: without proceeds or
-  /// a negative price every total only grows, so a half or the sum overflows exactly when one pass does; and on
+  /// The purchase order cut into `count` parts whose reports, each made alone (`report(of:)`, one thread each if
+  /// the caller likes), sum to the one-pass report (`report(summing:)`); nil when it must be made in one pass.
+  ///
+  /// Without proceeds the paid service before a sale (the one fact that needs the sales before it) is not
+  /// tracked, so the order is simply cut. The sum is the one pass's report exactly: without proceeds or a
+  /// negative price every total only grows, so a part or the sum overflows exactly when one pass does; and on
   /// any error the caller makes that pass, so the error is the one it meets first.
-  func inHalves(_ order: [Int], _ part: ([Int]) throws(ReceiptError) -> RevenueReport) -> RevenueReport? {
+  public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
+    guard commission == .none, count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
       || entries.indices.contains { entries[$0].price.map { $0.amount.units < 0 } ?? false }
     guard !hasNegativePrice else { return nil }
-    let middle = order.count / 2
-    guard middle > 0 else { return nil }
-    let halves = [Array(order[..<middle]), Array(order[middle...])]
-    var results: [Result<RevenueReport, ReceiptError>?] = [nil, nil]
-    withoutActuallyEscaping(part) { part in
-      results.withUnsafeMutableBufferPointer { slots in
-        // Each thread writes its own slot and reads only the ledger.
-        let shared = HalvesShared(part: part, halves: halves, slots: slots)
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-          do throws(ReceiptError) {
-            shared.slots[i] = .success(try shared.part(shared.halves[i]))
-          } catch {
-            shared.slots[i] = .failure(error)
-          }
-        }
-      }
+    let order = purchaseOrder()
+    guard order.count >= count else { return nil }
+    let upgrades = upgradeMoments()
+    return (0..<count).map { i in
+      ReportPart(positions: Array(order[order.count * i / count..<order.count * (i + 1) / count]), upgrades: upgrades)
     }
-    guard case .success(var sum)? = results[0], case .success(let other)? = results[1] else { return nil }
+  }
+
+  /// The report of the transactions of `part` alone, to be summed by `report(summing:)`.
+  public func report(
+    of part: ReportPart, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
+    commission: CommissionPlan
+  ) throws(ReceiptError) -> RevenueReport {
+    var report = RevenueReport(hasProceeds: commission != .none)
+    // One transaction at a time, so the report needs no second copy of the ledger.
+    try forEachRecord(
+      part.positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+    ) { (record) throws(ReceiptError) in
+      try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+    }
+    return report
+  }
+
+  /// The ledger's report from its parts' reports (`reportParts`, in order); nil when a sum overflows (the one
+  /// pass then meets the error first).
+  public func report(summing parts: [RevenueReport]) -> RevenueReport? {
+    guard var sum = parts.first else { return nil }
     do throws(ReceiptError) {
-      try sum.merge(other)
+      for other in parts.dropFirst() { try sum.merge(other) }
     } catch {
       return nil
     }
-    return sum
+    return finished(sum)
+  }
+
+  /// `report` with what only the whole ledger knows: duplicate rows merged, inputs that could not be read.
+  private func finished(_ report: RevenueReport) -> RevenueReport {
+    var report = report
+    report.counts.duplicatesMerged = duplicatesMerged
+    report.errors = errors
+    return report
   }
 
   /// Every distinct transaction as a ledger record: what `revenue --format ledger` writes for one document.
@@ -444,14 +443,6 @@ extension RevenueLedger {
     }
     return moments
   }
-}
-
-/// What the two threads of `RevenueLedger.inHalves` share: the halves and the report of a half, read only, and
-/// one result slot each.
-private struct HalvesShared: @unchecked Sendable {
-  let part: ([Int]) throws(ReceiptError) -> RevenueReport
-  let halves: [[Int]]
-  let slots: UnsafeMutableBufferPointer<Result<RevenueReport, ReceiptError>?>
 }
 
 /// A subscription's paid service so far, in purchase order: a running total, and the refunded periods apart,

@@ -1,10 +1,11 @@
+import ReceiptFormats
 import ReceiptModel
 
 /// Fuzz properties of the app receipt reader, for the libFuzzer target and the regression replay.
-public enum AppReceiptFuzzing {
+package enum AppReceiptFuzzing {
   /// Runs the bytes through sniffing, recognition, the PKCS#7 envelope and (directly) the payload decoder.
   /// Returns the properties that failed; empty when all is well. A crash or hang is a finding by itself.
-  public static func fuzz(_ bytes: [UInt8]) -> [String] {
+  package static func fuzz(_ bytes: [UInt8]) -> [String] {
     var problems: [String] = []
     _ = AppReceiptInput.sniff(bytes)
 
@@ -59,7 +60,7 @@ public enum AppReceiptFuzzing {
 
   /// The registry path the commands take: when the app receipt format claims the bytes, its history never
   /// claims an owner or a verified signature, and its errors are one line with a byte offset inside the input.
-  static func fuzzRegistryPath(_ bytes: [UInt8]) -> [String] {
+  package static func fuzzRegistryPath(_ bytes: [UInt8]) -> [String] {
     var problems: [String] = []
     guard FormatRegistry.standard.format(for: bytes) is AppReceiptFormat else { return problems }
     do {

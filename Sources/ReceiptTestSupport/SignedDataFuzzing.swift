@@ -1,11 +1,12 @@
+import ReceiptFormats
 import ReceiptModel
 
 /// Fuzz entry for base64url and JWS decoding; the libFuzzer target calls it with each input.
-public enum SignedDataFuzzing {
+package enum SignedDataFuzzing {
   /// Runs `bytes` through every signed-data entry. Returns the properties that failed (empty when all is
   /// well); a crash or trap is the other kind of finding.
   @discardableResult
-  public static func fuzz(_ bytes: [UInt8]) -> [String] {
+  package static func fuzz(_ bytes: [UInt8]) -> [String] {
     var problems: [String] = []
     // base64url: whatever decodes must re-encode to the same text (less padding): the decoder is strict.
     if let decoded = try? Base64URL.decode(bytes) {

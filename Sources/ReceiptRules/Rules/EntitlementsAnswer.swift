@@ -1,0 +1,54 @@
+import ReceiptModel
+
+/// Everything `entitlements` answers about one history at one moment: each entitlement's status, Apple's own
+/// status beside it, and what a support person should hear about besides.
+public struct EntitlementsAnswer: Sendable {
+  /// Each entitlement's status, as `entitlementStatuses` gives them.
+  public var results: [EntitlementResult]
+  /// Apple's status for the subscription that decided each result, compared with it (nil where Apple gives
+  /// none); one per result.
+  public var appleStatuses: [StoreStatusComparison?]
+  /// Apple's statuses of subscriptions none of whose transactions could be read.
+  public var unreadStatuses: [StoreStatusWithoutTransaction]
+  /// Why there is nothing to answer, when no purchase gives an entitlement (nil otherwise).
+  public var nothing: String?
+  /// Family Sharing contradictions, catalog disagreements, each result Apple's status disagrees with, and each
+  /// status without a readable transaction.
+  public var findings: [String]
+
+  /// - Parameters:
+  ///   - results: each entitlement's status.
+  ///   - appleStatuses: Apple's status compared with each result (nil where Apple gives none).
+  ///   - unreadStatuses: Apple's statuses of subscriptions without a readable transaction.
+  ///   - nothing: why there is nothing to answer, when there is not.
+  ///   - findings: what a support person should hear about besides.
+  public init(
+    results: [EntitlementResult], appleStatuses: [StoreStatusComparison?] = [],
+    unreadStatuses: [StoreStatusWithoutTransaction] = [], nothing: String? = nil, findings: [String] = []
+  ) {
+    self.results = results
+    self.appleStatuses = appleStatuses
+    self.unreadStatuses = unreadStatuses
+    self.nothing = nothing
+    self.findings = findings
+  }
+}
+
+/// The whole `entitlements` answer for `history` at `time`, with `catalog`'s products and entitlements.
+public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
+{
+  let results = entitlementStatuses(of: history, catalog: catalog, at: time)
+  let apple = results.map { compareWithStoreStatus($0, history: history, at: time) }
+  let disagreements = zip(results, apple).compactMap { r, c in
+    c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
+  }
+  let unread = storeStatusesWithoutTransaction(in: history)
+  let findings =
+    sharingContradictions(of: history, catalog: catalog, at: time) + catalogDisagreements(of: history, catalog: catalog)
+    + disagreements + unread.map(\.sentence)
+  let nothing =
+    results.isEmpty
+    ? nothingToAnswerReason(of: history, at: time, kind: "non-consumable or subscription purchase") : nil
+  return EntitlementsAnswer(
+    results: results, appleStatuses: apple, unreadStatuses: unread, nothing: nothing, findings: findings)
+}

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import ReceiptFormats
+
+/// The eight-bytes-at-a-time scan stops where a byte-by-byte search finds the first byte it looks for, or where
+/// fewer than eight bytes are left, for every test its callers give it.
+@Suite struct WordScanTests {
+  /// The callers' tests, each with the byte-by-byte predicate it stands for.
+  static var scans: [(name: String, flags: (UInt64) -> UInt64, isFlagged: (UInt8) -> Bool)] {
+    [
+      (
+        "JSON string",
+        { WordScan.equal($0, 0x22) | WordScan.equal($0, 0x5C) | WordScan.below($0, 0x20) | WordScan.nonASCII($0) },
+        { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 }
+      ),
+      (
+        "JSON writer",
+        {
+          WordScan.equal($0, 0x22) | WordScan.equal($0, 0x5C) | WordScan.equal($0, 0x7F) | WordScan.below($0, 0x20)
+            | WordScan.nonASCII($0)
+        }, { $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 < 0x20 || $0 >= 0x80 }
+      ),
+      ("quote", { WordScan.equal($0, 0x22) }, { $0 == 0x22 }),
+      ("dot", { WordScan.equal($0, 0x2E) }, { $0 == 0x2E }),
+    ]
+  }
+
+  /// Where `skip` must stop: the first flagged byte within the whole words from `start`, else the last word's end.
+  static func expected(_ bytes: [UInt8], from start: Int, isFlagged: (UInt8) -> Bool) -> Int {
+    let wordsEnd = start + (bytes.count - start) / 8 * 8
+    return (start..<wordsEnd).first { isFlagged(bytes[$0]) } ?? wordsEnd
+  }
+
+  @Test func stopsWhereAByteByByteSearchStops() {
+    // Bytes next to each flagged value (borrows from one byte into the next are the classic SWAR mistake).
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x2D, 0x2E, 0x2F, 0x41, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC2, 0xFF,
+    ]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33)
+    }
+    var checked = 0
+    for _ in 0..<3_000 {
+      let count = next() % 40
+      // Mostly plain letters, so runs of clean words occur, with one or two special bytes anywhere.
+      var bytes = (0..<count).map { _ in UInt8(ascii: "a") + UInt8(next() % 26) }
+      for _ in 0..<(next() % 3) where count > 0 { bytes[next() % count] = alphabet[next() % alphabet.count] }
+      let start = count == 0 ? 0 : next() % (count + 1)
+      for scan in Self.scans {
+        let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+          guard let base = buffer.baseAddress else { return start }
+          return WordScan.skip(base, from: start, to: buffer.count, flags: scan.flags)
+        }
+        #expect(found == Self.expected(bytes, from: start, isFlagged: scan.isFlagged), "\(scan.name) \(bytes) \(start)")
+        checked += 1
+      }
+    }
+    #expect(checked == 12_000)
+  }
+
+  @Test func everyByteValueAtEveryPlaceOfAWord() {
+    for scan in Self.scans {
+      for value in 0...255 {
+        for place in 0..<8 {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 16)
+          bytes[place] = UInt8(value)
+          let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return WordScan.skip(base, from: 0, to: buffer.count, flags: scan.flags)
+          }
+          #expect(
+            found == Self.expected(bytes, from: 0, isFlagged: scan.isFlagged), "\(scan.name) \(value) at \(place)")
+        }
+      }
+    }
+  }
+}
