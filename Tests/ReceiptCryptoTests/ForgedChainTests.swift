@@ -108,6 +108,42 @@ import Testing
     #expect(verifier.cacheMisses == 1 && verifier.cacheHits == 1)
   }
 
+  /// The cache keyed by the header's x5c text (the fast path) gives the verdict a fresh verifier gives (the slow
+  /// path), for trusted and rejected chains, at every moment, with good and broken signatures.
+  @Test func chainFoundByItsTextGivesTheFreshVerdict() throws {
+    let trust = try Self.testTrust()
+    var warm = AppleSignatureVerifier(trust: trust)
+    let leaf = try Certificate(derEncoded: try Self.certificate("leafexpired"))
+    let moments = [
+      VerificationMoment(millisecondsSince1970: 1_767_225_600_000, source: .signedDate),
+      VerificationMoment(millisecondsSince1970: leaf.notAfter + 1, source: .now),
+      VerificationMoment(millisecondsSince1970: 0, source: .now),
+    ]
+    var checked = 0
+    for name in ["good", "expired-leaf", "no-leaf-marker", "leaf-signed-by-another-key"] {
+      let token = try Self.token(name)
+      var broken = token
+      broken.signature[0] ^= 0x01
+      var seen = false
+      for candidate in [token, broken] {
+        for moment in moments {
+          var fresh = AppleSignatureVerifier(trust: trust)
+          let slow = candidate.verify(with: &fresh, at: moment)
+          #expect(fresh.cacheHits == 0)
+          let hitsBefore = warm.cacheHits
+          let fast = candidate.verify(with: &warm, at: moment)
+          #expect(fast == slow, "\(name) at \(moment.millisecondsSince1970)")
+          if seen { #expect(warm.cacheHits == hitsBefore + 1, "\(name): served from the cache") }
+          seen = true
+          checked += 1
+        }
+      }
+    }
+    // One validation per distinct chain: the time and the signature were checked every time.
+    #expect(warm.cacheMisses == 4)
+    #expect(checked == 24)
+  }
+
   @Test func loneSelfSignedCertificateIsTestSigned() throws {
     var verifier = AppleSignatureVerifier()
     let token = try Self.token("lone")

@@ -40,6 +40,10 @@ public struct AppleSignatureVerifier: Sendable {
           .jwsX5C, "x5c holds \(x5c.count) certificates; Apple's chain has exactly 3 (leaf, intermediate, root)"))
     }
     // x5c[2] is never read: the root is the pinned one, whatever the token carries.
+    let chainText = Array(x5c.prefix(2))
+    if x5c.count == 3, let entry = cache.lookUp(text: chainText) {
+      return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
+    }
     var der: [[UInt8]] = []
     for (index, text) in x5c.prefix(2).enumerated() {
       guard let bytes = Base64.decode(text) else {
@@ -49,8 +53,21 @@ public struct AppleSignatureVerifier: Sendable {
     }
     if x5c.count == 1 { return verifyLone(der[0], signingInput: signingInput, signature: signature, at: moment) }
 
+    let entry = cachedChain(der, policy: .jws, positions: ["x5c[0]", "x5c[1]"])
+    cache.store(entry, forText: chainText)
+    return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
+  }
+
+  /// The verdict of one JWS whose chain result is `entry`: the validity dates at `moment` and the ES256
+  /// signature are checked every time (never cached).
+  func verdict(
+    _ entry: ChainCache.Entry, signingInput: [UInt8], signature: [UInt8], at moment: VerificationMoment
+  ) -> SignatureVerdict {
+    func failed(_ failure: SignatureFailure, _ chain: [CertificateSummary] = []) -> SignatureVerdict {
+      SignatureVerdict(outcome: .failed(failure), moment: moment, chain: chain)
+    }
     let chain: ValidatedChain
-    switch cachedChain(der, policy: .jws, positions: ["x5c[0]", "x5c[1]"]) {
+    switch entry {
     case .trusted(let trusted): chain = trusted
     case .rejected(let failure, let summaries): return failed(failure, summaries)
     }

@@ -12,6 +12,9 @@ public struct ChainCache: Sendable {
 
   public let capacity: Int
   private var entries: [[[UInt8]]: Entry] = [:]
+  /// The same results keyed by the base64 text they were decoded from, so a batch's repeated headers skip
+  /// decoding their certificates again (a text decodes to one set of bytes, so the entry is the same).
+  private var entriesByText: [[String]: Entry] = [:]
   public private(set) var hits = 0
   public private(set) var misses = 0
 
@@ -32,5 +35,19 @@ public struct ChainCache: Sendable {
   public mutating func store(_ entry: Entry, for certificates: [[UInt8]]) {
     guard entries.count < capacity else { return }
     entries[certificates] = entry
+  }
+
+  /// The stored result for certificates given as the base64 `text` they were decoded from, counting a hit
+  /// (a miss is counted by the byte lookup that follows it).
+  public mutating func lookUp(text: [String]) -> Entry? {
+    guard let entry = entriesByText[text] else { return nil }
+    hits += 1
+    return entry
+  }
+
+  /// Stores `entry` for the base64 `text` whose decoded bytes it was validated from.
+  public mutating func store(_ entry: Entry, forText text: [String]) {
+    guard entriesByText.count < capacity else { return }
+    entriesByText[text] = entry
   }
 }
