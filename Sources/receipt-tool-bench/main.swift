@@ -14,9 +14,6 @@ if CommandLine.arguments.dropFirst().first == "ecdsa" {
   exit(targets.allSatisfy(\.1) ? 0 : 1)
 }
 
-// Line by line even into a file: a run takes minutes, and a reader watches it.
-setvbuf(stdout, nil, _IOLBF, 0)
-
 // `receipt-tool-bench chains [work-dir] [other-receipt-tool]`: only the signed-chain section (one core against two),
 // optionally also timing another build (e.g. the session-start release binary) on the same file.
 let arguments = Array(CommandLine.arguments.dropFirst())
