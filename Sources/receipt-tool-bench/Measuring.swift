@@ -4,11 +4,11 @@ func size(_ path: String) -> Double {
   Double(((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0) / 1_000_000
 }
 
-/// Runs `sh -c command` with output to /dev/null; returns wall seconds, peak RSS (KiB) and exit status.
+/// Runs `sh -c command` with output and warnings to /dev/null; returns wall seconds, peak RSS (KiB) and exit status.
 func measure(_ command: String) -> (seconds: Double, rssKiB: Int, status: Int32) {
   var pid: pid_t = 0
   let argv: [UnsafeMutablePointer<CChar>?] = [
-    strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null; " + command), nil,
+    strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null 2>&1; " + command), nil,
   ]
   defer { for p in argv { free(p) } }
   let start = DispatchTime.now()
