@@ -132,6 +132,28 @@ struct RuleFastPathTests {
     }
   }
 
+  @Test func ledgerUpgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
+    var ledger = RevenueLedger()
+    for (_, history, _) in try Self.histories() { ledger.add(history) }
+    // The scan the binary search replaced: the upgraded transaction's chain and group, every member read.
+    let positions = 0..<ledger.distinctTransactions
+    var scanned: [Int: Timestamp] = [:]
+    for i in positions where ledger.isUpgraded(at: i) {
+      guard let bought = ledger.purchaseDate(at: i) else { continue }
+      var first: Timestamp?
+      for j in positions where j != i {
+        let sameChain = ledger.chainKey(at: j) == ledger.chainKey(at: i)
+        let sameGroup = ledger.subscriptionGroup(at: i).map { $0 == ledger.subscriptionGroup(at: j) } ?? false
+        guard sameChain || sameGroup, let at = ledger.purchaseDate(at: j), at > bought else { continue }
+        if let f = first, f <= at { continue }
+        first = at
+      }
+      scanned[i] = first
+    }
+    #expect(ledger.upgradeMoments() == scanned)
+    #expect(scanned.count > 100, "the batch holds upgrades to compare")
+  }
+
   @Test func aConsideredTransactionReadsTheTransactionItWasGiven() throws {
     for (name, history, catalog) in try Self.histories().prefix(3) {
       let known = history.known(at: ReceiptShape.endOfHistory.timestamp)
