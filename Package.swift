@@ -30,7 +30,8 @@ let package = Package(
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
     .executableTarget(
-      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md"]),
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"],
+      exclude: ["README.md", "FAST-PATHS.md"]),
     // Unit tests, one target per library target. Each imports its own module @testable and the targets below
     // it plainly; a test that needs several layers lives with the highest one it needs.
     .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),

@@ -56,6 +56,8 @@ public struct SignatureCheck: Hashable, Sendable {
   public var anchor: Anchor?
   /// Always false: the check is offline and asks no one whether a certificate was revoked.
   public var revocationChecked: Bool
+  /// For a JSON body carrying its signed receipt (`latest_receipt`): how far the receipt backs the JSON.
+  public var backing: ReceiptBacking?
 
   /// Failures kept per document; the count is exact either way.
   public static let maxFailuresKept = 20
@@ -167,6 +169,7 @@ public struct SignatureCheck: Hashable, Sendable {
     }
     if weakest != .verified { combined.anchor = nil }
     combined.note = speaker?.note
+    combined.backing = speaker?.backing
     combined.chain = speaker?.chain ?? []
     combined.moment = speaker?.moment
     return combined
@@ -175,6 +178,8 @@ public struct SignatureCheck: Hashable, Sendable {
   /// One line a support person can read out (`verified: ...`, `invalid: ...`).
   public var summary: String {
     var parts: [String] = []
+    // The backing speaks first; an unsigned verdict's note already is the backing's phrase.
+    if let backing, verdict != .unsigned { parts.append(backing.summary) }
     switch verdict {
     case .verified:
       let root = chain.last.map { $0.commonName ?? $0.organization ?? "a root with no name" } ?? "a root"

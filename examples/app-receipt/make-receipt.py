@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Builds a hand-written on-device app receipt (PKCS#7 SignedData, base64) from a verifyReceipt JSON response.
 
-Usage: make-receipt.py RESPONSE.json > receipt.b64
+Usage: make-receipt.py [--payload] [--device-id UUID] RESPONSE.json > receipt.b64
+
+--payload writes the receipt payload alone (DER, the content a PKCS#7 signer signs; make-signed-receipt.sh signs
+it). --device-id adds the opaque value (type 4, sixteen fixed bytes) and the device hash (type 5): SHA-1 over the
+UUID's 16 bytes, the opaque value and the bundle id attribute's value bytes, as Apple's "validating receipts
+locally" describes.
 
 The receipt's attributes follow Apple's ASN.1 field table (app fields 0, 2, 3, 12, 19; in-app 1701-1706,
 1708, 1711, 1712, 1713, 1719) with the types Apple's own receipts use (UTF8String, IA5String dates in
@@ -9,6 +14,8 @@ RFC 3339, INTEGER). The SignedData has no certificates and no SignerInfo: nothin
 Apple, and receipt-tool, which verifies no signature, reads it all the same.
 """
 import base64
+import hashlib
+import uuid
 import json
 import sys
 from datetime import datetime, timezone
@@ -80,18 +87,35 @@ def in_app(row):
     return der(0x31, b"".join(fields))
 
 
+OPAQUE = bytes(range(0xA0, 0xB0))
+
+
 def main():
-    response = json.load(open(sys.argv[1]))
+    args = sys.argv[1:]
+    payload_only = "--payload" in args
+    args = [a for a in args if a != "--payload"]
+    device = None
+    if "--device-id" in args:
+        i = args.index("--device-id")
+        device = uuid.UUID(args[i + 1]).bytes
+        del args[i : i + 2]
+    response = json.load(open(args[0]))
     receipt = response["receipt"]
+    bundle = utf8(receipt["bundle_id"])
     fields = [
         attribute(0, utf8(receipt.get("receipt_type", "Production"))),
-        attribute(2, utf8(receipt["bundle_id"])),
+        attribute(2, bundle),
         attribute(3, utf8(receipt["application_version"])),
         attribute(12, ia5(rfc3339(receipt.get("receipt_creation_date_ms")))),
         attribute(19, utf8(receipt.get("original_application_version", ""))),
     ]
+    if device is not None:
+        fields += [attribute(4, OPAQUE), attribute(5, hashlib.sha1(device + OPAQUE + bundle).digest())]
     fields += [attribute(17, in_app(row)) for row in receipt.get("in_app", [])]
     payload = der(0x31, b"".join(fields))
+    if payload_only:
+        sys.stdout.buffer.write(payload)
+        return
     sha256 = der(0x30, oid("2.16.840.1.101.3.4.2.1") + der(0x05, b""))
     content = der(0x30, oid("1.2.840.113549.1.7.1") + der(0xA0, der(0x04, payload)))
     signed = der(0x30, integer(1) + der(0x31, sha256) + content + der(0x31, b""))

@@ -58,17 +58,19 @@ package final class CommandContext: @unchecked Sendable {
   ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
   ///     them passes false (warnings are kept either way).
   ///   - signatures: what signatures are checked with (nil: not checked).
+  ///   - deviceID: the device an app receipt's hash is checked against (`--device-id`).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when the document cannot be read.
   func decode(
     _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true,
-    signatures: SignatureChecking?
+    signatures: SignatureChecking?, deviceID: DeviceIdentifier? = nil
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
     var options = DecodeOptions(
       keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
     options.pieceHelpers = Cores.pieceHelpers
+    options.deviceID = deviceID
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }

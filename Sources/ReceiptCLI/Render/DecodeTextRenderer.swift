@@ -121,6 +121,7 @@ package enum DecodeTextRenderer {
     head.append(("Created", "\(r.receiptCreationDate.display)"))
     head.append(("Requested", "\(r.requestDate.display)"))
     head.append(("App bought", "\(r.originalPurchaseDate.display)"))
+    if let device = r.deviceCheck { head.append(("Device", "\(device.summary)")) }
     return head
   }
 

@@ -88,6 +88,58 @@ package enum SignatureCheckRendering {
           })
       ),
       ("note", .str(check.note)),
+      ("backing", check.backing.map(backingJSON) ?? .null),
+    ])
+  }
+
+  /// `"backing"`: how far a JSON body's signed receipt backs it, transaction by transaction.
+  package static func backingJSON(_ backing: ReceiptBacking) -> JSONValue {
+    .object([
+      ("outcome", .string(backing.outcome.rawValue)),
+      ("summary", .string(backing.summary)),
+      ("not_a_receipt_reason", .str(backing.notAReceiptReason)),
+      ("not_a_receipt_detail", .str(backing.notAReceiptDetail)),
+      ("receipt_creation_date", .str(backing.receiptCreationDate?.iso8601)),
+      ("transactions", .int(backing.entries.count)),
+      ("backed_transactions", .int(backing.backedCount)),
+      (
+        "not_backed",
+        .array(
+          backing.entries.compactMap { entry -> JSONValue? in
+            switch entry.standing {
+            case .backed: return nil
+            case .contradicted(let differences):
+              return .object([
+                ("transaction_id", .string(entry.transactionID)),
+                ("product_id", .string(entry.productID)),
+                ("standing", .string("contradicted")),
+                (
+                  "differences",
+                  .array(
+                    differences.map {
+                      .object([
+                        ("field", .string($0.field)), ("json", .string($0.json)), ("receipt", .string($0.receipt)),
+                      ])
+                    })
+                ),
+              ])
+            case .notInReceipt(let absence):
+              return .object([
+                ("transaction_id", .string(entry.transactionID)),
+                ("product_id", .string(entry.productID)),
+                ("standing", .string("not-in-receipt")),
+                ("reason", .string(absence.rawValue)),
+              ])
+            }
+          })
+      ),
+      (
+        "only_in_receipt",
+        .array(
+          backing.onlyInReceipt.map {
+            .object([("transaction_id", .string($0.transactionID)), ("product_id", .string($0.productID))])
+          })
+      ),
     ])
   }
 }

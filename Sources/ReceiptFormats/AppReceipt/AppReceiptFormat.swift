@@ -58,6 +58,8 @@ public struct AppReceiptFormat: InputFormat {
     }
     var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
+    history.provenance.receipt?.deviceCheck = AppReceiptHistory.deviceCheck(
+      of: document.payload, device: options.deviceID)
     if let checking = options.signatures, document.payload.signature.signerCount > 0 {
       history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     }
@@ -193,6 +195,36 @@ public enum AppReceiptHistory {
     }
     let verdict = checking.verifiers.withVerifier { $0.verifyPKCS7(document.der, at: moment) }
     return JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
+  }
+
+  /// The receipt's device hash (type 5) against SHA-1 over the device's bytes, the opaque value (type 4) and the
+  /// bundle id attribute's value bytes (type 2, as stored).
+  static func deviceCheck(of payload: AppReceiptPayload, device: DeviceIdentifier?) -> DeviceCheck {
+    guard let device else { return .notChecked }
+    let missing = [
+      payload.sha1Hash == nil ? "device hash (type 5)" : nil,
+      payload.opaqueValue == nil ? "opaque value (type 4)" : nil,
+      payload.bundleIDValue == nil ? "bundle id (type 2)" : nil,
+    ].compactMap { $0 }
+    guard let hash = payload.sha1Hash, let opaque = payload.opaqueValue, let bundle = payload.bundleIDValue else {
+      return .cannotCheck(deviceID: device.text, missing: missing.joined(separator: ", "))
+    }
+    let computed = DigestAlgorithm.sha1.digest(device.bytes + opaque + bundle)
+    guard computed == hash else {
+      return .mismatch(deviceID: device.text, receiptHash: hex(hash), computed: hex(computed))
+    }
+    return .matches(deviceID: device.text)
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for b in bytes {
+      out.append(digits[Int(b >> 4)])
+      out.append(digits[Int(b & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// `Production`, `Sandbox` or `Xcode`, as verifyReceipt's `environment` spells them, from Apple's

@@ -13,6 +13,8 @@ public struct AppReceiptPayload: Sendable, Equatable {
   public var bundleID: String?
   /// Type 3, `application_version` (CFBundleVersion).
   public var appVersion: String?
+  /// Type 2's value bytes as stored (the DER UTF8String), which the device hash covers.
+  public var bundleIDValue: [UInt8]?
   /// Type 4, the opaque value hashed with the device id (for on-device validation only).
   public var opaqueValue: [UInt8]?
   /// Type 5, the SHA-1 hash to compare on device.

@@ -68,7 +68,9 @@ public enum AppReceiptPayloadDecoder {
       switch type {
       case 0: payload.receiptType = try fields.text(attribute, community: isCommunity)
       case 1: payload.appItemID = try fields.integer(attribute, community: isCommunity)
-      case 2: payload.bundleID = try fields.text(attribute, community: isCommunity)
+      case 2:
+        payload.bundleID = try fields.text(attribute, community: isCommunity)
+        payload.bundleIDValue = Array(fields.value(attribute))
       case 3: payload.appVersion = try fields.text(attribute, community: isCommunity)
       case 4: payload.opaqueValue = Array(fields.value(attribute))
       case 5: payload.sha1Hash = Array(fields.value(attribute))

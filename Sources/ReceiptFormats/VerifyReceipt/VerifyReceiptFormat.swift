@@ -14,12 +14,38 @@ public struct VerifyReceiptFormat: InputFormat {
   }
 
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
-    try ReceiptDecoder.decode(bytes, source: source, options: options)
+    var history = try ReceiptDecoder.decode(bytes, source: source, options: Self.reading(options))
+    Self.checkBacking(&history, source: source, options: options)
+    return history
   }
 
   public func decode(
     contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
   ) throws(ReceiptError) -> PurchaseHistory {
-    try ReceiptDecoder.decode(buffer: buffer, source: source, options: options)
+    var history = try ReceiptDecoder.decode(buffer: buffer, source: source, options: Self.reading(options))
+    Self.checkBacking(&history, source: source, options: options)
+    return history
+  }
+
+  /// Checking signatures needs `latest_receipt` itself for a while, whether or not it is shown.
+  static func reading(_ options: DecodeOptions) -> DecodeOptions {
+    var reading = options
+    if options.signatures != nil { reading.keepSecrets = true }
+    return reading
+  }
+
+  /// With signatures checked, a body carrying `latest_receipt` gets its verdict from that signed receipt; the
+  /// credential is then dropped again unless `--show-secrets` asked for it.
+  static func checkBacking(_ history: inout PurchaseHistory, source: String, options: DecodeOptions) {
+    guard let checking = options.signatures else { return }
+    if let text = history.provenance.latestReceipt {
+      history.provenance.signatureCheck = LatestReceiptBacking.check(
+        of: history, latestReceipt: text, checking: checking, source: source)
+    }
+    if !options.keepSecrets {
+      // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
+      history.provenance.latestReceipt = nil
+      history.provenance.notification?.password = nil
+    }
   }
 }

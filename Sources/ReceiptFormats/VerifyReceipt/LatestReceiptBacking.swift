@@ -1,0 +1,81 @@
+import ReceiptModel
+import ReceiptRules
+
+/// A JSON body's verdict from the signed receipt it carries in `latest_receipt`: the receipt is verified at its
+/// creation date, decoded, and its purchases compared with the JSON's (`receiptBacking(of:by:)`).
+enum LatestReceiptBacking {
+  /// The verdict of `history`, a verifyReceipt response or Notification v1 body whose `latest_receipt` is `text`.
+  /// - Parameters:
+  ///   - history: The JSON body's purchase history.
+  ///   - text: The base64 `latest_receipt`.
+  ///   - checking: The verifiers lent for this document.
+  ///   - source: The input's name.
+  /// - Returns: The document's signature check, with the backing when the receipt verified.
+  static func check(
+    of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking, source: String
+  )
+    -> SignatureCheck
+  {
+    let what = history.provenance.format.description
+    let input: AppReceiptInput
+    do {
+      input = try AppReceiptInput.recognise(Array(text.utf8))
+    } catch {
+      // A placeholder ("XXXX" in fixtures) or other text: no receipt, so no claim either way.
+      let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
+      let reason = text.isEmpty ? "empty" : "not a receipt (\(kind))"
+      return notAReceipt(reason, detail: error.description, what: what)
+    }
+    let document: AppReceiptReader.Document
+    let signed: PurchaseHistory
+    do {
+      document = AppReceiptReader.Document(
+        form: input.form,
+        payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: false), der: input.der)
+      signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
+    } catch {
+      // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
+      let detail = "\(error)"
+      return notAReceipt(detail.contains("truncated") ? "cut short" : "damaged", detail: detail, what: what)
+    }
+    if document.payload.signature.signerCount == 0 {
+      return notAReceipt("not a receipt (no signer)", detail: nil, what: what)
+    }
+    var check = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+    for i in check.failures.indices { check.failures[i].path = "latest_receipt" }
+    guard check.verdict == .verified || check.verdict == .testSigned else { return check }
+    var backing = receiptBacking(of: history, by: signed)
+    backing.signedByApple = check.verdict == .verified && check.anchor == .apple
+    check.backing = backing
+    switch backing.outcome {
+    case .backed, .notAReceipt: break
+    case .partlyBacked:
+      check.verdict = .unsigned
+      check.note = backing.summary
+      check.anchor = nil
+    case .contradicted:
+      check.verdict = .invalid
+      check.anchor = nil
+      let contradictions = backing.contradicted
+      check.failureCount = contradictions.count
+      check.failures = contradictions.prefix(SignatureCheck.maxFailuresKept).map { entry in
+        var differences: [String] = []
+        if case .contradicted(let list) = entry.standing {
+          differences = list.map { "\($0.field) \($0.json) in the JSON, \($0.receipt) in the signed receipt" }
+        }
+        return SignatureItemFailure(
+          path: "transaction_id \(entry.transactionID)", code: "backing.contradicted", certificate: nil,
+          reason: "contradicts the signed receipt: " + differences.joined(separator: "; "))
+      }
+    }
+    return check
+  }
+
+  static func notAReceipt(_ reason: String, detail: String?, what: String) -> SignatureCheck {
+    var check = SignatureCheck.unsigned(what)
+    let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
+    check.backing = backing
+    check.note = backing.summary
+    return check
+  }
+}
