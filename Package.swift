@@ -30,18 +30,32 @@ let package = Package(
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
     .executableTarget(
-      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["README.md", "FAST-PATHS.md"]),
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"],
+      exclude: ["README.md", "FAST-PATHS.md"]),
+    // Unit tests, one target per library target. Each imports its own module @testable and the targets below
+    // it plainly; a test that needs several layers lives with the highest one it needs.
+    .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),
     .testTarget(
-      name: "ReceiptKitTests",
-      // Depending on the executable makes `swift test` build it for the end-to-end tests.
+      name: "ReceiptFormatsTests",
+      dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptTestSupport"]),
+    .testTarget(
+      name: "ReceiptCLITests",
+      dependencies: [
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+      ]),
+    // Crypto alone: known answers always, Wycheproof where ../shared is present.
+    .testTarget(
+      name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["Fixtures"]),
+    // End-to-end tests of the built binary (goldens in Tests/CLITests, README recipes, examples, browsers, Spark).
+    // Depending on the executable makes `swift test` build it.
+    .testTarget(
+      name: "EndToEndTests",
       dependencies: [
         "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
         "receipt-tool",
       ],
       // Data read by path from the tests, not resources.
-      exclude: ["Fixtures", "FuzzRegressions"]
+      exclude: ["Fixtures"]
     ),
-    // Unit tests of the crypto target alone: known answers always, Wycheproof where ../shared is present.
-    .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"], exclude: ["Fixtures"]),
   ]
 )

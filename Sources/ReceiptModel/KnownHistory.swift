@@ -81,25 +81,31 @@ extension PurchaseHistory {
 /// When each upgraded transaction was upgraded: the purchase date of the transaction that replaced it, the
 /// first one bought after it in its subscription chain (upgrades keep original_transaction_id) or its
 /// subscription group. Apple records no other date for an upgrade.
-public struct UpgradeMoments: Sendable {
+public struct UpgradeMoments: Sendable, Equatable {
   private var moments: [Int: Timestamp] = [:]
 
   /// Finds the replacing purchase of every upgraded transaction of `transactions`.
   public init(_ transactions: [PurchaseTransaction]) {
     // By index: most are not upgraded, and a copy of each would retain and release every field.
+    var chains = Set<String>()
+    var groups = Set<String>()
+    for i in transactions.indices where transactions[i].isUpgraded && transactions[i].purchaseDate != nil {
+      chains.insert(transactions[i].chainID)
+      if let group = transactions[i].subscriptionGroup { groups.insert(group) }
+    }
+    // Fast path: most histories hold no upgraded transaction, and nothing is indexed.
+    guard !chains.isEmpty else { return }
+    // Only the upgraded transactions' chains and groups, sorted by date (UpgradeMomentsTests compares a scan).
+    let purchases = DatedPurchases(transactions, chains: chains, groups: groups)
     for i in transactions.indices where transactions[i].isUpgraded {
-      let t = transactions[i]
-      guard let bought = t.purchaseDate else { continue }
-      var first: Timestamp?
-      for other in transactions where other.transactionID != t.transactionID {
-        guard let at = other.purchaseDate, at > bought else { continue }
-        let sameChain = other.chainID == t.chainID
-        let sameGroup = t.subscriptionGroup != nil && other.subscriptionGroup == t.subscriptionGroup
-        guard sameChain || sameGroup else { continue }
-        if let f = first, f <= at { continue }
-        first = at
+      guard let bought = transactions[i].purchaseDate else { continue }
+      let id = transactions[i].transactionID
+      func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
+        later.first { transactions[$0.index].transactionID != id }?.at
       }
-      if let first { moments[i] = first }
+      let inChain = first(purchases.chain(transactions[i].chainID, after: bought))
+      let inGroup = transactions[i].subscriptionGroup.flatMap { first(purchases.group($0, after: bought)) }
+      if let earliest = [inChain, inGroup].compactMap({ $0 }).min() { moments[i] = earliest }
     }
   }
 

@@ -62,7 +62,7 @@ package enum CryptoFuzzing {
   }
 
   /// Top-level elements follow one another from 0 to `count`; each constructed node's children fill its content.
-  static func tiles(_ nodes: [ASN1Reader.Node], count: Int) -> Bool {
+  package static func tiles(_ nodes: [ASN1Reader.Node], count: Int) -> Bool {
     var p = 0
     for node in nodes where node.depth == 0 {
       guard node.element.offset == p else { return false }

@@ -1,5 +1,7 @@
 // receipt-tool-bench: times receipt-tool against jq on deterministic synthetic receipts.
-// Usage: swift build -c release && .build/release/receipt-tool-bench [work-dir]   (or `... ecdsa`: that section alone)
+// Usage: swift build -c release && .build/release/receipt-tool-bench [--shapes [--scale S] [--runs N]] [work-dir]
+// --shapes measures every shape of export (issue 29) instead of the three fixed inputs; `... ecdsa` runs
+// only the ECDSA section.
 // Not run by `swift test`. See README.md beside this file.
 import Foundation
 import ReceiptCLI
@@ -14,13 +16,23 @@ if CommandLine.arguments.dropFirst().first == "ecdsa" {
   exit(targets.allSatisfy(\.1) ? 0 : 1)
 }
 
+var options = Array(CommandLine.arguments.dropFirst())
+/// Removes `--name value` from `options` and returns the value.
+func take(_ name: String, from options: inout [String]) -> String? {
+  guard let i = options.firstIndex(of: name), i + 1 < options.count else { return nil }
+  defer { options.removeSubrange(i...(i + 1)) }
+  return options[i + 1]
+}
+let shapesMode = options.contains("--shapes")
+options.removeAll { $0 == "--shapes" }
+let scale = take("--scale", from: &options).flatMap(Double.init) ?? 1
+let shapeRuns = take("--runs", from: &options).flatMap(Int.init) ?? 3
 // `receipt-tool-bench chains [work-dir] [other-receipt-tool]`: only the signed-chain section (one core against two),
 // optionally also timing another build (e.g. the session-start release binary) on the same file.
-let arguments = Array(CommandLine.arguments.dropFirst())
-let chainsOnly = arguments.first == "chains"
-let placeArguments = chainsOnly ? Array(arguments.dropFirst()) : arguments
-let workDir = placeArguments.first ?? NSTemporaryDirectory() + "receipt-tool-bench"
-let otherTool = chainsOnly ? placeArguments.dropFirst().first : nil
+let chainsOnly = options.first == "chains"
+if chainsOnly { options.removeFirst() }
+let otherTool = chainsOnly && options.count > 1 ? options[1] : nil
+let workDir = options.first ?? NSTemporaryDirectory() + "receipt-tool-bench"
 let toolDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let tool = toolDir.appendingPathComponent("receipt-tool").path
 guard FileManager.default.isExecutableFile(atPath: tool) else {
@@ -28,29 +40,15 @@ guard FileManager.default.isExecutableFile(atPath: tool) else {
   exit(66)
 }
 try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
-
-/// Writes `name` once; later runs reuse it (the content is deterministic).
-func generate(_ name: String, _ write: (FileHandle) -> Void) -> String {
-  let path = workDir + "/" + name
-  if !FileManager.default.fileExists(atPath: path) {
-    generatedAny = true
-    _ = FileManager.default.createFile(atPath: path + ".tmp", contents: nil)
-    guard let handle = FileHandle(forWritingAtPath: path + ".tmp") else {
-      print("receipt-tool-bench: cannot write \(path).tmp")
-      exit(74)
-    }
-    write(handle)
-    try? handle.close()
-    try? FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
-  }
-  return path
+if shapesMode {
+  measureShapes(tool: tool, directory: workDir + String(format: "/shapes-x%g", scale), scale: scale, runs: shapeRuns)
+  exit(0)
 }
 
-nonisolated(unsafe) var generatedAny = false
-let big = generate("big-100000.json") { h in
+let big = generate(in: workDir, "big-100000.json") { h in
   h.write(Data((SyntheticReceipts.verifyReceipt(index: 0, transactions: 100_000) + "\n").utf8))
 }
-let batch = generate("batch-5000x20.ndjson") { h in
+let batch = generate(in: workDir, "batch-5000x20.ndjson") { h in
   var text = ""
   for i in 0..<5_000 {
     text += SyntheticReceipts.verifyReceipt(index: i, transactions: 20, latestReceiptBytes: 15_500) + "\n"
@@ -61,13 +59,13 @@ let batch = generate("batch-5000x20.ndjson") { h in
   }
   h.write(Data(text.utf8))
 }
-let small = generate("small.json") { h in
+let small = generate(in: workDir, "small.json") { h in
   h.write(Data(SyntheticReceipts.verifyReceipt(index: 1, transactions: 3).utf8))
 }
 
 /// A Get Transaction History page per line, 20 signed transactions each (a customer's monthly renewals),
 /// 5,000 lines: 100,000 signed transactions. Header and signature are make-jws.py's (hand-written, unsigned).
-let signedHistory = generate("signed-history-5000x20.ndjson") { h in
+let signedHistory = generate(in: workDir, "signed-history-5000x20.ndjson") { h in
   let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"hand-written","x5c":[],"typ":"JWT"}"#.utf8))
   let signature = Base64URL.encode([UInt8](repeating: 0, count: 64))
   var text = ""
@@ -146,42 +144,9 @@ if generatedAny, let me = CommandLine.unsafeArgv[0] {
   execv(me, CommandLine.unsafeArgv)
 }
 
-func size(_ path: String) -> Double {
-  Double(((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0) / 1_000_000
-}
-
-/// Runs `sh -c command` with output to /dev/null; returns wall seconds, peak RSS (KiB), exit status and CPU
-/// seconds (user and system, the child's and its children's).
-func measure(_ command: String) -> (seconds: Double, rssKiB: Int, status: Int32, cpu: Double) {
-  var pid: pid_t = 0
-  let argv: [UnsafeMutablePointer<CChar>?] = [
-    strdup("/bin/sh"), strdup("-c"), strdup("exec >/dev/null; " + command), nil,
-  ]
-  defer { for p in argv { free(p) } }
-  let start = DispatchTime.now()
-  guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return (0, 0, -1, 0) }
-  var status: Int32 = 0
-  var usage = rusage()
-  _ = wait4(pid, &status, 0, &usage)
-  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-  func secondsOf(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-  return (seconds, usage.ru_maxrss, (status >> 8) & 0xFF, secondsOf(usage.ru_utime) + secondsOf(usage.ru_stime))
-}
-
-/// The median of `runs` runs of `command` (wall seconds and peak RSS), so one slow run on a shared machine
-/// does not decide a target; the status is the last run's.
-func median(of runs: Int, _ command: String) -> (seconds: Double, rssKiB: Int, status: Int32, cpu: Double) {
-  let all = (0..<runs).map { _ in measure(command) }
-  let seconds = all.map(\.seconds).sorted()[runs / 2]
-  let rss = all.map(\.rssKiB).sorted()[runs / 2]
-  let cpu = all.map(\.cpu).sorted()[runs / 2]
-  return (seconds, rss, all.last?.status ?? -1, cpu)
-}
 /// Runs per figure: receipt-tool's are short, jq's long.
 let ourRuns = 5
 let theirRuns = 3
-
-func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
 /// The signed-chain section (issue 31): `entitlements` and `revenue` with `--trust-root` on the examples' signed
 /// chains, on one core (`taskset -c 0`) and on all, in JWS per wall second and per CPU second.
@@ -255,31 +220,8 @@ let helpText: String = {
 func listed(_ command: String) -> Bool {
   helpText.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ") }
 }
-let haveJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 
-// jq equivalents. Transactions: both arrays, unique by transaction_id.
-let txs = "([.receipt.in_app[]?, .latest_receipt_info[]?] | unique_by(.transaction_id))"
-let jqPrograms: [String: String] = [
-  "decode": "\(txs) | map({transaction_id, product_id, in_app_ownership_type, purchase_date_ms, expires_date_ms})",
-  "entitlements":
-    "\(txs) | group_by(.product_id) | map({product: .[0].product_id, expires: (map(.expires_date_ms // \"0\" | tonumber) | max), family_shared_only: all(.in_app_ownership_type == \"FAMILY_SHARED\")})",
-  "revenue":
-    "\(txs) | map(select((.in_app_ownership_type // \"PURCHASED\") == \"PURCHASED\")) | group_by(.product_id) | map({product: .[0].product_id, count: length})",
-]
-
-var machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores"
-if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-  let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
-{
-  machine += ", " + (model.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
-}
-machine += String(format: ", %.1f GiB RAM", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)
-/// The load average, so a reader knows whether other work shared the machine.
-func loadAverage() -> String {
-  var load = [Double](repeating: 0, count: 3)
-  guard getloadavg(&load, 3) == 3 else { return "unknown" }
-  return String(format: "%.2f %.2f %.2f", load[0], load[1], load[2])
-}
+let machine = machineDescription()
 print("receipt-tool-bench on \(machine); load average \(loadAverage()) at start")
 print("(wall-clock figures are only comparable within one run; a loaded machine slows every column)")
 print("(each figure is the median of \(ourRuns) runs of receipt-tool, \(theirRuns) of jq and of json.load)")
@@ -288,30 +230,6 @@ print(
     format: "inputs: %@ (%.1f MB, 100,000 transactions), %@ (%.1f MB, 5,000 x 20), %@ (%.1f MB, 100,000 signed)", big,
     size(big), batch, size(batch), signedHistory, size(signedHistory)))
 if !haveJQ { print("note: jq not installed (apt-get install -y jq); jq columns are empty") }
-// The reference for a full parse: Python's json module, whose parser is written in C. Timed inside
-// Python, so interpreter start-up does not count against it.
-let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-func pythonLoadSeconds(_ path: String, ndjson: Bool) -> Double? {
-  guard let python else { return nil }
-  let script =
-    ndjson
-    ? "import json,sys,time\nt=time.perf_counter()\nfor l in open(sys.argv[1],'rb'):\n  json.loads(l)\nprint(time.perf_counter()-t)"
-    : "import json,sys,time\nt=time.perf_counter()\njson.load(open(sys.argv[1],'rb'))\nprint(time.perf_counter()-t)"
-  let p = Process()
-  p.executableURL = URL(fileURLWithPath: python)
-  p.arguments = ["-c", script, path]
-  let pipe = Pipe()
-  p.standardOutput = pipe
-  try? p.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-}
-/// The median of three timings, like receipt-tool's figures.
-func pythonMedianSeconds(_ path: String, ndjson: Bool) -> Double? {
-  let all = (0..<3).compactMap { _ in pythonLoadSeconds(path, ndjson: ndjson) }.sorted()
-  return all.isEmpty ? nil : all[all.count / 2]
-}
 let pythonSeconds = (big: pythonMedianSeconds(big, ndjson: false), batch: pythonMedianSeconds(batch, ndjson: true))
 if python == nil { print("note: python3 not found; the json.load column is empty") }
 print("")

@@ -3,7 +3,7 @@
 # reader (DER, X.509, the JWS verifier's header path).
 # Usage: Tests/Fuzz/run-fuzz.sh [seconds]   (default 60)
 # Exits non-zero when libFuzzer finds a crash, a hang, a leak of memory limits or a broken property.
-# Findings land in Tests/Fuzz/artifacts/; once fixed, copy each into Tests/ReceiptKitTests/FuzzRegressions/
+# Findings land in Tests/Fuzz/artifacts/; once fixed, copy each into Tests/Fuzz/Regressions/
 # so `swift test` replays it.
 set -euo pipefail
 seconds="${1:-60}"
@@ -28,7 +28,7 @@ fi
 bin="$("${build[@]}" --show-bin-path)/receipt-tool-fuzz"
 
 # Seeds: examples, kept regressions and test fixtures, and JSONTestSuite and peer fixtures when ../shared is there.
-for dir in examples Tests/ReceiptKitTests/FuzzRegressions Tests/ReceiptKitTests/Fixtures Tests/ReceiptCryptoTests/Fixtures/chains ../shared/JSONTestSuite/test_parsing ../shared/peer-fixtures; do
+for dir in examples Tests/Fuzz/Regressions Tests/EndToEndTests/Fixtures Tests/ReceiptCryptoTests/Fixtures/chains ../shared/JSONTestSuite/test_parsing ../shared/peer-fixtures; do
   [ -d "$dir" ] || continue
   find "$dir" -type f ! -name '*.md' -size -64k -exec cp -f {} "$seeds/" \;
 done

@@ -1,28 +1,17 @@
 import Foundation
+import ReceiptTestSupport
 
-/// Paths the crypto tests read, found from this file's location so they work from any working directory.
+/// Paths the crypto tests read: their fixtures and ../shared's signature vectors, through `TestPaths` (which
+/// finds the package root and honours `RECEIPT_TOOL_HIDE_SHARED=1`).
 enum CryptoTestPaths {
-  static let packageRoot: URL = {
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while dir.path != "/" {
-      if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir }
-      dir = dir.deletingLastPathComponent()
-    }
-    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-  }()
+  static let fixtures = TestPaths.packageRoot.appendingPathComponent("Tests/ReceiptCryptoTests/Fixtures")
 
-  static let fixtures = packageRoot.appendingPathComponent("Tests/ReceiptCryptoTests/Fixtures")
-
-  /// `../shared/reference/signatures`, or nil where ../shared is absent (as in a user's own clone) or
-  /// hidden with `RECEIPT_TOOL_HIDE_SHARED=1`.
+  /// `../shared/reference/signatures`, or nil where ../shared is absent (as in a user's own clone) or hidden.
   static var signatures: URL? {
-    if ProcessInfo.processInfo.environment["RECEIPT_TOOL_HIDE_SHARED"] == "1" { return nil }
-    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/signatures")
+    guard let url = TestPaths.shared?.appendingPathComponent("reference/signatures") else { return nil }
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 
   /// Prints why a test that needs ../shared did nothing, so a skip is never silent.
-  static func noteSharedMissing(_ what: String) {
-    print("note: ../shared is absent (as in a user's own clone); skipping \(what)")
-  }
+  static func noteSharedMissing(_ what: String) { TestPaths.noteSharedMissing(what) }
 }

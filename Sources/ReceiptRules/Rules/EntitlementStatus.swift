@@ -17,18 +17,41 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 }
 
 /// One transaction considered for an entitlement, and the decision on it.
+///
+/// It holds the known history's transactions (one shared array) and an index, not a copy of the transaction:
+/// a copy would retain and release every field, once per transaction per entitlement, and again when the
+/// answer is destroyed.
 public struct ConsideredTransaction: Hashable, Sendable {
-  /// The transaction.
-  public var transaction: PurchaseTransaction
+  /// The known history's transactions, shared.
+  private let transactions: [PurchaseTransaction]
+  /// The transaction's index in `transactions`.
+  private let index: Int
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
   public var productType: ResolvedProductType?
 
-  init(transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) {
-    self.transaction = transaction
-    grant = accessGrant(of: transaction, catalog: catalog, at: time)
-    productType = resolveProductType(of: transaction, catalog: catalog)
+  /// The transaction, read in place.
+  public var transaction: PurchaseTransaction {
+    _read { yield transactions[index] }
+  }
+
+  init(_ transactions: [PurchaseTransaction], index: Int, catalog: Catalog, at time: Timestamp) {
+    self.transactions = transactions
+    self.index = index
+    grant = accessGrant(of: transactions[index], catalog: catalog, at: time)
+    productType = resolveProductType(of: transactions[index], catalog: catalog)
+  }
+
+  /// Equal when the transaction and the decision are: which array holds the transaction does not matter.
+  public static func == (a: Self, b: Self) -> Bool {
+    a.grant == b.grant && a.productType == b.productType && a.transaction == b.transaction
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(transaction)
+    hasher.combine(grant)
+    hasher.combine(productType)
   }
 }
 
@@ -100,14 +123,29 @@ public struct EntitlementResult: Hashable, Sendable {
 public func entitlementStatus(
   _ definition: EntitlementDefinition, history: KnownHistory, catalog: Catalog
 ) -> EntitlementResult {
-  let time = history.time
-  var considered: [ConsideredTransaction] = []
-  // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
   let all = history.transactions
-  for i in all.indices where definition.productIDs.contains(all[i].productID) {
-    considered.append(ConsideredTransaction(transaction: all[i], catalog: catalog, at: time))
-  }
-  let finding = findEntitlement(definition, considered: considered, history: history, at: time)
+  // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
+  return entitlementStatus(
+    definition, considering: all.indices.filter { definition.productIDs.contains(all[$0].productID) },
+    history: history, catalog: catalog,
+    upgradeTarget: { upgradeTarget(of: $0, in: history, excluding: $1) },
+    continuation: { subscriptionContinuation(of: $0, in: history, outside: $1) })
+}
+
+/// `entitlementStatus` on the transactions at `indices` (those of the definition's products, in the data's order),
+/// finding an upgrade's target with `upgradeTarget` and the purchase a subscription went on as with
+/// `continuation` (each given the transaction and the entitlement's products).
+func entitlementStatus(
+  _ definition: EntitlementDefinition, considering indices: [Int], history: KnownHistory, catalog: Catalog,
+  upgradeTarget: (PurchaseTransaction, [String]) -> String?,
+  continuation: (PurchaseTransaction, [String]) -> PurchaseTransaction?
+) -> EntitlementResult {
+  let time = history.time
+  let all = history.transactions
+  let considered = indices.map { ConsideredTransaction(all, index: $0, catalog: catalog, at: time) }
+  let finding = findEntitlement(
+    definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
+    continuation: continuation)
   var result = EntitlementResult(
     id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
     gracePeriodExpiresDate: nil,
@@ -137,7 +175,8 @@ public func entitlementStatus(
 /// Which finding decides, in the order the rule above lists.
 func findEntitlement(
   _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: KnownHistory,
-  at time: Timestamp
+  at time: Timestamp, upgradeTarget: (PurchaseTransaction, [String]) -> String?,
+  continuation: (PurchaseTransaction, [String]) -> PurchaseTransaction?
 ) -> EntitlementFinding {
   guard !considered.isEmpty else { return .noPurchase }
   if let best = longestGrant(considered), case .grants(let until) = best.grant {
@@ -160,10 +199,10 @@ func findEntitlement(
   // Everything considered was bought by then, so some event decides (undated ones were undecided above).
   guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
   let t = newest.transaction
-  let target = newest.grant == .upgraded ? upgradeTarget(of: t, in: history, excluding: definition.productIDs) : nil
+  let target = newest.grant == .upgraded ? upgradeTarget(t, definition.productIDs) : nil
   // A subscription that went on in another product: its renewal state is about that product, not this one.
   if case .expired = newest.grant,
-    let next = subscriptionContinuation(of: t, in: history, outside: definition.productIDs)
+    let next = continuation(t, definition.productIDs)
   {
     return .lost(newest, renewal: nil, upgradeTarget: nil, continuedAs: next)
   }
@@ -258,6 +297,25 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
   return target?.0
 }
 
+/// `upgradeTarget` by binary search in the group's purchases sorted by date (`purchases`, with `undated` the
+/// group's undated transactions in the data's order), instead of a pass over every transaction per entitlement.
+/// Same answer: the earliest purchase bought no earlier than `t`, the first in the data's order on a tie.
+func upgradeTarget(
+  of t: PurchaseTransaction, in history: KnownHistory, excluding products: [String], purchases: DatedPurchases,
+  undated: [String: [Int]]
+) -> String? {
+  guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
+  let all = history.transactions
+  let dated = purchases.group(group, from: bought).first { !products.contains(all[$0.index].productID) }
+  let firstUndated = undated[group]?.first { !products.contains(all[$0].productID) }
+  switch (dated, firstUndated) {
+  case (nil, nil): return nil
+  case (let d?, nil): return all[d.index].productID
+  case (nil, let u?): return all[u].productID
+  case (let d?, let u?): return d.at == bought && d.index < u ? all[d.index].productID : all[u].productID
+  }
+}
+
 /// Every entitlement of a purchase history at `time`, in `entitlementDefinitions` order, read from the
 /// history as known at `time`.
 /// - Parameters:
@@ -268,9 +326,51 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
 public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
   -> [EntitlementResult]
 {
-  let known = markingReplacedPeriods(history).known(at: time)
-  return entitlementDefinitions(for: known, catalog: catalog).map {
-    entitlementStatus($0, history: known, catalog: catalog)
+  entitlementStatuses(of: markingReplacedPeriods(history).known(at: time), catalog: catalog)
+}
+
+/// Every entitlement of a history as known at a moment, in `entitlementDefinitions` order.
+/// - Parameters:
+///   - known: the history as known at the moment asked about (with replaced periods marked).
+///   - catalog: product facts the data does not carry.
+/// - Returns: one result per entitlement, each what `entitlementStatus` gives.
+public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [EntitlementResult] {
+  // Each product's transactions found in one pass, not one pass per entitlement (a receipt of 400 products
+  // would read every transaction 400 times); RuleFastPathTests compares it with `entitlementStatus`.
+  var byProduct: [String: [Int]] = [:]
+  let all = known.transactions
+  for i in all.indices { byProduct[all[i].productID, default: []].append(i) }
+  // Built when the first entitlement asks for an upgrade target or a continuation (RuleFastPathTests compares the scans).
+  var groups: (purchases: DatedPurchases, undated: [String: [Int]])?
+  func sortedPurchases() -> (purchases: DatedPurchases, undated: [String: [Int]]) {
+    if let groups { return groups }
+    var undated: [String: [Int]] = [:]
+    for i in all.indices where all[i].purchaseDate == nil {
+      if let group = all[i].subscriptionGroup { undated[group, default: []].append(i) }
+    }
+    let built = (purchases: DatedPurchases(all), undated: undated)
+    groups = built
+    return built
+  }
+  return entitlementDefinitions(for: known, catalog: catalog).map { definition in
+    var indices: [Int] = []
+    for product in Set(definition.productIDs) { indices += byProduct[product] ?? [] }
+    if definition.productIDs.count > 1 { indices.sort() }
+    return entitlementStatus(
+      definition, considering: indices, history: known, catalog: catalog,
+      upgradeTarget: { t, products in
+        let index = sortedPurchases()
+        return upgradeTarget(
+          of: t, in: known, excluding: products, purchases: index.purchases, undated: index.undated)
+      },
+      continuation: { t, products in
+        // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
+        guard let bought = t.purchaseDate else { return nil }
+        let next = sortedPurchases().purchases.chain(t.chainID, after: bought).first {
+          !products.contains(all[$0.index].productID)
+        }
+        return next.map { all[$0.index] }
+      })
   }
 }
 
@@ -282,10 +382,20 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
 ///   - time: the moment asked about.
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> [String] {
+  sharingContradictions(of: history.known(at: time), catalog: catalog)
+}
+
+/// `sharingContradictions` of a history already known at the moment: the entitlements answer computes the
+/// known history once and hands it to both.
+/// - Parameters:
+///   - known: the history as known at the moment asked about.
+///   - catalog: product facts the data does not carry.
+/// - Returns: one sentence per contradicted product.
+public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [String] {
   var seen = Set<String>()
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
-  let all = history.known(at: time).transactions
+  let all = known.transactions
   for i in all.indices where all[i].ownership == .familyShared {
     let t = all[i]
     guard let resolved = resolveProductType(of: t, catalog: catalog), resolved.catalogContradictsSharing,

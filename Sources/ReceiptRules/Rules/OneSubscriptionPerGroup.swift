@@ -15,31 +15,30 @@ public func markingReplacedPeriods(_ history: PurchaseHistory) -> PurchaseHistor
   // One product: nothing can replace another (checked without copying a transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
   else { return history }
+  // Each chain's and group's purchases sorted by date: the purchases inside a period are found by binary
+  // search, not by reading the whole group for every period (N² on one group of many products).
+  let purchases = DatedPurchases(all)
   // Most histories have one product per chain and group: nothing to compare.
-  var productsByKey: [String: Set<String>] = [:]
-  for i in all.indices {
-    productsByKey["c:" + all[i].chainID, default: []].insert(all[i].productID)
-    if let g = all[i].subscriptionGroup { productsByKey["g:" + g, default: []].insert(all[i].productID) }
+  let mixed = purchases.allGroupings.contains { list in
+    list.contains { all[$0.index].productID != all[list[0].index].productID }
   }
-  guard productsByKey.values.contains(where: { $0.count > 1 }) else { return history }
-  var members: [String: [Int]] = [:]
-  for i in all.indices where all[i].purchaseDate != nil {
-    members["c:" + all[i].chainID, default: []].append(i)
-    if let g = all[i].subscriptionGroup { members["g:" + g, default: []].append(i) }
-  }
+  guard mixed else { return history }
   var replaced: [Int] = []
   for i in all.indices where !all[i].isUpgraded {
     guard let bought = all[i].purchaseDate, let expires = all[i].expiresDate else { continue }
-    let keys = ["c:" + all[i].chainID] + (all[i].subscriptionGroup.map { ["g:" + $0] } ?? [])
-    let isReplaced = keys.contains { key in
-      (members[key] ?? []).contains { j in
-        guard j != i, all[j].productID != all[i].productID, all[j].ownership == all[i].ownership,
-          let at = all[j].purchaseDate
-        else { return false }
-        return at > bought && at < expires
+    // Bought inside the period (after `bought`, before `expires`), another product, the same ownership.
+    func replaces(_ later: ArraySlice<DatedPurchases.Purchase>) -> Bool {
+      for p in later {
+        guard p.at < expires else { return false }
+        let j = p.index
+        if j != i, all[j].productID != all[i].productID, all[j].ownership == all[i].ownership { return true }
       }
+      return false
     }
-    if isReplaced { replaced.append(i) }
+    let inChain = replaces(purchases.chain(all[i].chainID, after: bought))
+    if inChain || all[i].subscriptionGroup.map({ replaces(purchases.group($0, after: bought)) }) == true {
+      replaced.append(i)
+    }
   }
   guard !replaced.isEmpty else { return history }
   var marked = history

@@ -120,7 +120,7 @@ public struct RevenueLedger: Sendable {
         let i = held - firstDocument.count
         let combined = Revocation.combining(
           revocation(of: entries[i]), signed: entries[i].signedDate, t.pointee.revocation, signed: t.pointee.signedDate)
-        setRevocation(combined, of: &entries[i])
+        Self.setRevocation(combined, of: &entries[i])
         if let theirs = t.pointee.signedDate, (entries[i].signedDate ?? theirs) <= theirs {
           entries[i].signedDate = theirs
         }
@@ -154,7 +154,7 @@ public struct RevenueLedger: Sendable {
         refundExcludesUpgrade: false, signedDate: t.pointee.signedDate, isUpgraded: t.pointee.isUpgraded,
         group: t.pointee.subscriptionGroup.map { groupNumber($0) }, price: t.pointee.price,
         productType: t.pointee.productType))
-    setRevocation(t.pointee.revocation, of: &entries[entries.count - 1])
+    Self.setRevocation(t.pointee.revocation, of: &entries[entries.count - 1])
   }
 
   /// The refund an entry holds, as revenue reads it.
@@ -166,7 +166,9 @@ public struct RevenueLedger: Sendable {
     }
   }
 
-  private func setRevocation(_ r: Revocation?, of e: inout Entry) {
+  // Static: an instance method would read `self` while `&entries[i]` is modified, so Swift would copy the
+  // ledger for every transaction, and the next append would copy every entry (quadratic on a batch).
+  private static func setRevocation(_ r: Revocation?, of e: inout Entry) {
     e.cancellationDate = r?.date
     // The decoder checked 0...100000.
     e.refundShare = r?.percentage.map { Int32(clamping: $0) }

@@ -1,0 +1,224 @@
+import Foundation
+import ReceiptModel
+import ReceiptRules
+import ReceiptTestSupport
+import Testing
+
+@testable import ReceiptCLI
+// The decoder's internal readers (StringInterner, ValueReading) checked beside the CLI's array-piece helpers.
+@testable import ReceiptFormats
+
+/// The fast paths the decoder takes for large receipts must give the same answers as the slow ones.
+@Suite struct DecoderSpeedPathTests {
+  @Test func numericAndTextualTransactionIDsAreKeptApart() {
+    var index = TransactionIDIndex()
+    let ids = ["12", "012", "0", "00", "1000000000000000001", "99999999999999999999", "abc", "12a"]
+    for (row, id) in ids.enumerated() { #expect(index.position(of: id, inserting: row) == nil, "\(id)") }
+    for (row, id) in ids.enumerated() { #expect(index.position(of: id, inserting: 100) == row, "\(id)") }
+    #expect(TransactionIDIndex.numericKey("012") == nil)
+    #expect(TransactionIDIndex.numericKey("0") == 0)
+    #expect(TransactionIDIndex.numericKey("9999999999999999999") == 9_999_999_999_999_999_999)
+    #expect(TransactionIDIndex.numericKey("99999999999999999999") == nil)
+  }
+
+  @Test func theIndexGrowsPastManyRows() {
+    var index = TransactionIDIndex()
+    for row in 0..<10_000 { #expect(index.position(of: String(1_000_000 + row * 7), inserting: row) == nil) }
+    for row in stride(from: 0, to: 10_000, by: 997) {
+      #expect(index.position(of: String(1_000_000 + row * 7), inserting: -1) == row)
+    }
+  }
+
+  @Test func internedStringsEqualTheirBytesEvenWhenSlotsCollide() {
+    var interner = StringInterner()
+    let values = (0..<500).map { "com.example.product.\($0 % 130)" }
+    for v in values {
+      var bytes = Array(v.utf8)
+      let s = bytes.withUnsafeMutableBufferPointer { interner.string(UnsafeBufferPointer($0)) }
+      #expect(s == v)
+    }
+  }
+
+  @Test func formattedDatesParseTheSameFromBytesAndStrings() {
+    for text in [
+      "2020-07-23 19:32:51 Etc/GMT", "2020-07-23T19:32:51.25Z", "2020-07-23T19:32:51+01:30", "2020-07-23", "2020-02-30",
+      "2020-07-23 19:32:51 PST",
+    ] {
+      var bytes = Array(text.utf8)
+      let fromBytes = bytes.withUnsafeMutableBufferPointer { Timestamp.parse(formatted: UnsafeBufferPointer($0)) }
+      #expect(fromBytes == Timestamp.parse(formatted: text), "\(text)")
+    }
+    #expect(Timestamp.parse(formatted: "2020-07-23T19:32:51+01:30")?.iso8601 == "2020-07-23T18:02:51Z")
+    #expect(Timestamp.parse(formatted: "2020-02-30") == nil)
+  }
+}
+
+/// A large transaction array read on two threads gives exactly what a sequential read gives, errors and warnings included.
+@Suite struct TransactionArraySplitTests {
+  /// About 5 MB: over the split threshold.
+  static let big = Array(SyntheticReceipts.verifyReceipt(index: 7, transactions: 6_000).utf8)
+
+  static func both(_ bytes: [UInt8]) -> (Result<PurchaseHistory, ReceiptError>, Result<PurchaseHistory, ReceiptError>) {
+    func run(_ split: Bool) -> Result<PurchaseHistory, ReceiptError> {
+      do throws(ReceiptError) {
+        return .success(
+          try ReceiptDecoder.decode(
+            bytes, source: "big.json", keepSecrets: false,
+            pieces: split ? TransactionArraySplit.Pieces(helpers: ArrayPieceHelpers()) : nil))
+      } catch { return .failure(error) }
+    }
+    return (run(true), run(false))
+  }
+
+  /// `bytes` with the last occurrence of `old` replaced, so the change lands after the split point.
+  static func replacingLast(_ old: String, with new: String) -> [UInt8] {
+    let text = String(decoding: big, as: UTF8.self)
+    guard let range = text.range(of: old, options: .backwards) else { return big }
+    return Array(text.replacingCharacters(in: range, with: new).utf8)
+  }
+
+  @Test func theSameTransactionsInTheSameOrder() throws {
+    #expect(Self.big.count >= TransactionArraySplit.Sizes.standard.minimumBytes)
+    let (split, sequential) = Self.both(Self.big)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions.count == 6_000)
+    #expect(a.transactions == b.transactions)
+    #expect(a.provenance.duplicateRowsMerged == b.provenance.duplicateRowsMerged)
+    // And a piece another thread parsed was really used. Whether one is depends on scheduling (on a loaded
+    // machine this thread may reach every piece first), so a few reads get the chance.
+    var adopted = 0
+    for _ in 0..<10 where adopted == 0 {
+      adopted = try JSONReader.withReader(Self.big) { reader in
+        var reading = ValueReading(reader: reader, source: "big.json")
+        reading.pieces = TransactionArraySplit.Pieces(helpers: ArrayPieceHelpers())
+        _ = try reading.decodeDocument()
+        return reading.arraysReadInPieces
+      }
+    }
+    #expect(adopted >= 1 || Cores.available == 1)
+  }
+
+  @Test func anErrorAfterTheSplitPointIsTheSequentialError() {
+    let broken = Self.replacingLast(#""quantity":"1""#, with: #""quantity":"x""#)
+    let (split, sequential) = Self.both(broken)
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.description == b.description)
+    #expect(a.description.contains("latest_receipt_info[5999].quantity"))
+  }
+
+  @Test func aSyntaxErrorAfterTheSplitPointIsTheSequentialError() {
+    let (split, sequential) = Self.both(Self.replacingLast(#"},{"#, with: #"},,{"#))
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.description == b.description)
+  }
+
+  @Test func warningsAfterTheSplitPointNameTheirElement() throws {
+    let odd = Self.replacingLast(
+      #""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
+    let (split, sequential) = Self.both(odd)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.warnings == b.warnings)
+    #expect(a.warnings.first?.path.hasPrefix("latest_receipt_info[") == true)
+  }
+
+  /// `big` with every `step`-th occurrence of `old` (counting from 1) replaced.
+  static func replacingEvery(_ step: Int, _ old: String, with new: String) -> [UInt8] {
+    let parts = String(decoding: big, as: UTF8.self).components(separatedBy: old)
+    var out = parts[0]
+    for (i, part) in parts.dropFirst().enumerated() {
+      out += ((i + 1) % step == 0 ? new : old) + part
+    }
+    return Array(out.utf8)
+  }
+
+  @Test func theArrayIsReadInMoreThanTwoPieces() {
+    // 5 MB of input: pieces start about every MiB, each at a `},{` found without a scan.
+    let starts = Self.big.withUnsafeBufferPointer { buf in
+      var found: [Int] = []
+      var from = 0
+      while let start = TransactionArraySplit.guessElementStart(in: buf, from: from) {
+        found.append(start)
+        from = start + TransactionArraySplit.Sizes.standard.pieceBytes
+      }
+      return found
+    }
+    #expect(starts.count >= 4)
+    for start in starts { #expect(Self.big[start] == UInt8(ascii: "{") && Self.big[start - 1] == UInt8(ascii: ",")) }
+  }
+
+  @Test func anErrorInAMiddlePieceIsTheSequentialError() {
+    // The 3,500th quantity: in_app holds 1,500 rows, so this is latest_receipt_info[1999], about 3 MB in.
+    let broken = Self.replacingEvery(3_500, #""quantity":"1""#, with: #""quantity":"x""#)
+    let (split, sequential) = Self.both(broken)
+    guard case .failure(let a) = split, case .failure(let b) = sequential else {
+      Issue.record("both reads must fail")
+      return
+    }
+    #expect(a.description == b.description)
+    #expect(a.description.contains("latest_receipt_info[1999].quantity"))
+  }
+
+  @Test func warningsInEveryPieceKeepTheirOrderAndIndex() throws {
+    let odd = Self.replacingEvery(
+      997, #""in_app_ownership_type":"PURCHASED""#, with: #""in_app_ownership_type":"SOMETHING_NEW""#)
+    let (split, sequential) = Self.both(odd)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.warnings.count >= 4)
+    #expect(a.warnings == b.warnings)
+    #expect(a.transactions == b.transactions)
+  }
+
+  @Test func guessedStartsInsideStringsAndNestedArraysAreDropped() throws {
+    // Every element holds a `},{` in a string and in a nested array of objects before its real end, so most
+    // guessed starts are no element boundary.
+    let tricky = Self.replacingEvery(
+      1, #""subscription_group_identifier":"21000111""#,
+      with: #""x":[{"a":"b"},{"c":"d"}],"subscription_group_identifier":"},{\"]}[{""#)
+    let (split, sequential) = Self.both(tricky)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions.count == 6_000)
+    #expect(a.transactions == b.transactions)
+    #expect(a.transactions.allSatisfy { $0.subscriptionGroup == #"},{"]}[{"# })
+  }
+
+  @Test func bracketsInsideStringsDoNotMoveTheSplit() throws {
+    let tricky = Self.replacingLast(
+      #""subscription_group_identifier":"21000111""#, with: #""subscription_group_identifier":"},{\"]}[{""#)
+    let (split, sequential) = Self.both(tricky)
+    let a = try split.get()
+    let b = try sequential.get()
+    #expect(a.transactions == b.transactions)
+    #expect(a.transactions.contains { $0.subscriptionGroup == #"},{"]}[{"# })
+  }
+
+  /// Every example and peer fixture, and bench-shaped documents with odd bytes inside strings, read in tiny
+  /// pieces (so guesses land inside strings, nested objects and the other array) give one thread's answer.
+  @Test func tinyPiecesOnRealDocumentsGiveTheSequentialAnswer() throws {
+    var documents: [[UInt8]] = [
+      Array(SyntheticReceipts.verifyReceipt(index: 3, transactions: 40).utf8),
+      Array(
+        SyntheticReceipts.verifyReceipt(index: 4, transactions: 30).replacingOccurrences(
+          of: #""21000111""#, with: #""21},{\"000111""#
+        ).utf8),
+    ]
+    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the tiny-piece comparison")
+    where ["json", "ndjson"].contains(url.pathExtension) {
+      documents.append(try [UInt8](Data(contentsOf: url)))
+    }
+    // The examples alone hold more than 20 JSON documents; the peer fixtures add more than 20 again.
+    #expect(documents.count > (TestPaths.shared == nil ? 20 : 40))
+    for bytes in documents {
+      #expect(FuzzDriver.piecesAgainstOneThread(bytes) == [])
+    }
+  }
+}

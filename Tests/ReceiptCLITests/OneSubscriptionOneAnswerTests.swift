@@ -1,0 +1,232 @@
+import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
+import ReceiptTestSupport
+import Testing
+
+@testable import ReceiptCLI
+
+// Issue 30, "One subscription, one answer": transactions continuing one original_transaction_id are one
+// subscription and so one subscription group (reference §7.1, §7.2), whether or not a row carries the group id.
+// Fixtures are hand-written here, in the shapes of levibostian/dollabill-apple's exclude_old_transactions.json
+// (group id only on the latest_receipt_info row) and RevenueCat's receipt pair (a crossgrade inside one chain).
+
+private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? .epoch }
+
+private func row(
+  _ id: String, chain: String, _ product: String, from: String, to: String, trial: Bool = false,
+  group: String? = nil, vocabulary: FieldVocabulary = .verifyReceipt
+) -> PurchaseTransaction {
+  PurchaseTransaction(
+    transactionID: id, originalTransactionID: chain, productID: product,
+    ownership: vocabulary == .appReceipt ? .unknown : .purchased, purchaseDate: at(from), expiresDate: at(to),
+    offer: trial ? .freeTrial : nil, subscriptionGroup: group, vocabulary: vocabulary)
+}
+
+private func history(_ transactions: [PurchaseTransaction], format: FormatIdentity) -> PurchaseHistory {
+  var h = PurchaseHistory(format: format)
+  h.provenance.status = ReceiptStatus(0)
+  h.transactions = transactions
+  return h
+}
+
+private func decide(_ products: [String]?, _ h: PurchaseHistory, at moment: String) -> [IntroEligibilityResult] {
+  decideIntroEligibility(
+    products: products, history: h, catalog: Catalog(), at: EvaluationTime(time: at(moment), source: .given))
+}
+
+/// One chain: a trial of `monthly`, two renewals, a crossgrade to `annual`. Only the newest row names the
+/// group, as in verifyReceipt's latest_receipt_info; the app-receipt twin names it nowhere.
+private func crossgradeChain(appReceipt: Bool) -> PurchaseHistory {
+  let v: FieldVocabulary = appReceipt ? .appReceipt : .verifyReceipt
+  let g = appReceipt ? nil : "20662382"
+  let rows = [
+    row(
+      "1", chain: "1", "monthly", from: "2020-07-14T19:33:26Z", to: "2020-07-14T19:36:26Z", trial: true, vocabulary: v),
+    row("2", chain: "1", "monthly", from: "2020-07-14T19:36:26Z", to: "2020-07-14T19:41:26Z", vocabulary: v),
+    row("3", chain: "1", "monthly", from: "2020-07-14T19:41:26Z", to: "2020-07-14T19:46:26Z", vocabulary: v),
+    row("4", chain: "1", "annual", from: "2020-07-22T17:00:00Z", to: "2020-07-22T18:00:00Z", group: g, vocabulary: v),
+  ]
+  return history(rows, format: appReceipt ? AppReceiptHistory.identity(of: .base64) : VerifyReceiptFormats.response)
+}
+
+/// Every moment a transaction starts or ends, a second either side, and moments between and after.
+private func moments(of h: PurchaseHistory) -> [String] {
+  var out: [String] = ["2019-01-01T00:00:00Z", "2020-08-01T00:00:00Z", "2030-01-01T00:00:00Z"]
+  for t in h.transactions {
+    for d in [t.purchaseDate, t.expiresDate].compactMap({ $0 }) {
+      for delta: Int64 in [-1000, 0, 1000, 60_000] {
+        if let m = Timestamp(milliseconds: d.milliseconds + delta) { out.append(m.iso8601) }
+      }
+    }
+  }
+  return out
+}
+
+@Suite struct OneSubscriptionOneAnswerTests {
+  /// dollabill's shape: `test_sub2` continues `test_subscription`'s chain but none of its rows names the group.
+  @Test func aProductContinuingAChainIsInThatChainsGroup() throws {
+    let h = history(
+      [
+        row(
+          "1000000741421650", chain: "1000000741421650", "test_subscription", from: "2020-11-13T01:09:23Z",
+          to: "2020-11-13T01:12:23Z", trial: true),
+        row(
+          "1000000741424335", chain: "1000000741421650", "test_sub2", from: "2020-11-13T01:29:30Z",
+          to: "2020-11-13T01:34:30Z"),
+        row(
+          "1000000743048389", chain: "1000000741421650", "test_subscription", from: "2020-11-17T20:07:06Z",
+          to: "2020-11-17T20:10:06Z", group: "20708462"),
+      ], format: VerifyReceiptFormats.response)
+    let results = decide(nil, h, at: "2020-11-29T16:58:35Z")
+    let sub2 = try #require(results.first { $0.productID == "test_sub2" })
+    #expect(sub2.status == .ineligible)
+    #expect(sub2.transactionID == "1000000741421650")
+    #expect(sub2.subscriptionGroup == "20708462")
+    // Said to be inferred, with the chain that placed it.
+    #expect(sub2.groupInference?.originalTransactionIDs == ["1000000741421650"])
+    #expect(sub2.groupInference?.linkedProductIDs == ["test_subscription"])
+    #expect(sub2.reason.contains("inferred from original_transaction_id 1000000741421650"), "\(sub2.reason)")
+    // The product whose own row names the group is not inferred.
+    let main = try #require(results.first { $0.productID == "test_subscription" })
+    #expect(main.groupInference == nil)
+    #expect(main.status == .ineligible)
+  }
+
+  /// An on-device receipt names no group: the crossgraded-to product shares the trial's chain, so its group too.
+  @Test func appReceiptGroupIsInferredAndSaidToBe() throws {
+    let results = decide(["annual"], crossgradeChain(appReceipt: true), at: "2020-08-01T00:00:00Z")
+    let annual = try #require(results.first)
+    #expect(annual.status == .ineligible)
+    #expect(annual.transactionID == "1")
+    #expect(annual.subscriptionGroup == nil)
+    #expect(annual.groupInference?.linkedProductIDs == ["monthly"])
+
+    let time = EvaluationTime(time: at("2020-08-01T00:00:00Z"), source: .given)
+    let text = IntroEligibilityTextRenderer.render(results, time: time, color: false, width: 200)
+    #expect("\(text)".contains("Group   not named in the data (inferred)"), "\(text)")
+    let input = InputDocument(source: "receipt.b64", bytes: [])
+    let json = IntroEligibilityJSONRenderer.render(results, time: time, input: input).rendered(pretty: false)
+    #expect(json.contains(#""subscription_group_inferred_from":{"original_transaction_ids":["1"]"#), "\(json)")
+  }
+
+  /// A second subscription whose group nothing names may share the group: its trial leaves the answer unknown.
+  @Test func anUnlinkedSubscriptionThatUsedAnOfferLeavesTheGroupOpen() throws {
+    let h = history(
+      [
+        row("1", chain: "1", "a", from: "2020-01-01T00:00:00Z", to: "2020-02-01T00:00:00Z", vocabulary: .appReceipt),
+        row(
+          "9", chain: "9", "b", from: "2020-03-01T00:00:00Z", to: "2020-03-08T00:00:00Z", trial: true,
+          vocabulary: .appReceipt),
+      ], format: AppReceiptHistory.identity(of: .base64))
+    #expect(decide(["a"], h, at: "2020-02-15T00:00:00Z").first?.status == .eligible)
+    let later = try #require(decide(["a"], h, at: "2020-04-01T00:00:00Z").first)
+    #expect(later.status == .unknown)
+    #expect(later.reason.contains("transaction 9 (b)"), "\(later.reason)")
+  }
+
+  /// "Changing plans" is about another product of the group, never the one the customer already holds.
+  @Test func anActiveSubscriberIsNotToldAboutChangingToTheirOwnProduct() throws {
+    let h = history(
+      [
+        row("1", chain: "1", "monthly", from: "2020-07-01T00:00:00Z", to: "2020-07-08T00:00:00Z", group: "7"),
+        row("2", chain: "1", "annual", from: "2020-07-08T00:00:00Z", to: "2021-07-08T00:00:00Z", group: "7"),
+      ], format: VerifyReceiptFormats.response)
+    let results = decide(["annual", "monthly"], h, at: "2020-07-22T17:30:00Z")
+    #expect(results.map(\.status) == [.ineligible, .ineligible])
+    let own = try #require(results.first)
+    #expect(own.reason.contains("changing plans") == false, "\(own.reason)")
+    #expect(own.reason.contains("already subscribes to annual"), "\(own.reason)")
+    // The other product of the group is a change of plan.
+    let other = try #require(results.last)
+    #expect(other.reason.contains("active subscribers changing plans get no introductory offer"), "\(other.reason)")
+  }
+
+  /// The README's promise: a receipt and its verifyReceipt twin give the same intro eligibility at every moment.
+  @Test func receiptAndTwinAgreeAtEveryMoment() {
+    let local = crossgradeChain(appReceipt: true)
+    let server = crossgradeChain(appReceipt: false)
+    let all = moments(of: server)
+    #expect(all.count > 20)
+    for moment in all {
+      for products in [nil, ["monthly", "annual"]] {
+        let l = decide(products, local, at: moment).map {
+          "\($0.productID)=\($0.status.rawValue) \($0.transactionID ?? "-")"
+        }
+        let s = decide(products, server, at: moment).map {
+          "\($0.productID)=\($0.status.rawValue) \($0.transactionID ?? "-")"
+        }
+        #expect(l == s, "at \(moment)")
+      }
+    }
+  }
+
+  /// The real pairs of ../shared/peer-fixtures/SOURCES.md, at every moment a transaction starts or ends.
+  @Test(arguments: [
+    (
+      "RevenueCat__purchases-ios/base64encodedreceiptsample1.txt", "RevenueCat__purchases-ios/verifyReceiptSample1.txt",
+      [String: String]()
+    ),
+    (
+      "imdhemy__laravel-in-app-purchases/iOS-receipt.json", "imdhemy__appstore-iap/verify_receipt_response.json",
+      ["month_premium": "one_month_subscription", "year_premium": "one_year_subscription"]
+    ),
+  ])
+  func realPairsAgreeAtEveryMoment(_ receipt: String, _ response: String, _ products: [String: String]) throws {
+    guard let shared = TestPaths.shared else { return TestPaths.noteSharedMissing("the receipt pairs' moments") }
+    let dir = shared.appendingPathComponent("peer-fixtures")
+    func load(_ name: String) throws -> PurchaseHistory {
+      let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+      return try FormatRegistry.standard.decode(bytes, source: name)
+    }
+    let (local, server) = (try load(receipt), try load(response))
+    var compared = 0
+    for moment in moments(of: local) {
+      let l = decide(nil, local, at: moment).map { (products[$0.productID] ?? $0.productID, $0) }
+      let s = decide(nil, server, at: moment).map { ($0.productID, $0) }
+      // appstore-iap scrubbed one transaction's product id differently: then only the answers can be compared.
+      let key = { (r: IntroEligibilityResult) in "\(r.status.rawValue) \(r.transactionID ?? "-")" }
+      if l.map(\.0).sorted() == s.map(\.0).sorted() {
+        #expect(
+          l.map { "\($0.0)=\(key($0.1))" }.sorted() == s.map { "\($0.0)=\(key($0.1))" }.sorted(),
+          "\(receipt) at \(moment)")
+      } else {
+        #expect(Set(l.map { key($0.1) }) == Set(s.map { key($0.1) }), "\(receipt) at \(moment)")
+      }
+      compared += 1
+    }
+    #expect(compared > 20)
+  }
+
+  /// A renewal state is about a subscription's newest period: a product the subscription moved on from did
+  /// not lapse for the renewal's expiration_intent, nor is it in billing retry; it ended because the
+  /// subscription went on in another product.
+  @Test func aProductTheSubscriptionMovedOnFromIsNotJudgedByTheRenewalState() throws {
+    var h = history(
+      [
+        row("1", chain: "1", "monthly", from: "2020-11-13T01:09:23Z", to: "2020-11-13T01:34:30Z"),
+        row("2", chain: "1", "annual", from: "2020-11-17T19:51:43Z", to: "2020-11-17T20:10:06Z", group: "7"),
+      ], format: VerifyReceiptFormats.response)
+    h.renewals = [
+      RenewalState(
+        productID: "annual", originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "1"),
+        isInBillingRetryPeriod: false)
+    ]
+    let results = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
+    let monthly = try #require(results.first { $0.id == "monthly" })
+    #expect(monthly.state == .expired)
+    #expect(!monthly.reason.contains("cancelled"), "\(monthly.reason)")
+    #expect(monthly.reason.contains("went on as annual from 2020-11-17T19:51:43Z"), "\(monthly.reason)")
+    // The renewal's own product keeps its reason.
+    let annual = try #require(results.first { $0.id == "annual" })
+    #expect(annual.reason.contains("cancelled"), "\(annual.reason)")
+
+    // Billing retry of the subscription is about annual, not about the monthly plan left behind.
+    h.renewals[0].isInBillingRetryPeriod = true
+    h.renewals[0].expirationIntent = ExpirationIntent(code: "2")
+    let retry = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
+    #expect(retry.first { $0.id == "annual" }?.state == .billingRetry)
+    #expect(retry.first { $0.id == "monthly" }?.state == .expired)
+  }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptRules
+import ReceiptTestSupport
+import Testing
+
+@testable import ReceiptFormats
+
+/// Issue 28: a verifyReceipt body is compared with the signed receipt it carries in `latest_receipt`. RevenueCat's
+/// pair (../shared) and the examples' signed receipt (committed, always run) are backed; copies the tests edit
+/// are reported as what each edit is.
+@Suite struct ReceiptBackingTests {
+  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
+    var verifier: AppleSignatureVerifier
+    init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
+    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
+  }
+
+  static let now = Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch
+
+  static func decode(_ object: [String: Any], trust: TrustAnchors = .apple, keepSecrets: Bool = false) throws
+    -> PurchaseHistory
+  {
+    let bytes = Array(try JSONSerialization.data(withJSONObject: object))
+    let options = DecodeOptions(
+      keepSecrets: keepSecrets, signatures: SignatureChecking(verifiers: OneVerifier(trust: trust), now: now))
+    return try VerifyReceiptFormat().decode(bytes, source: "test", options: options)
+  }
+
+  static func json(_ url: URL) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+  }
+
+  /// RevenueCat's verifyReceipt JSON with its own receipt as latest_receipt (the file holds "..." there).
+  static func revenueCatPair() throws -> [String: Any]? {
+    guard let shared = TestPaths.shared else {
+      TestPaths.noteSharedMissing("RevenueCat's receipt and verifyReceipt pair")
+      return nil
+    }
+    let folder = shared.appendingPathComponent("peer-fixtures/RevenueCat__purchases-ios")
+    var body = try json(folder.appendingPathComponent("verifyReceiptSample1.txt"))
+    let receipt = try String(
+      contentsOf: folder.appendingPathComponent("base64encodedreceiptsample1.txt"), encoding: .utf8)
+    body["latest_receipt"] = receipt.trimmingCharacters(in: .whitespacesAndNewlines)
+    return body
+  }
+
+  /// The examples' receipt, signed through a test root (examples/app-receipt/make-signed-receipt.sh).
+  static func examplePair() throws -> (body: [String: Any], trust: TrustAnchors) {
+    let root = try Data(
+      contentsOf: TestPaths.packageRoot.appendingPathComponent("examples/app-receipt/test-receipt-root.pem"))
+    var trust = TrustAnchors.apple
+    for der in try TrustAnchors.certificatesFromPEMOrDER(Array(root)) { trust = try trust.adding(rootDER: der) }
+    let body = try json(TestPaths.packageRoot.appendingPathComponent("examples/backed-entitlements-active.json"))
+    return (body, trust)
+  }
+
+  /// Applies `edit` to every copy of transaction `id` (in_app and latest_receipt_info).
+  static func editing(_ body: [String: Any], id: String, _ edit: (inout [String: Any]) -> Void) -> [String: Any] {
+    var body = body
+    func rows(_ list: Any?) -> [[String: Any]] {
+      ((list as? [[String: Any]]) ?? []).map { row in
+        var row = row
+        if row["transaction_id"] as? String == id { edit(&row) }
+        return row
+      }
+    }
+    body["latest_receipt_info"] = rows(body["latest_receipt_info"])
+    if var receipt = body["receipt"] as? [String: Any] {
+      receipt["in_app"] = rows(receipt["in_app"])
+      body["receipt"] = receipt
+    }
+    return body
+  }
+
+  /// Removes every copy of transaction `id`.
+  static func dropping(_ body: [String: Any], id: String) -> [String: Any] {
+    var body = body
+    let keep = { (list: Any?) in ((list as? [[String: Any]]) ?? []).filter { $0["transaction_id"] as? String != id } }
+    body["latest_receipt_info"] = keep(body["latest_receipt_info"])
+    if var receipt = body["receipt"] as? [String: Any] {
+      receipt["in_app"] = keep(receipt["in_app"])
+      body["receipt"] = receipt
+    }
+    return body
+  }
+
+  /// Appends a copy of the first latest_receipt_info row as transaction `id`, changed by `edit`.
+  static func adding(_ body: [String: Any], id: String, _ edit: (inout [String: Any]) -> Void = { _ in }) -> [String:
+    Any]
+  {
+    var body = body
+    var rows = (body["latest_receipt_info"] as? [[String: Any]]) ?? []
+    guard var row = rows.first else { return body }
+    row["transaction_id"] = id
+    edit(&row)
+    rows.append(row)
+    body["latest_receipt_info"] = rows
+    return body
+  }
+
+  static func firstID(_ body: [String: Any]) -> String {
+    ((body["latest_receipt_info"] as? [[String: Any]])?.first?["transaction_id"] as? String) ?? ""
+  }
+
+  @Test func revenueCatsPairIsFullyBacked() throws {
+    guard let body = try Self.revenueCatPair() else { return }
+    let history = try Self.decode(body)
+    let check = history.provenance.signatureCheck
+    #expect(check.verdict == .verified, "\(check.summary)")
+    #expect(check.anchor == .apple)
+    #expect(check.moment?.source == "receipt creation date")
+    let backing = try #require(check.backing)
+    #expect(backing.outcome == .backed)
+    #expect(backing.entries.count == history.transactions.count && backing.backedCount == 9)
+    #expect(backing.onlyInReceipt.isEmpty)
+    #expect(check.summary.hasPrefix("verified: backed by Apple's signature: 9 of 9 transactions"))
+    // Read to be checked, never kept: --show-secrets alone keeps the credential.
+    #expect(history.provenance.latestReceipt == nil)
+    #expect(try Self.decode(body, keepSecrets: true).provenance.latestReceipt == body["latest_receipt"] as? String)
+  }
+
+  @Test func revenueCatsEditedTransactionContradictsNamingFieldAndValues() throws {
+    guard let body = try Self.revenueCatPair() else { return }
+    let id = Self.firstID(body)
+    let edited = Self.editing(body, id: id) { $0["expires_date_ms"] = "1626291386000" }
+    let check = try Self.decode(edited).provenance.signatureCheck
+    #expect(check.verdict == .invalid)
+    let backing = try #require(check.backing)
+    #expect(backing.outcome == .contradicted)
+    let entry = try #require(backing.contradicted.first)
+    #expect(backing.contradicted.count == 1 && entry.transactionID == id)
+    guard case .contradicted(let differences) = entry.standing else { return }
+    #expect(differences.map(\.field) == ["expires_date_ms"])
+    #expect(differences.first?.json.hasPrefix("1626291386000 ") == true)
+    #expect(differences.first?.receipt.hasPrefix("1594755386000 ") == true)
+    #expect(check.failures.first?.code == "backing.contradicted")
+    #expect(check.failures.first?.path == "transaction_id \(id)")
+  }
+
+  @Test func revenueCatsAddedAndDroppedTransactionsAreNamed() throws {
+    guard let body = try Self.revenueCatPair() else { return }
+    let added = try Self.decode(Self.adding(body, id: "1000000999999999")).provenance.signatureCheck
+    #expect(added.verdict == .unsigned, "\(added.summary)")
+    #expect(added.backing?.outcome == .partlyBacked)
+    #expect(added.backing?.absent.map(\.standing) == [.notInReceipt(.unexplained)])
+    #expect(added.backing?.absent.first?.transactionID == "1000000999999999")
+
+    let id = Self.firstID(body)
+    let dropped = try Self.decode(Self.dropping(body, id: id)).provenance.signatureCheck
+    #expect(dropped.verdict == .verified)
+    #expect(dropped.backing?.outcome == .backed)
+    #expect(dropped.backing?.onlyInReceipt.map(\.transactionID) == [id])
+    #expect(dropped.summary.contains("8 of 8 transactions; the signed receipt also holds \(id)"))
+  }
+
+  /// Always runs: the examples' receipt, signed through a committed test root.
+  @Test func theExamplesSignedReceiptBacksItsJSONThroughTheTestRoot() throws {
+    let (body, trust) = try Self.examplePair()
+    let check = try Self.decode(body, trust: trust).provenance.signatureCheck
+    #expect(check.verdict == .verified, "\(check.summary)")
+    #expect(check.anchor == .trustRoot)
+    #expect(check.backing?.outcome == .backed && check.backing?.backedCount == 3)
+    #expect(check.backing?.signedByApple == false)
+    #expect(check.summary.hasPrefix("verified: backed by the receipt's signature (not Apple's): 3 of 3 transactions"))
+    // At Apple's root alone the test chain is untrusted: invalid, and nothing is said to be backed.
+    let untrusted = try Self.decode(body).provenance.signatureCheck
+    #expect(untrusted.verdict == .invalid)
+    #expect(untrusted.backing == nil)
+    #expect(untrusted.failures.first?.path == "latest_receipt")
+  }
+
+  @Test func theExamplesEditsAreEachReportedAsWhatTheyAre() throws {
+    let (body, trust) = try Self.examplePair()
+    let id = Self.firstID(body)
+    let product = try Self.decode(Self.editing(body, id: id) { $0["product_id"] = "com.acme.pro.yearly" }, trust: trust)
+      .provenance.signatureCheck
+    #expect(product.verdict == .invalid)
+    guard case .contradicted(let differences)? = product.backing?.contradicted.first?.standing else {
+      Issue.record("no contradiction: \(product.summary)")
+      return
+    }
+    #expect(
+      differences == [
+        ReceiptBacking.Difference(field: "product_id", json: "com.acme.pro.yearly", receipt: "com.acme.pro.monthly")
+      ])
+
+    // Bought after the receipt was made (2024-06-15): latest_receipt_info may be newer than latest_receipt.
+    let newer = try Self.decode(
+      Self.adding(body, id: "1000000999") {
+        $0["purchase_date_ms"] = "1719000000000"
+        $0["expires_date_ms"] = "1721592000000"
+      }, trust: trust
+    ).provenance.signatureCheck
+    #expect(newer.backing?.absent.map(\.standing) == [.notInReceipt(.newerThanReceipt)])
+    #expect(newer.summary.contains("latest_receipt_info may be newer than latest_receipt"))
+
+    // No expiry date, bought before the receipt: may be a finished consumable.
+    let consumable = try Self.decode(
+      Self.adding(body, id: "1000000998") {
+        $0["product_id"] = "com.acme.coins.100"
+        $0["expires_date_ms"] = nil
+        $0["expires_date"] = nil
+        $0["expires_date_pst"] = nil
+      }, trust: trust
+    ).provenance.signatureCheck
+    #expect(consumable.backing?.absent.map(\.standing) == [.notInReceipt(.mayBeFinishedConsumable)])
+  }
+
+  /// "XXXX" (fixtures), "..." (RevenueCat's file) and a real receipt cut short (the hand-written examples) are
+  /// not receipts: unsigned, not invalid.
+  @Test func placeholdersAreNotAReceiptNotForged() throws {
+    let (body, trust) = try Self.examplePair()
+    for placeholder in [
+      "XXXX", "...", "",
+      // A real receipt's first 96 characters, as the hand-written examples keep.
+      "MIIUVwYJKoZIhvcNAQcCoIIUSDCCFEQCAQExCzAJBgUrDgMCGgUAMIIDeAYJKoZIhvcNAQcBoIIDaQSCA2UxggNhMAoCAQgC",
+    ] {
+      var copy = body
+      copy["latest_receipt"] = placeholder
+      let check = try Self.decode(copy, trust: trust).provenance.signatureCheck
+      #expect(check.verdict == .unsigned, "\(placeholder): \(check.summary)")
+      #expect(check.backing?.outcome == .notAReceipt)
+      #expect(check.summary.hasSuffix("nothing backs this JSON"))
+      let expected =
+        placeholder.isEmpty
+        ? "latest_receipt is empty" : placeholder.count > 64 ? "latest_receipt is cut short" : "not a receipt"
+      #expect(check.summary.contains(expected))
+    }
+  }
+
+  /// Checking the signature reads the credentials; neither is kept without --show-secrets.
+  @Test func checkingANotificationKeepsNeitherCredential() throws {
+    let body = try Self.json(TestPaths.packageRoot.appendingPathComponent("examples/notification-v1-did-renew.json"))
+    let history = try Self.decode(body)
+    #expect(history.provenance.notification?.hasPassword == true)
+    #expect(history.provenance.notification?.password == nil)
+    #expect(history.provenance.latestReceipt == nil)
+    #expect(history.provenance.signatureCheck.backing?.outcome == .notAReceipt)
+    let shown = try Self.decode(body, keepSecrets: true)
+    #expect(shown.provenance.notification?.password != nil && shown.provenance.latestReceipt != nil)
+  }
+
+  /// The rule alone, over two histories made in the test: the JSON's order, each standing, the receipt's extras.
+  @Test func theRuleComparesTwoHistoriesByTransactionID() throws {
+    func tx(_ id: String, _ product: String, bought: Int64, expires: Int64?) -> PurchaseTransaction {
+      PurchaseTransaction(
+        transactionID: id, originalTransactionID: "1", productID: product,
+        purchaseDate: Timestamp(milliseconds: bought),
+        expiresDate: expires.flatMap { Timestamp(milliseconds: $0) })
+    }
+    var json = PurchaseHistory(format: VerifyReceiptFormats.response)
+    var signed = PurchaseHistory(format: VerifyReceiptFormats.response)
+    var info = ReceiptInfo()
+    info.receiptCreationDate = Timestamp(milliseconds: 5_000)
+    signed.provenance.receipt = info
+    json.transactions = [
+      tx("a", "p", bought: 1_000, expires: 2_000), tx("b", "p", bought: 1_000, expires: 3_000),
+      tx("c", "p", bought: 6_000, expires: 9_000), tx("d", "coins", bought: 1_000, expires: nil),
+      tx("e", "p", bought: 1_000, expires: 2_000),
+    ]
+    signed.transactions = [
+      tx("a", "p", bought: 1_000, expires: 2_000), tx("b", "p", bought: 1_000, expires: 4_000),
+      tx("z", "q", bought: 1, expires: 2),
+    ]
+    let backing = receiptBacking(of: json, by: signed)
+    #expect(backing.outcome == .contradicted)
+    #expect(backing.entries.map(\.transactionID) == ["a", "b", "c", "d", "e"])
+    #expect(backing.entries[0].standing == .backed)
+    guard case .contradicted(let d) = backing.entries[1].standing else {
+      Issue.record("b is not contradicted")
+      return
+    }
+    #expect(d.map(\.field) == ["expires_date_ms"])
+    #expect(backing.entries[2].standing == .notInReceipt(.newerThanReceipt))
+    #expect(backing.entries[3].standing == .notInReceipt(.mayBeFinishedConsumable))
+    #expect(backing.entries[4].standing == .notInReceipt(.unexplained))
+    #expect(backing.onlyInReceipt == [ReceiptBacking.ReceiptOnly(transactionID: "z", productID: "q")])
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptTestSupport
+import Testing
+
+// The rules' internal fast paths are compared with the scans they replace; the histories come from the decoders.
+@testable import ReceiptRules
+
+/// The rules' fast paths (FAST-PATHS.md) against the scans they replace, on small histories of every shape the
+/// benchmark measures: many chains and products, shuffled, upgraded, refunded and family-shared.
+struct RuleFastPathTests {
+  static let shapes: [ReceiptShape] = [
+    ReceiptShape(name: "one-chain", transactions: 120),
+    ReceiptShape(
+      name: "many-chains", transactions: 300, chains: 20, products: 5, shuffled: true, randomIDs: true,
+      familySharedPercent: 25),
+    ReceiptShape(
+      name: "many-upgrades", transactions: 300, chains: 12, products: 12, shuffled: true, familySharedPercent: 25,
+      upgradedPercent: 30, refundedPercent: 5, seed: 41),
+    ReceiptShape(
+      name: "many-products", transactions: 400, chains: 40, products: 60, shuffled: true, randomIDs: true,
+      familySharedPercent: 50, upgradedPercent: 10, seed: 7),
+    ReceiptShape(
+      name: "long-chains", transactions: 200, chains: 2, products: 5, familySharedPercent: 90, upgradedPercent: 20,
+      refundedPercent: 10, seed: 5),
+  ]
+
+  /// Each shape with three seeds, its catalog, and the moments asked about (start, middle, end).
+  static func histories() throws -> [(name: String, history: PurchaseHistory, catalog: Catalog)] {
+    var out: [(String, PurchaseHistory, Catalog)] = []
+    for base in shapes {
+      for offset in 0..<3 as Range<UInt64> {
+        var shape = base
+        shape.seed += offset
+        let history = try FormatRegistry.standard.decode(
+          Array(shape.verifyReceipt(index: Int(offset)).utf8), source: shape.name)
+        let catalog = try CatalogLoader.load(Array(shape.catalog().utf8), source: "\(shape.name) catalog")
+        out.append(("\(shape.name) seed \(shape.seed)", history, catalog))
+      }
+    }
+    return out
+  }
+
+  static let moments: [Timestamp] = [
+    ReceiptShape.start + 40 * 86_400_000, ReceiptShape.middleOfHistory, ReceiptShape.endOfHistory,
+  ].compactMap { Timestamp(milliseconds: $0) }
+
+  /// The scan `UpgradeMoments` replaced: every transaction read for every upgraded one.
+  static func scannedUpgradeMoments(_ transactions: [PurchaseTransaction]) -> [Timestamp?] {
+    transactions.map { t -> Timestamp? in
+      guard t.isUpgraded, let bought = t.purchaseDate else { return nil }
+      var first: Timestamp?
+      for other in transactions where other.transactionID != t.transactionID {
+        guard let at = other.purchaseDate, at > bought else { continue }
+        let sameChain = other.chainID == t.chainID
+        let sameGroup = t.subscriptionGroup != nil && other.subscriptionGroup == t.subscriptionGroup
+        guard sameChain || sameGroup else { continue }
+        if let f = first, f <= at { continue }
+        first = at
+      }
+      return first
+    }
+  }
+
+  /// The scan `markingReplacedPeriods` replaced: the whole chain and group read for every period.
+  static func scannedReplacedPeriods(_ all: [PurchaseTransaction]) -> [Bool] {
+    all.indices.map { i in
+      guard !all[i].isUpgraded, let bought = all[i].purchaseDate, let expires = all[i].expiresDate else {
+        return all[i].isUpgraded
+      }
+      return all.indices.contains { j in
+        guard j != i, all[j].productID != all[i].productID, all[j].ownership == all[i].ownership,
+          let at = all[j].purchaseDate, at > bought, at < expires
+        else { return false }
+        let sameChain = all[j].chainID == all[i].chainID
+        let sameGroup = all[i].subscriptionGroup != nil && all[j].subscriptionGroup == all[i].subscriptionGroup
+        return sameChain || sameGroup
+      }
+    }
+  }
+
+  @Test func upgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
+    var upgraded = 0
+    for (name, history, _) in try Self.histories() {
+      for transactions in [history.transactions, markingReplacedPeriods(history).transactions] {
+        let fast = UpgradeMoments(transactions)
+        let scanned = Self.scannedUpgradeMoments(transactions)
+        #expect(transactions.indices.map { fast.moment(of: $0) } == scanned, "\(name)")
+        upgraded += scanned.compactMap { $0 }.count
+      }
+    }
+    #expect(upgraded > 100, "the shapes hold upgrades to compare")
+  }
+
+  @Test func replacedPeriodsByBinarySearchGiveTheScansAnswer() throws {
+    var replaced = 0
+    for (name, history, _) in try Self.histories() {
+      let marked = markingReplacedPeriods(history).transactions.map(\.isUpgraded)
+      #expect(marked == Self.scannedReplacedPeriods(history.transactions), "\(name)")
+      replaced += zip(marked, history.transactions).filter { $0 && !$1.isUpgraded }.count
+    }
+    #expect(replaced > 100, "the shapes hold replaced periods to compare")
+  }
+
+  @Test func entitlementsByProductIndexGiveEachEntitlementsOwnAnswer() throws {
+    var upgradedAnswers = 0
+    for (name, history, catalog) in try Self.histories() {
+      for catalog in [catalog, Catalog()] {
+        for time in Self.moments {
+          let known = markingReplacedPeriods(history).known(at: time)
+          let indexed = entitlementStatuses(of: known, catalog: catalog)
+          let oneByOne = entitlementDefinitions(for: known, catalog: catalog).map {
+            entitlementStatus($0, history: known, catalog: catalog)
+          }
+          #expect(indexed == oneByOne, "\(name) at \(time.iso8601)")
+          #expect(indexed.contains { !$0.considered.isEmpty }, "\(name): something to compare")
+          upgradedAnswers += indexed.filter { $0.state == .upgraded }.count
+        }
+      }
+    }
+    #expect(upgradedAnswers > 10, "upgrade targets found by binary search are compared too")
+  }
+
+  @Test func theAnswerKnowsTheHistoryOnceAndSaysWhatEachRuleSays() throws {
+    for (name, history, catalog) in try Self.histories() {
+      for time in Self.moments {
+        let answer = answerEntitlements(of: history, catalog: catalog, at: time)
+        #expect(answer.results == entitlementStatuses(of: history, catalog: catalog, at: time), "\(name)")
+        let contradictions = sharingContradictions(of: history, catalog: catalog, at: time)
+        #expect(Array(answer.findings.prefix(contradictions.count)) == contradictions, "\(name)")
+      }
+    }
+  }
+
+  @Test func ledgerUpgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
+    var ledger = RevenueLedger()
+    for (_, history, _) in try Self.histories() { ledger.add(history) }
+    // The scan the binary search replaced: the upgraded transaction's chain and group, every member read.
+    let positions = 0..<ledger.distinctTransactions
+    var scanned: [Int: Timestamp] = [:]
+    for i in positions where ledger.isUpgraded(at: i) {
+      guard let bought = ledger.purchaseDate(at: i) else { continue }
+      var first: Timestamp?
+      for j in positions where j != i {
+        let sameChain = ledger.chainKey(at: j) == ledger.chainKey(at: i)
+        let sameGroup = ledger.subscriptionGroup(at: i).map { $0 == ledger.subscriptionGroup(at: j) } ?? false
+        guard sameChain || sameGroup, let at = ledger.purchaseDate(at: j), at > bought else { continue }
+        if let f = first, f <= at { continue }
+        first = at
+      }
+      scanned[i] = first
+    }
+    #expect(ledger.upgradeMoments() == scanned)
+    #expect(scanned.count > 100, "the batch holds upgrades to compare")
+  }
+
+  @Test func aConsideredTransactionReadsTheTransactionItWasGiven() throws {
+    for (name, history, catalog) in try Self.histories().prefix(3) {
+      let known = history.known(at: ReceiptShape.endOfHistory.timestamp)
+      for result in entitlementStatuses(of: known, catalog: catalog) {
+        let expected = known.transactions.filter { t in result.considered.contains { $0.transaction == t } }
+        #expect(result.considered.map(\.transaction) == expected, "\(name) \(result.id)")
+      }
+    }
+  }
+}
+
+extension Int64 {
+  /// This many milliseconds as a timestamp (test moments are all in range).
+  fileprivate var timestamp: Timestamp { Timestamp(milliseconds: self) ?? Timestamp.epoch }
+}
