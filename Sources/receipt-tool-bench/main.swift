@@ -122,7 +122,7 @@ let exampleHistories: [[String]] = {
 let signedChains: String? =
   exampleHistories.isEmpty
   ? nil
-  : generate("signed-chains-5000x20.ndjson") { h in
+  : generate(in: workDir, "signed-chains-5000x20.ndjson") { h in
     var text = ""
     for page in 0..<5_000 {
       let history = exampleHistories[page % exampleHistories.count]
