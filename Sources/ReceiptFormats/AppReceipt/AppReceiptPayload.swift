@@ -3,7 +3,7 @@ import ReceiptModel
 /// What an on-device app receipt (PKCS#7 SignedData) says, read offline.
 ///
 /// Optional fields are nil when the attribute is absent or holds an empty string (Apple writes `""` for "none",
-/// e.g. the expiry of a consumable). The signature is never verified: see `signature`.
+/// e.g. the expiry of a consumable). The signature is read here and checked by `AppReceiptFormat`.
 public struct AppReceiptPayload: Sendable, Equatable {
   /// Type 0, `Production`, `ProductionSandbox`, `Xcode`... Community-documented (not in Apple's table).
   public var receiptType: String?
