@@ -211,20 +211,9 @@ public enum AppReceiptHistory {
     }
     let computed = DigestAlgorithm.sha1.digest(device.bytes + opaque + bundle)
     guard computed == hash else {
-      return .mismatch(deviceID: device.text, receiptHash: hex(hash), computed: hex(computed))
+      return .mismatch(deviceID: device.text, receiptHash: lowercaseHex(hash), computed: lowercaseHex(computed))
     }
     return .matches(deviceID: device.text)
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 
   /// `Production`, `Sandbox` or `Xcode`, as verifyReceipt's `environment` spells them, from Apple's
@@ -329,11 +318,11 @@ public enum AppReceiptHistory {
     }
     if let opaque = p.opaqueValue {
       fields.append(
-        CarriedField(type: 4, name: "opaque_value", value: AppReceiptAttributeValue.hex(opaque), encoding: "bytes"))
+        CarriedField(type: 4, name: "opaque_value", value: lowercaseHex(opaque), encoding: "bytes"))
     }
     if let hash = p.sha1Hash {
       fields.append(
-        CarriedField(type: 5, name: "sha1_hash", value: AppReceiptAttributeValue.hex(hash), encoding: "bytes"))
+        CarriedField(type: 5, name: "sha1_hash", value: lowercaseHex(hash), encoding: "bytes"))
     }
     if let date = p.transactionDate {
       fields.append(CarriedField(type: 8, name: "transaction_date", value: date.iso8601, encoding: "date"))

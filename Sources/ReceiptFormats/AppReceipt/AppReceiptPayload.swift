@@ -3,7 +3,7 @@ import ReceiptModel
 /// What an on-device app receipt (PKCS#7 SignedData) says, read offline.
 ///
 /// Optional fields are nil when the attribute is absent or holds an empty string (Apple writes `""` for "none",
-/// e.g. the expiry of a consumable). The signature is never verified: see `signature`.
+/// e.g. the expiry of a consumable). The signature is read here and checked by `AppReceiptFormat`.
 public struct AppReceiptPayload: Sendable, Equatable {
   /// Type 0, `Production`, `ProductionSandbox`, `Xcode`... Community-documented (not in Apple's table).
   public var receiptType: String?
@@ -132,23 +132,8 @@ public enum AppReceiptAttributeValue: Sendable, Equatable {
     }
   }
 
-  /// Bytes as lowercase hex, two digits each.
-  /// - Parameter bytes: The bytes.
-  /// - Returns: The hex text (`0a1b`).
-  public static func hex(_ bytes: [UInt8]) -> String {
-    // Written as UTF-8 into the string's storage: every carried value of every purchase comes through here.
-    let (count, overflow) = bytes.count.multipliedReportingOverflow(by: 2)
-    guard !overflow, count > 0 else { return "" }
-    return String(unsafeUninitializedCapacity: count) { out in
-      var i = 0
-      for b in bytes {
-        out[i] = hexDigit(b >> 4)
-        out[i + 1] = hexDigit(b & 0x0F)
-        i += 2
-      }
-      return i
-    }
-  }
+  /// Bytes as lowercase hex, two digits each (`0a1b`).
+  public static func hex(_ bytes: [UInt8]) -> String { lowercaseHex(bytes) }
 
   /// `String(value)`, written into the string's storage: the web order line item id and the carried integers of
   /// every purchase come through here, and the generic conversion costs several times as much.
@@ -171,20 +156,10 @@ public enum AppReceiptAttributeValue: Sendable, Equatable {
       return String(decoding: UnsafeBufferPointer(rebasing: buffer[i...]), as: UTF8.self)
     }
   }
-
-  /// The lowercase ASCII digit of a nibble.
-  @inline(__always)
-  static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 }
 
-/// The PKCS#7 signature as read, never as checked.
+/// The PKCS#7 signature as read; `AppReceiptFormat` checks it with ReceiptCrypto.
 public struct AppReceiptSignature: Sendable, Equatable {
-  /// Always false: receipt-tool has no cryptography, so neither the signature nor the chain is checked.
-  public let isVerified = false
-  /// Why, in one sentence, for output next to the decoded receipt.
-  public static let notVerifiedNote =
-    "signature not verified: receipt-tool reads the receipt offline without cryptography, so anyone could have "
-    + "written this content"
   /// Digest algorithms the SignedData declares (`sha1`, `sha256`, or a dotted OID).
   public var digestAlgorithms: [String] = []
   /// The certificates embedded in the SignedData, in order.

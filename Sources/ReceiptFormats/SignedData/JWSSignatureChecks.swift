@@ -153,17 +153,6 @@ final class JWSChecks {
     SignerCertificate(
       position: c.position, commonName: c.commonName, organization: c.organization,
       notBefore: Timestamp(milliseconds: c.notBefore), notAfter: Timestamp(milliseconds: c.notAfter),
-      sha256: hex(c.sha256))
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
+      sha256: lowercaseHex(c.sha256))
   }
 }
