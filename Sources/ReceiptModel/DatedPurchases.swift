@@ -1,60 +1,230 @@
 /// Dated purchases grouped by subscription chain and by subscription group, each group sorted by purchase date,
 /// so the purchases after a moment are found by binary search instead of by reading every transaction: what
 /// makes finding a replacing purchase cost N log N rather than N² on a history of many upgrades.
+///
+/// Chains and groups are numbered densely (`KeyNumbering`) and their purchases kept in one flat array each, so
+/// building it hashes each id once and a lookup is an array read: built once per history (and moment) and shared
+/// by every rule that reads it. Positions are whatever the builder numbers 0..<count: a history's transaction
+/// indices, or a ledger's positions.
 public struct DatedPurchases: Sendable {
   /// A transaction's position in the history and its purchase date.
-  public struct Purchase: Sendable {
+  public struct Purchase: Sendable, Equatable {
     /// When it was bought.
     public var at: Timestamp
     /// Its index in the history's transactions.
     public var index: Int
   }
 
-  private var byChain: [String: [Purchase]] = [:]
-  private var byGroup: [String: [Purchase]] = [:]
+  /// The chain number of each position.
+  public let chainNumbers: [Int32]
+  /// The group number of each position, -1 for none.
+  public let groupNumbers: [Int32]
+  /// Every chain's dated purchases, chain by chain, each chain's sorted by date (then position).
+  private let byChain: [Purchase]
+  /// Where chain c's purchases start in `byChain` (c + 1: where they end).
+  private let chainStarts: [Int]
+  private let byGroup: [Purchase]
+  private let groupStarts: [Int]
+  /// Every group's undated positions, group by group, in position order.
+  private let undatedByGroup: [Int]
+  private let undatedStarts: [Int]
 
-  /// Groups the dated transactions of `transactions` whose chain is in `chains` or whose group is in `groups`
-  /// (nil: every chain, every group).
-  public init(_ transactions: [PurchaseTransaction], chains: Set<String>? = nil, groups: Set<String>? = nil) {
+  /// Indexes a history's transactions (positions are their indices).
+  public init(_ transactions: [PurchaseTransaction]) {
+    var chains = KeyNumbering()
+    var groups = KeyNumbering()
+    var chainNumbers: [Int32] = []
+    var groupNumbers: [Int32] = []
+    chainNumbers.reserveCapacity(transactions.count)
+    groupNumbers.reserveCapacity(transactions.count)
     // By index: a copy of each transaction would retain and release every field.
     for i in transactions.indices {
-      guard let at = transactions[i].purchaseDate else { continue }
-      let chain = transactions[i].chainID
-      if chains?.contains(chain) ?? true { byChain[chain, default: []].append(Purchase(at: at, index: i)) }
-      if let group = transactions[i].subscriptionGroup, groups?.contains(group) ?? true {
-        byGroup[group, default: []].append(Purchase(at: at, index: i))
-      }
+      chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: transactions[i].chainID)))
+      groupNumbers.append(
+        transactions[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
     }
-    // Stable order for equal dates (the data's), though no reader depends on it.
-    for key in byChain.keys { byChain[key]?.sort { ($0.at, $0.index) < ($1.at, $1.index) } }
-    for key in byGroup.keys { byGroup[key]?.sort { ($0.at, $0.index) < ($1.at, $1.index) } }
+    self.init(chainNumbers: chainNumbers, groupNumbers: groupNumbers) { transactions[$0].purchaseDate }
   }
 
-  /// The chain's purchases bought after `time`, earliest first.
-  public func chain(_ id: String, after time: Timestamp) -> ArraySlice<Purchase> {
-    Self.after(time, in: byChain[id] ?? [])
+  /// Indexes positions `0..<chainNumbers.count`, given each one's chain number and group number (dense, from
+  /// 0; -1 for no group) and its purchase date.
+  public init(chainNumbers: [Int32], groupNumbers: [Int32], purchaseDate: (Int) -> Timestamp?) {
+    let count = chainNumbers.count
+    var dates: [Timestamp?] = []
+    dates.reserveCapacity(count)
+    for i in 0..<count { dates.append(purchaseDate(i)) }
+    self.chainNumbers = chainNumbers
+    self.groupNumbers = groupNumbers
+    (byChain, chainStarts) = Self.sortedLists(keys: chainNumbers, dates: dates)
+    (byGroup, groupStarts) = Self.sortedLists(keys: groupNumbers, dates: dates)
+    // Undated group members, in position order (counting sort: the keys are dense).
+    let groupCount = max(0, groupStarts.count - 1)
+    var starts = [Int](repeating: 0, count: groupCount + 1)
+    for i in 0..<count where dates[i] == nil && groupNumbers[i] >= 0 { starts[Int(groupNumbers[i]) + 1] += 1 }
+    for g in 0..<groupCount { starts[g + 1] += starts[g] }
+    var undated = [Int](repeating: 0, count: starts[groupCount])
+    var next = starts
+    for i in 0..<count where dates[i] == nil && groupNumbers[i] >= 0 {
+      let g = Int(groupNumbers[i])
+      undated[next[g]] = i
+      next[g] += 1
+    }
+    undatedByGroup = undated
+    undatedStarts = starts
   }
 
-  /// The group's purchases bought after `time`, earliest first.
-  public func group(_ id: String, after time: Timestamp) -> ArraySlice<Purchase> {
-    Self.after(time, in: byGroup[id] ?? [])
+  private init(
+    chainNumbers: [Int32], groupNumbers: [Int32], byChain: [Purchase], chainStarts: [Int], byGroup: [Purchase],
+    groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int]
+  ) {
+    self.chainNumbers = chainNumbers
+    self.groupNumbers = groupNumbers
+    self.byChain = byChain
+    self.chainStarts = chainStarts
+    self.byGroup = byGroup
+    self.groupStarts = groupStarts
+    self.undatedByGroup = undatedByGroup
+    self.undatedStarts = undatedStarts
   }
 
-  /// The group's purchases bought at `time` or later, earliest first.
-  public func group(_ id: String, from time: Timestamp) -> ArraySlice<Purchase> {
-    Self.after(time, in: byGroup[id] ?? [], inclusive: true)
+  /// Dated positions grouped by key (counting sort, keys dense from 0; negative: none), each key's sorted by
+  /// date then position; and where each key's list starts.
+  private static func sortedLists(keys: [Int32], dates: [Timestamp?]) -> ([Purchase], [Int]) {
+    var keyCount = 0
+    for k in keys where Int(k) >= keyCount { keyCount = Int(k) + 1 }
+    var starts = [Int](repeating: 0, count: keyCount + 1)
+    for i in keys.indices where keys[i] >= 0 && dates[i] != nil { starts[Int(keys[i]) + 1] += 1 }
+    for k in 0..<keyCount { starts[k + 1] += starts[k] }
+    var list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+    var next = starts
+    for i in keys.indices where keys[i] >= 0 {
+      guard let at = dates[i] else { continue }
+      let k = Int(keys[i])
+      list[next[k]] = Purchase(at: at, index: i)
+      next[k] += 1
+    }
+    // Filled in position order: a list already in date order (most exports) needs no sort; ties keep
+    // position order, though no reader depends on it.
+    for k in 0..<keyCount {
+      let range = starts[k]..<starts[k + 1]
+      var sorted = true
+      for j in range.dropFirst() where list[j - 1].at > list[j].at {
+        sorted = false
+        break
+      }
+      if !sorted { list[range].sort { ($0.at, $0.index) < ($1.at, $1.index) } }
+    }
+    return (list, starts)
   }
 
-  /// Every chain's and group's purchases, for a caller that asks whether any of them mixes products.
-  public var allGroupings: [[Purchase]] { Array(byChain.values) + Array(byGroup.values) }
+  /// The same index for a history that keeps only some positions: `newPosition[old]` is the position in the
+  /// smaller history, -1 for one left out (positions kept keep their order). Chain and group numbers stay.
+  public func keeping(_ newPosition: [Int]) -> DatedPurchases {
+    func kept(_ list: [Purchase], _ starts: [Int]) -> ([Purchase], [Int]) {
+      var out: [Purchase] = []
+      out.reserveCapacity(list.count)
+      var outStarts = [0]
+      outStarts.reserveCapacity(starts.count)
+      for k in 0..<max(0, starts.count - 1) {
+        for p in list[starts[k]..<starts[k + 1]] where newPosition[p.index] >= 0 {
+          out.append(Purchase(at: p.at, index: newPosition[p.index]))
+        }
+        outStarts.append(out.count)
+      }
+      return (out, outStarts)
+    }
+    var chains: [Int32] = []
+    var groups: [Int32] = []
+    for old in newPosition.indices where newPosition[old] >= 0 {
+      chains.append(chainNumbers[old])
+      groups.append(groupNumbers[old])
+    }
+    let (c, cs) = kept(byChain, chainStarts)
+    let (g, gs) = kept(byGroup, groupStarts)
+    var undated: [Int] = []
+    var undatedStarts = [0]
+    for k in 0..<max(0, self.undatedStarts.count - 1) {
+      for old in undatedByGroup[self.undatedStarts[k]..<self.undatedStarts[k + 1]] where newPosition[old] >= 0 {
+        undated.append(newPosition[old])
+      }
+      undatedStarts.append(undated.count)
+    }
+    return DatedPurchases(
+      chainNumbers: chains, groupNumbers: groups, byChain: c, chainStarts: cs, byGroup: g, groupStarts: gs,
+      undatedByGroup: undated, undatedStarts: undatedStarts)
+  }
 
-  private static func after(_ time: Timestamp, in list: [Purchase], inclusive: Bool = false) -> ArraySlice<Purchase> {
-    var low = 0
-    var high = list.count
+  /// How many chains and groups are numbered.
+  public var chainCount: Int { chainStarts.count - 1 }
+  public var groupCount: Int { groupStarts.count - 1 }
+
+  /// Chain `number`'s dated purchases, earliest first.
+  public func chain(number: Int) -> ArraySlice<Purchase> { byChain[chainStarts[number]..<chainStarts[number + 1]] }
+
+  /// Group `number`'s dated purchases, earliest first.
+  public func group(number: Int) -> ArraySlice<Purchase> { byGroup[groupStarts[number]..<groupStarts[number + 1]] }
+
+  /// Group `number`'s undated positions, in position order.
+  public func undated(inGroup number: Int) -> ArraySlice<Int> {
+    guard number >= 0, number < undatedStarts.count - 1 else { return [] }
+    return undatedByGroup[undatedStarts[number]..<undatedStarts[number + 1]]
+  }
+
+  /// The purchases of the chain of the transaction at `index` bought after `time`, earliest first.
+  public func chain(of index: Int, after time: Timestamp) -> ArraySlice<Purchase> {
+    Self.after(time, in: chain(number: Int(chainNumbers[index])))
+  }
+
+  /// The purchases of the group of the transaction at `index` bought after `time` (none without a group).
+  public func group(of index: Int, after time: Timestamp) -> ArraySlice<Purchase> {
+    let g = Int(groupNumbers[index])
+    return g < 0 ? [] : Self.after(time, in: group(number: g))
+  }
+
+  /// The purchases of the group of the transaction at `index` bought at `time` or later.
+  public func group(of index: Int, from time: Timestamp) -> ArraySlice<Purchase> {
+    let g = Int(groupNumbers[index])
+    return g < 0 ? [] : Self.after(time, in: group(number: g), inclusive: true)
+  }
+
+  /// The purchases of `list` (sorted by date) bought after `time`, or at it when `inclusive`.
+  public static func after(
+    _ time: Timestamp, in list: ArraySlice<Purchase>, inclusive: Bool = false
+  ) -> ArraySlice<Purchase> {
+    var low = list.startIndex
+    var high = list.endIndex
     while low < high {
       let middle = low + (high - low) / 2
       if list[middle].at > time || (inclusive && list[middle].at == time) { high = middle } else { low = middle + 1 }
     }
     return list[low...]
+  }
+}
+
+/// Numbers text keys densely (0, 1, 2, … in order of first appearance), so that indexes keyed by them are
+/// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); a key
+/// equal to the one before is numbered without a lookup (a group's transactions, a chain in date order).
+public struct KeyNumbering: Sendable {
+  private var numeric = TransactionIDIndex()
+  private var other: [String: Int] = [:]
+  private var last: (key: String, number: Int)?
+  /// How many keys are numbered.
+  public private(set) var count = 0
+
+  public init() {}
+
+  /// The number of `key`, a new one when it is new.
+  public mutating func number(of key: String) -> Int {
+    if let last, last.key == key { return last.number }
+    let number: Int
+    if let value = TransactionIDIndex.numericKey(key) {
+      number = numeric.position(ofNumericKey: value, inserting: count) ?? count
+    } else {
+      number = other[key] ?? count
+      if number == count { other[key] = count }
+    }
+    if number == count { count += 1 }
+    last = (key, number)
+    return number
   }
 }

@@ -16,46 +16,77 @@ public struct KnownHistory: Sendable {
   public let renewals: [RenewalState]
   /// The moment the data describes, when it names one.
   public let moment: DataMoment?
+  /// `transactions`' chains and groups sorted by purchase date: built once per moment, read by every rule.
+  public let purchases: DatedPurchases
 
   /// Cuts `history` at `time`.
   /// - Parameters:
   ///   - history: everything the data says.
   ///   - time: the moment asked about.
   public init(_ history: PurchaseHistory, at time: Timestamp) {
+    self.init(history, at: time, upgrading: [], purchases: DatedPurchases(history.transactions))
+  }
+
+  /// Cuts `history` at `time`, with the transactions at `upgrading` (indices, ascending) taken as upgraded too,
+  /// reading `purchases`, the index of `history.transactions`: what a caller that already indexed the history
+  /// (to find replaced periods) gives, so that nothing is indexed twice.
+  /// - Parameters:
+  ///   - history: everything the data says.
+  ///   - time: the moment asked about.
+  ///   - upgrading: transactions to take as upgraded (`isUpgraded` set), by index.
+  ///   - purchases: `DatedPurchases(history.transactions)`.
+  public init(_ history: PurchaseHistory, at time: Timestamp, upgrading: [Int], purchases: DatedPurchases) {
     self.time = time
     renewals = history.renewals
     moment = history.moment
     let all = history.transactions
-    let upgrades = UpgradeMoments(all)
+    var marked = [Bool]()
+    if !upgrading.isEmpty {
+      marked = [Bool](repeating: false, count: all.count)
+      for i in upgrading { marked[i] = true }
+    }
+    func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
+    let upgrades = UpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
       (
         all[i].purchaseDate.map { $0 > time } ?? false,
         all[i].revocation.map { $0.date > time || $0.reversedAt != nil } ?? false,
-        all[i].isUpgraded && upgrades.moment(of: i).map { $0 > time } == true
+        isUpgraded(i) && upgrades.moment(of: i).map { $0 > time } == true
       )
     }
-    // Mostly nothing happened after `time`: the data's own array is shared, not copied transaction by transaction.
-    guard all.indices.contains(where: { isLater($0) != (false, false, false) }) else {
+    // Mostly nothing happened after `time`: the data's own array and index are shared, not copied.
+    guard upgrading.isEmpty ? all.indices.contains(where: { isLater($0) != (false, false, false) }) : true else {
       transactions = all
+      self.purchases = purchases
       return
     }
     var known: [PurchaseTransaction] = []
+    known.reserveCapacity(all.count)
+    var newPosition: [Int] = []
+    newPosition.reserveCapacity(all.count)
     for i in all.indices {
       let later = isLater(i)
-      if later.bought { continue }
+      if later.bought {
+        newPosition.append(-1)
+        continue
+      }
+      newPosition.append(known.count)
       known.append(all[i])
+      let last = known.count - 1
+      if isUpgraded(i) != all[i].isUpgraded { known[last].isUpgraded = true }
       if later.revoked {
-        let last = known.count - 1
         if let r = known[last].revocation, r.date <= time, let reversed = r.reversedAt, reversed > time {
           known[last].revocation?.reversedAt = nil
         } else {
           known[last].revocation = nil
         }
       }
-      if later.upgraded { known[known.count - 1].isUpgraded = false }
+      if later.upgraded { known[last].isUpgraded = false }
     }
     transactions = known
+    // Only positions move (dates, chains and groups do not): the index is narrowed, not rebuilt.
+    self.purchases = known.count == all.count ? purchases : purchases.keeping(newPosition)
   }
 
   /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
@@ -82,33 +113,36 @@ extension PurchaseHistory {
 /// first one bought after it in its subscription chain (upgrades keep original_transaction_id) or its
 /// subscription group. Apple records no other date for an upgrade.
 public struct UpgradeMoments: Sendable, Equatable {
-  private var moments: [Int: Timestamp] = [:]
+  /// By index; empty when nothing is upgraded.
+  private var moments: [Timestamp?] = []
 
   /// Finds the replacing purchase of every upgraded transaction of `transactions`.
   public init(_ transactions: [PurchaseTransaction]) {
-    // By index: most are not upgraded, and a copy of each would retain and release every field.
-    var chains = Set<String>()
-    var groups = Set<String>()
-    for i in transactions.indices where transactions[i].isUpgraded && transactions[i].purchaseDate != nil {
-      chains.insert(transactions[i].chainID)
-      if let group = transactions[i].subscriptionGroup { groups.insert(group) }
-    }
     // Fast path: most histories hold no upgraded transaction, and nothing is indexed.
-    guard !chains.isEmpty else { return }
-    // Only the upgraded transactions' chains and groups, sorted by date (UpgradeMomentsTests compares a scan).
-    let purchases = DatedPurchases(transactions, chains: chains, groups: groups)
-    for i in transactions.indices where transactions[i].isUpgraded {
+    let any = transactions.indices.contains { transactions[$0].isUpgraded }
+    self.init(transactions, purchases: any ? DatedPurchases(transactions) : nil) { transactions[$0].isUpgraded }
+  }
+
+  /// The same, reading `purchases` (the index of `transactions`; nil: nothing is upgraded), with `isUpgraded`
+  /// saying which are upgraded.
+  public init(_ transactions: [PurchaseTransaction], purchases: DatedPurchases?, isUpgraded: (Int) -> Bool) {
+    guard let purchases else { return }
+    // By index: most are not upgraded, and a copy of each would retain and release every field.
+    for i in transactions.indices where isUpgraded(i) {
       guard let bought = transactions[i].purchaseDate else { continue }
-      let id = transactions[i].transactionID
+      // Binary search in the chain's and group's purchases sorted by date (RuleFastPathTests compares a scan).
       func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-        later.first { transactions[$0.index].transactionID != id }?.at
+        later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
       }
-      let inChain = first(purchases.chain(transactions[i].chainID, after: bought))
-      let inGroup = transactions[i].subscriptionGroup.flatMap { first(purchases.group($0, after: bought)) }
-      if let earliest = [inChain, inGroup].compactMap({ $0 }).min() { moments[i] = earliest }
+      let inChain = first(purchases.chain(of: i, after: bought))
+      let inGroup = first(purchases.group(of: i, after: bought))
+      let earliest = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
+      guard let earliest else { continue }
+      if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: transactions.count) }
+      moments[i] = earliest
     }
   }
 
   /// The upgrade moment of the transaction at `index`, when its replacement is in the data.
-  public func moment(of index: Int) -> Timestamp? { moments[index] }
+  public func moment(of index: Int) -> Timestamp? { moments.isEmpty ? nil : moments[index] }
 }

@@ -24,8 +24,8 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 public struct ConsideredTransaction: Hashable, Sendable {
   /// The known history's transactions, shared.
   private let transactions: [PurchaseTransaction]
-  /// The transaction's index in `transactions`.
-  private let index: Int
+  /// The transaction's index in `transactions` (the known history's).
+  let index: Int
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
@@ -128,17 +128,17 @@ public func entitlementStatus(
   return entitlementStatus(
     definition, considering: all.indices.filter { definition.productIDs.contains(all[$0].productID) },
     history: history, catalog: catalog,
-    upgradeTarget: { upgradeTarget(of: $0, in: history, excluding: $1) },
-    continuation: { subscriptionContinuation(of: $0, in: history, outside: $1) })
+    upgradeTarget: { upgradeTarget(of: all[$0], in: history, excluding: $1) },
+    continuation: { subscriptionContinuation(of: all[$0], in: history, outside: $1) })
 }
 
 /// `entitlementStatus` on the transactions at `indices` (those of the definition's products, in the data's order),
 /// finding an upgrade's target with `upgradeTarget` and the purchase a subscription went on as with
-/// `continuation` (each given the transaction and the entitlement's products).
+/// `continuation` (each given the transaction's index in the known history and the entitlement's products).
 func entitlementStatus(
   _ definition: EntitlementDefinition, considering indices: [Int], history: KnownHistory, catalog: Catalog,
-  upgradeTarget: (PurchaseTransaction, [String]) -> String?,
-  continuation: (PurchaseTransaction, [String]) -> PurchaseTransaction?
+  upgradeTarget: (Int, [String]) -> String?,
+  continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
   let all = history.transactions
@@ -175,8 +175,8 @@ func entitlementStatus(
 /// Which finding decides, in the order the rule above lists.
 func findEntitlement(
   _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: KnownHistory,
-  at time: Timestamp, upgradeTarget: (PurchaseTransaction, [String]) -> String?,
-  continuation: (PurchaseTransaction, [String]) -> PurchaseTransaction?
+  at time: Timestamp, upgradeTarget: (Int, [String]) -> String?,
+  continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementFinding {
   guard !considered.isEmpty else { return .noPurchase }
   if let best = longestGrant(considered), case .grants(let until) = best.grant {
@@ -184,7 +184,7 @@ func findEntitlement(
   }
   let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
     guard case .expired(let expired) = c.grant,
-      subscriptionContinuation(of: c.transaction, in: history, outside: definition.productIDs) == nil,
+      continuation(c.index, definition.productIDs) == nil,
       let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
     else { return nil }
     return (c, renewal, expired)
@@ -199,10 +199,10 @@ func findEntitlement(
   // Everything considered was bought by then, so some event decides (undated ones were undecided above).
   guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
   let t = newest.transaction
-  let target = newest.grant == .upgraded ? upgradeTarget(t, definition.productIDs) : nil
+  let target = newest.grant == .upgraded ? upgradeTarget(newest.index, definition.productIDs) : nil
   // A subscription that went on in another product: its renewal state is about that product, not this one.
   if case .expired = newest.grant,
-    let next = continuation(t, definition.productIDs)
+    let next = continuation(newest.index, definition.productIDs)
   {
     return .lost(newest, renewal: nil, upgradeTarget: nil, continuedAs: next)
   }
@@ -297,17 +297,18 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
   return target?.0
 }
 
-/// `upgradeTarget` by binary search in the group's purchases sorted by date (`purchases`, with `undated` the
-/// group's undated transactions in the data's order), instead of a pass over every transaction per entitlement.
-/// Same answer: the earliest purchase bought no earlier than `t`, the first in the data's order on a tie.
-func upgradeTarget(
-  of t: PurchaseTransaction, in history: KnownHistory, excluding products: [String], purchases: DatedPurchases,
-  undated: [String: [Int]]
-) -> String? {
-  guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
+/// `upgradeTarget` by binary search in the group's purchases sorted by date (the known history's
+/// `purchases`, with the group's undated transactions in the data's order), instead of a pass over every
+/// transaction per entitlement. Same answer: the earliest purchase bought no earlier than `t`, the first in the
+/// data's order on a tie.
+func upgradeTarget(ofTransactionAt index: Int, in history: KnownHistory, excluding products: [String]) -> String? {
   let all = history.transactions
-  let dated = purchases.group(group, from: bought).first { !products.contains(all[$0.index].productID) }
-  let firstUndated = undated[group]?.first { !products.contains(all[$0].productID) }
+  guard all[index].subscriptionGroup != nil, let bought = all[index].purchaseDate else { return nil }
+  let purchases = history.purchases
+  let dated = purchases.group(of: index, from: bought).first { !products.contains(all[$0.index].productID) }
+  let firstUndated = purchases.undated(inGroup: Int(purchases.groupNumbers[index])).first {
+    !products.contains(all[$0].productID)
+  }
   switch (dated, firstUndated) {
   case (nil, nil): return nil
   case (let d?, nil): return all[d.index].productID
@@ -326,7 +327,7 @@ func upgradeTarget(
 public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp)
   -> [EntitlementResult]
 {
-  entitlementStatuses(of: markingReplacedPeriods(history).known(at: time), catalog: catalog)
+  entitlementStatuses(of: knownHistory(of: history, at: time), catalog: catalog)
 }
 
 /// Every entitlement of a history as known at a moment, in `entitlementDefinitions` order.
@@ -340,35 +341,19 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
   var byProduct: [String: [Int]] = [:]
   let all = known.transactions
   for i in all.indices { byProduct[all[i].productID, default: []].append(i) }
-  // Built when the first entitlement asks for an upgrade target or a continuation (RuleFastPathTests compares the scans).
-  var groups: (purchases: DatedPurchases, undated: [String: [Int]])?
-  func sortedPurchases() -> (purchases: DatedPurchases, undated: [String: [Int]]) {
-    if let groups { return groups }
-    var undated: [String: [Int]] = [:]
-    for i in all.indices where all[i].purchaseDate == nil {
-      if let group = all[i].subscriptionGroup { undated[group, default: []].append(i) }
-    }
-    let built = (purchases: DatedPurchases(all), undated: undated)
-    groups = built
-    return built
-  }
+  // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
+  // compares the scans).
   return entitlementDefinitions(for: known, catalog: catalog).map { definition in
     var indices: [Int] = []
     for product in Set(definition.productIDs) { indices += byProduct[product] ?? [] }
     if definition.productIDs.count > 1 { indices.sort() }
     return entitlementStatus(
       definition, considering: indices, history: known, catalog: catalog,
-      upgradeTarget: { t, products in
-        let index = sortedPurchases()
-        return upgradeTarget(
-          of: t, in: known, excluding: products, purchases: index.purchases, undated: index.undated)
-      },
-      continuation: { t, products in
+      upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
+      continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
-        guard let bought = t.purchaseDate else { return nil }
-        let next = sortedPurchases().purchases.chain(t.chainID, after: bought).first {
-          !products.contains(all[$0.index].productID)
-        }
+        guard let bought = all[i].purchaseDate else { return nil }
+        let next = known.purchases.chain(of: i, after: bought).first { !products.contains(all[$0.index].productID) }
         return next.map { all[$0.index] }
       })
   }

@@ -38,7 +38,7 @@ public struct EntitlementsAnswer: Sendable {
 public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
 {
   // Known once: the results and the Family Sharing contradictions read the same moment.
-  let known = markingReplacedPeriods(history).known(at: time)
+  let known = knownHistory(of: history, at: time)
   let results = entitlementStatuses(of: known, catalog: catalog)
   let apple = results.map { compareWithStoreStatus($0, history: history, at: time) }
   let disagreements = zip(results, apple).compactMap { r, c in

@@ -11,37 +11,65 @@ import ReceiptModel
 /// - Parameter history: the customer's purchase history.
 /// - Returns: the history with every replaced period marked `isUpgraded`; the same history when none is.
 public func markingReplacedPeriods(_ history: PurchaseHistory) -> PurchaseHistory {
-  let all = history.transactions
+  let replaced = replacedPeriods(of: history.transactions, purchases: DatedPurchases(history.transactions))
+  guard !replaced.isEmpty else { return history }
+  var marked = history
+  for i in replaced { marked.transactions[i].isUpgraded = true }
+  return marked
+}
+
+/// The history as known at `time` with replaced periods marked (`markingReplacedPeriods(history).known(at:)`),
+/// indexed once: the replaced periods and the history known at the moment read the same `DatedPurchases`.
+/// - Parameters:
+///   - history: the customer's purchase history.
+///   - time: the moment asked about.
+/// - Returns: what every entitlement rule reads.
+public func knownHistory(of history: PurchaseHistory, at time: Timestamp) -> KnownHistory {
+  let purchases = DatedPurchases(history.transactions)
+  let replaced = replacedPeriods(of: history.transactions, purchases: purchases)
+  return KnownHistory(history, at: time, upgrading: replaced, purchases: purchases)
+}
+
+/// The indices, ascending, of the periods `markingReplacedPeriods` marks (not already upgraded ones).
+/// - Parameters:
+///   - all: the history's transactions.
+///   - purchases: their index.
+/// - Returns: the replaced periods' indices.
+func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -> [Int] {
   // One product: nothing can replace another (checked without copying a transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
-  else { return history }
-  // Each chain's and group's purchases sorted by date: the purchases inside a period are found by binary
-  // search, not by reading the whole group for every period (N² on one group of many products).
-  let purchases = DatedPurchases(all)
+  else { return [] }
+  // Products numbered once: the comparisons below are of integers, not of product ids.
+  var numbering = KeyNumbering()
+  var products: [Int32] = []
+  products.reserveCapacity(all.count)
+  for i in all.indices { products.append(Int32(truncatingIfNeeded: numbering.number(of: all[i].productID))) }
   // Most histories have one product per chain and group: nothing to compare.
-  let mixed = purchases.allGroupings.contains { list in
-    list.contains { all[$0.index].productID != all[list[0].index].productID }
+  func mixes(_ list: ArraySlice<DatedPurchases.Purchase>) -> Bool {
+    guard let head = list.first else { return false }
+    return list.contains { products[$0.index] != products[head.index] }
   }
-  guard mixed else { return history }
+  let mixed =
+    (0..<purchases.chainCount).contains { mixes(purchases.chain(number: $0)) }
+    || (0..<purchases.groupCount).contains { mixes(purchases.group(number: $0)) }
+  guard mixed else { return [] }
   var replaced: [Int] = []
   for i in all.indices where !all[i].isUpgraded {
     guard let bought = all[i].purchaseDate, let expires = all[i].expiresDate else { continue }
+    // Each chain's and group's purchases sorted by date: the purchases inside a period are found by binary
+    // search, not by reading the whole group for every period (N² on one group of many products).
     // Bought inside the period (after `bought`, before `expires`), another product, the same ownership.
     func replaces(_ later: ArraySlice<DatedPurchases.Purchase>) -> Bool {
       for p in later {
         guard p.at < expires else { return false }
         let j = p.index
-        if j != i, all[j].productID != all[i].productID, all[j].ownership == all[i].ownership { return true }
+        if j != i, products[j] != products[i], all[j].ownership == all[i].ownership { return true }
       }
       return false
     }
-    let inChain = replaces(purchases.chain(all[i].chainID, after: bought))
-    if inChain || all[i].subscriptionGroup.map({ replaces(purchases.group($0, after: bought)) }) == true {
+    if replaces(purchases.chain(of: i, after: bought)) || replaces(purchases.group(of: i, after: bought)) {
       replaced.append(i)
     }
   }
-  guard !replaced.isEmpty else { return history }
-  var marked = history
-  for i in replaced { marked.transactions[i].isUpgraded = true }
-  return marked
+  return replaced
 }
