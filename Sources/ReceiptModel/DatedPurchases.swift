@@ -13,12 +13,25 @@ public struct DatedPurchases: Sendable {
     public var at: Timestamp
     /// Its index in the history's transactions.
     public var index: Int
+
+    /// A purchase at `at`, at position `index`.
+    public init(at: Timestamp, index: Int) {
+      self.at = at
+      self.index = index
+    }
   }
 
   /// The chain number of each position.
   public let chainNumbers: [Int32]
   /// The group number of each position, -1 for none.
   public let groupNumbers: [Int32]
+  /// The product number of each position (empty when the builder numbers no products).
+  public let productNumbers: [Int32]
+  /// Each product's positions, product by product (in position order), and where each product's start.
+  private let byProduct: [Int]
+  private let productStarts: [Int]
+  /// The product numbers in the order of their first position.
+  public let productsInOrder: [Int]
   /// Every chain's dated purchases, chain by chain, each chain's sorted by date (then position).
   private let byChain: [Purchase]
   /// Where chain c's purchases start in `byChain` (c + 1: where they end).
@@ -33,28 +46,38 @@ public struct DatedPurchases: Sendable {
   public init(_ transactions: [PurchaseTransaction]) {
     var chains = KeyNumbering()
     var groups = KeyNumbering()
+    var products = KeyNumbering()
     var chainNumbers: [Int32] = []
     var groupNumbers: [Int32] = []
+    var productNumbers: [Int32] = []
     chainNumbers.reserveCapacity(transactions.count)
     groupNumbers.reserveCapacity(transactions.count)
+    productNumbers.reserveCapacity(transactions.count)
     // By index: a copy of each transaction would retain and release every field.
     for i in transactions.indices {
       chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: transactions[i].chainID)))
       groupNumbers.append(
         transactions[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
+      productNumbers.append(Int32(truncatingIfNeeded: products.number(of: transactions[i].productID)))
     }
-    self.init(chainNumbers: chainNumbers, groupNumbers: groupNumbers) { transactions[$0].purchaseDate }
+    self.init(chainNumbers: chainNumbers, groupNumbers: groupNumbers, productNumbers: productNumbers) {
+      transactions[$0].purchaseDate
+    }
   }
 
   /// Indexes positions `0..<chainNumbers.count`, given each one's chain number and group number (dense, from
-  /// 0; -1 for no group) and its purchase date.
-  public init(chainNumbers: [Int32], groupNumbers: [Int32], purchaseDate: (Int) -> Timestamp?) {
+  /// 0; -1 for no group), product number (dense; or none at all) and purchase date.
+  public init(
+    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32] = [], purchaseDate: (Int) -> Timestamp?
+  ) {
     let count = chainNumbers.count
     var dates: [Timestamp?] = []
     dates.reserveCapacity(count)
     for i in 0..<count { dates.append(purchaseDate(i)) }
     self.chainNumbers = chainNumbers
     self.groupNumbers = groupNumbers
+    self.productNumbers = productNumbers
+    (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
     (byChain, chainStarts) = Self.sortedLists(keys: chainNumbers, dates: dates)
     (byGroup, groupStarts) = Self.sortedLists(keys: groupNumbers, dates: dates)
     // Undated group members, in position order (counting sort: the keys are dense).
@@ -74,17 +97,41 @@ public struct DatedPurchases: Sendable {
   }
 
   private init(
-    chainNumbers: [Int32], groupNumbers: [Int32], byChain: [Purchase], chainStarts: [Int], byGroup: [Purchase],
-    groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int]
+    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32], byChain: [Purchase], chainStarts: [Int],
+    byGroup: [Purchase], groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int]
   ) {
     self.chainNumbers = chainNumbers
     self.groupNumbers = groupNumbers
+    self.productNumbers = productNumbers
+    (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
     self.byChain = byChain
     self.chainStarts = chainStarts
     self.byGroup = byGroup
     self.groupStarts = groupStarts
     self.undatedByGroup = undatedByGroup
     self.undatedStarts = undatedStarts
+  }
+
+  /// Positions grouped by product (counting sort), where each product's start, and the products in the order of
+  /// their first position.
+  private static func productLists(_ products: [Int32]) -> ([Int], [Int], [Int]) {
+    var productCount = 0
+    for p in products where Int(p) >= productCount { productCount = Int(p) + 1 }
+    var starts = [Int](repeating: 0, count: productCount + 1)
+    var order: [Int] = []
+    for p in products {
+      if starts[Int(p) + 1] == 0 { order.append(Int(p)) }
+      starts[Int(p) + 1] += 1
+    }
+    for k in 0..<productCount { starts[k + 1] += starts[k] }
+    var list = [Int](repeating: 0, count: products.count)
+    var next = starts
+    for i in products.indices {
+      let k = Int(products[i])
+      list[next[k]] = i
+      next[k] += 1
+    }
+    return (list, starts, order)
   }
 
   /// Dated positions grouped by key (counting sort, keys dense from 0; negative: none), each key's sorted by
@@ -135,9 +182,11 @@ public struct DatedPurchases: Sendable {
     }
     var chains: [Int32] = []
     var groups: [Int32] = []
+    var products: [Int32] = []
     for old in newPosition.indices where newPosition[old] >= 0 {
       chains.append(chainNumbers[old])
       groups.append(groupNumbers[old])
+      if !productNumbers.isEmpty { products.append(productNumbers[old]) }
     }
     let (c, cs) = kept(byChain, chainStarts)
     let (g, gs) = kept(byGroup, groupStarts)
@@ -150,7 +199,8 @@ public struct DatedPurchases: Sendable {
       undatedStarts.append(undated.count)
     }
     return DatedPurchases(
-      chainNumbers: chains, groupNumbers: groups, byChain: c, chainStarts: cs, byGroup: g, groupStarts: gs,
+      chainNumbers: chains, groupNumbers: groups, productNumbers: products, byChain: c, chainStarts: cs, byGroup: g,
+      groupStarts: gs,
       undatedByGroup: undated, undatedStarts: undatedStarts)
   }
 
@@ -163,6 +213,12 @@ public struct DatedPurchases: Sendable {
 
   /// Group `number`'s dated purchases, earliest first.
   public func group(number: Int) -> ArraySlice<Purchase> { byGroup[groupStarts[number]..<groupStarts[number + 1]] }
+
+  /// Product `number`'s positions, in position order (none for a product no kept position has).
+  public func positions(ofProduct number: Int) -> ArraySlice<Int> {
+    guard number >= 0, number < productStarts.count - 1 else { return [] }
+    return byProduct[productStarts[number]..<productStarts[number + 1]]
+  }
 
   /// Group `number`'s undated positions, in position order.
   public func undated(inGroup number: Int) -> ArraySlice<Int> {

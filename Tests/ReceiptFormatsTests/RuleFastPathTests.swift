@@ -80,6 +80,58 @@ struct RuleFastPathTests {
     }
   }
 
+  /// What `DatedPurchases` answers, read by scans of `transactions`: each one's chain, group (dated, sorted by
+  /// date then index; undated in index order) and product, by id.
+  static func expectIndexAgreesWithScans(
+    _ purchases: DatedPurchases, _ all: [PurchaseTransaction], _ name: String
+  ) {
+    func byDate(_ same: (Int) -> Bool) -> [DatedPurchases.Purchase] {
+      all.indices.filter(same).compactMap { j in all[j].purchaseDate.map { .init(at: $0, index: j) } }
+        .sorted { ($0.at, $0.index) < ($1.at, $1.index) }
+    }
+    #expect(purchases.chainNumbers.count == all.count, "\(name)")
+    var firstOfProduct: [String] = []
+    for i in all.indices where !firstOfProduct.contains(all[i].productID) { firstOfProduct.append(all[i].productID) }
+    let products = purchases.productsInOrder.map { p in
+      purchases.positions(ofProduct: p).first.map { all[$0].productID }
+    }
+    #expect(products == firstOfProduct, "\(name): products in the order of their first transaction")
+    for i in all.indices {
+      let chain = Array(purchases.chain(number: Int(purchases.chainNumbers[i])))
+      #expect(chain == byDate { all[$0].chainID == all[i].chainID }, "\(name) chain of \(i)")
+      let positions = Array(purchases.positions(ofProduct: Int(purchases.productNumbers[i])))
+      #expect(positions == all.indices.filter { all[$0].productID == all[i].productID }, "\(name) product of \(i)")
+      guard let group = all[i].subscriptionGroup else {
+        #expect(purchases.groupNumbers[i] == -1, "\(name)")
+        continue
+      }
+      let g = Int(purchases.groupNumbers[i])
+      #expect(Array(purchases.group(number: g)) == byDate { all[$0].subscriptionGroup == group }, "\(name) group")
+      let undated = all.indices.filter { all[$0].subscriptionGroup == group && all[$0].purchaseDate == nil }
+      #expect(Array(purchases.undated(inGroup: g)) == undated, "\(name) undated of the group")
+      if let bought = all[i].purchaseDate {
+        let after = purchases.group(of: i, after: bought).map(\.index)
+        #expect(after == byDate { all[$0].subscriptionGroup == group }.filter { $0.at > bought }.map(\.index))
+      }
+    }
+  }
+
+  @Test func theIndexBuiltOnceGivesWhatEachRuleBuiltForItself() throws {
+    var cut = 0
+    for (name, history, _) in try Self.histories() {
+      Self.expectIndexAgreesWithScans(DatedPurchases(history.transactions), history.transactions, name)
+      for time in Self.moments {
+        // Indexed once and narrowed to the moment, against the marked history cut and indexed afresh.
+        let once = knownHistory(of: history, at: time)
+        let apart = markingReplacedPeriods(history).known(at: time)
+        #expect(once.transactions == apart.transactions, "\(name) at \(time.iso8601)")
+        Self.expectIndexAgreesWithScans(once.purchases, once.transactions, "\(name) at \(time.iso8601)")
+        if once.transactions.count < history.transactions.count { cut += 1 }
+      }
+    }
+    #expect(cut > 10, "moments that leave purchases out narrow the index")
+  }
+
   @Test func upgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
     var upgraded = 0
     for (name, history, _) in try Self.histories() {

@@ -70,6 +70,7 @@ public enum AccessGrant: Hashable, Sendable {
 ///   - catalog: product types and durations the data does not carry.
 ///   - time: the moment asked about.
 /// - Returns: whether it grants access then, and why not when it does not.
+@inline(__always)
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }

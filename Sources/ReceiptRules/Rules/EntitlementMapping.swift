@@ -37,11 +37,13 @@ public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) 
   for product in catalog.allProducts where product.type != .consumable {
     for entitlement in product.entitlements { add(entitlement, product.productID) }
   }
-  // A large receipt repeats a handful of products many times: look each one up once.
-  var seen = Set<String>()
+  // A large receipt repeats a handful of products many times: each is looked up once, in the order of its first
+  // transaction (the known history's index numbers them).
   let all = history.transactions
-  for i in all.indices where seen.insert(all[i].productID).inserted && catalog.product(all[i].productID) == nil {
-    add(all[i].productID, all[i].productID)
+  let purchases = history.purchases
+  for product in purchases.productsInOrder {
+    guard let first = purchases.positions(ofProduct: product).first else { continue }
+    if catalog.product(all[first].productID) == nil { add(all[first].productID, all[first].productID) }
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
 }

@@ -39,8 +39,10 @@ public struct ConsideredTransaction: Hashable, Sendable {
   init(_ transactions: [PurchaseTransaction], index: Int, catalog: Catalog, at time: Timestamp) {
     self.transactions = transactions
     self.index = index
-    grant = accessGrant(of: transactions[index], catalog: catalog, at: time)
-    productType = resolveProductType(of: transactions[index], catalog: catalog)
+    // Read through the buffer: `transactions[index]` as an argument is a copy (every field retained and released).
+    (grant, productType) = transactions.withUnsafeBufferPointer { all in
+      (accessGrant(of: all[index], catalog: catalog, at: time), resolveProductType(of: all[index], catalog: catalog))
+    }
   }
 
   /// Equal when the transaction and the decision are: which array holds the transaction does not matter.
@@ -336,16 +338,20 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
 ///   - catalog: product facts the data does not carry.
 /// - Returns: one result per entitlement, each what `entitlementStatus` gives.
 public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [EntitlementResult] {
-  // Each product's transactions found in one pass, not one pass per entitlement (a receipt of 400 products
-  // would read every transaction 400 times); RuleFastPathTests compares it with `entitlementStatus`.
-  var byProduct: [String: [Int]] = [:]
+  // Each product's transactions from the known history's index, not one pass per entitlement (a receipt of 400
+  // products would read every transaction 400 times); RuleFastPathTests compares it with `entitlementStatus`.
   let all = known.transactions
-  for i in all.indices { byProduct[all[i].productID, default: []].append(i) }
+  var productNumber: [String: Int] = [:]
+  for product in known.purchases.productsInOrder {
+    if let first = known.purchases.positions(ofProduct: product).first { productNumber[all[first].productID] = product }
+  }
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
   // compares the scans).
   return entitlementDefinitions(for: known, catalog: catalog).map { definition in
     var indices: [Int] = []
-    for product in Set(definition.productIDs) { indices += byProduct[product] ?? [] }
+    for product in Set(definition.productIDs) {
+      if let number = productNumber[product] { indices += known.purchases.positions(ofProduct: number) }
+    }
     if definition.productIDs.count > 1 { indices.sort() }
     return entitlementStatus(
       definition, considering: indices, history: known, catalog: catalog,
@@ -380,13 +386,13 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   var seen = Set<String>()
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
-  let all = known.transactions
-  for i in all.indices where all[i].ownership == .familyShared {
-    let t = all[i]
-    guard let resolved = resolveProductType(of: t, catalog: catalog), resolved.catalogContradictsSharing,
-      seen.insert(t.productID).inserted
-    else { continue }
-    sentences.append(catalogContradiction(t, resolved))
+  known.transactions.withUnsafeBufferPointer { all in
+    for i in all.indices where all[i].ownership == .familyShared {
+      guard let resolved = resolveProductType(of: all[i], catalog: catalog), resolved.catalogContradictsSharing,
+        seen.insert(all[i].productID).inserted
+      else { continue }
+      sentences.append(catalogContradiction(all[i], resolved))
+    }
   }
   return sentences
 }

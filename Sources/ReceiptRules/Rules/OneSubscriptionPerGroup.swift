@@ -39,11 +39,12 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
   // One product: nothing can replace another (checked without copying a transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
   else { return [] }
-  // Products numbered once: the comparisons below are of integers, not of product ids.
-  var numbering = KeyNumbering()
-  var products: [Int32] = []
-  products.reserveCapacity(all.count)
-  for i in all.indices { products.append(Int32(truncatingIfNeeded: numbering.number(of: all[i].productID))) }
+  // Products numbered (by the index): the comparisons below are of integers, not of product ids.
+  var products = purchases.productNumbers
+  if products.count != all.count {
+    var numbering = KeyNumbering()
+    products = all.indices.map { Int32(truncatingIfNeeded: numbering.number(of: all[$0].productID)) }
+  }
   // Most histories have one product per chain and group: nothing to compare.
   func mixes(_ list: ArraySlice<DatedPurchases.Purchase>) -> Bool {
     guard let head = list.first else { return false }

@@ -32,6 +32,7 @@ public struct ResolvedProductType: Hashable, Sendable {
 ///   - transaction: the transaction.
 ///   - catalog: the products the app sells.
 /// - Returns: the type and how it is known, or nil when it cannot be told.
+@inline(__always)
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   if let product = catalog.product(transaction.productID) {

@@ -25,6 +25,8 @@ public struct StoreStatusWithoutTransaction: Hashable, Sendable {
 /// - Parameter history: the purchase history.
 /// - Returns: the statuses no answer rests on.
 public func storeStatusesWithoutTransaction(in history: PurchaseHistory) -> [StoreStatusWithoutTransaction] {
+  // Most data carries no Apple status: the chains are not collected for nothing (a copy of every id).
+  guard history.renewals.contains(where: { $0.storeStatus != nil }) else { return [] }
   let chains = Set(history.transactions.map(\.chainID))
   return history.renewals.compactMap { r in
     guard let status = r.storeStatus else { return nil }

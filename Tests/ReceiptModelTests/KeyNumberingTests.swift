@@ -1,0 +1,27 @@
+import Testing
+
+@testable import ReceiptModel
+
+/// `KeyNumbering` (FAST-PATHS.md: numeric keys without String hashing, the key before without a lookup)
+/// against a dictionary of the keys' text.
+@Suite struct KeyNumberingTests {
+  @Test func numbersWhatADictionaryOfTheTextNumbers() {
+    // Numeric and textual ids that look alike, leading zeros, 19 and 20 digits, repeats next to each other.
+    var keys = [
+      "12", "012", "12", "0", "00", "1234567890123456789", "12345678901234567890", "a12", "12", "12", "",
+      "2000000000000001", "2000000000000001", "9223372036854775807", "18446744073709551615", "018446744073709551615",
+    ]
+    for i in 0..<2_000 {
+      let n = i * 7_919 % 300
+      keys.append(i % 3 == 0 ? "p\(n)" : String(n))
+    }
+    var numbering = KeyNumbering()
+    var dictionary: [String: Int] = [:]
+    for key in keys {
+      let expected = dictionary[key] ?? dictionary.count
+      dictionary[key] = expected
+      #expect(numbering.number(of: key) == expected, "\(key)")
+    }
+    #expect(numbering.count == dictionary.count)
+  }
+}
