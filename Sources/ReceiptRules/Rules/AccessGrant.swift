@@ -70,8 +70,37 @@ public enum AccessGrant: Hashable, Sendable {
 ///   - catalog: product types and durations the data does not carry.
 ///   - time: the moment asked about.
 /// - Returns: whether it grants access then, and why not when it does not.
-@inline(__always)
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
+  accessGrant(of: GrantFields(transaction), catalog: catalog, at: time)
+}
+
+/// The fields of a transaction its access and product type rest on. Read from an array one field at a time
+/// (`init(_:at:)`) they cost a retain or two; a whole transaction passed as an argument is a copy, every field
+/// retained and released (twice per considered transaction, per entitlement).
+struct GrantFields {
+  var productID: String
+  var ownership: Ownership
+  var purchaseDate: Timestamp?
+  var expiresDate: Timestamp?
+  var revocation: Revocation?
+  var isUpgraded: Bool
+  var productType: ProductType?
+
+  init(_ t: PurchaseTransaction) {
+    (productID, ownership, purchaseDate, expiresDate) = (t.productID, t.ownership, t.purchaseDate, t.expiresDate)
+    (revocation, isUpgraded, productType) = (t.revocation, t.isUpgraded, t.productType)
+  }
+
+  /// The fields of `all[index]`, read in place.
+  init(_ all: [PurchaseTransaction], at index: Int) {
+    (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
+    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation)
+    (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
+  }
+}
+
+/// `accessGrant(of:catalog:at:)` on a transaction's fields.
+func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timestamp) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
   // Signed data's revocationDate is never an upgrade: a refund of an upgraded transaction is still a refund.

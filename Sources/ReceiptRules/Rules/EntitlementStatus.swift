@@ -39,10 +39,11 @@ public struct ConsideredTransaction: Hashable, Sendable {
   init(_ transactions: [PurchaseTransaction], index: Int, catalog: Catalog, at time: Timestamp) {
     self.transactions = transactions
     self.index = index
-    // Read through the buffer: `transactions[index]` as an argument is a copy (every field retained and released).
-    (grant, productType) = transactions.withUnsafeBufferPointer { all in
-      (accessGrant(of: all[index], catalog: catalog, at: time), resolveProductType(of: all[index], catalog: catalog))
-    }
+    // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
+    let fields = GrantFields(transactions, at: index)
+    (grant, productType) = (
+      accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
+    )
   }
 
   /// Equal when the transaction and the decision are: which array holds the transaction does not matter.
@@ -386,13 +387,12 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   var seen = Set<String>()
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
-  known.transactions.withUnsafeBufferPointer { all in
-    for i in all.indices where all[i].ownership == .familyShared {
-      guard let resolved = resolveProductType(of: all[i], catalog: catalog), resolved.catalogContradictsSharing,
-        seen.insert(all[i].productID).inserted
-      else { continue }
-      sentences.append(catalogContradiction(all[i], resolved))
-    }
+  let all = known.transactions
+  for i in all.indices where all[i].ownership == .familyShared {
+    guard let resolved = resolveProductType(of: GrantFields(all, at: i), catalog: catalog),
+      resolved.catalogContradictsSharing, seen.insert(all[i].productID).inserted
+    else { continue }
+    sentences.append(catalogContradiction(all[i], resolved))
   }
   return sentences
 }

@@ -32,8 +32,12 @@ public struct ResolvedProductType: Hashable, Sendable {
 ///   - transaction: the transaction.
 ///   - catalog: the products the app sells.
 /// - Returns: the type and how it is known, or nil when it cannot be told.
-@inline(__always)
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
+  resolveProductType(of: GrantFields(transaction), catalog: catalog)
+}
+
+/// `resolveProductType(of:catalog:)` on a transaction's fields.
+func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> ResolvedProductType? {
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   if let product = catalog.product(transaction.productID) {
     let unshareable = product.type == .consumable || product.type == .nonRenewing
