@@ -86,7 +86,9 @@ public struct ReceiptBackingTally: Hashable, Sendable {
       "\(verb) \(signature): \(backed) of \(transactions) transactions"
         + (receipts > 1 ? " in \(receipts) documents" : "")
     ]
-    if contradicted > 0 { parts.append("\(contradicted) contradict the signed receipt") }
+    if contradicted > 0 {
+      parts.append("\(contradicted) \(contradicted == 1 ? "contradicts" : "contradict") the signed receipt")
+    }
     if notInReceipt > 0 { parts.append("\(notInReceipt) not in the signed receipt") }
     if onlyInReceipt > 0 { parts.append("the signed receipts also hold \(onlyInReceipt) the JSON lacks") }
     if notAReceiptDocuments > 0 {

@@ -99,6 +99,43 @@ import Testing
     }
   }
 
+  @Test func requireSignatureWorksWithTheLedgerAndWithMerge() throws {
+    let forged = Self.example("forged-entitlements-expired.jws")
+    let good = [Self.example("revenue-family-purchaser.jws"), Self.example("revenue-family-member-1.jws")]
+    let base = ["revenue", "--trust-root", Self.trustRoot]
+    func file(_ arguments: [String], _ name: String) throws -> String {
+      try InProcessRunner.temporaryFile(Array(InProcessRunner.run(arguments).stdout.utf8), name: name)
+    }
+    let goodLedger = try file(base + ["--format", "ledger"] + good, "good.ndjson")
+    let badLedger = try file(base + ["--format", "ledger"] + good + [forged], "bad.ndjson")
+    let passed = InProcessRunner.run(["revenue", "--from-ledger", "--require-signature", goodLedger])
+    #expect(passed.status == .ok, "\(passed.stderr)")
+    let failed = InProcessRunner.run(["revenue", "--from-ledger", "--require-signature", "--format", "json", badLedger])
+    #expect(failed.status == .checkFailed)
+    // The forged document is named, and only it.
+    #expect(failed.stderr.contains("forged-entitlements-expired.jws: --require-signature"), "\(failed.stderr)")
+    #expect(!failed.stderr.contains("revenue-family-purchaser.jws: --require-signature"), "\(failed.stderr)")
+    #expect(try Self.verdict(failed.stdout).verdict == "invalid")
+    let goodPart = try file(base + ["--format", "json"] + good, "good-part.json")
+    let badPart = try file(base + ["--format", "json", forged], "bad-part.json")
+    #expect(InProcessRunner.run(["revenue", "--merge", "--require-signature", goodPart]).status == .ok)
+    let merged = InProcessRunner.run(["revenue", "--merge", "--require-signature", goodPart, badPart])
+    #expect(merged.status == .checkFailed)
+    #expect(merged.stderr.contains("bad-part.json: --require-signature"), "\(merged.stderr)")
+    // A ledger with no verdict line (made before verdict lines) has nothing to check.
+    let old =
+      (try String(contentsOfFile: goodLedger, encoding: .utf8)).split(separator: "\n")
+      .filter { !$0.contains("\"signature_check\"") }.joined(separator: "\n") + "\n"
+    let oldLedger = try InProcessRunner.temporaryFile(Array(old.utf8), name: "old.ndjson")
+    let none = InProcessRunner.run(["revenue", "--from-ledger", "--require-signature", "--format", "json", oldLedger])
+    #expect(none.status == .checkFailed)
+    #expect(none.stderr.contains("no document verdict"), "\(none.stderr)")
+    #expect(none.stdout.contains("\"signature_check\":null"), "\(none.stdout)")
+    // --trust-root still belongs to the map step.
+    #expect(
+      InProcessRunner.run(["revenue", "--merge", "--trust-root", Self.trustRoot, goodPart]).status == .usage)
+  }
+
   @Test func combiningDoesNotDependOnOrder() {
     let moment = { (s: Int64) in CheckedMoment(time: Timestamp(unchecked: s * 1000), source: "signedDate") }
     let cert = { (name: String) in

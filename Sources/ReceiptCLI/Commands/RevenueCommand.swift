@@ -134,7 +134,8 @@ struct RevenueCommand: ParsableCommand {
         // The document's verdict follows its records, for the reduce step to combine as one machine does.
         let verdict = signed.add(read.1, label: read.2)
         guard !inputs.quiet else { return }
-        context.stdout.write(read.0 + write(.verdict(LedgerVerdict(input: read.2, copy: read.3, verdict: verdict))) + "\n")
+        context.stdout.write(
+          read.0 + write(.verdict(LedgerVerdict(input: read.2, copy: read.3, verdict: verdict))) + "\n")
       })
     // An unreadable input travels with the ledger, so the report names it.
     for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }

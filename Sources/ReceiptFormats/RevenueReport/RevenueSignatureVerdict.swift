@@ -1,7 +1,5 @@
 import ReceiptModel
 
-import ReceiptModel
-
 /// The signature verdict a revenue report carries (`"signature_check"`): the weakest of its documents' verdicts
 /// and the sum of their receipt backings, combined so that the result does not depend on the order documents,
 /// ledger lines or parts come in. One machine, `--from-ledger` over the map step's verdict lines and `--merge` of
@@ -134,15 +132,15 @@ public enum RevenueSignatureVerdict {
   static func write(_ tally: ReceiptBackingTally, summary: Bool) -> JSONValue {
     .object(
       [("outcome", .string(tally.outcome.rawValue))] + (summary ? [("summary", .string(tally.summary))] : []) + [
-      ("documents", .int(tally.documents)),
-      ("not_a_receipt_documents", .int(tally.notAReceiptDocuments)),
-      ("not_signed_by_apple_documents", .int(tally.notSignedByAppleDocuments)),
-      ("transactions", .int(tally.transactions)),
-      ("backed_transactions", .int(tally.backed)),
-      ("contradicted_transactions", .int(tally.contradicted)),
-      ("not_in_receipt_transactions", .int(tally.notInReceipt)),
-      ("only_in_receipt_transactions", .int(tally.onlyInReceipt)),
-    ])
+        ("documents", .int(tally.documents)),
+        ("not_a_receipt_documents", .int(tally.notAReceiptDocuments)),
+        ("not_signed_by_apple_documents", .int(tally.notSignedByAppleDocuments)),
+        ("transactions", .int(tally.transactions)),
+        ("backed_transactions", .int(tally.backed)),
+        ("contradicted_transactions", .int(tally.contradicted)),
+        ("not_in_receipt_transactions", .int(tally.notInReceipt)),
+        ("only_in_receipt_transactions", .int(tally.onlyInReceipt)),
+      ])
   }
 
   /// Reads back what `write` wrote (the summaries, which follow from the rest, are not read).
@@ -206,7 +204,8 @@ public enum RevenueSignatureVerdict {
     }
     let failures = try reading.array(reading.member(value, "failures", p), "\(p).failures")
     guard failures.count <= SignatureCheck.maxFailuresKept else {
-      throw reading.fail("\(p).failures", "more than \(SignatureCheck.maxFailuresKept) failures; 'revenue' writes at most that many")
+      throw reading.fail(
+        "\(p).failures", "more than \(SignatureCheck.maxFailuresKept) failures; 'revenue' writes at most that many")
     }
     for (i, f) in failures.enumerated() {
       let fp = "\(p).failures[\(i)]"
