@@ -212,14 +212,14 @@ struct RevenueCommand: ParsableCommand {
       },
       consume: { (read) throws(ReceiptError) in
         let ((report, identity, verdict), label) = read
-        // A part made from no document (an empty reduce) carries none.
-        if let verdict { verdicts.add(verdict, from: label, key: nil) }
         // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
         let isEmpty =
           report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
           && report.errors.isEmpty
         if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
         try merged.merge(report)
+        // Only once admitted, so a part refused adds no verdict; a part made from no document carries none.
+        if let verdict { verdicts.add(verdict, from: label, key: nil) }
       })
     merged.errors += outcome.errors
     var firstError = outcome.firstError
