@@ -95,6 +95,20 @@ import Testing
     }
   }
 
+  @Test func backingCountsThatDoNotAddUpAreAnError() throws {
+    let body = try #require(Self.documents.first { $0.backing?.transactions == 9 })
+    let line = LedgerCodec.write(.verdict(LedgerVerdict(input: "a.json", copy: "c", verdict: body)))
+    #expect(line.contains(#""backed_transactions":9"#))
+    let edited = line.replacingOccurrences(of: #""backed_transactions":9"#, with: #""backed_transactions":8"#)
+    do {
+      _ = try LedgerCodec.read(Array(edited.utf8), source: "ledger.ndjson:2")
+      Issue.record("read \(edited)")
+    } catch {
+      #expect(error.description.contains("do not add up"), "\(error.description)")
+      #expect(error.description.hasPrefix("ledger.ndjson:2"), "\(error.description)")
+    }
+  }
+
   @Test func combiningDoesNotDependOnOrderOrGrouping() throws {
     let forward = try #require(RevenueSignatureVerdict.combining(Self.documents))
     #expect(forward.check.verdict == .invalid)

@@ -238,6 +238,22 @@ public enum RevenueSignatureVerdict {
     tally.contradicted = try tallied("contradicted_transactions")
     tally.notInReceipt = try tallied("not_in_receipt_transactions")
     tally.onlyInReceipt = try tallied("only_in_receipt_transactions")
+    // The counts are of one another: a part whose counts disagree was not written by `write`.
+    guard tally.notAReceiptDocuments <= tally.documents,
+      tally.notSignedByAppleDocuments <= tally.documents - tally.notAReceiptDocuments
+    else {
+      throw reading.fail("\(p).backing", "more documents without a receipt or not signed by Apple than documents")
+    }
+    let standings = [tally.backed, tally.contradicted, tally.notInReceipt].reduce(0 as Int?) { sum, n in
+      sum.flatMap { s in
+        let (t, overflow) = s.addingReportingOverflow(n)
+        return overflow ? nil : t
+      }
+    }
+    guard standings == tally.transactions else {
+      throw reading.fail(
+        "\(p).backing", "backed, contradicted and not-in-receipt transactions do not add up to transactions")
+    }
     return RevenueVerdict(check: check, backing: tally)
   }
 }
