@@ -11,9 +11,11 @@ import Testing
       "12", "012", "12", "0", "00", "1234567890123456789", "12345678901234567890", "a12", "12", "12", "",
       "2000000000000001", "2000000000000001", "9223372036854775807", "18446744073709551615", "018446744073709551615",
     ]
+    // Long product ids: equal texts in two strings each, each string repeated, next to itself or not.
+    let long = (0..<40).map { "com.example.product.\($0 % 20).monthly" }
     for i in 0..<2_000 {
       let n = i * 7_919 % 300
-      keys.append(i % 3 == 0 ? "p\(n)" : String(n))
+      keys.append(i % 3 == 0 ? "p\(n)" : i % 3 == 1 ? long[n % 40] : String(n))
     }
     var numbering = KeyNumbering()
     var dictionary: [String: Int] = [:]
