@@ -10,8 +10,12 @@
 public struct KnownHistory: Sendable {
   /// The moment the history is known at.
   public let time: Timestamp
-  /// Transactions bought by `time`, in the data's order, with later refunds and upgrades removed.
+  /// Transactions bought by `time`, in the data's order, with later refunds and upgrades removed. When nothing
+  /// is removed this is the data's own array, and transactions taken as upgraded (`init(_:at:upgrading:purchases:)`)
+  /// are not flagged in it: read `isUpgraded(at:)`, or `transaction(at:)` for the whole transaction as known.
   public let transactions: [PurchaseTransaction]
+  /// The transactions taken as upgraded that `transactions` does not flag, by index (empty: none).
+  private let markedUpgraded: [Bool]
   /// Renewal states as the data gives them, at the data's own moment.
   public let renewals: [RenewalState]
   /// The moment the data describes, when it names one.
@@ -55,12 +59,15 @@ public struct KnownHistory: Sendable {
         isUpgraded(i) && upgrades.moment(of: i).map { $0 > time } == true
       )
     }
-    // Mostly nothing happened after `time`: the data's own array and index are shared, not copied.
-    guard upgrading.isEmpty ? all.indices.contains(where: { isLater($0) != (false, false, false) }) : true else {
+    // Mostly nothing happened after `time`: the data's own array and index are shared, not copied, and the
+    // transactions taken as upgraded are marked beside it (a marked copy retains and releases every field).
+    guard all.indices.contains(where: { isLater($0) != (false, false, false) }) else {
       transactions = all
       self.purchases = purchases
+      markedUpgraded = marked
       return
     }
+    markedUpgraded = []
     var known: [PurchaseTransaction] = []
     known.reserveCapacity(all.count)
     var newPosition: [Int] = []
@@ -87,6 +94,22 @@ public struct KnownHistory: Sendable {
     transactions = known
     // Only positions move (dates, chains and groups do not): the index is narrowed, not rebuilt.
     self.purchases = known.count == all.count ? purchases : purchases.keeping(newPosition)
+  }
+
+  /// Whether the transaction at `index` is upgraded as known at `time` (`transactions[index].isUpgraded`, or
+  /// taken as upgraded).
+  public func isUpgraded(at index: Int) -> Bool {
+    transactions[index].isUpgraded || isMarkedUpgraded(at: index)
+  }
+
+  /// Whether the transaction at `index` is taken as upgraded though `transactions` does not flag it.
+  public func isMarkedUpgraded(at index: Int) -> Bool { !markedUpgraded.isEmpty && markedUpgraded[index] }
+
+  /// The transaction at `index` as known at `time`, flagged upgraded when it is taken as upgraded.
+  public func transaction(at index: Int) -> PurchaseTransaction {
+    var t = transactions[index]
+    if isMarkedUpgraded(at: index) { t.isUpgraded = true }
+    return t
   }
 
   /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.

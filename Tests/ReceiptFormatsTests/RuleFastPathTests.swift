@@ -118,18 +118,24 @@ struct RuleFastPathTests {
 
   @Test func theIndexBuiltOnceGivesWhatEachRuleBuiltForItself() throws {
     var cut = 0
+    var marked = 0
     for (name, history, _) in try Self.histories() {
       Self.expectIndexAgreesWithScans(DatedPurchases(history.transactions), history.transactions, name)
       for time in Self.moments {
         // Indexed once and narrowed to the moment, against the marked history cut and indexed afresh.
         let once = knownHistory(of: history, at: time)
         let apart = markingReplacedPeriods(history).known(at: time)
-        #expect(once.transactions == apart.transactions, "\(name) at \(time.iso8601)")
+        // Taken as upgraded beside the data's array when nothing is cut: the same transactions as known.
+        let known = once.transactions.indices.map { once.transaction(at: $0) }
+        #expect(known == apart.transactions, "\(name) at \(time.iso8601)")
+        #expect(once.transactions.indices.map(once.isUpgraded(at:)) == apart.transactions.map(\.isUpgraded))
+        if once.transactions.indices.contains(where: once.isMarkedUpgraded(at:)) { marked += 1 }
         Self.expectIndexAgreesWithScans(once.purchases, once.transactions, "\(name) at \(time.iso8601)")
         if once.transactions.count < history.transactions.count { cut += 1 }
       }
     }
     #expect(cut > 10, "moments that leave purchases out narrow the index")
+    #expect(marked > 5, "replaced periods are marked beside the data's array")
   }
 
   @Test func upgradeMomentsByBinarySearchGiveTheScansAnswer() throws {

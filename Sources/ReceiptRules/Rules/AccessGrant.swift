@@ -97,6 +97,12 @@ struct GrantFields {
     (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation)
     (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
   }
+
+  /// The fields of the known history's transaction at `index`, as known (taken as upgraded included).
+  init(_ known: KnownHistory, at index: Int) {
+    self.init(known.transactions, at: index)
+    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  }
 }
 
 /// `accessGrant(of:catalog:at:)` on a transaction's fields.

@@ -26,21 +26,37 @@ public struct ConsideredTransaction: Hashable, Sendable {
   private let transactions: [PurchaseTransaction]
   /// The transaction's index in `transactions` (the known history's).
   let index: Int
+  /// Taken as upgraded though `transactions` does not flag it (`KnownHistory.isMarkedUpgraded(at:)`).
+  private let markedUpgraded: Bool
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
   public var productType: ResolvedProductType?
 
-  /// The transaction, read in place.
+  /// The transaction as known, read in place (a copy only when it is taken as upgraded).
   public var transaction: PurchaseTransaction {
-    _read { yield transactions[index] }
+    _read {
+      if markedUpgraded {
+        var t = transactions[index]
+        t.isUpgraded = true
+        yield t
+      } else {
+        yield transactions[index]
+      }
+    }
   }
 
-  init(_ transactions: [PurchaseTransaction], index: Int, catalog: Catalog, at time: Timestamp) {
-    self.transactions = transactions
+  // Fields the rules read of every considered transaction, read in place (none of them is marked).
+  var purchaseDate: Timestamp? { transactions[index].purchaseDate }
+  var expiresDate: Timestamp? { transactions[index].expiresDate }
+  var ownership: Ownership { transactions[index].ownership }
+
+  init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
+    transactions = known.transactions
     self.index = index
+    markedUpgraded = known.isMarkedUpgraded(at: index)
     // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
-    let fields = GrantFields(transactions, at: index)
+    let fields = GrantFields(known, at: index)
     (grant, productType) = (
       accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
@@ -144,8 +160,7 @@ func entitlementStatus(
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
-  let all = history.transactions
-  let considered = indices.map { ConsideredTransaction(all, index: $0, catalog: catalog, at: time) }
+  let considered = indices.map { ConsideredTransaction(history, index: $0, catalog: catalog, at: time) }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
     continuation: continuation)
@@ -230,7 +245,7 @@ func lostState(_ grant: AccessGrant) -> EntitlementState {
 func longestGrant(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
   func rank(_ i: Int) -> (Int64, Int) {
     guard case .grants(let until) = considered[i].grant else { return (-1, 0) }
-    return (until?.milliseconds ?? Int64.max, considered[i].transaction.ownership == .familyShared ? 0 : 1)
+    return (until?.milliseconds ?? Int64.max, considered[i].ownership == .familyShared ? 0 : 1)
   }
   var best: Int?
   for i in considered.indices where considered[i].grant.grantsAccess {
@@ -244,7 +259,7 @@ func longestGrant(_ considered: [ConsideredTransaction]) -> ConsideredTransactio
 func latestSubscription(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
   var latest: (index: Int, expires: Timestamp)?
   for i in considered.indices {
-    guard let e = considered[i].transaction.expiresDate else { continue }
+    guard let e = considered[i].expiresDate else { continue }
     if let l = latest, l.expires >= e { continue }
     latest = (i, e)
   }
@@ -256,7 +271,7 @@ func eventTime(_ c: ConsideredTransaction) -> Timestamp? {
   switch c.grant {
   case .refunded(let at), .revoked(let at), .expired(let at): at
   case .durationEnded(let end, _): end
-  case .upgraded: c.transaction.purchaseDate
+  case .upgraded: c.purchaseDate
   default: nil
   }
 }
