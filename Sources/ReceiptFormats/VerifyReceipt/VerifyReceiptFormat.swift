@@ -40,7 +40,7 @@ public struct VerifyReceiptFormat: InputFormat {
     guard let checking = options.signatures else { return }
     if let text = history.provenance.latestReceipt {
       history.provenance.signatureCheck = LatestReceiptBacking.check(
-        of: history, latestReceipt: text, checking: checking, source: source)
+        of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
