@@ -143,7 +143,8 @@ package enum CommonOptions {
   package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
     [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
       + [
-        SignatureOptions.trustRoot, SignatureOptions.requireSignature, SignatureOptions.deviceID, quiet,
+        SignatureOptions.trustRoot, SignatureOptions.requireSignature, SignatureOptions.deviceID,
+        SignatureOptions.skipSignatureCheck, quiet,
         maxDocumentSize,
       ]
   }

@@ -2,8 +2,9 @@ import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
 
-/// `--trust-root`, `--require-signature` and `--device-id`: which roots a signature may end at, whether an
-/// unverified document fails the run, and which device a signed app receipt must have been issued to.
+/// `--trust-root`, `--require-signature`, `--device-id` and `--skip-signature-check`: which roots a signature
+/// may end at, whether an unverified document fails the run, which device a signed app receipt must have been
+/// issued to, and whether signatures are checked at all.
 struct SignatureOptions {
   static let trustRoot = OptionSpec(
     "trust-root", value: "file",
@@ -23,16 +24,34 @@ struct SignatureOptions {
       "Check that each app receipt (on-device, or a JSON body's latest_receipt) was issued to this device: its identifierForVendor UUID (iOS) or its GUID, the MAC address in hex (macOS). Without it the device hash is reported as not checked."
   )
 
+  static let skipSignatureCheck = OptionSpec(
+    "skip-signature-check",
+    help:
+      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature, --trust-root or --device-id."
+  )
+
   /// The root certificates' files, as given.
   var trustRoots: [InputPath]
   /// `--require-signature`.
   var required: Bool
   /// `--device-id`; nil: receipts' device hashes are not checked.
   var deviceID: DeviceIdentifier?
+  /// `--skip-signature-check`.
+  var skipped: Bool
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     trustRoots = arguments.allPaths("trust-root")
     required = arguments.flag("require-signature")
+    skipped = arguments.flag("skip-signature-check")
+    // Asking for a check and for none at once is a mistake, not a choice between them.
+    // --device-id is a check too: the receipt it reads is the one whose signature would be skipped.
+    let checks = [
+      required ? "--require-signature" : nil, trustRoots.isEmpty ? nil : "--trust-root",
+      arguments.value("device-id") == nil ? nil : "--device-id",
+    ]
+    if skipped, let asked = checks.compactMap({ $0 }).first {
+      throw .usage("'--skip-signature-check' cannot be used with '\(asked)'.", command: command)
+    }
     if arguments.all("trust-root").contains("") {
       throw .usage(
         "The value '' is invalid for '--trust-root <file>'. Please provide a certificate file.", command: command)
@@ -50,6 +69,7 @@ struct SignatureOptions {
   init() {
     trustRoots = []
     required = false
+    skipped = false
   }
 
   /// The `check` a run reports when it reads no document at all.
@@ -58,9 +78,10 @@ struct SignatureOptions {
   /// Reads the trust roots and makes the run's verifiers. A file that cannot be opened is exit 66; one that holds
   /// no certificate, or one the verifier refuses, is exit 65.
   /// - Parameter now: The moment a payload without a `signedDate` is checked at.
-  /// - Returns: What every decode of this run checks signatures with.
+  /// - Returns: What every decode of this run checks signatures with; nil with `--skip-signature-check`.
   /// - Throws: `ReceiptToolError` for a root file that cannot be read or holds no usable certificate.
-  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking {
+  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking? {
+    guard !skipped else { return nil }
     var trust = TrustAnchors.apple
     for path in trustRoots {
       let bytes: [UInt8]
