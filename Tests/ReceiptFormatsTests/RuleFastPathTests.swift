@@ -138,6 +138,22 @@ struct RuleFastPathTests {
     #expect(marked > 5, "replaced periods are marked beside the data's array")
   }
 
+  @Test func subscriptionGroupsLinkedBySizeGiveTheListsGroups() throws {
+    var grouped = 0
+    for (name, history, catalog) in try Self.histories() {
+      for catalog in [catalog, Catalog()] {
+        let fast = SubscriptionGroups(catalog: catalog, transactions: history.transactions)
+        let slow = LinkedSubscriptionGroups(catalog: catalog, transactions: history.transactions)
+        let products = Set(history.transactions.map(\.productID)).union(catalog.allProducts.map(\.productID))
+        for product in products.sorted() + ["not.in.the.data"] {
+          #expect(fast.group(of: product) == slow.group(of: product), "\(name): \(product)")
+          if fast.group(of: product) != nil { grouped += 1 }
+        }
+      }
+    }
+    #expect(grouped > 100, "the shapes' subscriptions are in groups to compare")
+  }
+
   @Test func upgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
     var upgraded = 0
     for (name, history, _) in try Self.histories() {
@@ -227,4 +243,71 @@ struct RuleFastPathTests {
 extension Int64 {
   /// This many milliseconds as a timestamp (test moments are all in range).
   fileprivate var timestamp: Timestamp { Timestamp(milliseconds: self) ?? Timestamp.epoch }
+}
+
+/// `SubscriptionGroups` as it was: each new subscription linked above the root, a list as long as the
+/// subscriptions to walk per transaction (the slow path `subscriptionGroupsLinkedBySizeGiveTheListsGroups` compares).
+struct LinkedSubscriptionGroups {
+  private var parent: [String: String] = [:]
+  private var placedByID: Set<String> = []
+  private var chains: [String: Set<String>] = [:]
+  private var chainField: [String: String] = [:]
+
+  init(catalog: Catalog, transactions: [PurchaseTransaction]) {
+    for product in catalog.allProducts {
+      guard let group = product.subscriptionGroup else { continue }
+      let node = product.groupIsLocalToFile ? "c:\(product.origin)\u{0}\(group)" : "r:\(group)"
+      union("p:\(product.productID)", node)
+      placedByID.insert(product.productID)
+    }
+    for t in transactions {
+      if let group = t.subscriptionGroup {
+        union("p:\(t.productID)", "r:\(group)")
+        placedByID.insert(t.productID)
+      }
+      // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
+      guard resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable else { continue }
+      union("p:\(t.productID)", "o:\(t.chainID)")
+      chains[t.productID, default: []].insert(t.chainID)
+      chainField[t.productID] = t.vocabulary.originalTransactionID
+    }
+  }
+
+  func group(of productID: String) -> SubscriptionGroup? {
+    let start = "p:\(productID)"
+    guard parent[start] != nil else { return nil }
+    let root = find(start)
+    var receiptIDs: [String] = []
+    var catalogIDs: [String] = []
+    var products: [String] = []
+    for node in parent.keys where find(node) == root {
+      if node.hasPrefix("r:") { receiptIDs.append(String(node.dropFirst(2))) }
+      if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
+      if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
+    }
+    var inference: GroupInference?
+    if !placedByID.contains(productID), let own = chains[productID] {
+      let linked = products.filter { $0 != productID && !(chains[$0] ?? []).isDisjoint(with: own) }
+      inference = GroupInference(
+        originalTransactionIDs: own.sorted(), linkedProductIDs: linked.sorted(),
+        field: chainField[productID] ?? "original_transaction_id")
+    }
+    return SubscriptionGroup(
+      receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted(),
+      inference: inference)
+  }
+
+  private func find(_ node: String) -> String {
+    var current = node
+    while let next = parent[current], next != current { current = next }
+    return current
+  }
+
+  private mutating func union(_ a: String, _ b: String) {
+    if parent[a] == nil { parent[a] = a }
+    if parent[b] == nil { parent[b] = b }
+    let ra = find(a)
+    let rb = find(b)
+    if ra != rb { parent[ra] = rb }
+  }
 }

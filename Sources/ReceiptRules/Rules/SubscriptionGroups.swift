@@ -47,6 +47,12 @@ public struct GroupInference: Hashable, Sendable {
 /// subscription and so one group, even where a row (or a whole on-device receipt) lacks the group id.
 public struct SubscriptionGroups: Sendable {
   private var parent: [String: String] = [:]
+  /// The number of nodes under each root: the smaller tree is linked under the larger (union by size), so a
+  /// customer's thousand subscriptions do not make a list a thousand long to walk per transaction.
+  private var size: [String: Int] = [:]
+  /// Each node's root and each root's nodes, once every link is made: `group(of:)` reads its group's nodes only.
+  private var rootOf: [String: String] = [:]
+  private var members: [String: [String]] = [:]
   /// Products a catalog entry or one of their own transactions places in a group by id.
   private var placedByID: Set<String> = []
   /// Each subscription product's `original_transaction_id`s.
@@ -65,28 +71,36 @@ public struct SubscriptionGroups: Sendable {
       union("p:\(product.productID)", node)
       placedByID.insert(product.productID)
     }
-    for t in transactions {
-      if let group = t.subscriptionGroup {
-        union("p:\(t.productID)", "r:\(group)")
-        placedByID.insert(t.productID)
+    // A link is made once per product and group or subscription, not once per transaction; by index, a copy of
+    // each transaction would retain and release every field.
+    var groupsOfProduct: [String: Set<String>] = [:]
+    for i in transactions.indices {
+      let productID = transactions[i].productID
+      if let group = transactions[i].subscriptionGroup {
+        if groupsOfProduct[productID, default: []].insert(group).inserted { union("p:\(productID)", "r:\(group)") }
+        placedByID.insert(productID)
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
-      guard resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable else { continue }
-      union("p:\(t.productID)", "o:\(t.chainID)")
-      chains[t.productID, default: []].insert(t.chainID)
-      chainField[t.productID] = t.vocabulary.originalTransactionID
+      guard resolveProductType(of: GrantFields(transactions, at: i), catalog: catalog)?.type == .autoRenewable
+      else { continue }
+      let chain = transactions[i].chainID
+      if chains[productID, default: []].insert(chain).inserted { union("p:\(productID)", "o:\(chain)") }
+      chainField[productID] = transactions[i].vocabulary.originalTransactionID
+    }
+    for node in parent.keys {
+      let root = find(node)
+      rootOf[node] = root
+      members[root, default: []].append(node)
     }
   }
 
   /// The product's group, or nil when neither the catalog nor any transaction places it in one.
   public func group(of productID: String) -> SubscriptionGroup? {
-    let start = "p:\(productID)"
-    guard parent[start] != nil else { return nil }
-    let root = find(start)
+    guard let root = rootOf["p:\(productID)"] else { return nil }
     var receiptIDs: [String] = []
     var catalogIDs: [String] = []
     var products: [String] = []
-    for node in parent.keys where find(node) == root {
+    for node in members[root] ?? [] {
       if node.hasPrefix("r:") { receiptIDs.append(String(node.dropFirst(2))) }
       if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
       if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
@@ -110,10 +124,15 @@ public struct SubscriptionGroups: Sendable {
   }
 
   private mutating func union(_ a: String, _ b: String) {
-    if parent[a] == nil { parent[a] = a }
-    if parent[b] == nil { parent[b] = b }
+    if parent[a] == nil { (parent[a], size[a]) = (a, 1) }
+    if parent[b] == nil { (parent[b], size[b]) = (b, 1) }
     let ra = find(a)
     let rb = find(b)
-    if ra != rb { parent[ra] = rb }
+    guard ra != rb else { return }
+    let (sa, sb) = (size[ra] ?? 1, size[rb] ?? 1)
+    // The groups are the same whichever root stays: only the partition is read.
+    let (small, large) = sa < sb ? (ra, rb) : (rb, ra)
+    parent[small] = large
+    size[large] = sa + sb
   }
 }
