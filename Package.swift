@@ -36,8 +36,15 @@ let package = Package(
     // it plainly; a test that needs several layers lives with the highest one it needs.
     .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),
     .testTarget(
+      name: "ReceiptRulesTests",
+      dependencies: [
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+      ]),
+    .testTarget(
       name: "ReceiptFormatsTests",
-      dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptTestSupport"]),
+      dependencies: [
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+      ]),
     .testTarget(
       name: "ReceiptCLITests",
       dependencies: [
