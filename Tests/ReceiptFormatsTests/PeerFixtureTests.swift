@@ -61,19 +61,6 @@ import Testing
     #expect(checked >= 20, "only \(checked) receipt fixtures found")
   }
 
-  @Test func brokenFixtureFailsWithAPositionedMessage() throws {
-    guard let shared = TestPaths.shared else {
-      TestPaths.noteSharedMissing("the broken fixture")
-      return
-    }
-    let url = shared.appendingPathComponent(
-      "peer-fixtures/crashoverride777__swifty-receipt-validator/ReceiptResponseInvalidFormat.json")
-    let result = try BinaryRunner.run(["decode", url.path])
-    #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("receipt-tool: error: \(url.path):4:1: "))
-    #expect(result.stdout.isEmpty)
-  }
-
   @Test func statusMustWinOverThePresenceOfData() throws {
     guard let shared = TestPaths.shared else {
       TestPaths.noteSharedMissing("the 21007 fixture")
