@@ -25,21 +25,21 @@ let package = Package(
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
     // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
     .target(
-      name: "ReceiptTestSupport", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
+      name: "ReceiptTestSupport",
+      dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI", "ReceiptModelTestSupport"]),
+    // Test scaffolding that knows only the model (synthetic shapes, hand-built histories), for rule tests.
+    .target(name: "ReceiptModelTestSupport", dependencies: ["ReceiptModel"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
     .executableTarget(
-      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"],
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptModelTestSupport", "ReceiptTestSupport"],
       exclude: ["README.md", "FAST-PATHS.md"]),
     // Unit tests, one target per library target. Each imports its own module @testable and the targets below
     // it plainly; a test that needs several layers lives with the highest one it needs.
     .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),
     .testTarget(
-      name: "ReceiptRulesTests",
-      dependencies: [
-        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
-      ]),
+      name: "ReceiptRulesTests", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptModelTestSupport"]),
     .testTarget(
       name: "ReceiptFormatsTests",
       dependencies: [

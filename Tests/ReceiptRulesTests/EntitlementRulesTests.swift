@@ -1,10 +1,7 @@
-import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
-import ReceiptTestSupport
 import Testing
-
-@testable import ReceiptCLI
 
 private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? Timestamp.epoch }
 
@@ -16,7 +13,7 @@ private let proCatalog = Catalog([
 ])
 
 private func doc(_ transactions: [PurchaseTransaction], pending: [RenewalState] = []) -> PurchaseHistory {
-  var d = PurchaseHistory(format: VerifyReceiptFormats.response)
+  var d = PurchaseHistory(format: .handBuilt)
   d.transactions = transactions
   d.renewals = pending
   return d
@@ -259,11 +256,10 @@ private let familyThenOwn = doc([
     let results = entitlementStatuses(of: d, catalog: Catalog(), at: at("2024-01-01"))
     #expect(results.map(\.id) == ["com.acme.lifetime"])
     #expect(results.first?.state == .unknown)
-    // The rule names what is missing; only the command line names the option that supplies it.
+    // The rule names what is missing; only the command line names the option that supplies it
+    // (ReceiptCLITests/EntitlementsCommandTests.swift).
     #expect(results.first?.missingKnowledge == .productType)
     #expect(results.first?.reason.contains("--catalog") == false)
-    let hinted = try #require(results.first.map(CommandLineHints.adding(to:)))
-    #expect(hinted.reason.hasSuffix("non-renewing subscription; give a catalog with --catalog to say which."))
   }
 
   @Test func catalogEntitlementWithoutTransactionIsNotPurchased() throws {
@@ -296,55 +292,5 @@ private let familyThenOwn = doc([
       entitlementDefinitions(for: d.known(at: at("2030-01-01")), catalog: catalog) == [
         EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])
       ])
-  }
-}
-
-@Suite struct EntitlementsDocumentTests {
-  func decode(_ json: String) throws -> PurchaseHistory {
-    try ReceiptDecoder.decode(Array(json.utf8), source: "test.json")
-  }
-
-  @Test func v1RevokeNotification() throws {
-    let json = """
-      {"notification_type":"REVOKE","environment":"PROD","unified_receipt":{"status":0,"environment":"Production",
-       "latest_receipt_info":[{"product_id":"com.acme.pro.yearly","transaction_id":"2200","original_transaction_id":"2200",
-       "purchase_date_ms":"1693562400000","expires_date_ms":"1725184800000","cancellation_date_ms":"1709317211000",
-       "cancellation_reason":"0","in_app_ownership_type":"FAMILY_SHARED","quantity":"1"}],"pending_renewal_info":[]}}
-      """
-    let d = try decode(json)
-    let results = entitlementStatuses(of: d, catalog: proCatalog, at: at("2024-06-15"))
-    let r = try #require(results.first)
-    #expect(r.id == "pro")
-    #expect(r.state == .revoked)
-    #expect(r.deciding?.ownership == .familyShared)
-    #expect(
-      r.reason.hasPrefix("Family Sharing access to com.acme.pro.yearly (transaction 2200) was revoked on 2024-03-01"))
-  }
-
-  @Test func failedStatusIsRejectedButExpiredSubscriptionStatusIsNot() throws {
-    #expect(throws: ReceiptError.self) { try decode(#"{"status":21007}"#).requireValidStatus(source: "x") }
-    try decode(#"{"status":21006,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
-    try decode(#"{"status":0,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
-  }
-
-  @Test func requireListsOnlyMissingEntitlements() throws {
-    let results = entitlementStatuses(of: familyThenOwn, catalog: proCatalog, at: at("2024-06-15"))
-    #expect(EntitlementsCommand.missingRequirements(["pro"], results).isEmpty)
-    let missing = EntitlementsCommand.missingRequirements(["pro", "team"], results)
-    #expect(missing == ["entitlement 'team' is not active: no product in the receipt or the catalog gives it."])
-  }
-
-  @Test func textTableFitsEightyColumnsAndColourOnlyWhenAsked() throws {
-    let results = entitlementStatuses(of: familyThenOwn, catalog: Catalog(), at: at("2024-06-15"))
-    let time = EvaluationTime(time: at("2024-06-15"), source: .given)
-    let plain = EntitlementsTextRenderer.render(
-      EntitlementsAnswer(results: results), evaluation: time, explain: true, color: false
-    ).rendered
-    #expect(plain.split(separator: "\n").allSatisfy { $0.count <= 80 })
-    #expect(!plain.contains("\u{1B}"))
-    let coloured = EntitlementsTextRenderer.render(
-      EntitlementsAnswer(results: results), evaluation: time, explain: false, color: true
-    ).rendered
-    #expect(coloured.contains("\u{1B}[32mactive\u{1B}[0m"))
   }
 }

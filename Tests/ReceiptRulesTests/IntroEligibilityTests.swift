@@ -1,16 +1,12 @@
-import Foundation
-import ReceiptTestSupport
+import ReceiptModel
+import ReceiptModelTestSupport
+import ReceiptRules
 import Testing
-
-@testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 private func ms(_ iso: String) -> Timestamp? { Timestamp.parse(formatted: iso) }
 
 private func document(_ transactions: [PurchaseTransaction]) -> PurchaseHistory {
-  var doc = PurchaseHistory(format: VerifyReceiptFormats.response)
+  var doc = PurchaseHistory(format: .handBuilt)
   doc.provenance.status = ReceiptStatus(0)
   doc.transactions = transactions
   return doc
@@ -135,21 +131,6 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
     let results = decide(nil, history, catalog: Catalog())
     #expect(results.map(\.productID) == ["x.monthly", "x.yearly"])
     #expect(results.map(\.status) == [.ineligible, .ineligible])
-  }
-
-  @Test(arguments: ["examples/catalog.json", "examples/Acme.storekit"])
-  func noIntroOfferFromCatalogFile(_ file: String) throws {
-    let catalog = try CatalogLoader.load(try FileInput.readAll(path: repoFile(file)), source: file)
-    let history = [
-      sub(
-        "3", "com.acme.photos.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true,
-        group: "21000222")
-    ]
-    let r = try #require(decide(["com.acme.photos.monthly"], history, catalog: catalog).first)
-    #expect(r.status == .noIntroOffer)
-    #expect(r.reason == "no_intro_offer: the catalog (\(file)) lists no introductory offer for com.acme.photos.monthly")
-    // The .storekit group is linked to the receipt's group through the shared product.
-    #expect(r.subscriptionGroup == "21000222")
   }
 
   @Test func unknownWithoutCatalog() throws {
