@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// Batch input: NDJSON detection and streaming, order under parallel parsing, bounded memory.
 @Suite struct BatchInputTests {

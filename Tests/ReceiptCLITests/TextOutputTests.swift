@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// Text output is for people at an 80-column terminal: tables and wrapped prose must fit, long product
 /// ids included, and colour appears only when asked for.

@@ -1,11 +1,10 @@
 import Foundation
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
-@testable import ReceiptCLI
 @testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// Every real verifyReceipt / notification JSON in ../shared/peer-fixtures decodes with the right number
 /// of transactions, counted independently here with JSONSerialization; the broken ones fail cleanly.

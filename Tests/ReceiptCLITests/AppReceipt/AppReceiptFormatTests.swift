@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// App receipts as a registered format: every PKCS#7 fixture reads through the registry and the CLI, the receipt
 /// pairs give the answers their verifyReceipt twins give, and a local receipt never claims what it cannot know.

@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// The catalogue of hostile input from issue 8: each case ends in a clear answer, with the exit status and
 /// message pinned, run through the whole command (`receipt-tool decode FILE`, and `timeline`) in-process, within two seconds

@@ -1,11 +1,10 @@
 import Foundation
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
-@testable import ReceiptCLI
 @testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// nst/JSONTestSuite (../shared/JSONTestSuite/test_parsing): y_ accepted, n_ rejected, i_ either way without a crash.
 @Suite struct JSONTestSuiteTests {
