@@ -1,5 +1,6 @@
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import Testing
 
@@ -20,9 +21,10 @@ private let familyThenOwn: PurchaseHistory = {
   d.transactions = [
     PurchaseTransaction(
       transactionID: "2200", productID: yearly, ownership: .familyShared, purchaseDate: at("2023-09-01"),
-      expiresDate: at("2024-09-01"), revocation: Revocation(date: at("2024-03-01"))),
+      expiresDate: at("2024-09-01"), revocation: Revocation(date: at("2024-03-01")), vocabulary: .test),
     PurchaseTransaction(
-      transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
+      transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02"),
+      vocabulary: .test),
   ]
   return d
 }()
@@ -33,7 +35,8 @@ private let familyThenOwn: PurchaseHistory = {
   @Test func aMissingProductTypeIsHintedWithTheCatalogOption() throws {
     var d = PurchaseHistory(format: VerifyReceiptFormats.response)
     d.transactions = [
-      PurchaseTransaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
+      PurchaseTransaction(
+        transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"), vocabulary: .test)
     ]
     let results = entitlementStatuses(of: d, catalog: Catalog(), at: at("2024-01-01"))
     let hinted = try #require(results.first.map(CommandLineHints.adding(to:)))

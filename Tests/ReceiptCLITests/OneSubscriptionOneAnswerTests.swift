@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -211,7 +212,7 @@ private func moments(of h: PurchaseHistory) -> [String] {
     h.renewals = [
       RenewalState(
         productID: "annual", originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "1"),
-        isInBillingRetryPeriod: false)
+        isInBillingRetryPeriod: false, vocabulary: .test)
     ]
     let results = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
     let monthly = try #require(results.first { $0.id == "monthly" })

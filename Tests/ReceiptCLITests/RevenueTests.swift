@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -52,18 +53,19 @@ extension RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func catalogPriceTimesQuantity() throws {
-    let t = PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 5)
+    let t = PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 5, vocabulary: .test)
     #expect(try valueOf(t, catalog: F.catalog) == .paid(Money(minorUnits: 495, currency: "USD"), basis: .catalogPrice))
-    let noQuantity = PurchaseTransaction(transactionID: "2", productID: "coins", quantity: nil)
+    let noQuantity = PurchaseTransaction(transactionID: "2", productID: "coins", quantity: nil, vocabulary: .test)
     #expect(
       try valueOf(noQuantity, catalog: F.catalog) == .paid(Money(minorUnits: 99, currency: "USD"), basis: .catalogPrice)
     )
   }
 
   @Test func trialIsZeroAndIntroUsesIntroPrice() throws {
-    let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", offer: .freeTrial)
+    let trial = PurchaseTransaction(transactionID: "1", productID: "pro.monthly", offer: .freeTrial, vocabulary: .test)
     #expect(try valueOf(trial, catalog: F.catalog) == .trial(currency: "USD"))
-    let intro = PurchaseTransaction(transactionID: "2", productID: "pro.yearly", offer: .introductoryPrice)
+    let intro = PurchaseTransaction(
+      transactionID: "2", productID: "pro.yearly", offer: .introductoryPrice, vocabulary: .test)
     #expect(
       try valueOf(intro, catalog: F.catalog) == .paid(Money(minorUnits: 1999, currency: "USD"), basis: .introPrice))
     // An intro period whose catalog offer has no price is unpriced, not valued at the full price.
@@ -77,7 +79,8 @@ extension RevenueFixtures {
   }
 
   @Test func unknownProductIsUnpriced() throws {
-    let value = try valueOf(PurchaseTransaction(transactionID: "1", productID: "mystery"), catalog: F.catalog)
+    let value = try valueOf(
+      PurchaseTransaction(transactionID: "1", productID: "mystery", vocabulary: .test), catalog: F.catalog)
     guard case .unpriced(let reason) = value else {
       Issue.record("expected unpriced, got \(value)")
       return
@@ -89,7 +92,7 @@ extension RevenueFixtures {
     let bad = CatalogProduct(
       productID: "x", type: .consumable, price: DecimalAmount(units: 3005, scale: 1), currency: "JPY")
     #expect(throws: ReceiptError.self) {
-      try valueOf(PurchaseTransaction(transactionID: "1", productID: "x"), catalog: Catalog([bad]))
+      try valueOf(PurchaseTransaction(transactionID: "1", productID: "x", vocabulary: .test), catalog: Catalog([bad]))
     }
   }
 
@@ -109,14 +112,17 @@ extension RevenueFixtures {
   @Test func familySharedExcludedWhilePurchaserCounted() throws {
     let purchaser = F.document([
       PurchaseTransaction(
-        transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"))
+        transactionID: "p1", productID: "pro.monthly", ownership: .purchased, purchaseDate: F.day("2024-01-08"),
+        vocabulary: .test)
     ])
     let member = F.document([
       PurchaseTransaction(
-        transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"))
+        transactionID: "m1", productID: "pro.monthly", ownership: .familyShared, purchaseDate: F.day("2024-01-08"),
+        vocabulary: .test)
     ])
     let odd = F.document([
-      PurchaseTransaction(transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"))
+      PurchaseTransaction(
+        transactionID: "u1", productID: "pro.monthly", ownership: .unrecognized("GIFTED"), vocabulary: .test)
     ])
     let r = try F.report([purchaser, member, odd])
     #expect(r.counts.counted == 1)
@@ -127,7 +133,8 @@ extension RevenueFixtures {
   }
 
   @Test func duplicatesAcrossArraysAndDocumentsCountOnce() throws {
-    let t = PurchaseTransaction(transactionID: "p1", productID: "coins", purchaseDate: F.day("2024-01-08"))
+    let t = PurchaseTransaction(
+      transactionID: "p1", productID: "coins", purchaseDate: F.day("2024-01-08"), vocabulary: .test)
     // The decoder merged one in_app/latest_receipt_info pair in each document.
     let a = F.document([t], duplicateRows: 1)
     var later = t
@@ -146,8 +153,9 @@ extension RevenueFixtures {
       F.document([
         PurchaseTransaction(
           transactionID: "1", productID: "coins", quantity: 2, purchaseDate: F.day("2024-01-01"),
-          revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-        PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03")),
+          revocation: F.day("2024-01-02").map { Revocation(date: $0) }, vocabulary: .test),
+        PurchaseTransaction(
+          transactionID: "2", productID: "coins", purchaseDate: F.day("2024-01-03"), vocabulary: .test),
       ])
     ])
     let total = try #require(F.usd(r)?.total)
@@ -162,9 +170,11 @@ extension RevenueFixtures {
     let r = try F.report([
       F.document([
         PurchaseTransaction(
-          transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), offer: .freeTrial),
+          transactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-01"), offer: .freeTrial,
+          vocabulary: .test),
         PurchaseTransaction(
-          transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08")),
+          transactionID: "2", originalTransactionID: "1", productID: "pro.monthly", purchaseDate: F.day("2024-01-08"),
+          vocabulary: .test),
       ])
     ])
     let total = try #require(F.usd(r)?.total)
@@ -179,9 +189,11 @@ extension RevenueFixtures {
     let r = try F.report([
       F.document([
         PurchaseTransaction(
-          transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), offer: .introductoryPrice),
+          transactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2024-01-01"), offer: .introductoryPrice,
+          vocabulary: .test),
         PurchaseTransaction(
-          transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01")),
+          transactionID: "2", originalTransactionID: "1", productID: "pro.yearly", purchaseDate: F.day("2025-01-01"),
+          vocabulary: .test),
       ])
     ])
     let gross = try #require(F.usd(r)?.total.gross)
@@ -191,9 +203,9 @@ extension RevenueFixtures {
   @Test func unpricedProductsAreListedNotZero() throws {
     let r = try F.report([
       F.document([
-        PurchaseTransaction(transactionID: "1", productID: "mystery", quantity: 2),
-        PurchaseTransaction(transactionID: "2", productID: "mystery"),
-        PurchaseTransaction(transactionID: "3", productID: "coins"),
+        PurchaseTransaction(transactionID: "1", productID: "mystery", quantity: 2, vocabulary: .test),
+        PurchaseTransaction(transactionID: "2", productID: "mystery", vocabulary: .test),
+        PurchaseTransaction(transactionID: "3", productID: "coins", vocabulary: .test),
       ])
     ])
     #expect(r.counts.unpriced == 2)
@@ -204,7 +216,9 @@ extension RevenueFixtures {
   }
 
   @Test func consumableQuantity() throws {
-    let r = try F.report([F.document([PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 7)])])
+    let r = try F.report([
+      F.document([PurchaseTransaction(transactionID: "1", productID: "coins", quantity: 7, vocabulary: .test)])
+    ])
     #expect(F.usd(r)?.total.units == 7)
     #expect(F.usd(r)?.total.gross == 693)
   }
@@ -212,10 +226,13 @@ extension RevenueFixtures {
   @Test func groupingByMonthAndRange() throws {
     let docs = [
       F.document([
-        PurchaseTransaction(transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31")),
-        PurchaseTransaction(transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01")),
-        PurchaseTransaction(transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29")),
-        PurchaseTransaction(transactionID: "4", productID: "coins", purchaseDate: nil),
+        PurchaseTransaction(
+          transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-31"), vocabulary: .test),
+        PurchaseTransaction(
+          transactionID: "2", productID: "coins", purchaseDate: F.day("2024-02-01"), vocabulary: .test),
+        PurchaseTransaction(
+          transactionID: "3", productID: "coins", purchaseDate: F.day("2024-02-29"), vocabulary: .test),
+        PurchaseTransaction(transactionID: "4", productID: "coins", purchaseDate: nil, vocabulary: .test),
       ])
     ]
     let r = try F.report(docs, by: .month)
@@ -231,8 +248,8 @@ extension RevenueFixtures {
   @Test func currenciesAreKeptApart() throws {
     let r = try F.report([
       F.document([
-        PurchaseTransaction(transactionID: "1", productID: "coins"),
-        PurchaseTransaction(transactionID: "2", productID: "theme"),
+        PurchaseTransaction(transactionID: "1", productID: "coins", vocabulary: .test),
+        PurchaseTransaction(transactionID: "2", productID: "theme", vocabulary: .test),
       ])
     ])
     #expect(r.currencies.map(\.currency) == ["JPY", "USD"])
@@ -261,7 +278,7 @@ extension RevenueFixtures {
     var transactions = [
       PurchaseTransaction(
         transactionID: "t0", originalTransactionID: "t0", productID: "pro.monthly",
-        purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), offer: .freeTrial)
+        purchaseDate: F.day("2023-01-01"), expiresDate: F.day("2023-01-08"), offer: .freeTrial, vocabulary: .test)
     ]
     var start = try #require(F.day("2023-01-08"))
     for i in 1...13 {
@@ -269,7 +286,7 @@ extension RevenueFixtures {
       transactions.append(
         PurchaseTransaction(
           transactionID: "t\(i)", originalTransactionID: "t0", productID: "pro.monthly", purchaseDate: start,
-          expiresDate: end))
+          expiresDate: end, vocabulary: .test))
       start = end
     }
     let r = try F.report([F.document(transactions)], by: .day, commission: .standard)
@@ -293,8 +310,9 @@ extension RevenueFixtures {
       [
         F.document([
           PurchaseTransaction(
-            transactionID: "1", productID: "coins", revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-          PurchaseTransaction(transactionID: "2", productID: "coins"),
+            transactionID: "1", productID: "coins", revocation: F.day("2024-01-02").map { Revocation(date: $0) },
+            vocabulary: .test),
+          PurchaseTransaction(transactionID: "2", productID: "coins", vocabulary: .test),
         ])
       ], commission: .standard)
     #expect(F.usd(r)?.total.proceeds == 69)
@@ -386,7 +404,7 @@ extension RevenueFixtures {
   typealias F = RevenueFixtures
 
   @Test func mergeRejectsPartsWithAndWithoutProceeds() throws {
-    let docs = [F.document([PurchaseTransaction(transactionID: "1", productID: "coins")])]
+    let docs = [F.document([PurchaseTransaction(transactionID: "1", productID: "coins", vocabulary: .test)])]
     var merged = try F.report(docs, commission: .standard)
     #expect(throws: ReceiptError.self) { try merged.merge(try F.report(docs)) }
   }
@@ -397,10 +415,11 @@ extension RevenueFixtures {
         F.document([
           PurchaseTransaction(
             transactionID: "1", productID: "coins", quantity: 3,
-            revocation: F.day("2024-01-02").map { Revocation(date: $0) }),
-          PurchaseTransaction(transactionID: "2", productID: "theme"),
-          PurchaseTransaction(transactionID: "3", productID: "mystery"),
-          PurchaseTransaction(transactionID: "4", productID: "pro.monthly", ownership: .familyShared),
+            revocation: F.day("2024-01-02").map { Revocation(date: $0) }, vocabulary: .test),
+          PurchaseTransaction(transactionID: "2", productID: "theme", vocabulary: .test),
+          PurchaseTransaction(transactionID: "3", productID: "mystery", vocabulary: .test),
+          PurchaseTransaction(
+            transactionID: "4", productID: "pro.monthly", ownership: .familyShared, vocabulary: .test),
         ])
       ], commission: .smallBusiness)
     let json = RevenueReportCodec.write(r)

@@ -38,10 +38,10 @@ private let trialCatalog = Catalog([
     [
       PurchaseTransaction(
         transactionID: "1", productID: proMonthly, purchaseDate: at("2022-03-01T00:00:00Z"),
-        expiresDate: at("2022-03-08T00:00:00Z"), offer: .freeTrial, subscriptionGroup: "21000111"),
+        expiresDate: at("2022-03-08T00:00:00Z"), offer: .freeTrial, subscriptionGroup: "21000111", vocabulary: .test),
       PurchaseTransaction(
         transactionID: "2", productID: photos, ownership: .familyShared, purchaseDate: at("2024-02-01T00:00:00Z"),
-        expiresDate: at("2024-02-08T00:00:00Z"), offer: .freeTrial, subscriptionGroup: "21000222"),
+        expiresDate: at("2024-02-08T00:00:00Z"), offer: .freeTrial, subscriptionGroup: "21000222", vocabulary: .test),
     ], asOf: "2024-06-15T00:00:00Z")
 
   @Test func offerUsedLaterDoesNotCountYet() throws {
@@ -81,11 +81,11 @@ private let trialCatalog = Catalog([
       PurchaseTransaction(
         transactionID: "10", originalTransactionID: "10", productID: proMonthly,
         purchaseDate: at("2024-05-20T00:00:00Z"),
-        expiresDate: at("2024-06-20T00:00:00Z"), isUpgraded: true, subscriptionGroup: "21000111"),
+        expiresDate: at("2024-06-20T00:00:00Z"), isUpgraded: true, subscriptionGroup: "21000111", vocabulary: .test),
       PurchaseTransaction(
         transactionID: "11", originalTransactionID: "11", productID: "com.acme.team.monthly",
         purchaseDate: at("2024-06-01T00:00:00Z"), expiresDate: at("2024-07-01T00:00:00Z"),
-        subscriptionGroup: "21000111"),
+        subscriptionGroup: "21000111", vocabulary: .test),
     ])
     let before = entitlementStatuses(of: h, catalog: Catalog(), at: at("2024-05-25T00:00:00Z"))
     #expect(before.map(\.state) == [.active])
@@ -99,9 +99,9 @@ private let trialCatalog = Catalog([
       [
         PurchaseTransaction(
           transactionID: "20", productID: proMonthly, purchaseDate: at("2024-05-10T00:00:00Z"),
-          expiresDate: at("2024-06-10T00:00:00Z"))
+          expiresDate: at("2024-06-10T00:00:00Z"), vocabulary: .test)
       ],
-      renewals: [RenewalState(originalTransactionID: "20", isInBillingRetryPeriod: true)],
+      renewals: [RenewalState(originalTransactionID: "20", isInBillingRetryPeriod: true, vocabulary: .test)],
       asOf: "2024-06-15T00:00:00Z")
     let earlier = try #require(entitlementStatuses(of: h, catalog: Catalog(), at: at("2024-06-12T00:00:00Z")).first)
     #expect(earlier.state == .billingRetry)
@@ -120,7 +120,7 @@ private let trialCatalog = Catalog([
     history([
       PurchaseTransaction(
         transactionID: "30", productID: lifetime, ownership: ownership, purchaseDate: at("2023-11-20T00:00:00Z"),
-        revocation: revoked.map { Revocation(date: at($0)) })
+        revocation: revoked.map { Revocation(date: at($0)) }, vocabulary: .test)
     ])
   }
 

@@ -35,7 +35,7 @@ private func sub(
   PurchaseTransaction(
     transactionID: id, productID: product, ownership: ownership, purchaseDate: ms(from), expiresDate: ms(to),
     revocation: cancelled.flatMap(ms).map { Revocation(date: $0) },
-    offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group)
+    offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group, vocabulary: .test)
 }
 
 private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme)
@@ -185,7 +185,7 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
       doc.renewals = [
         RenewalState(
           productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
-          gracePeriodExpiresDate: grace.flatMap(ms))
+          gracePeriodExpiresDate: grace.flatMap(ms), vocabulary: .test)
       ]
       let r = try #require(
         decideIntroEligibility(products: ["com.acme.pro.yearly"], history: doc, catalog: acme, at: at).first)

@@ -93,7 +93,8 @@ struct RevenueLedgerOrderTests {
       other.transactions = [
         refunded,
         PurchaseTransaction(
-          transactionID: "other-1", productID: "pro.monthly", purchaseDate: Timestamp(milliseconds: 1_710_000_000_000)),
+          transactionID: "other-1", productID: "pro.monthly", purchaseDate: Timestamp(milliseconds: 1_710_000_000_000),
+          vocabulary: .test),
       ]
       other.provenance.duplicateRowsMerged = 2
       var wholeFirst = RevenueLedger()
@@ -127,16 +128,19 @@ struct RevenueLedgerOrderTests {
     let earlier = Timestamp(milliseconds: 1_600_000_000_000)
     let ids = ["9", "10", "abc", "012", "1", "100", "9223372036854775808", "99"]
     var sameDay = PurchaseHistory(format: .handBuilt)
-    sameDay.transactions = ids.map { PurchaseTransaction(transactionID: $0, productID: "p", purchaseDate: day) }
-    sameDay.transactions.append(PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier))
-    sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p"))
+    sameDay.transactions = ids.map {
+      PurchaseTransaction(transactionID: $0, productID: "p", purchaseDate: day, vocabulary: .test)
+    }
+    sameDay.transactions.append(
+      PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier, vocabulary: .test))
+    sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p", vocabulary: .test))
     let expected = ["7", "5"] + ids.sorted()
     var whole = RevenueLedger()
     whole.add(sameDay)
     var entries = RevenueLedger()
     entries.add(PurchaseHistory(format: .handBuilt))
     var first = PurchaseHistory(format: .handBuilt)
-    first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day)]
+    first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day, vocabulary: .test)]
     entries.add(first)
     entries.add(sameDay)
     #expect(whole.purchaseOrder().map { whole.idText(at: $0) } == expected)
