@@ -55,12 +55,17 @@ public struct ASN1Reader: Sendable {
   ) throws(ASN1Error) -> ASN1Element {
     let at = position
     guard let element = try next(allowIndefinite: allowIndefinite) else {
-      throw ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found the end of the enclosing element", at)
+      throw Self.unexpected(nil, expecting: tag, name, at: at)
     }
-    guard element.tag == tag else {
-      throw ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found \(ASN1Tag.name(element.tag))", at)
-    }
+    guard element.tag == tag else { throw Self.unexpected(element.tag, expecting: tag, name, at: at) }
     return element
+  }
+
+  /// What `expect` says when the element at `offset` has tag `found` (nil: the enclosing element ended) where
+  /// `name` with `tag` was expected; the receipt payload's own attribute loop says it too.
+  public static func unexpected(_ found: UInt8?, expecting tag: UInt8, _ name: String, at offset: Int) -> ASN1Error {
+    let what = found.map { ASN1Tag.name($0) } ?? "the end of the enclosing element"
+    return ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found \(what)", offset)
   }
 
   /// The next element if it has `tag`, else nil (nothing read).

@@ -218,14 +218,6 @@ struct PKCS7Envelope {
 }
 
 extension DERReader {
-  /// The tag of the next element without reading it.
-  var peekTag: UInt8? { position < limit ? bytes[position] : nil }
-
-  /// Whether an element's content octets are `expected`.
-  func contentEquals(_ element: DERElement, _ expected: [UInt8]) -> Bool {
-    element.contentLength == expected.count && content(element).elementsEqual(expected)
-  }
-
   /// The name `names` gives an OBJECT IDENTIFIER, else its dotted text (`1.2.3.4`).
   func name(of oid: DERElement, in names: [OIDName]) throws(AppReceiptError) -> String {
     // Compared as bytes first: the dotted text is made only for an OID not listed or encoded another way.
