@@ -192,7 +192,6 @@ public enum Base64 {
     var padding = 0
     // Symbols read one at a time; whole groups of four leave the count's remainder as it is.
     var symbols = 0
-    var lastSymbol = start
     var o = 0
     var i = start
     while i < n {
@@ -254,7 +253,6 @@ public enum Base64 {
       accumulator = accumulator << 6 | UInt32(value)
       bits += 6
       symbols += 1
-      lastSymbol = i
       if bits >= 8 {
         bits -= 8
         // Cannot fail: the capacity holds three bytes for every four symbols, plus three.
@@ -266,7 +264,12 @@ public enum Base64 {
       i += 1
     }
     guard symbols % 4 != 1 else { throw Base64Error(.impossibleLength, at: n) }
-    if rules.canonical, accumulator != 0 { throw Base64Error(.nonZeroTrailingBits, at: lastSymbol) }
+    if rules.canonical, accumulator != 0 {
+      // At the last symbol, found here rather than tracked: the loop keeps no more state than it needs.
+      var last = n - 1
+      while last > start, table[Int(input[last])] >= 64 { last -= 1 }
+      throw Base64Error(.nonZeroTrailingBits, at: last)
+    }
     return o
   }
 }
