@@ -204,20 +204,26 @@ public enum Base64 {
         let out = UnsafeMutableRawPointer(outBase)
         // Eight symbols make six bytes, stored as one 64-bit word whose last two bytes the next step (or the
         // end of the text) overwrites: steps that fit the input and the output with those two spare bytes.
-        var steps = min((n &- i) / 8, max(0, output.count &- o &- 2) / 6)
+        // Walked by two moving pointers, not base plus offset: fewer registers, so nothing spills in the step.
+        let planned = min((n &- i) / 8, max(0, output.count &- o &- 2) / 6)
+        var steps = planned
+        var from = raw + i
+        var to = out + o
         while steps > 0 {
-          let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+          let word = UInt64(littleEndian: from.loadUnaligned(as: UInt64.self))
           let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
           let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
           let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
           let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
           guard (a | b | c | d) & notAPair == 0 else { break }
           let bytes = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
-          out.storeBytes(of: bytes.bigEndian, toByteOffset: o, as: UInt64.self)
-          o &+= 6
-          i &+= 8
+          to.storeBytes(of: bytes.bigEndian, as: UInt64.self)
+          from += 8
+          to += 6
           steps &-= 1
         }
+        i &+= (planned &- steps) &* 8
+        o &+= (planned &- steps) &* 6
         // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
         let groups = min((n &- i) / 4, max(0, output.count &- o &- 1) / 3)
         if groups >= 1 {
