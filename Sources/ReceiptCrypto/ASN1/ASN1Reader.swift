@@ -66,8 +66,22 @@ public struct ASN1Reader: Sendable {
     return element
   }
 
+  /// The definite-length element at `p` of a buffer read in place, which must have `tag` and end before `limit`
+  /// (`name` describes it in errors); moves `p` past it. The receipt payload's attribute reader takes this step.
+  @inlinable
+  public static func expect(
+    _ tag: UInt8, _ name: String, in bytes: UnsafeBufferPointer<UInt8>, at p: inout Int, limit: Int,
+    rules: ASN1Rules
+  ) throws(ASN1Error) -> ASN1Element {
+    guard p < limit else { throw unexpected(nil, expecting: tag, name, at: p) }
+    let found = try header(bytes, at: p, limit: limit, rules: rules)
+    guard found.tag == tag else { throw unexpected(found.tag, expecting: tag, name, at: p) }
+    p = found.end
+    return found
+  }
+
   /// What `expect` says when the element at `offset` has tag `found` (nil: the enclosing element ended) where
-  /// `name` with `tag` was expected; the receipt payload's own attribute loop says it too.
+  /// `name` with `tag` was expected.
   public static func unexpected(_ found: UInt8?, expecting tag: UInt8, _ name: String, at offset: Int) -> ASN1Error {
     let what = found.map { ASN1Tag.name($0) } ?? "the end of the enclosing element"
     return ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found \(what)", offset)

@@ -376,11 +376,7 @@ struct FieldReader {
   private func expect(
     _ tag: UInt8, _ name: String, at p: inout Int, limit: Int
   ) throws(DERFailure) -> DERElement {
-    guard p < limit else { throw ASN1Reader.unexpected(nil, expecting: tag, name, at: p) }
-    let found = try element(at: p, limit: limit)
-    guard found.tag == tag else { throw ASN1Reader.unexpected(found.tag, expecting: tag, name, at: p) }
-    p = found.end
-    return found
+    try ASN1Reader.expect(tag, name, in: bytes, at: &p, limit: limit, rules: .berDefiniteLengths)
   }
 
   /// An INTEGER element's value; failures are placed at the element.
