@@ -54,6 +54,11 @@ package enum Cores {
   package static var pieceHelpers: (any PieceHelpers)? {
     available > 1 ? ArrayPieceHelpers() : nil
   }
+
+  /// `pieceHelpers` for the document `content`, giving back the pages of a mapped file as they are read.
+  static func pieceHelpers(reading content: InputBytes) -> (any PieceHelpers)? {
+    available > 1 ? ArrayPieceHelpers(releaseReadPrefix: content.readPrefixReleaser) : nil
+  }
 }
 
 /// A value computed on another thread while this one goes on; `value` waits for it.
