@@ -47,7 +47,7 @@ struct DecodeCommand: ParsableCommand {
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
-        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
+        writeJSON: { DecodeJSONRenderer.write(history, input: input, catalog: catalog, to: &$0) },
         failedChecks: review.failedChecks,
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
     }

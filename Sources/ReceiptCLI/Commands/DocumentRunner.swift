@@ -8,9 +8,8 @@ import ReceiptRules
 /// on the worker thread that processed the document.
 package struct DocumentOutput: @unchecked Sendable {
   private let renderText: () -> TerminalText
-  private let renderJSON: () -> JSONValue
+  private let json: JSONSource
   package var text: TerminalText { renderText() }
-  package var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   package var failedChecks: [String]
   /// Warnings about this document, printed on stderr in input order (`process` runs on
@@ -22,9 +21,58 @@ package struct DocumentOutput: @unchecked Sendable {
     failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
-    self.renderJSON = json
+    self.json = .tree(json)
     self.failedChecks = failedChecks
     self.warnings = warnings
+  }
+
+  /// An output whose JSON is written as it goes (`decode` of a large document): `writeJSON` writes the value
+  /// `JSONValue.rendered` would write, into a writer that drains to the output as it fills.
+  package init(
+    text: @autoclosure @escaping () -> TerminalText, writeJSON: @escaping (inout JSONStreamWriter) -> Void,
+    failedChecks: [String] = [], warnings: [String] = []
+  ) {
+    self.renderText = text
+    self.json = .written(writeJSON)
+    self.failedChecks = failedChecks
+    self.warnings = warnings
+  }
+
+  private enum JSONSource {
+    case tree(() -> JSONValue)
+    case written((inout JSONStreamWriter) -> Void)
+  }
+
+  /// The JSON ready to be written: a tree is built here (on the worker thread that calls this), a written
+  /// output is left to `PendingJSON.write`.
+  func pendingJSON() -> PendingJSON {
+    switch json {
+    case .tree(let render):
+      let tree = render()
+      return PendingJSON { $0.value(tree) }
+    case .written(let write):
+      return PendingJSON(write: write)
+    }
+  }
+}
+
+/// A document's JSON waiting to be written in input order.
+struct PendingJSON {
+  /// Writes the value at the writer's place.
+  let write: (inout JSONStreamWriter) -> Void
+
+  /// The bytes of the value alone at `indent`, collected (for small outputs and tests).
+  func bytes(pretty: Bool, indent: Int = 0) -> [UInt8] {
+    var w = JSONStreamWriter(pretty: pretty, indent: indent)
+    write(&w)
+    return w.bytes
+  }
+
+  /// Writes the value at `indent` to `sink`, in pieces as the writer fills.
+  func write(to sink: OutputSink, pretty: Bool = true, indent: Int = 0) {
+    var w = JSONStreamWriter(pretty: pretty, indent: indent) { sink.write(bytes: $0) }
+    write(&w)
+    w.flush()
   }
 }
 
@@ -36,7 +84,7 @@ struct JSONArrayStream {
   /// Several inputs were named: an array even for one result, or none.
   let alwaysArray: Bool
   /// The first result, held until a second one shows that an array is being written.
-  private var first: JSONValue?
+  private var first: PendingJSON?
   private var started = false
 
   init(sink: OutputSink, alwaysArray: Bool) {
@@ -44,7 +92,7 @@ struct JSONArrayStream {
     self.alwaysArray = alwaysArray
   }
 
-  mutating func append(_ value: JSONValue) {
+  mutating func append(_ value: PendingJSON) {
     if !started, !alwaysArray, first == nil {
       first = value
       return
@@ -64,8 +112,9 @@ struct JSONArrayStream {
     writeElement(value, leadingComma: true)
   }
 
-  private func writeElement(_ value: JSONValue, leadingComma: Bool) {
-    sink.write((leadingComma ? "," : "") + "\n  " + value.rendered(pretty: true, indent: 1))
+  private func writeElement(_ value: PendingJSON, leadingComma: Bool) {
+    sink.write((leadingComma ? "," : "") + "\n  ")
+    value.write(to: sink, indent: 1)
   }
 
   /// Closes the array, or writes the one result alone.
@@ -73,7 +122,8 @@ struct JSONArrayStream {
     if started {
       sink.write("\n]\n")
     } else if let only = first {
-      sink.write(only.rendered() + "\n")
+      only.write(to: sink)
+      sink.write("\n")
     } else if alwaysArray {
       sink.write("[]\n")
     }
@@ -251,7 +301,14 @@ enum DocumentRunner {
     for check in result.output.failedChecks {
       context.stderr.write("receipt-tool: check failed: \(whole.label): \(check.replacingNewlines)\n")
     }
-    if !inputs.quiet { context.stdout.write(format == .json ? (result.json?.rendered() ?? "") + "\n" : result.text) }
+    if !inputs.quiet {
+      if format == .json {
+        result.json?.write(to: context.stdout)
+        context.stdout.write("\n")
+      } else {
+        context.stdout.write(result.text)
+      }
+    }
     context.stderr.flush()
     return firstError ?? (result.output.failedChecks.isEmpty ? .ok : .checkFailed)
   }
@@ -292,14 +349,17 @@ enum DocumentRunner {
   struct Rendered {
     var output: DocumentOutput
     var text: String
-    var json: JSONValue?
+    var json: PendingJSON?
   }
 
   private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
     switch format {
     case .text: Rendered(output: output, text: output.text.rendered, json: nil)
-    case .ndjson: Rendered(output: output, text: output.json.rendered(pretty: false) + "\n", json: nil)
-    case .json: Rendered(output: output, text: "", json: output.json)
+    case .ndjson:
+      Rendered(
+        output: output,
+        text: String(decoding: output.pendingJSON().bytes(pretty: false), as: UTF8.self) + "\n", json: nil)
+    case .json: Rendered(output: output, text: "", json: output.pendingJSON())
     case nil: Rendered(output: output, text: "", json: nil)
     }
   }
