@@ -8,6 +8,8 @@ import ReceiptRules
 /// on the worker thread that processed the document.
 package struct DocumentOutput: @unchecked Sendable {
   private let renderText: () -> TerminalText
+  /// The text handed out in pieces as it is written; nil: only whole.
+  let writeText: ((([UInt8]) -> Void) -> Void)?
   private let json: JSONSource
   package var text: TerminalText { renderText() }
   /// Failed `--require` / `--expect` checks, one sentence each.
@@ -21,6 +23,7 @@ package struct DocumentOutput: @unchecked Sendable {
     failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
+    self.writeText = nil
     self.json = .tree(json)
     self.failedChecks = failedChecks
     self.warnings = warnings
@@ -28,11 +31,14 @@ package struct DocumentOutput: @unchecked Sendable {
 
   /// An output whose JSON is written as it goes (`decode` of a large document): `writeJSON` writes the value
   /// `JSONValue.rendered` would write, into a writer that drains to the output as it fills.
+  /// `writeText`, when given, hands the text to its argument in pieces (the same bytes as `text`'s), for a
+  /// large document.
   package init(
-    text: @autoclosure @escaping () -> TerminalText, writeJSON: @escaping (inout JSONStreamWriter) -> Void,
-    failedChecks: [String] = [], warnings: [String] = []
+    text: @autoclosure @escaping () -> TerminalText, writeText: ((([UInt8]) -> Void) -> Void)? = nil,
+    writeJSON: @escaping (inout JSONStreamWriter) -> Void, failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
+    self.writeText = writeText
     self.json = .written(writeJSON)
     self.failedChecks = failedChecks
     self.warnings = warnings
@@ -60,6 +66,9 @@ package struct DocumentOutput: @unchecked Sendable {
 struct PendingJSON {
   /// Writes the value at the writer's place.
   let write: (inout JSONStreamWriter) -> Void
+  /// The value's bytes as an element of the top-level array (pretty, indent 1), written on the worker thread
+  /// for a small document so that a batch is rendered on every core; nil: written when its turn comes.
+  var element: [UInt8]? = nil
 
   /// The bytes of the value alone at `indent`, collected (for small outputs and tests).
   func bytes(pretty: Bool, indent: Int = 0) -> [UInt8] {
@@ -92,6 +101,8 @@ struct JSONArrayStream {
     self.alwaysArray = alwaysArray
   }
 
+  mutating func append(_ value: JSONValue) { append(PendingJSON { $0.value(value) }) }
+
   mutating func append(_ value: PendingJSON) {
     if !started, !alwaysArray, first == nil {
       first = value
@@ -114,7 +125,11 @@ struct JSONArrayStream {
 
   private func writeElement(_ value: PendingJSON, leadingComma: Bool) {
     sink.write((leadingComma ? "," : "") + "\n  ")
-    value.write(to: sink, indent: 1)
+    if let element = value.element {
+      sink.write(bytes: element)
+    } else {
+      value.write(to: sink, indent: 1)
+    }
   }
 
   /// Closes the array, or writes the one result alone.
@@ -220,7 +235,7 @@ enum DocumentRunner {
     let several = inputs.paths.count > 1
 
     let render = { (document: InputDocument) throws(ReceiptError) in
-      try rendered(process(document), quiet ? nil : format)
+      try rendered(process(document), quiet ? nil : format, large: document.content.count >= largeDocumentBytes)
     }
     forEach(inputs, context: context, transform: render) { event in
       count += 1
@@ -250,7 +265,11 @@ enum DocumentRunner {
           if several || document.line != nil {
             context.stdout.write((count > 1 ? "\n" : "") + "==> \(TerminalSafeText(document.label)) <==\n")
           }
-          context.stdout.write(result.text)
+          if let writeText = result.writeText {
+            writeText { context.stdout.write(bytes: $0) }
+          } else {
+            context.stdout.write(result.text)
+          }
         case .json:
           if let value = result.json { jsonArray.append(value) }
         case .ndjson:
@@ -350,17 +369,30 @@ enum DocumentRunner {
     var output: DocumentOutput
     var text: String
     var json: PendingJSON?
+    /// The text, written in pieces when its turn comes (a large document); nil: `text` holds it.
+    var writeText: ((([UInt8]) -> Void) -> Void)? = nil
   }
 
-  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
+  /// From this size on, a document's output is written as it goes when its turn comes, rather than whole on its
+  /// worker thread: it is never held whole. Smaller ones are rendered on the workers, every core at once.
+  static let largeDocumentBytes = 1 << 20
+
+  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?, large: Bool = false) -> Rendered {
     switch format {
-    case .text: Rendered(output: output, text: output.text.rendered, json: nil)
+    case .text:
+      if large, let writeText = output.writeText {
+        return Rendered(output: output, text: "", json: nil, writeText: writeText)
+      }
+      return Rendered(output: output, text: output.text.rendered, json: nil)
     case .ndjson:
-      Rendered(
+      return Rendered(
         output: output,
         text: String(decoding: output.pendingJSON().bytes(pretty: false), as: UTF8.self) + "\n", json: nil)
-    case .json: Rendered(output: output, text: "", json: output.pendingJSON())
-    case nil: Rendered(output: output, text: "", json: nil)
+    case .json:
+      var json = output.pendingJSON()
+      if !large { json.element = json.bytes(pretty: true, indent: 1) }
+      return Rendered(output: output, text: "", json: json)
+    case nil: return Rendered(output: output, text: "", json: nil)
     }
   }
 }

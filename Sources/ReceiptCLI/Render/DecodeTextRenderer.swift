@@ -7,10 +7,30 @@ package enum DecodeTextRenderer {
   package static func render(_ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80)
     -> TerminalText
   {
-    let layout = TextLayout(color: color, width: width)
-    let source = doc.provenance
     // The whole document goes into one byte buffer, made a String once.
     var out = TerminalTextBuilder(capacity: 2048 + 400 * doc.transactions.count + 300 * doc.renewals.count)
+    write(doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: .max) { _ in }
+    return out.text
+  }
+
+  /// `render`, handed to `drain` in pieces of about 64 KiB as it is written, so a large document's text is never
+  /// held whole (`DecodeStreamingTests.decodeTextWrittenAsItGoesIsTheWholeText`).
+  package static func write(
+    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80, drain: ([UInt8]) -> Void
+  ) {
+    var out = TerminalTextBuilder(capacity: drainBytes + 8192)
+    write(doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: drainBytes, drain: drain)
+    drain(out.takeBytes())
+  }
+
+  static let drainBytes = 1 << 16
+
+  private static func write(
+    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int, to out: inout TerminalTextBuilder,
+    drainEvery: Int, drain: ([UInt8]) -> Void
+  ) {
+    let layout = TextLayout(color: color, width: width)
+    let source = doc.provenance
     layout.appendFields(headRows(doc, layout: layout, color: color), to: &out)
 
     out.appendNewline()
@@ -23,6 +43,7 @@ package enum DecodeTextRenderer {
     for i in doc.transactions.indices {
       out.appendNewline()
       appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &out)
+      if out.count >= drainEvery { drain(out.takeBytes()) }
     }
     if !doc.renewals.isEmpty {
       out.appendNewline()
@@ -39,7 +60,6 @@ package enum DecodeTextRenderer {
       out.appendNewline()
       for w in doc.warnings { out.append("  \(w.path): \(w.message)\n" as TerminalText) }
     }
-    return out.text
   }
 
   /// The document's head: what it is, its status, signature check and envelope, notification, receipt and what it

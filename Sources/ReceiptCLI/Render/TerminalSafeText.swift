@@ -247,6 +247,17 @@ package struct TerminalTextBuilder {
   }
 
   package var text: TerminalText { TerminalText(builtBytes: bytes) }
+
+  /// How many bytes are held.
+  package var count: Int { bytes.count }
+
+  /// The bytes written so far, leaving the builder empty (with its capacity) to go on: the text is
+  /// handed out in pieces, each cut after a line.
+  package mutating func takeBytes() -> [UInt8] {
+    let taken = bytes
+    bytes.removeAll(keepingCapacity: true)
+    return taken
+  }
 }
 
 extension TerminalText {
