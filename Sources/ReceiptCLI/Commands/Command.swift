@@ -142,7 +142,10 @@ package enum CommonOptions {
   /// lists them; `flags` (a command's own output switches) go just before the signature options.
   package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
     [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
-      + [SignatureOptions.trustRoot, SignatureOptions.requireSignature, quiet, maxDocumentSize]
+      + [
+        SignatureOptions.trustRoot, SignatureOptions.requireSignature, SignatureOptions.skipSignatureCheck, quiet,
+        maxDocumentSize,
+      ]
   }
 
   package static let showSecrets = OptionSpec(

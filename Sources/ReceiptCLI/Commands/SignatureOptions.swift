@@ -2,8 +2,8 @@ import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
 
-/// `--trust-root` and `--require-signature`: which roots a signature may end at, and whether an unverified
-/// document fails the run.
+/// `--trust-root`, `--require-signature` and `--skip-signature-check`: which roots a signature may end at,
+/// whether an unverified document fails the run, and whether signatures are checked at all.
 struct SignatureOptions {
   static let trustRoot = OptionSpec(
     "trust-root", value: "file",
@@ -17,14 +17,27 @@ struct SignatureOptions {
       "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root); each document that does not is named on standard error with the reason."
   )
 
+  static let skipSignatureCheck = OptionSpec(
+    "skip-signature-check",
+    help:
+      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature or --trust-root."
+  )
+
   /// The root certificates' files, as given.
   var trustRoots: [InputPath]
   /// `--require-signature`.
   var required: Bool
+  /// `--skip-signature-check`.
+  var skipped: Bool
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     trustRoots = arguments.allPaths("trust-root")
     required = arguments.flag("require-signature")
+    skipped = arguments.flag("skip-signature-check")
+    // Asking for a check and for none at once is a mistake, not a choice between them.
+    if skipped, let asked = required ? "--require-signature" : (trustRoots.isEmpty ? nil : "--trust-root") {
+      throw .usage("'--skip-signature-check' cannot be used with '\(asked)'.", command: command)
+    }
     if arguments.all("trust-root").contains("") {
       throw .usage(
         "The value '' is invalid for '--trust-root <file>'. Please provide a certificate file.", command: command)
@@ -34,6 +47,7 @@ struct SignatureOptions {
   init() {
     trustRoots = []
     required = false
+    skipped = false
   }
 
   /// The `check` a run reports when it reads no document at all.
@@ -42,9 +56,10 @@ struct SignatureOptions {
   /// Reads the trust roots and makes the run's verifiers. A file that cannot be opened is exit 66; one that holds
   /// no certificate, or one the verifier refuses, is exit 65.
   /// - Parameter now: The moment a payload without a `signedDate` is checked at.
-  /// - Returns: What every decode of this run checks signatures with.
+  /// - Returns: What every decode of this run checks signatures with; nil with `--skip-signature-check`.
   /// - Throws: `ReceiptToolError` for a root file that cannot be read or holds no usable certificate.
-  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking {
+  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking? {
+    guard !skipped else { return nil }
     var trust = TrustAnchors.apple
     for path in trustRoots {
       let bytes: [UInt8]

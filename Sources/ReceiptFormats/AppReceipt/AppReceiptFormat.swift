@@ -156,7 +156,7 @@ public enum AppReceiptHistory {
     history.provenance.signatureCheck =
       payload.signature.signerCount == 0
       ? .unsigned("this app receipt (no signer)")
-      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signature not checked")
+      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) read without checking its signature")
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
