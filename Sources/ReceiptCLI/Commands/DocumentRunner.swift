@@ -79,7 +79,7 @@ struct PendingJSON {
 
   /// Writes the value at `indent` to `sink`, in pieces as the writer fills.
   func write(to sink: OutputSink, pretty: Bool = true, indent: Int = 0) {
-    var w = JSONStreamWriter(pretty: pretty, indent: indent) { sink.write(bytes: $0) }
+    var w = JSONStreamWriter(pretty: pretty, indent: indent) { sink.write(buffer: $0) }
     write(&w)
     w.flush()
   }

@@ -83,13 +83,18 @@ package final class OutputSink: @unchecked Sendable {
 
   /// Writes bytes; a large piece goes out without a copy into the buffer.
   package func write(bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { write(buffer: $0) }
+  }
+
+  /// Writes bytes valid during the call; a large piece goes out without a copy into the buffer.
+  package func write(buffer bytes: UnsafeBufferPointer<UInt8>) {
     guard !isClosed else { return }
     if buffer.count + bytes.count < limit {
       buffer.append(contentsOf: bytes)
       return
     }
     flush()
-    bytes.withUnsafeBytes { writeOut($0) }
+    writeOut(UnsafeRawBufferPointer(bytes))
   }
 
   package func flush() {
