@@ -100,6 +100,11 @@ import Testing
     }
   }
 
+  /// One pass, parts of a few transactions on every core (each part with its own memos), and the command's parts.
+  static let parts = [
+    InOrderParts.here, InOrderParts(size: 3, onCores: true), .cores, InOrderParts(size: 7, onCores: false),
+  ]
+
   /// Histories of every input kind (the examples, the peer fixtures) and of the benchmark's shapes, with and
   /// without a catalog: the document written as it goes, alone, as an array element and compact, is the tree's text.
   @Test func decodeJSONWrittenAsItGoesIsTheTreesText() throws {
@@ -128,10 +133,14 @@ import Testing
     for (name, history, catalog) in documents {
       let input = InputDocument(source: name, bytes: [])
       let tree = DecodeJSONRenderer.render(history, input: input, catalog: catalog)
-      let written = PendingJSON { DecodeJSONRenderer.write(history, input: input, catalog: catalog, to: &$0) }
-      for (pretty, indent) in [(true, 0), (true, 1), (false, 0)] {
-        let text = String(decoding: written.bytes(pretty: pretty, indent: indent), as: UTF8.self)
-        #expect(text == tree.rendered(pretty: pretty, indent: indent), "\(name) pretty \(pretty) indent \(indent)")
+      for parts in Self.parts {
+        for (pretty, indent) in [(true, 0), (true, 1), (false, 0)] {
+          var w = JSONStreamWriter(pretty: pretty, indent: indent)
+          DecodeJSONRenderer.write(history, input: input, catalog: catalog, parts: parts, to: &w)
+          #expect(
+            String(decoding: w.bytes, as: UTF8.self) == tree.rendered(pretty: pretty, indent: indent),
+            "\(name) pretty \(pretty) indent \(indent) parts of \(parts.size)")
+        }
       }
     }
   }
@@ -155,11 +164,17 @@ import Testing
     var cuts = 0
     for (name, history) in documents {
       for color in [false, true] {
-        var pieces: [[UInt8]] = []
-        DecodeTextRenderer.write(history, catalog: catalog, color: color, width: 80) { pieces.append($0) }
-        cuts += pieces.count - 1
         let whole = DecodeTextRenderer.render(history, catalog: catalog, color: color, width: 80).rendered
-        #expect(String(decoding: pieces.joined(), as: UTF8.self) == whole, "\(name) colour \(color)")
+        for parts in Self.parts {
+          var pieces: [[UInt8]] = []
+          DecodeTextRenderer.write(history, catalog: catalog, color: color, width: 80, parts: parts) {
+            pieces.append($0)
+          }
+          cuts += pieces.count - 1
+          #expect(
+            String(decoding: pieces.joined(), as: UTF8.self) == whole,
+            "\(name) colour \(color) parts of \(parts.size)")
+        }
       }
     }
     #expect(cuts > 4, "the text was cut \(cuts) times")

@@ -9,7 +9,7 @@ import ReceiptRules
 package struct DocumentOutput: @unchecked Sendable {
   private let renderText: () -> TerminalText
   /// The text handed out in pieces as it is written; nil: only whole.
-  let writeText: ((([UInt8]) -> Void) -> Void)?
+  let writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)?
   private let json: JSONSource
   package var text: TerminalText { renderText() }
   /// Failed `--require` / `--expect` checks, one sentence each.
@@ -34,8 +34,9 @@ package struct DocumentOutput: @unchecked Sendable {
   /// `writeText`, when given, hands the text to its argument in pieces (the same bytes as `text`'s), for a
   /// large document.
   package init(
-    text: @autoclosure @escaping () -> TerminalText, writeText: ((([UInt8]) -> Void) -> Void)? = nil,
-    writeJSON: @escaping (inout JSONStreamWriter) -> Void, failedChecks: [String] = [], warnings: [String] = []
+    text: @autoclosure @escaping () -> TerminalText, writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil,
+    writeJSON: @escaping (inout JSONStreamWriter, InOrderParts) -> Void, failedChecks: [String] = [],
+    warnings: [String] = []
   ) {
     self.renderText = text
     self.writeText = writeText
@@ -46,7 +47,7 @@ package struct DocumentOutput: @unchecked Sendable {
 
   private enum JSONSource {
     case tree(() -> JSONValue)
-    case written((inout JSONStreamWriter) -> Void)
+    case written((inout JSONStreamWriter, InOrderParts) -> Void)
   }
 
   /// The JSON ready to be written: a tree is built here (on the worker thread that calls this), a written
@@ -55,7 +56,7 @@ package struct DocumentOutput: @unchecked Sendable {
     switch json {
     case .tree(let render):
       let tree = render()
-      return PendingJSON { $0.value(tree) }
+      return PendingJSON { w, _ in w.value(tree) }
     case .written(let write):
       return PendingJSON(write: write)
     }
@@ -64,8 +65,8 @@ package struct DocumentOutput: @unchecked Sendable {
 
 /// A document's JSON waiting to be written in input order.
 struct PendingJSON {
-  /// Writes the value at the writer's place.
-  let write: (inout JSONStreamWriter) -> Void
+  /// Writes the value at the writer's place, its transactions in `InOrderParts`.
+  let write: (inout JSONStreamWriter, InOrderParts) -> Void
   /// The value's bytes as an element of the top-level array (pretty, indent 1), written on the worker thread
   /// for a small document so that a batch is rendered on every core; nil: written when its turn comes.
   var element: [UInt8]? = nil
@@ -73,14 +74,14 @@ struct PendingJSON {
   /// The bytes of the value alone at `indent`, collected (for small outputs and tests).
   func bytes(pretty: Bool, indent: Int = 0) -> [UInt8] {
     var w = JSONStreamWriter(pretty: pretty, indent: indent)
-    write(&w)
+    write(&w, .here)
     return w.bytes
   }
 
   /// Writes the value at `indent` to `sink`, in pieces as the writer fills.
   func write(to sink: OutputSink, pretty: Bool = true, indent: Int = 0) {
     var w = JSONStreamWriter(pretty: pretty, indent: indent) { sink.write(buffer: $0) }
-    write(&w)
+    write(&w, .cores)
     w.flush()
   }
 }
@@ -101,7 +102,7 @@ struct JSONArrayStream {
     self.alwaysArray = alwaysArray
   }
 
-  mutating func append(_ value: JSONValue) { append(PendingJSON { $0.value(value) }) }
+  mutating func append(_ value: JSONValue) { append(PendingJSON { w, _ in w.value(value) }) }
 
   mutating func append(_ value: PendingJSON) {
     if !started, !alwaysArray, first == nil {
@@ -266,7 +267,7 @@ enum DocumentRunner {
             context.stdout.write((count > 1 ? "\n" : "") + "==> \(TerminalSafeText(document.label)) <==\n")
           }
           if let writeText = result.writeText {
-            writeText { context.stdout.write(bytes: $0) }
+            writeText(.cores) { context.stdout.write(bytes: $0) }
           } else {
             context.stdout.write(result.text)
           }
@@ -370,7 +371,7 @@ enum DocumentRunner {
     var text: String
     var json: PendingJSON?
     /// The text, written in pieces when its turn comes (a large document); nil: `text` holds it.
-    var writeText: ((([UInt8]) -> Void) -> Void)? = nil
+    var writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil
   }
 
   /// From this size on, a document's output is written as it goes when its turn comes, rather than whole on its

@@ -14,7 +14,8 @@ package enum DecodeJSONRenderer {
   /// transactions, so a large document's output is never held whole (the tree held it several times over).
   /// Gives `render`'s bytes (`TextLayoutFastPathTests.decodeJSONWrittenAsItGoesIsTheTreesText`).
   package static func write(
-    _ doc: PurchaseHistory, input: InputDocument, catalog: Catalog, to w: inout JSONStreamWriter
+    _ doc: PurchaseHistory, input: InputDocument, catalog: Catalog, parts: InOrderParts = .here,
+    to w: inout JSONStreamWriter
   ) {
     w.beginObject()
     for member in members(doc, input: input, transactions: .null) {
@@ -23,12 +24,20 @@ package enum DecodeJSONRenderer {
         w.value(member.value)
         continue
       }
-      var carried = CarriedJSON()
-      var memo = ProductMemo()
       w.beginArray()
-      for i in doc.transactions.indices {
-        w.element()
-        writeTransaction(doc.transactions[i], catalog: catalog, carried: &carried, memo: &memo, to: &w)
+      let template = JSONStreamWriter(elementsOf: w, continuing: false)
+      // In parts (on every core, for a large history), each with its own memos: they give what one pass gives.
+      parts.run(count: doc.transactions.count) { range in
+        var part = JSONStreamWriter(elementsOf: template, continuing: range.lowerBound > 0)
+        var carried = CarriedJSON()
+        var memo = ProductMemo()
+        for i in range {
+          part.element()
+          writeTransaction(doc.transactions[i], catalog: catalog, carried: &carried, memo: &memo, to: &part)
+        }
+        return part.bytes
+      } deliver: { bytes in
+        w.append(elements: bytes)
         w.flushIfFull()
       }
       w.endArray()

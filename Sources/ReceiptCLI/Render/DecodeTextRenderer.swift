@@ -16,10 +16,12 @@ package enum DecodeTextRenderer {
   /// `render`, handed to `drain` in pieces of about 64 KiB as it is written, so a large document's text is never
   /// held whole (`DecodeStreamingTests.decodeTextWrittenAsItGoesIsTheWholeText`).
   package static func write(
-    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80, drain: ([UInt8]) -> Void
+    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80, parts: InOrderParts = .here,
+    drain: ([UInt8]) -> Void
   ) {
     var out = TerminalTextBuilder(capacity: drainBytes + 8192)
-    write(doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: drainBytes, drain: drain)
+    write(
+      doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: drainBytes, parts: parts, drain: drain)
     drain(out.takeBytes())
   }
 
@@ -27,7 +29,7 @@ package enum DecodeTextRenderer {
 
   private static func write(
     _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int, to out: inout TerminalTextBuilder,
-    drainEvery: Int, drain: ([UInt8]) -> Void
+    drainEvery: Int, parts: InOrderParts = .here, drain: ([UInt8]) -> Void
   ) {
     let layout = TextLayout(color: color, width: width)
     let source = doc.provenance
@@ -39,10 +41,17 @@ package enum DecodeTextRenderer {
       out.append(" - \(source.duplicateRowsMerged) duplicate rows merged")
     }
     out.appendNewline()
-    var repeated = RepeatedValues()
-    for i in doc.transactions.indices {
-      out.appendNewline()
-      appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &out)
+    // In parts (on every core, for a large history), each with its own memo: it gives what one pass gives.
+    parts.run(count: doc.transactions.count) { range in
+      var part = TerminalTextBuilder(capacity: 400 * range.count)
+      var repeated = RepeatedValues()
+      for i in range {
+        part.appendNewline()
+        appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &part)
+      }
+      return part.takeBytes()
+    } deliver: { bytes in
+      out.append(built: bytes)
       if out.count >= drainEvery { drain(out.takeBytes()) }
     }
     if !doc.renewals.isEmpty {

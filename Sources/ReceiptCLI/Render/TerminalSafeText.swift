@@ -248,6 +248,9 @@ package struct TerminalTextBuilder {
 
   package var text: TerminalText { TerminalText(builtBytes: bytes) }
 
+  /// Bytes another builder made (`takeBytes`), added as they are.
+  package mutating func append(built other: [UInt8]) { bytes.append(contentsOf: other) }
+
   /// How many bytes are held.
   package var count: Int { bytes.count }
 

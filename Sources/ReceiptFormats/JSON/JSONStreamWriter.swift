@@ -31,6 +31,20 @@ package struct JSONStreamWriter {
     storage = Storage(capacity: drain == nil ? 4096 : limit + 4096)
   }
 
+  /// A writer for elements of the array `writer` is writing, made apart (on another thread) and added with
+  /// `append(elements:)`; `continuing` when elements come before them.
+  package init(elementsOf writer: JSONStreamWriter, continuing: Bool) {
+    self.init(pretty: writer.pretty, indent: writer.depth)
+    first = !continuing
+  }
+
+  /// Adds elements written apart (`init(elementsOf:continuing:)`), at least one.
+  package mutating func append(elements bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    bytes.withUnsafeBufferPointer { storage.append($0) }
+    first = false
+  }
+
   /// What was written and not yet drained.
   package var bytes: [UInt8] { Array(storage.written) }
 
