@@ -100,8 +100,11 @@ struct SignatureOptions {
 struct SignatureReview {
   let options: SignatureOptions
   let context: CommandContext
-  private var checks: [SignatureCheck] = []
+  private var documents = 0
   private var failed = false
+  /// The documents' verdicts so far, combined whatever their order (`RevenueSignatureVerdict`), so that a
+  /// report split over machines carries the same verdict; nil when no document was read.
+  private(set) var reportVerdict: RevenueVerdict?
 
   init(options: SignatureOptions, context: CommandContext) {
     self.options = options
@@ -109,7 +112,9 @@ struct SignatureReview {
   }
 
   /// One document's verdict.
-  mutating func add(_ check: SignatureCheck, label: String) {
+  /// - Returns: The document's verdict as the report counts it, its failures named by `label`.
+  @discardableResult
+  mutating func add(_ check: SignatureCheck, label: String) -> RevenueVerdict {
     let (warnings, failedChecks) = options.review(check)
     for warning in warnings { context.warn("\(label): \(warning)") }
     for failure in failedChecks {
@@ -121,17 +126,16 @@ struct SignatureReview {
     for i in named.failures.indices {
       named.failures[i].path = named.failures[i].path.isEmpty ? label : "\(label): \(named.failures[i].path)"
     }
-    checks.append(named)
-  }
-
-  /// The answer's verdict: the weakest document's; nil when no document was read.
-  var combined: SignatureCheck? {
-    checks.isEmpty ? nil : SignatureCheck.combining(checks, none: SignatureCheck(.notChecked))
+    let verdict = RevenueVerdict(document: named)
+    documents += 1
+    // Folded as it comes (the combination does not depend on grouping), so memory stays one verdict.
+    reportVerdict = RevenueSignatureVerdict.combining([reportVerdict, verdict].compactMap { $0 })
+    return verdict
   }
 
   /// `checkFailed` when `--require-signature` failed for a document, or there was none to check.
   func finish() -> ExitStatus {
-    if options.required, checks.isEmpty {
+    if options.required, documents == 0 {
       context.stderr.write("receipt-tool: check failed: --require-signature: the input holds no document to check\n")
       return .checkFailed
     }

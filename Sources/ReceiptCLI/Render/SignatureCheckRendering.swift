@@ -5,11 +5,22 @@ import ReceiptModel
 package enum SignatureCheckRendering {
   /// `Signature: verified: ...`, wrapped, coloured by verdict; an invalid one says the answer rests on it.
   package static func line(_ check: SignatureCheck, color: Bool, width: Int) -> TerminalText {
+    line(check.summary, verdict: check.verdict, color: color, width: width)
+  }
+
+  /// The same line for a report over many documents (`revenue`), with their receipt backings summed.
+  package static func line(_ verdict: RevenueVerdict, color: Bool, width: Int) -> TerminalText {
+    line(verdict.summary, verdict: verdict.check.verdict, color: color, width: width)
+  }
+
+  private static func line(_ summary: String, verdict: SignatureCheck.Verdict, color: Bool, width: Int)
+    -> TerminalText
+  {
     let layout = TextLayout(color: color, width: width)
-    var text = check.summary
-    if check.verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+    var text = summary
+    if verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
     let wrapped = TerminalText("Signature: \(text)").wrapped(indent: 2, columns: width).dropFirst(2)
-    return check.verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(check.verdict)) + "\n"
+    return verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(verdict)) + "\n"
   }
 
   /// The colour a verdict is shown in.
@@ -50,46 +61,7 @@ package enum SignatureCheckRendering {
 
   /// `"signature_check"`: the verdict, why, the chain and each failure.
   package static func json(_ check: SignatureCheck) -> JSONValue {
-    .object([
-      ("verdict", .string(check.verdict.rawValue)),
-      ("summary", .string(check.summary)),
-      ("anchor", .str(check.anchor?.rawValue)),
-      ("checked_at", .str(check.moment?.time.iso8601)),
-      ("checked_at_source", .str(check.moment?.source)),
-      ("revocation_checked", .bool(check.revocationChecked)),
-      ("signed_items", .int(check.signedItems)),
-      ("verified_items", .int(check.verifiedItems)),
-      ("test_signed_items", .int(check.testSignedItems)),
-      ("failed_items", .int(check.failureCount)),
-      (
-        "chain",
-        .array(
-          check.chain.map { c in
-            .object([
-              ("position", .string(c.position)),
-              ("common_name", .str(c.commonName)),
-              ("organization", .str(c.organization)),
-              ("not_before", .str(c.notBefore?.iso8601)),
-              ("not_after", .str(c.notAfter?.iso8601)),
-              ("sha256", .string(c.sha256)),
-            ])
-          })
-      ),
-      (
-        "failures",
-        .array(
-          check.failures.map { f in
-            .object([
-              ("path", .string(f.path)),
-              ("code", .string(f.code)),
-              ("certificate", .str(f.certificate)),
-              ("reason", .string(f.reason)),
-            ])
-          })
-      ),
-      ("note", .str(check.note)),
-      ("backing", check.backing.map(backingJSON) ?? .null),
-    ])
+    .object(SignatureCheckJSON.members(check) + [("backing", check.backing.map(backingJSON) ?? .null)])
   }
 
   /// `"backing"`: how far a JSON body's signed receipt backs it, transaction by transaction.
