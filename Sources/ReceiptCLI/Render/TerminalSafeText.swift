@@ -234,8 +234,16 @@ package struct TerminalTextBuilder {
 
   /// `n` spaces (none for a negative `n`).
   package mutating func appendSpaces(_ n: Int) {
-    if n > 0 { bytes.append(contentsOf: repeatElement(0x20, count: n)) }
+    // Copied from a run of spaces: `repeatElement` appended them one at a time (4% of `decode`).
+    var n = n
+    while n > 0 {
+      let k = min(n, Self.spaces.count)
+      Self.spaces.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<k])) }
+      n -= k
+    }
   }
+
+  private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
   package mutating func appendNewline() { bytes.append(0x0A) }
 
