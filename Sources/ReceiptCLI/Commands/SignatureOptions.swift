@@ -2,8 +2,9 @@ import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
 
-/// `--trust-root`, `--require-signature` and `--skip-signature-check`: which roots a signature may end at,
-/// whether an unverified document fails the run, and whether signatures are checked at all.
+/// `--trust-root`, `--require-signature`, `--device-id` and `--skip-signature-check`: which roots a signature
+/// may end at, whether an unverified document fails the run, which device a signed app receipt must have been
+/// issued to, and whether signatures are checked at all.
 struct SignatureOptions {
   static let trustRoot = OptionSpec(
     "trust-root", value: "file",
@@ -14,19 +15,27 @@ struct SignatureOptions {
   static let requireSignature = OptionSpec(
     "require-signature",
     help:
-      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root); each document that does not is named on standard error with the reason."
+      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
+  )
+
+  static let deviceID = OptionSpec(
+    "device-id", value: "id",
+    help:
+      "Check that each app receipt (on-device, or a JSON body's latest_receipt) was issued to this device: its identifierForVendor UUID (iOS) or its GUID, the MAC address in hex (macOS). Without it the device hash is reported as not checked."
   )
 
   static let skipSignatureCheck = OptionSpec(
     "skip-signature-check",
     help:
-      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature or --trust-root."
+      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature, --trust-root or --device-id."
   )
 
   /// The root certificates' files, as given.
   var trustRoots: [InputPath]
   /// `--require-signature`.
   var required: Bool
+  /// `--device-id`; nil: receipts' device hashes are not checked.
+  var deviceID: DeviceIdentifier?
   /// `--skip-signature-check`.
   var skipped: Bool
 
@@ -35,12 +44,25 @@ struct SignatureOptions {
     required = arguments.flag("require-signature")
     skipped = arguments.flag("skip-signature-check")
     // Asking for a check and for none at once is a mistake, not a choice between them.
-    if skipped, let asked = required ? "--require-signature" : (trustRoots.isEmpty ? nil : "--trust-root") {
+    // --device-id is a check too: the receipt it reads is the one whose signature would be skipped.
+    let checks = [
+      required ? "--require-signature" : nil, trustRoots.isEmpty ? nil : "--trust-root",
+      arguments.value("device-id") == nil ? nil : "--device-id",
+    ]
+    if skipped, let asked = checks.compactMap({ $0 }).first {
       throw .usage("'--skip-signature-check' cannot be used with '\(asked)'.", command: command)
     }
     if arguments.all("trust-root").contains("") {
       throw .usage(
         "The value '' is invalid for '--trust-root <file>'. Please provide a certificate file.", command: command)
+    }
+    if let text = arguments.value("device-id") {
+      guard let id = DeviceIdentifier(text) else {
+        throw .usage(
+          "The value '\(text)' is invalid for '--device-id <id>'. Please provide a UUID (identifierForVendor) or hex bytes (a macOS GUID such as 00:1c:42:00:00:08).",
+          command: command)
+      }
+      deviceID = id
     }
   }
 
@@ -77,19 +99,27 @@ struct SignatureOptions {
         throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
       }
     }
-    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now)
+    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now, deviceID: deviceID)
   }
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
-  /// signature, and with `--require-signature` a failed check when the document is not verified.
+  /// signature or on a receipt issued to another device, and with `--require-signature` a failed check when the
+  /// document is not verified, or its receipt is not shown to be issued to the `--device-id` device (a genuine
+  /// receipt copied from another device is still not this customer's).
   func review(_ check: SignatureCheck) -> (warnings: [String], failedChecks: [String]) {
     var warnings: [String] = []
     var failed: [String] = []
     if check.verdict == .invalid {
       warnings.append("signature \(check.summary); the answer is drawn from data that may have been altered")
     }
+    if let device = check.device, case .mismatch = device {
+      warnings.append("device: \(device.summary)")
+    }
     if required, check.verdict != .verified {
       failed.append("--require-signature: the document is not verified (\(check.summary))")
+    }
+    if required, let device = check.device, !device.isShownToMatch {
+      failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")
     }
     return (warnings, failed)
   }

@@ -58,11 +58,11 @@ public struct AppReceiptFormat: InputFormat {
     }
     var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
-    history.provenance.receipt?.deviceCheck = AppReceiptHistory.deviceCheck(
-      of: document.payload, device: options.deviceID)
     if let checking = options.signatures, document.payload.signature.signerCount > 0 {
       history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     }
+    history.provenance.signatureCheck.device = AppReceiptHistory.deviceCheck(
+      of: document.payload, device: options.deviceID)
     return history
   }
 

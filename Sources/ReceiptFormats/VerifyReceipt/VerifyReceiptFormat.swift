@@ -47,7 +47,7 @@ public struct VerifyReceiptFormat: InputFormat {
     }
     if let text = history.provenance.latestReceipt {
       history.provenance.signatureCheck = LatestReceiptBacking.check(
-        of: history, latestReceipt: text, checking: checking, source: source)
+        of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
