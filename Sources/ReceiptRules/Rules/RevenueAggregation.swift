@@ -406,7 +406,10 @@ extension RevenueLedger {
           transaction: t, value: value, copy: copy, paidServiceBefore: before,
           upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
-    var loaded = PurchaseTransaction(transactionID: "", productID: "")
+    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
+    // Without a first document's transaction there are no entries either, so no position to record.
+    guard let names = firstDocument.first?.vocabulary else { return }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
     for position in positions {
       if position < firstDocument.count {
         try record(firstDocument[position], at: position)
