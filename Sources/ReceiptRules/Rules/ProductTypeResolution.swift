@@ -34,7 +34,13 @@ public struct ResolvedProductType: Hashable, Sendable {
 /// - Returns: the type and how it is known, or nil when it cannot be told.
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
-  if let product = catalog.product(transaction.productID) {
+  return resolveProductType(of: transaction, product: catalog.product(transaction.productID))
+}
+
+/// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
+func resolveProductType(of transaction: PurchaseTransaction, product: CatalogProduct?) -> ResolvedProductType? {
+  if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
+  if let product {
     let unshareable = product.type == .consumable || product.type == .nonRenewing
     return ResolvedProductType(
       type: product.type, basis: .catalog,

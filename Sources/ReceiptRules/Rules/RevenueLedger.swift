@@ -284,33 +284,58 @@ public struct RevenueLedger: Sendable {
 
   /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    // By date first, from compact keys, so a comparison reads no transaction; then each run of one date (one
-    // sale date shared by many customers) by id, whose text keys are made for those runs only.
-    var byDate: [(date: Int64, position: Int)] = []
-    byDate.reserveCapacity(distinctTransactions)
-    for i in firstDocument.indices { byDate.append((firstDocument[i].purchaseDate?.milliseconds ?? Int64.min, i)) }
+    // Each transaction's sort key is gathered in one pass in storage order, so the sort reads no transaction:
+    // reading them in date order (a shuffled export) would miss the cache on every one, and copy it.
+    var keys: [PurchaseOrderKey] = []
+    keys.reserveCapacity(distinctTransactions)
+    firstDocument.withUnsafeBufferPointer { all in
+      for i in all.indices {
+        keys.append(PurchaseOrderKey(all[i].purchaseDate, IDKey(all[i].transactionID).textOrder, position: i))
+      }
+    }
     for i in entries.indices {
-      byDate.append((entries[i].purchaseDate?.milliseconds ?? Int64.min, firstDocument.count + i))
+      let e = entries[i]
+      keys.append(PurchaseOrderKey(e.purchaseDate, key(e.id).textOrder, position: firstDocument.count + i))
     }
-    byDate.sort { $0.date != $1.date ? $0.date < $1.date : $0.position < $1.position }
-    var order = byDate.map(\.position)
-    var start = 0
-    while start < byDate.count {
-      var end = start + 1
-      while end < byDate.count, byDate[end].date == byDate[start].date { end += 1 }
-      if end - start > 1 { sortByID(&order[start..<end]) }
-      start = end
+    // Ids are distinct, and a numeric id's `TextOrder` sorts as its text, so this is the order by (date, id
+    // text); the position only keeps it total. Text ids, rare, are compared as text.
+    keys.sort { a, b in
+      if a.date != b.date { return a.date < b.date }
+      if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
+        return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+      }
+      if a.digits == 0 || b.digits == 0 {
+        let x = idText(at: a.position)
+        let y = idText(at: b.position)
+        if x != y { return x < y }
+      }
+      return a.position < b.position
     }
-    return order
+    return keys.map(\.position)
   }
 
-  /// Sorts positions by transaction_id as text; numbers by their text order keys, without making their text.
-  func sortByID(_ positions: inout ArraySlice<Int>) {
-    let keyed = positions.map { (position: $0, text: idKey(at: $0).textOrder) }.sorted { a, b in
-      if let x = a.text, let y = b.text { return x < y }
-      return idText(at: a.position) < idText(at: b.position)
+  /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
+  /// (`digits` 0 for a text id), and the position.
+  struct PurchaseOrderKey {
+    var date: Int64
+    var aligned: UInt64
+    var digits: Int
+    var position: Int
+
+    init(_ date: Timestamp?, _ id: TextOrder?, position: Int) {
+      self.date = date?.milliseconds ?? Int64.min
+      self.aligned = id?.aligned ?? 0
+      self.digits = id?.digits ?? 0
+      self.position = position
     }
-    for (k, entry) in zip(positions.indices, keyed) { positions[k] = entry.position }
+  }
+
+  /// Purchase order as the plain sort gives it, for tests: by date, then each run of one date by id text.
+  func purchaseOrderByIDText() -> [Int] {
+    let dates = (0..<distinctTransactions).map { purchaseDate(at: $0)?.milliseconds ?? Int64.min }
+    return (0..<distinctTransactions).sorted { a, b in
+      dates[a] != dates[b] ? dates[a] < dates[b] : idText(at: a) < idText(at: b)
+    }
   }
 
   func idKey(at position: Int) -> IDKey {

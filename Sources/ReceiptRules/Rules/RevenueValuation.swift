@@ -68,7 +68,14 @@ public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transact
 /// - Returns: its value, or why it has none.
 /// - Throws: `ReceiptError` when the catalog price has more decimals than the currency has or the product overflows.
 public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws(ReceiptError) -> TransactionValue {
-  let product = catalog.product(transaction.productID)
+  try valueOf(transaction, product: CatalogProductFacts(catalog.product(transaction.productID)))
+}
+
+/// `valueOf(_:catalog:)` with the transaction's catalog entry already looked up (`CatalogLookup`).
+func valueOf(_ transaction: PurchaseTransaction, product facts: CatalogProductFacts) throws(ReceiptError)
+  -> TransactionValue
+{
+  let product = facts.product
   let offer = transaction.offer
   let inIntroductoryPrice = offer.map { $0.usesIntroductoryOffer && $0.pricing != nil && !$0.isFreeTrial } ?? false
   if offer?.isFreeTrial == true || (inIntroductoryPrice && product?.introOffer?.paymentMode == .freeTrial) {
@@ -90,7 +97,7 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
     price = p
     basis = .catalogPrice
   }
-  let digits = minorDigits(ofCurrency: currency)
+  let digits = facts.currencyDigits ?? minorDigits(ofCurrency: currency)
   guard let minor = price.rescaled(to: digits) else {
     throw .data(
       source: product.origin.isEmpty ? nil : product.origin,
@@ -104,4 +111,40 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
       source: nil, message: "transaction \(Excerpt.quoted(transaction.transactionID)): price × quantity is too large")
   }
   return .paid(Money(minorUnits: total, currency: currency), basis: basis)
+}
+
+/// A product's catalog entry and its currency's minor digits, as valuing reads them.
+final class CatalogProductFacts {
+  let product: CatalogProduct?
+  /// `minorDigits(ofCurrency:)` of the product's currency.
+  let currencyDigits: Int?
+
+  init(_ product: CatalogProduct?) {
+    self.product = product
+    currencyDigits = product?.currency.map { minorDigits(ofCurrency: $0) }
+  }
+}
+
+/// Catalog entries by product id, each looked up once: a report values every transaction, and a lookup hashes
+/// the id and copies the entry, and working out the currency's digits uppercases its code. An export's rows
+/// mostly repeat the product before, an interned string, so that is checked first.
+struct CatalogLookup {
+  let catalog: Catalog
+  private var known: [String: CatalogProductFacts] = [:]
+  private var last: (productID: String, facts: CatalogProductFacts)?
+
+  init(_ catalog: Catalog) { self.catalog = catalog }
+
+  mutating func facts(_ productID: String) -> CatalogProductFacts {
+    if let last, last.productID == productID { return last.facts }
+    let facts: CatalogProductFacts
+    if let held = known[productID] {
+      facts = held
+    } else {
+      facts = CatalogProductFacts(catalog.product(productID))
+      known[productID] = facts
+    }
+    last = (productID, facts)
+    return facts
+  }
 }

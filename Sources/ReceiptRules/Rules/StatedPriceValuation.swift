@@ -22,6 +22,8 @@ func valueFromStatedPrice(_ transaction: PurchaseTransaction) -> TransactionValu
 ///   - catalog: the products the app sells.
 /// - Returns: the disagreements, empty when there are none or nothing to compare.
 public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: Catalog) -> [String] {
+  // Without a stated type or a stated price there is nothing to compare: no catalog lookup.
+  guard transaction.productType != nil || transaction.price != nil else { return [] }
   guard let product = catalog.product(transaction.productID) else { return [] }
   var out: [String] = []
   // Made only for a disagreement: quoting every transaction's id was a fifth of `entitlements --catalog`.
