@@ -417,7 +417,10 @@ extension RevenueLedger {
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      let before: Int64? = chain.map { service[$0]?.before(sale: t.purchaseDate) ?? 0 }
+      // The chain is hashed once: its index serves the read here and the write below (nothing is inserted
+      // between them).
+      let held = chain.flatMap { service.index(forKey: $0) }
+      let before: Int64? = chain.map { _ in held.map { service.values[$0].before(sale: t.purchaseDate) } ?? 0 }
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
       if let chain, t.isOwnedByPurchaser {
         var isTrial = false
@@ -431,7 +434,13 @@ extension RevenueLedger {
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: t.revocation?.date)
+        if let held {
+          service.values[held].add(milliseconds: paid, refunded: t.revocation?.date)
+        } else {
+          var first = PaidServiceSoFar()
+          first.add(milliseconds: paid, refunded: t.revocation?.date)
+          service[chain] = first
+        }
       }
       try body(
         LedgerRecord(
@@ -439,12 +448,20 @@ extension RevenueLedger {
           upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
     var loaded = PurchaseTransaction(transactionID: "", productID: "")
-    // The first document's transactions are read in place: an array's element passed on is a copy, every
-    // field retained and released.
+    // The first document's transactions are loaded field by field, as entries are: an array's element passed
+    // on is a copy, every field retained and released.
     try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else {
+        for position in positions {
+          load(entries[position], into: &loaded)
+          try record(loaded, at: position)
+        }
+        return
+      }
       for position in positions {
         if position < whole.count {
-          try record(whole[position], at: position)
+          load(first + position, into: &loaded)
+          try record(loaded, at: position)
         } else {
           load(entries[position - whole.count], into: &loaded)
           try record(loaded, at: position)

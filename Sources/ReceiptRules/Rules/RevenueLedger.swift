@@ -282,6 +282,24 @@ public struct RevenueLedger: Sendable {
     t.price = e.price
   }
 
+  /// Loads a first-document transaction into `t` as `load(_:into:)` loads an entry: the same fields, read
+  /// through the pointer. Passing the transaction itself on would copy it, every field retained and released,
+  /// and on a shuffled export each of those fields is a cache miss.
+  func load(_ source: UnsafePointer<PurchaseTransaction>, into t: inout PurchaseTransaction) {
+    t.transactionID = source.pointee.transactionID
+    t.productID = source.pointee.productID
+    t.ownership = source.pointee.ownership
+    t.quantity = source.pointee.quantity
+    t.purchaseDate = source.pointee.purchaseDate
+    t.expiresDate = source.pointee.expiresDate
+    t.revocation = source.pointee.revocation
+    t.signedDate = source.pointee.signedDate
+    t.offer = source.pointee.offer
+    t.isUpgraded = source.pointee.isUpgraded
+    t.productType = source.pointee.productType
+    t.price = source.pointee.price
+  }
+
   /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
     // Each transaction's sort key is gathered in one pass in storage order, so the sort reads no transaction:

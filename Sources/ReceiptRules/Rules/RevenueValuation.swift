@@ -126,17 +126,20 @@ final class CatalogProductFacts {
 }
 
 /// Catalog entries by product id, each looked up once: a report values every transaction, and a lookup hashes
-/// the id and copies the entry, and working out the currency's digits uppercases its code. An export's rows
-/// mostly repeat the product before, an interned string, so that is checked first.
+/// the id (SipHash) and copies the entry, and working out the currency's digits uppercases its code. Recent
+/// products sit in a table indexed by a cheap hash of the id's bytes, each slot checked by comparing the ids.
 struct CatalogLookup {
   let catalog: Catalog
   private var known: [String: CatalogProductFacts] = [:]
-  private var last: (productID: String, facts: CatalogProductFacts)?
+  private var slots: [(productID: String, facts: CatalogProductFacts)?] = []
+  private static let slotCount = 1024
 
   init(_ catalog: Catalog) { self.catalog = catalog }
 
   mutating func facts(_ productID: String) -> CatalogProductFacts {
-    if let last, last.productID == productID { return last.facts }
+    if slots.isEmpty { slots = Array(repeating: nil, count: Self.slotCount) }
+    let slot = Self.slot(of: productID)
+    if let held = slots[slot], held.productID == productID { return held.facts }
     let facts: CatalogProductFacts
     if let held = known[productID] {
       facts = held
@@ -144,7 +147,19 @@ struct CatalogLookup {
       facts = CatalogProductFacts(catalog.product(productID))
       known[productID] = facts
     }
-    last = (productID, facts)
+    slots[slot] = (productID, facts)
     return facts
+  }
+
+  /// FNV-1a of the id's UTF-8 bytes, cut to a slot.
+  static func slot(of id: String) -> Int {
+    func fnv<S: Sequence<UInt8>>(_ bytes: S) -> UInt32 {
+      var hash: UInt32 = 2_166_136_261
+      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+      return hash
+    }
+    // A native string's bytes in place; the view's iterator costs several times more a byte.
+    let hash = id.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(id.utf8)
+    return Int(hash % UInt32(slotCount))
   }
 }
