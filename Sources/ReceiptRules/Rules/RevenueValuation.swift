@@ -134,9 +134,17 @@ struct CatalogLookup {
   private var slots: [(productID: String, facts: CatalogProductFacts)?] = []
   private static let slotCount = 1024
 
-  init(_ catalog: Catalog) { self.catalog = catalog }
+  /// The facts of every product when the catalog is empty.
+  private let none: CatalogProductFacts?
+
+  init(_ catalog: Catalog) {
+    self.catalog = catalog
+    none = catalog.isEmpty ? CatalogProductFacts(nil) : nil
+  }
 
   mutating func facts(_ productID: String) -> CatalogProductFacts {
+    // Without a catalog every product has the same facts: none.
+    if let none { return none }
     if slots.isEmpty { slots = Array(repeating: nil, count: Self.slotCount) }
     let slot = Self.slot(of: productID)
     if let held = slots[slot], held.productID == productID { return held.facts }
