@@ -48,9 +48,6 @@ public struct ReceiptInfo: Hashable, Sendable {
   public var requestDate: Timestamp?
   /// `original_purchase_date_ms`: when the customer first got the app.
   public var originalPurchaseDate: Timestamp?
-  /// An on-device receipt's device hash against `--device-id`; nil for formats without one.
-  public var deviceCheck: DeviceCheck?
-
   /// Fields the source states that no rule reads, under the source's own names (`expiration_date`,
   /// `appAppleId`), for `decode`.
   public var statedFields: [StatedField] = []

@@ -58,6 +58,9 @@ public struct SignatureCheck: Hashable, Sendable {
   public var revocationChecked: Bool
   /// For a JSON body carrying its signed receipt (`latest_receipt`): how far the receipt backs the JSON.
   public var backing: ReceiptBacking?
+  /// For a document holding a signed app receipt (on-device, or a JSON body's `latest_receipt`): whether it was
+  /// issued to the device `--device-id` names; nil when the document holds no receipt.
+  public var device: DeviceCheck?
 
   /// Failures kept per document; the count is exact either way.
   public static let maxFailuresKept = 20
@@ -170,6 +173,7 @@ public struct SignatureCheck: Hashable, Sendable {
     if weakest != .verified { combined.anchor = nil }
     combined.note = speaker?.note
     combined.backing = speaker?.backing
+    combined.device = DeviceCheck.weakest(items.map(\.device))
     combined.chain = speaker?.chain ?? []
     combined.moment = speaker?.moment
     return combined

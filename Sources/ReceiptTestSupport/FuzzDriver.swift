@@ -4,7 +4,8 @@ import ReceiptFormats
 import ReceiptModel
 
 /// Runs one fuzz input through the JSON reader, the catalog loader, the app receipt and signed-data readers
-/// (base64url, JWS) and every subcommand in every output format.
+/// (base64url, JWS), the backing of a verifyReceipt body by its `latest_receipt`, and every subcommand in every
+/// output format.
 /// Shared by the libFuzzer target (`receipt-tool-fuzz`) and the unit test that replays kept crashers.
 package enum FuzzDriver {
   /// The PKCS#7 verification path (issue 28) on the raw bytes and, when they are base64 text, on what they decode
@@ -50,6 +51,7 @@ package enum FuzzDriver {
     problems += AppReceiptFuzzing.fuzz(bytes)
     problems += SignedDataFuzzing.fuzz(bytes)
     problems += CryptoFuzzing.fuzz(bytes)
+    problems += BackingFuzzing.fuzz(bytes)
     // The signed-data format's mapping to a purchase history, whatever the registry would pick.
     if let history = try? SignedDataFormat().decode(bytes, source: "fuzz", options: DecodeOptions()) {
       if history.provenance.signatureCheck.verdict == .verified { problems.append("a signature claimed verified") }

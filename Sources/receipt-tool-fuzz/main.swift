@@ -22,6 +22,10 @@ private func writeScratch(_ bytes: [UInt8], to path: String) -> Bool {
 /// The example catalog, so the subcommands also run with products they know (run-fuzz.sh starts in the package root).
 private let exampleCatalog: String? = access("examples/catalog.json", R_OK) == 0 ? "examples/catalog.json" : nil
 
+/// `RECEIPT_TOOL_FUZZ_ONLY=backing` fuzzes the backing path alone (`BackingFuzzing`): a hundred times the inputs a
+/// second of the whole driver, which runs every command on each.
+private let onlyBacking = getenv("RECEIPT_TOOL_FUZZ_ONLY").map { String(cString: $0) == "backing" } ?? false
+
 /// libFuzzer's entry point: runs every command on one input and aborts when a property breaks.
 /// - Parameters:
 ///   - start: The input's first byte, or nil when it is empty.
@@ -30,8 +34,11 @@ private let exampleCatalog: String? = access("examples/catalog.json", R_OK) == 0
 @_cdecl("LLVMFuzzerTestOneInput")
 public func receiptToolFuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let bytes: [UInt8] = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-  let problems = FuzzDriver.exercise(
-    bytes, scratchPath: "/tmp/receipt-tool-fuzz-\(getpid()).json", catalogPath: exampleCatalog, write: writeScratch)
+  let problems =
+    onlyBacking
+    ? BackingFuzzing.fuzz(bytes)
+    : FuzzDriver.exercise(
+      bytes, scratchPath: "/tmp/receipt-tool-fuzz-\(getpid()).json", catalogPath: exampleCatalog, write: writeScratch)
   if !problems.isEmpty {
     // A broken property is a finding: abort so libFuzzer keeps the input.
     let text = problems.map { "receipt-tool-fuzz: \($0)\n" }.joined()

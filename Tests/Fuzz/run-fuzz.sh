@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target and fuzzes the JSON reader, the catalog loader, every subcommand and the crypto
-# reader (DER, X.509, the JWS verifier's header path).
+# Builds the libFuzzer target and fuzzes the JSON reader, the catalog loader, every subcommand, the crypto
+# reader (DER, X.509, the JWS verifier's header path) and the backing path (a verifyReceipt body whose
+# latest_receipt is the examples' signed receipt mutated by the input, its transactions edited by the input).
 # Usage: Tests/Fuzz/run-fuzz.sh [seconds]   (default 60)
 # Exits non-zero when libFuzzer finds a crash, a hang, a leak of memory limits or a broken property.
 # Findings land in Tests/Fuzz/artifacts/; once fixed, copy each into Tests/Fuzz/Regressions/

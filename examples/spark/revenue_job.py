@@ -4,7 +4,10 @@
       receipt-tool catalog.json s3://bucket/export.ndjson report.json [--by month] [--commission standard]
 
 The report is byte for byte that of `receipt-tool revenue --format json` on the whole export on one machine:
-the reduce partitions' digests add up to the one-machine digest in its `part` member.
+the reduce partitions' digests add up to the one-machine digest in its `part` member, and their documents'
+signature verdicts combine into the one-machine `signature_check`. The map step names each document as it
+reads it (`<stdin>:N`, counted within its split), so where a verdict or an error names a document, the name
+is the split's line, not the export's.
 """
 import argparse
 import os
@@ -33,7 +36,8 @@ def main():
     tool = SparkFiles.get(os.path.basename(args.binary))
     catalog = SparkFiles.get(os.path.basename(args.catalog))
 
-    # Map: one ledger line per transaction copy, keyed by transaction id.
+    # Map: one ledger line per transaction copy, keyed by transaction id, and one verdict line per
+    # document, keyed by its name.
     keyed = sc.textFile(args.export).pipe(
         f"'{tool}' revenue --catalog '{catalog}' --ndjson --format keyed-ledger -")
     pairs = keyed.map(lambda line: tuple(line.split("\t", 1)))

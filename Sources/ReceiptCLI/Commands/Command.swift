@@ -57,20 +57,20 @@ package final class CommandContext: @unchecked Sendable {
   ///   - keepSecrets: keep credentials for `--show-secrets`.
   ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
   ///     them passes false (warnings are kept either way).
-  ///   - signatures: what signatures are checked with (nil: not checked).
-  ///   - deviceID: the device an app receipt's hash is checked against (`--device-id`).
+  ///   - signatures: what signatures are checked with (nil: not checked), and the device a receipt's hash is
+  ///     checked against (`--device-id`).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when the document cannot be read.
   func decode(
     _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true,
-    signatures: SignatureChecking?, deviceID: DeviceIdentifier? = nil
+    signatures: SignatureChecking?
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
     var options = DecodeOptions(
       keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
     options.pieceHelpers = Cores.pieceHelpers
-    options.deviceID = deviceID
+    options.deviceID = signatures?.deviceID
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }
@@ -142,7 +142,11 @@ package enum CommonOptions {
   /// lists them; `flags` (a command's own output switches) go just before the signature options.
   package static func reading(oneCustomer: Bool, flags: [OptionSpec] = []) -> [OptionSpec] {
     [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
-      + [SignatureOptions.trustRoot, SignatureOptions.requireSignature, quiet, maxDocumentSize]
+      + [
+        SignatureOptions.trustRoot, SignatureOptions.requireSignature, SignatureOptions.deviceID,
+        SignatureOptions.skipSignatureCheck, quiet,
+        maxDocumentSize,
+      ]
   }
 
   package static let showSecrets = OptionSpec(

@@ -13,37 +13,21 @@ struct DecodeCommand: ParsableCommand {
       CommonOptions.format(DocumentFormat.names),
       CommonOptions.catalog,
       CommonOptions.currency,
-    ] + CommonOptions.reading(oneCustomer: true, flags: [CommonOptions.showSecrets, deviceIDOption]))
-
-  static let deviceIDOption = OptionSpec(
-    "device-id", value: "id",
-    help:
-      "Check that an app receipt was issued to this device: its identifierForVendor UUID (iOS) or its GUID, the MAC address in hex (macOS). Without it the device hash is reported as not checked."
-  )
+    ] + CommonOptions.reading(oneCustomer: true, flags: [CommonOptions.showSecrets]))
 
   var options: DocumentCommandOptions
   var showSecrets: Bool
-  var deviceID: DeviceIdentifier?
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
     options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     showSecrets = arguments.flag("show-secrets")
-    if let text = arguments.value("device-id") {
-      guard let id = DeviceIdentifier(text) else {
-        throw .usage(
-          "The value '\(text)' is invalid for '--device-id <id>'. Please provide a UUID (identifierForVendor) or hex bytes (a macOS GUID such as 00:1c:42:00:00:08).",
-          command: Self.configuration.name)
-      }
-      deviceID = id
-    }
   }
 
   func validate() throws(ReceiptToolError) { try options.inputs.validate(command: Self.configuration.name) }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     try options.run(context) { (input, catalog, style, signatures) throws(ReceiptError) in
-      let history = try context.decode(
-        input, keepSecrets: showSecrets, signatures: signatures, deviceID: deviceID)
+      let history = try context.decode(input, keepSecrets: showSecrets, signatures: signatures)
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),

@@ -54,7 +54,7 @@ struct InputOptions {
   var oneCustomer = false
   /// `--max-document-size`: a larger single document is refused before it is read.
   var maxDocumentSize = ChunkReader.defaultMaxDocumentSize
-  /// `--trust-root`, `--require-signature`.
+  /// `--trust-root`, `--require-signature`, `--skip-signature-check`.
   var signatures = SignatureOptions()
 
   init(paths: [String], forceNDJSON: Bool, quiet: Bool) {
@@ -120,7 +120,7 @@ struct DocumentCommandOptions {
   /// - Throws: `ReceiptToolError` when a catalog cannot be read.
   func run(
     _ context: CommandContext, check: String? = nil,
-    process: (InputDocument, Catalog, TextStyle, SignatureChecking) throws(ReceiptError) -> DocumentOutput
+    process: (InputDocument, Catalog, TextStyle, SignatureChecking?) throws(ReceiptError) -> DocumentOutput
   ) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let signatures = try inputs.signatures.checking(now: Timestamp.now())

@@ -99,9 +99,9 @@ struct RevenueCommand: ParsableCommand {
   }
 
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
-    if merging || fromLedger, !inputs.signatures.trustRoots.isEmpty || inputs.signatures.required {
+    if merging || fromLedger, !inputs.signatures.trustRoots.isEmpty {
       throw Self.usage(
-        "--trust-root and --require-signature check documents as they are read: give them to the map step, not to --merge or --from-ledger."
+        "--trust-root checks documents as they are read: give it to the map step, not to --merge or --from-ledger."
       )
     }
     if let ledgerFormat {
@@ -128,11 +128,14 @@ struct RevenueCommand: ParsableCommand {
         ledger.add(history)
         var text = ""
         for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
-        return (text, history.provenance.signatureCheck, document.label)
+        return (text, history.provenance.signatureCheck, document.label, copy.hex)
       },
       consume: { read in
-        signed.add(read.1, label: read.2)
-        if !inputs.quiet { context.stdout.write(read.0) }
+        // The document's verdict follows its records, for the reduce step to combine as one machine does.
+        let verdict = signed.add(read.1, label: read.2)
+        guard !inputs.quiet else { return }
+        context.stdout.write(
+          read.0 + write(.verdict(LedgerVerdict(input: read.2, copy: read.3, verdict: verdict))) + "\n")
       })
     // An unreadable input travels with the ledger, so the report names it.
     for error in outcome.errors where !inputs.quiet { context.stdout.write(write(.error(error)) + "\n") }
@@ -162,8 +165,9 @@ struct RevenueCommand: ParsableCommand {
     var part: RevenuePartIdentity?
     /// The grouping the rows are in (a merge's parts say theirs).
     var grouping: RevenueGrouping
-    /// The documents' signatures, combined (parts and ledger lines carry none).
-    var signatureCheck: SignatureCheck? = nil
+    /// The verdict the report carries in text and JSON: the documents', the ledger's verdict lines' or the parts',
+    /// combined whatever their order (`RevenueSignatureVerdict`); nil when none was read.
+    var verdict: RevenueVerdict? = nil
     /// What the signature checks asked for make of them.
     var checkStatus = ExitStatus.ok
   }
@@ -171,12 +175,14 @@ struct RevenueCommand: ParsableCommand {
   /// The reduce step (`--from-ledger`): ledger lines, each transaction counted once, into a partial report.
   func reduceLedger(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
     var reduction = LedgerReduction()
+    var verdicts = VerdictLedger(required: inputs.signatures.required, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in try LedgerCodec.read(document.bytes, source: document.label) },
       consume: { line in
         switch line {
         case .record(let r): reduction.add(r)
+        case .verdict(let v): verdicts.add(v.verdict, from: v.input, key: v.input + "\u{0}" + v.copy)
         case .error(let e): reduction.add(e)
         }
       })
@@ -189,26 +195,31 @@ struct RevenueCommand: ParsableCommand {
     let part = RevenuePartIdentity(
       digest: contentDigest(of: reduction.forEachTransactionID, errors: report.errors), grouping: grouping.rawValue,
       commission: plan.rawValue, isShard: true)
-    return MadeReport(report: report, firstError: firstError, part: part, grouping: grouping)
+    return MadeReport(
+      report: report, firstError: firstError, part: part, grouping: grouping, verdict: verdicts.combined,
+      checkStatus: verdicts.finish())
   }
 
   /// `--merge`: earlier `revenue --format json` outputs summed, each part admitted once.
   func mergeParts(_ context: CommandContext) throws(ReceiptToolError) -> MadeReport {
     var merged = RevenueReport(hasProceeds: false)
     var parts = PartLedger()
+    var verdicts = VerdictLedger(required: inputs.signatures.required, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
         (try RevenueReportCodec.readPart(document.bytes, source: document.label), document.label)
       },
       consume: { (read) throws(ReceiptError) in
-        let ((report, identity), label) = read
+        let ((report, identity, verdict), label) = read
         // An empty part (a reduce that got no lines) adds nothing, so it cannot count anything twice.
         let isEmpty =
           report.currencies.isEmpty && report.counts == RevenueCounts() && report.unpriced.isEmpty
           && report.errors.isEmpty
         if !isEmpty { try parts.admit(identity, label: label, warn: context.warn) }
         try merged.merge(report)
+        // Only once admitted, so a part refused adds no verdict; a part made from no document carries none.
+        if let verdict { verdicts.add(verdict, from: label, key: nil) }
       })
     merged.errors += outcome.errors
     var firstError = outcome.firstError
@@ -216,7 +227,9 @@ struct RevenueCommand: ParsableCommand {
     if firstError == nil, !merged.errors.isEmpty { firstError = .dataError }
     let part = parts.identity
     let shown = part.flatMap { RevenueGrouping(rawValue: $0.grouping) } ?? grouping
-    return MadeReport(report: merged, firstError: firstError, part: part, grouping: shown)
+    return MadeReport(
+      report: merged, firstError: firstError, part: part, grouping: shown, verdict: verdicts.combined,
+      checkStatus: verdicts.finish())
   }
 
   /// The documents themselves: every distinct transaction valued with `catalog`.
@@ -238,7 +251,7 @@ struct RevenueCommand: ParsableCommand {
         ledger.add(read.0)
         for warning in read.1 { context.warn(warning) }
       })
-    let signatureCheck = signed.combined
+    let verdict = signed.reportVerdict
     let checkStatus = signed.finish()
     ledger.errors = outcome.errors
     // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
@@ -250,7 +263,7 @@ struct RevenueCommand: ParsableCommand {
     }
     let part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
     return MadeReport(
-      report: report, firstError: outcome.firstError, part: part, grouping: grouping, signatureCheck: signatureCheck,
+      report: report, firstError: outcome.firstError, part: part, grouping: grouping, verdict: verdict,
       checkStatus: checkStatus)
   }
 
@@ -270,18 +283,19 @@ struct RevenueCommand: ParsableCommand {
     guard !inputs.quiet else { return }
     if fromLedger, reporter.name == "json" {
       // One line per partial report, so that many reducers' outputs are one NDJSON stream for --merge.
-      context.stdout.write(RevenueReportCodec.write(report, part: made.part).rendered(pretty: false) + "\n")
+      context.stdout.write(
+        RevenueReportCodec.write(report, signatureCheck: made.verdict, part: made.part).rendered(pretty: false)
+          + "\n")
     } else {
       let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
-      // The JSON report stays the one `--merge` sums byte for byte (parts carry no verdict); the verdict is in
-      // text, and in the warnings and checks on standard error.
-      switch (reporter.name, made.signatureCheck) {
-      case ("text", let check?):
+      // Text and JSON carry the order-independent report verdict, so that every mode gives one machine's bytes.
+      switch (reporter.name, made.verdict) {
+      case ("text", let verdict?):
         context.stdout.write(
-          SignatureCheckRendering.line(check, color: style.color, width: style.width).rendered + "\n"
-            + reporter.render(report, made.grouping, style, made.part))
+          SignatureCheckRendering.line(verdict, color: style.color, width: style.width).rendered + "\n"
+            + reporter.render(report, made.grouping, style, made.part, made.verdict))
       default:
-        context.stdout.write(reporter.render(report, made.grouping, style, made.part))
+        context.stdout.write(reporter.render(report, made.grouping, style, made.part, made.verdict))
       }
     }
   }
@@ -312,6 +326,47 @@ struct RevenueCommand: ParsableCommand {
     transactionIDs { digest.add(transactionID: $0) }
     for e in errors { digest.add(inputError: e.input, message: e.message) }
     return digest.hex
+  }
+
+  /// The verdicts `--from-ledger` reads from the map step's verdict lines, or `--merge` from its parts: combined
+  /// whatever their order, a line read twice counted once, and with `--require-signature` each that is not
+  /// verified named on standard error.
+  struct VerdictLedger {
+    let required: Bool
+    let context: CommandContext
+    private var seen: Set<String> = []
+    private var failed = false
+    private(set) var combined: RevenueVerdict?
+
+    init(required: Bool, context: CommandContext) {
+      self.required = required
+      self.context = context
+    }
+
+    /// One document's (or part's) verdict; `key` names a ledger line, so that reading it again changes nothing.
+    mutating func add(_ verdict: RevenueVerdict, from input: String, key: String?) {
+      if let key, !seen.insert(key).inserted { return }
+      combined = RevenueSignatureVerdict.combining([combined, verdict].compactMap { $0 })
+      if required, verdict.check.verdict != .verified {
+        let what = key == nil ? "the part's documents are" : "the document is"
+        context.stderr.write(
+          "receipt-tool: check failed: \(TerminalSafeText("\(input): --require-signature: \(what) not verified (\(verdict.summary))"))\n"
+        )
+        failed = true
+      }
+    }
+
+    /// `checkFailed` when `--require-signature` failed, or no verdict was read (lines or parts made before
+    /// verdicts, or a reduce whose shuffle sent every verdict line elsewhere).
+    func finish() -> ExitStatus {
+      guard required else { return .ok }
+      if combined == nil {
+        context.stderr.write(
+          "receipt-tool: check failed: --require-signature: the input holds no document verdict to check\n")
+        return .checkFailed
+      }
+      return failed ? .checkFailed : .ok
+    }
   }
 
   /// The parts `--merge` has read: each counted once, all made with the same `--by` and `--commission`.
@@ -402,16 +457,18 @@ struct TextStyle {
 enum RevenueReporters {
   struct Reporter: Sendable {
     var name: String
-    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle, RevenuePartIdentity?) -> String
+    var render: @Sendable (RevenueReport, RevenueGrouping, TextStyle, RevenuePartIdentity?, RevenueVerdict?) -> String
   }
 
   /// In the order help lists them; the first is the default.
   static let all: [Reporter] = [
-    Reporter(name: "text") { report, grouping, style, _ in
+    Reporter(name: "text") { report, grouping, style, _, _ in
       RevenueTextRenderer.render(report, grouping: grouping, color: style.color, width: style.width).rendered
     },
-    Reporter(name: "json") { report, _, _, part in RevenueReportCodec.write(report, part: part).rendered() + "\n" },
-    Reporter(name: "csv") { report, grouping, _, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
+    Reporter(name: "json") { report, _, _, part, verdict in
+      RevenueReportCodec.write(report, signatureCheck: verdict, part: part).rendered() + "\n"
+    },
+    Reporter(name: "csv") { report, grouping, _, _, _ in RevenueCSVRenderer.render(report, grouping: grouping) },
   ]
 
   static var names: [String] { all.map(\.name) }

@@ -2,8 +2,9 @@ import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
 
-/// `--trust-root` and `--require-signature`: which roots a signature may end at, and whether an unverified
-/// document fails the run.
+/// `--trust-root`, `--require-signature`, `--device-id` and `--skip-signature-check`: which roots a signature
+/// may end at, whether an unverified document fails the run, which device a signed app receipt must have been
+/// issued to, and whether signatures are checked at all.
 struct SignatureOptions {
   static let trustRoot = OptionSpec(
     "trust-root", value: "file",
@@ -14,26 +15,61 @@ struct SignatureOptions {
   static let requireSignature = OptionSpec(
     "require-signature",
     help:
-      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root); each document that does not is named on standard error with the reason."
+      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
+  )
+
+  static let deviceID = OptionSpec(
+    "device-id", value: "id",
+    help:
+      "Check that each app receipt (on-device, or a JSON body's latest_receipt) was issued to this device: its identifierForVendor UUID (iOS) or its GUID, the MAC address in hex (macOS). Without it the device hash is reported as not checked."
+  )
+
+  static let skipSignatureCheck = OptionSpec(
+    "skip-signature-check",
+    help:
+      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature, --trust-root or --device-id."
   )
 
   /// The root certificates' files, as given.
   var trustRoots: [InputPath]
   /// `--require-signature`.
   var required: Bool
+  /// `--device-id`; nil: receipts' device hashes are not checked.
+  var deviceID: DeviceIdentifier?
+  /// `--skip-signature-check`.
+  var skipped: Bool
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     trustRoots = arguments.allPaths("trust-root")
     required = arguments.flag("require-signature")
+    skipped = arguments.flag("skip-signature-check")
+    // Asking for a check and for none at once is a mistake, not a choice between them.
+    // --device-id is a check too: the receipt it reads is the one whose signature would be skipped.
+    let checks = [
+      required ? "--require-signature" : nil, trustRoots.isEmpty ? nil : "--trust-root",
+      arguments.value("device-id") == nil ? nil : "--device-id",
+    ]
+    if skipped, let asked = checks.compactMap({ $0 }).first {
+      throw .usage("'--skip-signature-check' cannot be used with '\(asked)'.", command: command)
+    }
     if arguments.all("trust-root").contains("") {
       throw .usage(
         "The value '' is invalid for '--trust-root <file>'. Please provide a certificate file.", command: command)
+    }
+    if let text = arguments.value("device-id") {
+      guard let id = DeviceIdentifier(text) else {
+        throw .usage(
+          "The value '\(text)' is invalid for '--device-id <id>'. Please provide a UUID (identifierForVendor) or hex bytes (a macOS GUID such as 00:1c:42:00:00:08).",
+          command: command)
+      }
+      deviceID = id
     }
   }
 
   init() {
     trustRoots = []
     required = false
+    skipped = false
   }
 
   /// The `check` a run reports when it reads no document at all.
@@ -42,9 +78,10 @@ struct SignatureOptions {
   /// Reads the trust roots and makes the run's verifiers. A file that cannot be opened is exit 66; one that holds
   /// no certificate, or one the verifier refuses, is exit 65.
   /// - Parameter now: The moment a payload without a `signedDate` is checked at.
-  /// - Returns: What every decode of this run checks signatures with.
+  /// - Returns: What every decode of this run checks signatures with; nil with `--skip-signature-check`.
   /// - Throws: `ReceiptToolError` for a root file that cannot be read or holds no usable certificate.
-  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking {
+  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking? {
+    guard !skipped else { return nil }
     var trust = TrustAnchors.apple
     for path in trustRoots {
       let bytes: [UInt8]
@@ -62,19 +99,27 @@ struct SignatureOptions {
         throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
       }
     }
-    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now)
+    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now, deviceID: deviceID)
   }
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
-  /// signature, and with `--require-signature` a failed check when the document is not verified.
+  /// signature or on a receipt issued to another device, and with `--require-signature` a failed check when the
+  /// document is not verified, or its receipt is not shown to be issued to the `--device-id` device (a genuine
+  /// receipt copied from another device is still not this customer's).
   func review(_ check: SignatureCheck) -> (warnings: [String], failedChecks: [String]) {
     var warnings: [String] = []
     var failed: [String] = []
     if check.verdict == .invalid {
       warnings.append("signature \(check.summary); the answer is drawn from data that may have been altered")
     }
+    if let device = check.device, case .mismatch = device {
+      warnings.append("device: \(device.summary)")
+    }
     if required, check.verdict != .verified {
       failed.append("--require-signature: the document is not verified (\(check.summary))")
+    }
+    if required, let device = check.device, !device.isShownToMatch {
+      failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")
     }
     return (warnings, failed)
   }
@@ -85,8 +130,11 @@ struct SignatureOptions {
 struct SignatureReview {
   let options: SignatureOptions
   let context: CommandContext
-  private var checks: [SignatureCheck] = []
+  private var documents = 0
   private var failed = false
+  /// The documents' verdicts so far, combined whatever their order (`RevenueSignatureVerdict`), so that a
+  /// report split over machines carries the same verdict; nil when no document was read.
+  private(set) var reportVerdict: RevenueVerdict?
 
   init(options: SignatureOptions, context: CommandContext) {
     self.options = options
@@ -94,7 +142,9 @@ struct SignatureReview {
   }
 
   /// One document's verdict.
-  mutating func add(_ check: SignatureCheck, label: String) {
+  /// - Returns: The document's verdict as the report counts it, its failures named by `label`.
+  @discardableResult
+  mutating func add(_ check: SignatureCheck, label: String) -> RevenueVerdict {
     let (warnings, failedChecks) = options.review(check)
     for warning in warnings { context.warn("\(label): \(warning)") }
     for failure in failedChecks {
@@ -106,17 +156,16 @@ struct SignatureReview {
     for i in named.failures.indices {
       named.failures[i].path = named.failures[i].path.isEmpty ? label : "\(label): \(named.failures[i].path)"
     }
-    checks.append(named)
-  }
-
-  /// The answer's verdict: the weakest document's; nil when no document was read.
-  var combined: SignatureCheck? {
-    checks.isEmpty ? nil : SignatureCheck.combining(checks, none: SignatureCheck(.notChecked))
+    let verdict = RevenueVerdict(document: named)
+    documents += 1
+    // Folded as it comes (the combination does not depend on grouping), so memory stays one verdict.
+    reportVerdict = RevenueSignatureVerdict.combining([reportVerdict, verdict].compactMap { $0 })
+    return verdict
   }
 
   /// `checkFailed` when `--require-signature` failed for a document, or there was none to check.
   func finish() -> ExitStatus {
-    if options.required, checks.isEmpty {
+    if options.required, documents == 0 {
       context.stderr.write("receipt-tool: check failed: --require-signature: the input holds no document to check\n")
       return .checkFailed
     }

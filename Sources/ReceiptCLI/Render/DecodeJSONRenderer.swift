@@ -109,7 +109,6 @@ package enum DecodeJSONRenderer {
       ("receipt_creation_date", date(r.receiptCreationDate)),
       ("request_date", date(r.requestDate)),
       ("original_purchase_date", date(r.originalPurchaseDate)),
-      ("device_check", r.deviceCheck.map(deviceCheck) ?? .null),
     ]
     if !r.statedFields.isEmpty { members.append(("fields", fields(r.statedFields))) }
     return .object(members)
@@ -127,18 +126,6 @@ package enum DecodeJSONRenderer {
         case .list(let l): (f.name, .array(l.map(JSONValue.string)))
         }
       })
-  }
-
-  /// `"device_check"`: an on-device receipt's device hash against `--device-id`.
-  static func deviceCheck(_ check: DeviceCheck) -> JSONValue {
-    var members: [(String, JSONValue)] = [("result", .string(check.result)), ("summary", .string(check.summary))]
-    switch check {
-    case .notChecked: break
-    case .matches(let id), .cannotCheck(let id, _): members.append(("device_id", .string(id)))
-    case .mismatch(let id, let receipt, let computed):
-      members += [("device_id", .string(id)), ("receipt_hash", .string(receipt)), ("computed_hash", .string(computed))]
-    }
-    return .object(members)
   }
 
   static func transaction(_ t: PurchaseTransaction, catalog: Catalog, carried: inout CarriedJSON) -> JSONValue {

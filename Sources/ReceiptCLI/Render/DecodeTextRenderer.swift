@@ -60,6 +60,9 @@ package enum DecodeTextRenderer {
     if check.verdict != .verified, color, let first = verdictRows.first {
       verdictRows[0] = (first.0, layout.paint(first.1, SignatureCheckRendering.tone(check.verdict)))
     }
+    if let device = SignatureCheckRendering.deviceRow(check, layout: layout) {
+      verdictRows.insert(device, at: min(1, verdictRows.count))
+    }
     head += verdictRows
     if let signature = source.signature { head += signatureRows(signature) }
     if let n = source.notification { head += notificationRows(n) }
@@ -121,7 +124,6 @@ package enum DecodeTextRenderer {
     head.append(("Created", "\(r.receiptCreationDate.display)"))
     head.append(("Requested", "\(r.requestDate.display)"))
     head.append(("App bought", "\(r.originalPurchaseDate.display)"))
-    if let device = r.deviceCheck { head.append(("Device", "\(device.summary)")) }
     return head
   }
 

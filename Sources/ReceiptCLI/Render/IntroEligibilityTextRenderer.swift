@@ -21,6 +21,7 @@ package enum IntroEligibilityTextRenderer {
           signature.verdict == .verified
             ? "\(text)" : layout.paint("\(text)", SignatureCheckRendering.tone(signature.verdict))
         ))
+      if let device = SignatureCheckRendering.deviceRow(signature, layout: layout) { head.append(device) }
     }
     head.append(("Products", "\(results.count)"))
     var out = layout.fields(head)

@@ -3,13 +3,47 @@ import ReceiptModel
 
 /// A document's signature verdict as every command shows it: one line of text, one JSON object.
 package enum SignatureCheckRendering {
-  /// `Signature: verified: ...`, wrapped, coloured by verdict; an invalid one says the answer rests on it.
+  /// `Signature: verified: ...`, wrapped, coloured by verdict; an invalid one says the answer rests on it. A
+  /// document holding a receipt adds `Device: ...` below it.
   package static func line(_ check: SignatureCheck, color: Bool, width: Int) -> TerminalText {
+    var out = line(check.summary, verdict: check.verdict, color: color, width: width)
+    if let device = check.device {
+      let layout = TextLayout(color: color, width: width)
+      let line = TerminalText("Device: \(device.summary)").wrapped(indent: 2, columns: width).dropFirst(2)
+      out += (color && !device.isShownToMatch ? layout.paint(line, tone(device)) : line) + "\n"
+    }
+    return out
+  }
+
+  /// The same line for a report over many documents (`revenue`), with their receipt backings summed.
+  package static func line(_ verdict: RevenueVerdict, color: Bool, width: Int) -> TerminalText {
+    line(verdict.summary, verdict: verdict.check.verdict, color: color, width: width)
+  }
+
+  private static func line(_ summary: String, verdict: SignatureCheck.Verdict, color: Bool, width: Int)
+    -> TerminalText
+  {
     let layout = TextLayout(color: color, width: width)
-    var text = check.summary
-    if check.verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+    var text = summary
+    if verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
     let wrapped = TerminalText("Signature: \(text)").wrapped(indent: 2, columns: width).dropFirst(2)
-    return check.verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(check.verdict)) + "\n"
+    return verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(verdict)) + "\n"
+  }
+
+  /// The colour a device check is shown in.
+  package static func tone(_ device: DeviceCheck) -> TextLayout.Tone {
+    switch device {
+    case .matches: .good
+    case .mismatch: .bad
+    case .notChecked, .cannotCheck, .noReceipt: .warn
+    }
+  }
+
+  /// `Device` beside the verdict, for a document holding a receipt.
+  package static func deviceRow(_ check: SignatureCheck, layout: TextLayout) -> (TerminalText, TerminalText)? {
+    guard let device = check.device else { return nil }
+    let text: TerminalText = "\(device.summary)"
+    return ("Device", device.isShownToMatch ? text : layout.paint(text, tone(device)))
   }
 
   /// The colour a verdict is shown in.
@@ -50,46 +84,23 @@ package enum SignatureCheckRendering {
 
   /// `"signature_check"`: the verdict, why, the chain and each failure.
   package static func json(_ check: SignatureCheck) -> JSONValue {
-    .object([
-      ("verdict", .string(check.verdict.rawValue)),
-      ("summary", .string(check.summary)),
-      ("anchor", .str(check.anchor?.rawValue)),
-      ("checked_at", .str(check.moment?.time.iso8601)),
-      ("checked_at_source", .str(check.moment?.source)),
-      ("revocation_checked", .bool(check.revocationChecked)),
-      ("signed_items", .int(check.signedItems)),
-      ("verified_items", .int(check.verifiedItems)),
-      ("test_signed_items", .int(check.testSignedItems)),
-      ("failed_items", .int(check.failureCount)),
-      (
-        "chain",
-        .array(
-          check.chain.map { c in
-            .object([
-              ("position", .string(c.position)),
-              ("common_name", .str(c.commonName)),
-              ("organization", .str(c.organization)),
-              ("not_before", .str(c.notBefore?.iso8601)),
-              ("not_after", .str(c.notAfter?.iso8601)),
-              ("sha256", .string(c.sha256)),
-            ])
-          })
-      ),
-      (
-        "failures",
-        .array(
-          check.failures.map { f in
-            .object([
-              ("path", .string(f.path)),
-              ("code", .string(f.code)),
-              ("certificate", .str(f.certificate)),
-              ("reason", .string(f.reason)),
-            ])
-          })
-      ),
-      ("note", .str(check.note)),
-      ("backing", check.backing.map(backingJSON) ?? .null),
-    ])
+    .object(
+      SignatureCheckJSON.members(check) + [
+        ("backing", check.backing.map(backingJSON) ?? .null),
+        ("device_check", check.device.map(deviceJSON) ?? .null),
+      ])
+  }
+
+  /// `"device_check"`: a signed app receipt's device hash against `--device-id`.
+  package static func deviceJSON(_ check: DeviceCheck) -> JSONValue {
+    var members: [(String, JSONValue)] = [("result", .string(check.result)), ("summary", .string(check.summary))]
+    switch check {
+    case .notChecked: break
+    case .matches(let id), .cannotCheck(let id, _), .noReceipt(let id, _): members.append(("device_id", .string(id)))
+    case .mismatch(let id, let receipt, let computed):
+      members += [("device_id", .string(id)), ("receipt_hash", .string(receipt)), ("computed_hash", .string(computed))]
+    }
+    return .object(members)
   }
 
   /// `"backing"`: how far a JSON body's signed receipt backs it, transaction by transaction.

@@ -58,11 +58,11 @@ public struct AppReceiptFormat: InputFormat {
     }
     var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
-    history.provenance.receipt?.deviceCheck = AppReceiptHistory.deviceCheck(
-      of: document.payload, device: options.deviceID)
     if let checking = options.signatures, document.payload.signature.signerCount > 0 {
       history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     }
+    history.provenance.signatureCheck.device = AppReceiptHistory.deviceCheck(
+      of: document.payload, device: options.deviceID)
     return history
   }
 
@@ -156,7 +156,7 @@ public enum AppReceiptHistory {
     history.provenance.signatureCheck =
       payload.signature.signerCount == 0
       ? .unsigned("this app receipt (no signer)")
-      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) signature not checked")
+      : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) read without checking its signature")
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")

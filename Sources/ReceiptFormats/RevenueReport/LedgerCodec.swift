@@ -1,12 +1,15 @@
 import ReceiptModel
 import ReceiptRules
 
-/// `revenue --format ledger`: one compact JSON line per transaction copy, and the lines read back by
-/// `revenue --from-ledger`. Dates are milliseconds since 1970, amounts decimal strings in the currency's digits.
+/// `revenue --format ledger`: one compact JSON line per transaction copy, one verdict line per document, and
+/// the lines read back by `revenue --from-ledger`. Dates are milliseconds since 1970, amounts decimal strings in
+/// the currency's digits.
 public enum LedgerCodec {
-  /// A line of the ledger: a transaction copy, or an input the map step could not read.
+  /// A line of the ledger: a transaction copy, a document's signature verdict, or an input the map step could
+  /// not read.
   public enum Line: Hashable, Sendable {
     case record(LedgerRecord)
+    case verdict(LedgerVerdict)
     case error(RevenueInputError)
   }
 
@@ -17,6 +20,11 @@ public enum LedgerCodec {
     switch line {
     case .error(let e):
       return JSONValue.object([("error", .string(e.message)), ("input", .string(e.input))]).rendered(pretty: false)
+    case .verdict(let v):
+      return JSONValue.object([
+        ("input", .string(v.input)), ("copy", .string(v.copy)),
+        ("signature_check", RevenueSignatureVerdict.write(v.verdict, summary: false)),
+      ]).rendered(pretty: false)
     case .record(let r):
       var m: [(key: String, value: JSONValue)] = [
         ("id", .string(r.transactionID)), ("copy", .string(r.copy)), ("product", .string(r.productID)),
@@ -63,13 +71,15 @@ public enum LedgerCodec {
     }
   }
 
-  /// `key<TAB>line` for Hadoop streaming: the key is the transaction id as JSON escapes it (never a tab).
+  /// `key<TAB>line` for Hadoop streaming: the key is the transaction id (a verdict's or an error's input) as JSON
+  /// escapes it (never a tab).
   /// - Parameter line: a record or an unreadable input.
   /// - Returns: the keyed line, without its newline.
   public static func writeKeyed(_ line: Line) -> String {
     let key: String
     switch line {
     case .record(let r): key = r.transactionID
+    case .verdict(let v): key = v.input
     case .error(let e): key = e.input
     }
     var quoted: [UInt8] = []
@@ -86,7 +96,8 @@ public enum LedgerCodec {
   ///   - bytes: the line.
   ///   - source: its name for messages.
   /// - Returns: what it holds.
-  /// - Throws: `ReceiptError` naming the member that is not what `write` writes.
+  /// - Throws: `ReceiptError` naming the member that is not what `write` writes, or saying the line is none of
+  ///   the kinds `write` writes.
   public static func read(_ bytes: [UInt8], source: String) throws(ReceiptError) -> Line {
     var body = bytes[...]
     if let first = body.first, first != UInt8(ascii: "{"), let tab = body.firstIndex(of: 0x09) {
@@ -99,6 +110,19 @@ public enum LedgerCodec {
         RevenueInputError(
           input: try reading.string(reading.member(root, "input", "$"), "input"),
           message: try reading.string(message, "error")))
+    }
+    if let check = root.member("signature_check") {
+      return .verdict(
+        LedgerVerdict(
+          input: try reading.string(reading.member(root, "input", "$"), "input"),
+          copy: try reading.string(reading.member(root, "copy", "$"), "copy"),
+          verdict: try RevenueSignatureVerdict.read(check, reading: reading)))
+    }
+    guard case .object = root, root.member("id") != nil else {
+      throw reading.fail(
+        "$",
+        "not a ledger line: expected a transaction (\"id\"), a document's verdict (\"signature_check\") or an unreadable input (\"error\"), found \(root.excerpt)"
+      )
     }
     func string(_ key: String) throws(ReceiptError) -> String {
       try reading.string(reading.member(root, key, "$"), key)
@@ -168,5 +192,26 @@ public enum LedgerCodec {
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
         upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
         refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms")))
+  }
+}
+
+/// A document's signature verdict in the ledger: the map step writes one per document it read, so that the reduce
+/// step and `--merge` combine the verdicts one machine combines.
+public struct LedgerVerdict: Hashable, Sendable {
+  /// The document's name, as its failures are named.
+  public var input: String
+  /// The document's content digest, as its records' `copy`: a line read twice is counted once.
+  public var copy: String
+  /// The document's verdict.
+  public var verdict: RevenueVerdict
+
+  /// - Parameters:
+  ///   - input: The document's name.
+  ///   - copy: Its content digest.
+  ///   - verdict: Its verdict.
+  public init(input: String, copy: String, verdict: RevenueVerdict) {
+    self.input = input
+    self.copy = copy
+    self.verdict = verdict
   }
 }

@@ -13,20 +13,30 @@ public enum RevenueReportCodec {
     try readPart(bytes, source: source).report
   }
 
-  /// Reads an earlier `revenue --format json` output and the identity it carries, if it carries one
-  /// (outputs of receipt-tool before 1.1 do not).
+  /// Reads an earlier `revenue --format json` output, the identity it carries, if it carries one (outputs of
+  /// receipt-tool before 1.1 do not), and the signature verdict of the documents it was made from:
+  /// `RevenueSignatureVerdict.unknownPart` when it carries none (receipt-tool before verdicts), nil when it was
+  /// made from no document (`"signature_check": null`).
   /// - Parameters:
   ///   - bytes: the JSON document.
   ///   - source: its name for messages.
-  /// - Returns: the report and its `part` identity.
+  /// - Returns: the report, its `part` identity and its verdict.
   /// - Throws: `ReceiptError` naming the path of a value that is not what `write` writes.
   public static func readPart(_ bytes: [UInt8], source: String) throws(ReceiptError)
-    -> (report: RevenueReport, part: RevenuePartIdentity?)
+    -> (report: RevenueReport, part: RevenuePartIdentity?, verdict: RevenueVerdict?)
   {
     let root = try JSONValue.parse(bytes, source: source)
     var reading = Reading(source: source)
     let report = try reading.report(root)
-    guard let part = root.member("part") else { return (report, nil) }
+    var signatureCheck: RevenueVerdict? = RevenueSignatureVerdict.unknownPart
+    if let check = root.member("signature_check") {
+      if case .null = check {
+        signatureCheck = nil
+      } else {
+        signatureCheck = try RevenueSignatureVerdict.read(check, reading: reading)
+      }
+    }
+    guard let part = root.member("part") else { return (report, nil, signatureCheck) }
     let digest = try reading.string(reading.member(part, "digest", "part"), "part.digest")
     guard ContentDigest.value(ofHex: digest) != nil else {
       throw reading.fail("part.digest", "expected 16 lowercase hex digits, found \(Excerpt.quoted(digest))")
@@ -46,7 +56,8 @@ public enum RevenueReportCodec {
       RevenuePartIdentity(
         digest: digest, grouping: try reading.string(reading.member(part, "by", "part"), "part.by"),
         commission: try reading.string(reading.member(part, "commission", "part"), "part.commission"), parts: parts,
-        isShard: isShard)
+        isShard: isShard),
+      signatureCheck
     )
   }
 
@@ -180,14 +191,19 @@ public enum RevenueReportCodec {
 }
 
 extension RevenueReportCodec {
-  /// The report as `write(_:)` writes it, with its identity as a last member, `"part"`, for `--merge`.
+  /// The report as `write(_:)` writes it, then the documents' combined signature verdict, `"signature_check"`
+  /// (null when no document was read), and its identity as a last member, `"part"`, for `--merge`.
   /// - Parameters:
   ///   - report: the report.
+  ///   - signatureCheck: the combined verdict of what it was made from (`RevenueSignatureVerdict.combining`).
   ///   - part: what it was made from.
   /// - Returns: the JSON value `readPart` reads back.
-  public static func write(_ report: RevenueReport, part: RevenuePartIdentity?) -> JSONValue {
-    guard let part, case .object(var members) = write(report) else { return write(report) }
-    members.append((key: "part", value: part.json))
+  public static func write(_ report: RevenueReport, signatureCheck: RevenueVerdict?, part: RevenuePartIdentity?)
+    -> JSONValue
+  {
+    guard case .object(var members) = write(report) else { return write(report) }
+    members.append((key: "signature_check", value: signatureCheck.map { RevenueSignatureVerdict.write($0) } ?? .null))
+    if let part { members.append((key: "part", value: part.json)) }
     return .object(members)
   }
 

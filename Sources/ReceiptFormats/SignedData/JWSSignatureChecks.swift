@@ -9,19 +9,25 @@ public protocol SignatureVerifierLending: Sendable {
   func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R
 }
 
-/// How a decode checks signatures: who lends the verifier, and the moment for a payload with no `signedDate`.
+/// How a run checks its documents: who lends the verifier, the moment for a payload with no `signedDate`, and
+/// the device a signed app receipt's hash is checked against.
 public struct SignatureChecking: Sendable {
   /// Lends the verifier a document is checked with.
   public var verifiers: any SignatureVerifierLending
   /// The moment a payload without a `signedDate` is checked at (one for the whole run).
   public var now: Timestamp
+  /// `--device-id`: the device every receipt's hash is checked against (it becomes `DecodeOptions.deviceID`);
+  /// nil: not checked.
+  public var deviceID: DeviceIdentifier?
 
   /// - Parameters:
   ///   - verifiers: Lends the verifier a document is checked with.
   ///   - now: The moment for payloads without a `signedDate`.
-  public init(verifiers: any SignatureVerifierLending, now: Timestamp) {
+  ///   - deviceID: The device receipts' hashes are checked against; nil: not checked.
+  public init(verifiers: any SignatureVerifierLending, now: Timestamp, deviceID: DeviceIdentifier? = nil) {
     self.verifiers = verifiers
     self.now = now
+    self.deviceID = deviceID
   }
 }
 

@@ -30,7 +30,7 @@ public struct SignedDataFormat: InputFormat {
     guard let checking = options.signatures else {
       var history = try decode(bytes, source: source, checks: nil)
       if history.provenance.format.name != "signed_payload_decoded" {
-        history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "signatures not checked")
+        history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "read without checking signatures")
       }
       return history
     }

@@ -35,12 +35,19 @@ public struct VerifyReceiptFormat: InputFormat {
   }
 
   /// With signatures checked, a body carrying `latest_receipt` gets its verdict from that signed receipt; the
-  /// credential is then dropped again unless `--show-secrets` asked for it.
+  /// credential is then dropped again unless `--show-secrets` asked for it. Read without checking, such a body
+  /// is not-checked rather than unsigned: nobody looked at the receipt it carries.
   static func checkBacking(_ history: inout PurchaseHistory, source: String, options: DecodeOptions) {
-    guard let checking = options.signatures else { return }
+    guard let checking = options.signatures else {
+      if history.provenance.latestReceiptLength.map({ $0 > 0 }) == true {
+        history.provenance.signatureCheck = SignatureCheck(
+          .notChecked, note: "latest_receipt was not checked")
+      }
+      return
+    }
     if let text = history.provenance.latestReceipt {
       history.provenance.signatureCheck = LatestReceiptBacking.check(
-        of: history, latestReceipt: text, checking: checking, source: source)
+        of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).

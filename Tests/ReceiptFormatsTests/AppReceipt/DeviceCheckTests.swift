@@ -15,7 +15,7 @@ import Testing
     let bytes = Array(try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent(file)))
     var options = DecodeOptions()
     options.deviceID = device.flatMap(DeviceIdentifier.init)
-    return try AppReceiptFormat().decode(bytes, source: "test", options: options).provenance.receipt?.deviceCheck
+    return try AppReceiptFormat().decode(bytes, source: "test", options: options).provenance.signatureCheck.device
   }
 
   @Test func theDeviceTheReceiptWasIssuedToMatches() throws {

@@ -19,12 +19,13 @@ import Testing
 
   static let now = Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch
 
-  static func decode(_ object: [String: Any], trust: TrustAnchors = .apple, keepSecrets: Bool = false) throws
-    -> PurchaseHistory
-  {
+  static func decode(
+    _ object: [String: Any], trust: TrustAnchors = .apple, keepSecrets: Bool = false, device: String? = nil
+  ) throws -> PurchaseHistory {
     let bytes = Array(try JSONSerialization.data(withJSONObject: object))
-    let options = DecodeOptions(
+    var options = DecodeOptions(
       keepSecrets: keepSecrets, signatures: SignatureChecking(verifiers: OneVerifier(trust: trust), now: now))
+    options.deviceID = device.flatMap(DeviceIdentifier.init)
     return try VerifyReceiptFormat().decode(bytes, source: "test", options: options)
   }
 
@@ -54,6 +55,21 @@ import Testing
     for der in try TrustAnchors.certificatesFromPEMOrDER(Array(root)) { trust = try trust.adding(rootDER: der) }
     let body = try json(TestPaths.packageRoot.appendingPathComponent("examples/backed-entitlements-active.json"))
     return (body, trust)
+  }
+
+  /// imdhemy's verifyReceipt JSON (appstore-iap) with laravel-in-app-purchases' `transactionReceipt` as its
+  /// latest_receipt (the file holds "ZmFrZV9kYXRh", base64 of "fake_data", there). SOURCES.md calls them the same
+  /// 42 purchases.
+  static func laravelPair() throws -> [String: Any]? {
+    guard let shared = TestPaths.shared else {
+      TestPaths.noteSharedMissing("imdhemy's laravel receipt and verifyReceipt pair")
+      return nil
+    }
+    let folder = shared.appendingPathComponent("peer-fixtures")
+    var body = try json(folder.appendingPathComponent("imdhemy__appstore-iap/verify_receipt_response.json"))
+    let purchase = try json(folder.appendingPathComponent("imdhemy__laravel-in-app-purchases/iOS-receipt.json"))
+    body["latest_receipt"] = purchase["transactionReceipt"]
+    return body
   }
 
   /// Applies `edit` to every copy of transaction `id` (in_app and latest_receipt_info).
@@ -206,6 +222,94 @@ import Testing
       }, trust: trust
     ).provenance.signatureCheck
     #expect(consumable.backing?.absent.map(\.standing) == [.notInReceipt(.mayBeFinishedConsumable)])
+  }
+
+  /// laravel's pair holds the same transaction ids with the same dates, but the JSON's product ids were renamed
+  /// when the file was scrubbed (`month_premium` is `one_month_subscription` there, as the bundle id became
+  /// `com.some.thing`), and one renamed wrongly. So the JSON is not what Apple signed: each of the 42 is
+  /// contradicted in `product_id` alone, and the one transaction only in `latest_receipt_info` was bought after
+  /// the receipt was made. A real edit is told from a scrub only by a person; the tool names the field.
+  @Test func laravelsPairContradictsInProductIDAloneWhereTheJSONWasScrubbed() throws {
+    guard let body = try Self.laravelPair() else { return }
+    let history = try Self.decode(body)
+    let check = history.provenance.signatureCheck
+    #expect(check.verdict == .invalid, "\(check.summary)")
+    #expect(check.failures.first?.code == "backing.contradicted")
+    let backing = try #require(check.backing)
+    #expect(backing.outcome == .contradicted)
+    #expect(backing.signedByApple)
+    #expect(backing.onlyInReceipt.isEmpty)
+    let rows = (body["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]] ?? []
+    let inApp = Set(rows.compactMap { $0["transaction_id"] as? String })
+    #expect(inApp.count == 42)
+    // Every in_app transaction is in the signed receipt (none absent), differing in product_id and nothing else.
+    let contradicted = backing.contradicted
+    #expect(Set(contradicted.map(\.transactionID)) == inApp)
+    for entry in contradicted {
+      guard case .contradicted(let differences) = entry.standing else { continue }
+      #expect(differences.map(\.field) == ["product_id"], "\(entry.transactionID)")
+      #expect(differences.first?.json.hasPrefix("one_") == true)
+      #expect(differences.first.map { ["month_premium", "year_premium"].contains($0.receipt) } == true)
+    }
+    // The scrub is not even a renaming: one year_premium-named purchase is month_premium in the signed receipt.
+    #expect(
+      contradicted.contains { entry in
+        guard case .contradicted(let d) = entry.standing else { return false }
+        return d.first?.json == "one_year_subscription" && d.first?.receipt == "month_premium"
+      })
+    let absent = backing.absent
+    #expect(absent.map(\.standing) == [.notInReceipt(.newerThanReceipt)])
+    #expect(absent.first.map { !inApp.contains($0.transactionID) } == true)
+    #expect(check.summary.contains("42 of 43 transactions differ from the signed receipt (0 backed)"))
+    // Put the receipt's product ids back and the same pair is backed, but for the newer one.
+    var restored = body
+    for entry in contradicted {
+      guard case .contradicted(let d) = entry.standing, let receipt = d.first?.receipt else { continue }
+      restored = Self.editing(restored, id: entry.transactionID) { $0["product_id"] = receipt }
+    }
+    let unscrubbed = try Self.decode(restored).provenance.signatureCheck
+    #expect(unscrubbed.backing?.outcome == .partlyBacked, "\(unscrubbed.summary)")
+    #expect(unscrubbed.backing?.backedCount == 42)
+    #expect(unscrubbed.verdict == .unsigned)
+  }
+
+  /// The receipt in latest_receipt is the same signed receipt as an on-device one: its device hash is checked
+  /// against `--device-id`, whatever the backing comes to.
+  @Test func latestReceiptsDeviceHashIsChecked() throws {
+    let (body, trust) = try Self.examplePair()
+    let issuedTo = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
+    let match = try Self.decode(body, trust: trust, device: issuedTo).provenance.signatureCheck
+    #expect(match.device == .matches(deviceID: issuedTo))
+    #expect(match.verdict == .verified)
+    let other = try Self.decode(body, trust: trust, device: "3F2504E0-4F89-41D3-9A0C-0305E82C3302")
+      .provenance.signatureCheck
+    guard case .mismatch(_, let receipt, let computed)? = other.device else {
+      Issue.record("expected a mismatch, got \(String(describing: other.device))")
+      return
+    }
+    #expect(receipt == "1492d505d55557a5d41011fb5ee86b18a7050b7e" && computed != receipt)
+    // The device does not change the signature's verdict: that is --require-signature's to combine.
+    #expect(other.verdict == .verified)
+    #expect(try Self.decode(body, trust: trust).provenance.signatureCheck.device == .notChecked)
+    // A contradicted JSON still has its receipt's device checked.
+    let edited = Self.editing(body, id: Self.firstID(body)) { $0["product_id"] = "com.acme.pro.yearly" }
+    let contradicted = try Self.decode(edited, trust: trust, device: issuedTo).provenance.signatureCheck
+    #expect(contradicted.verdict == .invalid && contradicted.device?.result == "match")
+  }
+
+  @Test func aLatestReceiptThatIsNotAReceiptCannotBeCheckedForADevice() throws {
+    let (body, trust) = try Self.examplePair()
+    var copy = body
+    copy["latest_receipt"] = "XXXX"
+    let named = try Self.decode(copy, trust: trust, device: "00:1c:42:00:00:08").provenance.signatureCheck
+    #expect(named.device == .noReceipt(deviceID: "00:1c:42:00:00:08", latestReceipt: "not a receipt (a placeholder)"))
+    #expect(named.device?.result == "cannot-check")
+    #expect(named.device?.isShownToMatch == false)
+    // Without --device-id, a document without a receipt has no device check at all.
+    #expect(try Self.decode(copy, trust: trust).provenance.signatureCheck.device == nil)
+    // Nor has a body without latest_receipt.
+    copy["latest_receipt"] = nil
+    #expect(try Self.decode(copy, trust: trust, device: "00:1c:42:00:00:08").provenance.signatureCheck.device == nil)
   }
 
   /// "XXXX" (fixtures), "..." (RevenueCat's file) and a real receipt cut short (the hand-written examples) are

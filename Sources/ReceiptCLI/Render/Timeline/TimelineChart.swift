@@ -63,6 +63,7 @@ package struct TimelineProvenance: Hashable, Sendable {
     if let inputKind { out.append(TimelineField("input", inputKind)) }
     if let environment { out.append(TimelineField("environment", environment)) }
     if let signature { out.append(TimelineField("signature", signature.summary)) }
+    if let device = signature?.device { out.append(TimelineField("device", device.summary)) }
     return out + extra
   }
 }

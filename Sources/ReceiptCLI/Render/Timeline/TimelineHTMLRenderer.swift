@@ -90,7 +90,10 @@ package enum TimelineHTMLRenderer {
     var out = "<section class=\"document\" id=\"document-\(number)\" aria-labelledby=\"document-\(number)-title\">\n"
     out += "<h2 id=\"document-\(number)-title\">\(e(chart.title))</h2>\n<dl class=\"provenance\">\n"
     for field in chart.provenance.fields {
-      let unverified = field.name == "signature" && chart.provenance.signature.map { $0.verdict != .verified } == true
+      let signature = chart.provenance.signature
+      let unverified =
+        field.name == "signature" && signature.map { $0.verdict != .verified } == true
+        || field.name == "device" && signature?.device.map { !$0.isShownToMatch } == true
       out += "<dt>\(e(field.name))</dt><dd\(unverified ? " class=\"unverified\"" : "")>\(e(field.value))</dd>\n"
     }
     out +=
