@@ -60,7 +60,11 @@ public func catalogDisagreements(of history: PurchaseHistory, catalog: Catalog) 
   // Read in place: a document may hold 100,000 transactions, and `flatMap` would copy each.
   return history.transactions.withUnsafeBufferPointer { all in
     var out: [String] = []
-    for i in all.indices { out += catalogDisagreements(of: all[i], catalog: catalog) }
+    // Only a transaction that states a type or a price can disagree; asking first, through the buffer, spares
+    // passing every other one on (a copy, every field retained and released).
+    for i in all.indices where all[i].productType != nil || all[i].price != nil {
+      out += catalogDisagreements(of: all[i], catalog: catalog)
+    }
     return out
   }
 }
