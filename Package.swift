@@ -23,30 +23,42 @@ let package = Package(
     .target(name: "ReceiptFormats", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules"]),
     .target(name: "ReceiptCLI", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats"]),
     .executableTarget(name: "receipt-tool", dependencies: ["ReceiptCLI"]),
-    // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool.
+    // Scaffolding for tests, the fuzzer and the benchmark; never part of the tool. In-process and binary runners,
+    // fixtures, fuzz properties.
     .target(
-      name: "ReceiptTestSupport", dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI"]),
+      name: "ReceiptTestSupport",
+      dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptFormats", "ReceiptCLI", "ReceiptModelTestSupport"]),
+    // Test scaffolding that knows only the model (synthetic shapes, hand-built histories), for rule tests.
+    .target(name: "ReceiptModelTestSupport", dependencies: ["ReceiptModel"]),
     // libFuzzer target: fuzzes only when built with `swift build --sanitize=fuzzer` (Tests/Fuzz/run-fuzz.sh).
     .executableTarget(name: "receipt-tool-fuzz", dependencies: ["ReceiptTestSupport"]),
     // Benchmark against jq and Python; not run by `swift test`. Its README.md holds the measurements.
     .executableTarget(
-      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"],
+      name: "receipt-tool-bench", dependencies: ["ReceiptCrypto", "ReceiptModelTestSupport", "ReceiptTestSupport"],
       exclude: ["README.md", "FAST-PATHS.md"]),
     // Unit tests, one target per library target. Each imports its own module @testable and the targets below
-    // it plainly; a test that needs several layers lives with the highest one it needs.
+    // it plainly (never @testable); a test that needs several layers lives with the highest one it needs. Rule
+    // tests build their histories by hand (ReceiptModelTestSupport), so ReceiptRulesTests needs no decoder.
     .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),
     .testTarget(
+      name: "ReceiptRulesTests", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptModelTestSupport"]),
+    .testTarget(
       name: "ReceiptFormatsTests",
-      dependencies: ["ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptTestSupport"]),
+      dependencies: [
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptModelTestSupport",
+        "ReceiptTestSupport",
+      ]),
     .testTarget(
       name: "ReceiptCLITests",
       dependencies: [
-        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptTestSupport",
+        "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptModelTestSupport",
+        "ReceiptTestSupport",
       ]),
     // Crypto alone: known answers always, Wycheproof where ../shared is present.
     .testTarget(
       name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptTestSupport"], exclude: ["Fixtures"]),
-    // End-to-end tests of the built binary (goldens in Tests/CLITests, README recipes, examples, browsers, Spark).
+    // End-to-end tests: only tests that run the built binary (goldens in Tests/CLITests, README recipes,
+    // examples, browsers, Spark, the man page, exit statuses, limits and large input through the process).
     // Depending on the executable makes `swift test` build it.
     .testTarget(
       name: "EndToEndTests",

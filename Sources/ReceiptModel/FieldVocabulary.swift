@@ -1,5 +1,6 @@
 /// A format's own names for the facts the rules speak of, so that a reason quotes the field a support
 /// person will find in the data: `expires_date` in verifyReceipt JSON, `expiresDate` in a signed transaction.
+/// Each format defines its own beside its decoder; the model names none.
 ///
 /// A class, so that every transaction of a document shares one instance instead of copying its strings.
 public final class FieldVocabulary: Hashable, Sendable {
@@ -79,16 +80,6 @@ public final class FieldVocabulary: Hashable, Sendable {
     self.gracePeriodExpiresDate = gracePeriodExpiresDate
     self.holdsRenewalState = holdsRenewalState
   }
-
-  /// verifyReceipt responses, notification v1 bodies and bare receipt objects.
-  public static let verifyReceipt = FieldVocabulary(
-    document: "the receipt", transactionID: "transaction_id", originalTransactionID: "original_transaction_id",
-    purchaseDate: "purchase_date", expiresDate: "expires_date", revocationDate: "cancellation_date",
-    revocationReason: "cancellation_reason", ownership: "in_app_ownership_type",
-    subscriptionGroup: "subscription_group_identifier", isUpgraded: "is_upgraded",
-    introductoryOffer: "is_trial_period or is_in_intro_offer_period", autoRenewStatus: "auto_renew_status",
-    expirationIntent: "expiration_intent", isInBillingRetryPeriod: "is_in_billing_retry_period",
-    gracePeriodExpiresDate: "grace_period_expires_date")
 
   /// Two vocabularies are equal only when they are the same instance.
   /// - Parameters:

@@ -244,7 +244,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
   /// own names, for `decode` to show.
   public var statedFields: [StatedField] = []
 
-  /// Makes a transaction; only the ids and product are required.
+  /// Makes a transaction; only the ids, the product and the vocabulary (which its format names) are required.
   /// - Parameters:
   ///   - transactionID: This purchase's own id.
   ///   - originalTransactionID: The first purchase in this chain.
@@ -272,7 +272,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     revocation: Revocation? = nil, offer: OfferUse? = nil, isUpgraded: Bool = false,
     subscriptionGroup: String? = nil, webOrderLineItemID: String? = nil, productType: ProductType? = nil,
     price: StatedPrice? = nil, sources: TransactionSources = .latestReceiptInfo,
-    vocabulary: FieldVocabulary = .verifyReceipt, carriedFields: [CarriedField] = []
+    vocabulary: FieldVocabulary, carriedFields: [CarriedField] = []
   ) {
     self.transactionID = transactionID
     self.originalTransactionID = originalTransactionID

@@ -105,7 +105,7 @@ public struct RenewalState: Hashable, Sendable {
   /// Fields the renewal info states that no rule reads, under its own names, for `decode`.
   public var statedFields: [StatedField] = []
 
-  /// Makes a renewal state; every field is optional.
+  /// Makes a renewal state; every field is optional but the vocabulary, which its format names.
   /// - Parameters:
   ///   - productID: The product of the current period.
   ///   - autoRenewProductID: The product the chain renews into.
@@ -121,7 +121,7 @@ public struct RenewalState: Hashable, Sendable {
     productID: String? = nil, autoRenewProductID: String? = nil, originalTransactionID: String? = nil,
     autoRenewStatus: AutoRenewStatus? = nil, expirationIntent: ExpirationIntent? = nil,
     isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Timestamp? = nil,
-    priceConsentStatus: String? = nil, renewalDate: Timestamp? = nil, vocabulary: FieldVocabulary = .verifyReceipt
+    priceConsentStatus: String? = nil, renewalDate: Timestamp? = nil, vocabulary: FieldVocabulary
   ) {
     self.productID = productID
     self.autoRenewProductID = autoRenewProductID

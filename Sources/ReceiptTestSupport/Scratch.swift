@@ -20,4 +20,14 @@ package enum Scratch {
   package static func path(_ prefix: String, suffix: String = "") -> URL {
     directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)\(suffix)")
   }
+
+  /// A sparse file of `size` NUL bytes in the scratch directory: no disk, no time to write.
+  package static func sparseFile(size: Int64) throws -> String {
+    let url = path("rt-nul", suffix: ".json")
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.truncate(atOffset: UInt64(size))
+    try handle.close()
+    return url.path
+  }
 }

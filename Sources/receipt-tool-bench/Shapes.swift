@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptModelTestSupport
 import ReceiptTestSupport
 
 // Issue 29: the shapes a real export can have, each measured against issue 29's targets. Every file is a

@@ -59,4 +59,24 @@ import Testing
       #expect(names.contains(name), "examples/README.md names golden case \(name), which does not exist")
     }
   }
+
+  /// Every text output of every example, with and without the example catalog, fits 80 columns.
+  @Test func everyExampleFitsEightyColumns() throws {
+    let examples = TestPaths.packageRoot.appendingPathComponent("examples")
+    let files = try FileManager.default.contentsOfDirectory(atPath: examples.path)
+      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") }.sorted()
+    #expect(!files.isEmpty)
+    for file in files {
+      for command in [["decode"], ["entitlements", "--explain"], ["intro-eligibility"], ["revenue"]] {
+        for catalog in [[], ["--catalog", "examples/catalog.json"]] {
+          let result = try BinaryRunner.run(command + ["examples/\(file)"] + catalog)
+          #expect(!result.signalled)
+          #expect(!result.stdout.contains("\u{1B}"), "colour in a pipe: \(command) \(file)")
+          let long = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+          #expect(long.isEmpty, "\(command) \(file) \(catalog): \(long)")
+        }
+      }
+    }
+  }
+
 }

@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func jobEqualsOneMachine() throws {
-    let binary = try #require(BatchInputTests.binary, "receipt-tool binary not built")
+    let binary = try #require(BatchBinaryTests.binary, "receipt-tool binary not built")
     guard let python = Self.python, try Self.run(python, ["-c", "import pyspark"], in: "/") == 0 else {
       print("note: SparkJobTests skipped: no python with pyspark (set RECEIPT_TOOL_SPARK_PYTHON; .ci/run makes one)")
       return

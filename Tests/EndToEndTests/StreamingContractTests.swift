@@ -6,7 +6,7 @@ import Testing
 /// every customer's two stored receipts (which repeat transactions) land in different halves.
 @Suite struct StreamingContractTests {
   @Test func mapSortReduceMergeEqualsOneMachine() throws {
-    let binary = try #require(BatchInputTests.binary, "receipt-tool binary not built")
+    let binary = try #require(BatchBinaryTests.binary, "receipt-tool binary not built")
     let short = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 5) }
     let long = (0..<8).map { SyntheticReceipts.verifyReceipt(index: $0, transactions: 12) }
     let dir = Scratch.directory.appendingPathComponent("streaming-\(getpid())").path

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -245,7 +246,9 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
     let catalog = Catalog([monthly, yearly, other])
     let groups = SubscriptionGroups(
       catalog: catalog,
-      transactions: [PurchaseTransaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111")])
+      transactions: [
+        PurchaseTransaction(transactionID: "1", productID: "m", subscriptionGroup: "21000111", vocabulary: .test)
+      ])
     let g = try #require(groups.group(of: "y"))
     #expect(g.displayID == "21000111")
     #expect(g.productIDs == ["m", "y"])
@@ -258,13 +261,37 @@ func catalogError(_ text: String, currency: String? = nil) -> ReceiptToolError? 
   @Test func jsonCatalogGroupIdIsTheAppStoreId() {
     let catalog = Catalog([CatalogProduct(productID: "a", type: .autoRenewable, subscriptionGroup: "7")])
     let groups = SubscriptionGroups(
-      catalog: catalog, transactions: [PurchaseTransaction(transactionID: "1", productID: "b", subscriptionGroup: "7")])
+      catalog: catalog,
+      transactions: [PurchaseTransaction(transactionID: "1", productID: "b", subscriptionGroup: "7", vocabulary: .test)]
+    )
     #expect(groups.group(of: "a")?.productIDs == ["a", "b"])
   }
 
   @Test func unknownGroupWithoutCatalogOrGroupIdentifier() {
     let groups = SubscriptionGroups(
-      catalog: Catalog(), transactions: [PurchaseTransaction(transactionID: "1", productID: "a")])
+      catalog: Catalog(), transactions: [PurchaseTransaction(transactionID: "1", productID: "a", vocabulary: .test)])
     #expect(groups.group(of: "a") == nil)
   }
+
+  /// The intro-eligibility rule on a catalog file as the loader reads it.
+  @Test(arguments: ["examples/catalog.json", "examples/Acme.storekit"])
+  func noIntroOfferFromCatalogFile(_ file: String) throws {
+    let catalog = try CatalogLoader.load(try FileInput.readAll(path: repoFile(file)), source: file)
+    var history = PurchaseHistory(format: VerifyReceiptFormats.response)
+    history.transactions = [
+      PurchaseTransaction(
+        transactionID: "3", productID: "com.acme.photos.monthly",
+        purchaseDate: Timestamp.parse(formatted: "2023-01-01T00:00:00Z"),
+        expiresDate: Timestamp.parse(formatted: "2023-01-08T00:00:00Z"), offer: .freeTrial,
+        subscriptionGroup: "21000222", vocabulary: .test)
+    ]
+    let at = EvaluationTime(time: Timestamp.parse(formatted: "2024-03-01T00:00:00Z") ?? .epoch, source: .given)
+    let r = try #require(
+      decideIntroEligibility(products: ["com.acme.photos.monthly"], history: history, catalog: catalog, at: at).first)
+    #expect(r.status == .noIntroOffer)
+    #expect(r.reason == "no_intro_offer: the catalog (\(file)) lists no introductory offer for com.acme.photos.monthly")
+    // The .storekit group is linked to the receipt's group through the shared product.
+    #expect(r.subscriptionGroup == "21000222")
+  }
+
 }

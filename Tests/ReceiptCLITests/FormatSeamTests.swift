@@ -1,5 +1,6 @@
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -33,7 +34,7 @@ private struct PurchaseLinesFormat: InputFormat {
         PurchaseTransaction(
           transactionID: fields[0], productID: fields[1],
           ownership: fields[2] == "FAMILY_SHARED" ? .familyShared : .purchased, purchaseDate: purchased,
-          expiresDate: Timestamp.parse(formatted: fields[4])))
+          expiresDate: Timestamp.parse(formatted: fields[4]), vocabulary: .test))
     }
     history.transactions = collector.transactions
     history.provenance.duplicateRowsMerged = collector.duplicates

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -65,34 +66,6 @@ private func moments(of h: PurchaseHistory) -> [String] {
 }
 
 @Suite struct OneSubscriptionOneAnswerTests {
-  /// dollabill's shape: `test_sub2` continues `test_subscription`'s chain but none of its rows names the group.
-  @Test func aProductContinuingAChainIsInThatChainsGroup() throws {
-    let h = history(
-      [
-        row(
-          "1000000741421650", chain: "1000000741421650", "test_subscription", from: "2020-11-13T01:09:23Z",
-          to: "2020-11-13T01:12:23Z", trial: true),
-        row(
-          "1000000741424335", chain: "1000000741421650", "test_sub2", from: "2020-11-13T01:29:30Z",
-          to: "2020-11-13T01:34:30Z"),
-        row(
-          "1000000743048389", chain: "1000000741421650", "test_subscription", from: "2020-11-17T20:07:06Z",
-          to: "2020-11-17T20:10:06Z", group: "20708462"),
-      ], format: VerifyReceiptFormats.response)
-    let results = decide(nil, h, at: "2020-11-29T16:58:35Z")
-    let sub2 = try #require(results.first { $0.productID == "test_sub2" })
-    #expect(sub2.status == .ineligible)
-    #expect(sub2.transactionID == "1000000741421650")
-    #expect(sub2.subscriptionGroup == "20708462")
-    // Said to be inferred, with the chain that placed it.
-    #expect(sub2.groupInference?.originalTransactionIDs == ["1000000741421650"])
-    #expect(sub2.groupInference?.linkedProductIDs == ["test_subscription"])
-    #expect(sub2.reason.contains("inferred from original_transaction_id 1000000741421650"), "\(sub2.reason)")
-    // The product whose own row names the group is not inferred.
-    let main = try #require(results.first { $0.productID == "test_subscription" })
-    #expect(main.groupInference == nil)
-    #expect(main.status == .ineligible)
-  }
 
   /// An on-device receipt names no group: the crossgraded-to product shares the trial's chain, so its group too.
   @Test func appReceiptGroupIsInferredAndSaidToBe() throws {
@@ -109,57 +82,6 @@ private func moments(of h: PurchaseHistory) -> [String] {
     let input = InputDocument(source: "receipt.b64", bytes: [])
     let json = IntroEligibilityJSONRenderer.render(results, time: time, input: input).rendered(pretty: false)
     #expect(json.contains(#""subscription_group_inferred_from":{"original_transaction_ids":["1"]"#), "\(json)")
-  }
-
-  /// A second subscription whose group nothing names may share the group: its trial leaves the answer unknown.
-  @Test func anUnlinkedSubscriptionThatUsedAnOfferLeavesTheGroupOpen() throws {
-    let h = history(
-      [
-        row("1", chain: "1", "a", from: "2020-01-01T00:00:00Z", to: "2020-02-01T00:00:00Z", vocabulary: .appReceipt),
-        row(
-          "9", chain: "9", "b", from: "2020-03-01T00:00:00Z", to: "2020-03-08T00:00:00Z", trial: true,
-          vocabulary: .appReceipt),
-      ], format: AppReceiptHistory.identity(of: .base64))
-    #expect(decide(["a"], h, at: "2020-02-15T00:00:00Z").first?.status == .eligible)
-    let later = try #require(decide(["a"], h, at: "2020-04-01T00:00:00Z").first)
-    #expect(later.status == .unknown)
-    #expect(later.reason.contains("transaction 9 (b)"), "\(later.reason)")
-  }
-
-  /// "Changing plans" is about another product of the group, never the one the customer already holds.
-  @Test func anActiveSubscriberIsNotToldAboutChangingToTheirOwnProduct() throws {
-    let h = history(
-      [
-        row("1", chain: "1", "monthly", from: "2020-07-01T00:00:00Z", to: "2020-07-08T00:00:00Z", group: "7"),
-        row("2", chain: "1", "annual", from: "2020-07-08T00:00:00Z", to: "2021-07-08T00:00:00Z", group: "7"),
-      ], format: VerifyReceiptFormats.response)
-    let results = decide(["annual", "monthly"], h, at: "2020-07-22T17:30:00Z")
-    #expect(results.map(\.status) == [.ineligible, .ineligible])
-    let own = try #require(results.first)
-    #expect(own.reason.contains("changing plans") == false, "\(own.reason)")
-    #expect(own.reason.contains("already subscribes to annual"), "\(own.reason)")
-    // The other product of the group is a change of plan.
-    let other = try #require(results.last)
-    #expect(other.reason.contains("active subscribers changing plans get no introductory offer"), "\(other.reason)")
-  }
-
-  /// The README's promise: a receipt and its verifyReceipt twin give the same intro eligibility at every moment.
-  @Test func receiptAndTwinAgreeAtEveryMoment() {
-    let local = crossgradeChain(appReceipt: true)
-    let server = crossgradeChain(appReceipt: false)
-    let all = moments(of: server)
-    #expect(all.count > 20)
-    for moment in all {
-      for products in [nil, ["monthly", "annual"]] {
-        let l = decide(products, local, at: moment).map {
-          "\($0.productID)=\($0.status.rawValue) \($0.transactionID ?? "-")"
-        }
-        let s = decide(products, server, at: moment).map {
-          "\($0.productID)=\($0.status.rawValue) \($0.transactionID ?? "-")"
-        }
-        #expect(l == s, "at \(moment)")
-      }
-    }
   }
 
   /// The real pairs of ../shared/peer-fixtures/SOURCES.md, at every moment a transaction starts or ends.
@@ -199,34 +121,4 @@ private func moments(of h: PurchaseHistory) -> [String] {
     #expect(compared > 20)
   }
 
-  /// A renewal state is about a subscription's newest period: a product the subscription moved on from did
-  /// not lapse for the renewal's expiration_intent, nor is it in billing retry; it ended because the
-  /// subscription went on in another product.
-  @Test func aProductTheSubscriptionMovedOnFromIsNotJudgedByTheRenewalState() throws {
-    var h = history(
-      [
-        row("1", chain: "1", "monthly", from: "2020-11-13T01:09:23Z", to: "2020-11-13T01:34:30Z"),
-        row("2", chain: "1", "annual", from: "2020-11-17T19:51:43Z", to: "2020-11-17T20:10:06Z", group: "7"),
-      ], format: VerifyReceiptFormats.response)
-    h.renewals = [
-      RenewalState(
-        productID: "annual", originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "1"),
-        isInBillingRetryPeriod: false)
-    ]
-    let results = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
-    let monthly = try #require(results.first { $0.id == "monthly" })
-    #expect(monthly.state == .expired)
-    #expect(!monthly.reason.contains("cancelled"), "\(monthly.reason)")
-    #expect(monthly.reason.contains("went on as annual from 2020-11-17T19:51:43Z"), "\(monthly.reason)")
-    // The renewal's own product keeps its reason.
-    let annual = try #require(results.first { $0.id == "annual" })
-    #expect(annual.reason.contains("cancelled"), "\(annual.reason)")
-
-    // Billing retry of the subscription is about annual, not about the monthly plan left behind.
-    h.renewals[0].isInBillingRetryPeriod = true
-    h.renewals[0].expirationIntent = ExpirationIntent(code: "2")
-    let retry = entitlementStatuses(of: h, catalog: Catalog(), at: at("2020-11-29T00:00:00Z"))
-    #expect(retry.first { $0.id == "annual" }?.state == .billingRetry)
-    #expect(retry.first { $0.id == "monthly" }?.state == .expired)
-  }
 }

@@ -1,10 +1,10 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptTestSupport
 
 /// `revenue --format json` carries its documents' signature verdict, and `--merge` combines its parts' verdicts
 /// into the one one machine gives for all their documents.

@@ -14,17 +14,18 @@ import Testing
   static func documents() -> [PurchaseHistory] {
     let first = PurchaseTransaction(
       transactionID: "10", originalTransactionID: "10", productID: "pro.monthly", quantity: 1,
-      purchaseDate: F.day("2024-01-01"), expiresDate: F.day("2024-01-31"))
+      purchaseDate: F.day("2024-01-01"), expiresDate: F.day("2024-01-31"), vocabulary: .verifyReceipt)
     var upgraded = first
     upgraded.isUpgraded = true
     let yearly = PurchaseTransaction(
       transactionID: "11", originalTransactionID: "10", productID: "pro.yearly", quantity: 1,
-      purchaseDate: F.day("2024-01-16"), expiresDate: F.day("2025-01-16"))
+      purchaseDate: F.day("2024-01-16"), expiresDate: F.day("2025-01-16"), vocabulary: .verifyReceipt)
     var coins = PurchaseTransaction(
-      transactionID: "12", productID: "coins", quantity: 3, purchaseDate: F.day("2024-02-01"))
+      transactionID: "12", productID: "coins", quantity: 3, purchaseDate: F.day("2024-02-01"),
+      vocabulary: .verifyReceipt)
     let shared = PurchaseTransaction(
       transactionID: "13", productID: "coins", ownership: .familyShared, quantity: 1,
-      purchaseDate: F.day("2024-02-02"))
+      purchaseDate: F.day("2024-02-02"), vocabulary: .verifyReceipt)
     let a = F.document([first, coins], duplicateRows: 1)
     coins.revocation = F.day("2024-03-01").map { Revocation(date: $0) }
     let b = F.document([upgraded, yearly, coins, shared], duplicateRows: 2)

@@ -277,7 +277,7 @@ private struct TransactionRow {
       },
       offer: offer(reading: r, warnings: &warnings),
       isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup,
-      webOrderLineItemID: webOrderLineItemID, sources: source)
+      webOrderLineItemID: webOrderLineItemID, sources: source, vocabulary: .verifyReceipt)
   }
 
   /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's
@@ -597,7 +597,7 @@ extension ValueReading {
   fileprivate mutating func readPendingRenewals() throws -> [RenewalState] {
     var out: [RenewalState] = []
     try forEachObject { r, _ in
-      var p = RenewalState()
+      var p = RenewalState(vocabulary: .verifyReceipt)
       var graceMs: Timestamp?
       var graceFormatted: Timestamp?
       try r.forEachMember(pendingKeys.matcher, names: pendingKeys.names) { rr, i in

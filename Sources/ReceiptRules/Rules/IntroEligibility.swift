@@ -23,7 +23,8 @@ public enum IntroEligibilityFinding: Hashable, Sendable {
   /// The newest period lapsed, but its renewal is in the billing grace period or billing retry.
   case renewalRetrying(PurchaseTransaction, RenewalState)
   /// The group cannot be determined, so neither can any offer used in it.
-  case groupUnknown(catalog: String?, hasTransactions: Bool, vocabulary: FieldVocabulary)
+  /// `vocabulary` is that of the product's transactions; nil when the history holds none.
+  case groupUnknown(catalog: String?, vocabulary: FieldVocabulary?)
   /// No offer used in the group as far as it is known, but `other` (a subscription whose group no id names)
   /// used one or is active, and may be in the same group.
   case otherGroupUndetermined(PurchaseTransaction)
@@ -139,9 +140,7 @@ func findIntroEligibility(
     return .renewalRetrying(lapsed, renewal)
   }
   guard let group else {
-    return .groupUnknown(
-      catalog: catalog.product(productID)?.origin, hasTransactions: !relevant.isEmpty,
-      vocabulary: relevant.first?.vocabulary ?? .verifyReceipt)
+    return .groupUnknown(catalog: catalog.product(productID)?.origin, vocabulary: relevant.first?.vocabulary)
   }
   if let other = undeterminedSubscription(
     outside: group, history: history, catalog: catalog, groups: groups, at: time)

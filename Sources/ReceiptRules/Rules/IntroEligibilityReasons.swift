@@ -60,11 +60,9 @@ private func findingReason(
       : "active subscribers changing plans get no introductory offer"
     return
       "\(status): \(describe(lapsed, group: group)) expired on \(lapsed.expiresDate.display) but its renewal is \(state), so the customer is still a subscriber; \(rule)"
-  case .groupUnknown(let catalog, let hasTransactions, let names):
+  case .groupUnknown(let catalog, let names):
     let evidence =
-      hasTransactions
-      ? "none of its transactions carries \(names.subscriptionGroup)"
-      : "the receipt has no transaction of it"
+      names.map { "none of its transactions carries \($0.subscriptionGroup)" } ?? "the receipt has no transaction of it"
     let catalogSays =
       catalog.map { "the catalog (\($0)) gives no subscription group for \(productID)" }
       ?? "\(productID) is not in the catalog"

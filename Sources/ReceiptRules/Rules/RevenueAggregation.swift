@@ -449,17 +449,14 @@ extension RevenueLedger {
           transaction: t, value: value, copy: copy, paidServiceBefore: before,
           upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
     }
-    var loaded = PurchaseTransaction(transactionID: "", productID: "")
+    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
+    // Without a first document's transaction there are no entries either, so no position to record.
+    guard let names = firstDocument.first?.vocabulary else { return }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
     // The first document's transactions are loaded field by field, as entries are: an array's element passed
     // on is a copy, every field retained and released.
     try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
-      guard let first = whole.baseAddress else {
-        for position in positions {
-          load(entries[position], into: &loaded)
-          try record(loaded, at: position)
-        }
-        return
-      }
+      guard let first = whole.baseAddress else { return }
       for position in positions {
         if position < whole.count {
           load(first + position, into: &loaded)

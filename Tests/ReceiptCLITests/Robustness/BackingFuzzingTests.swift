@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -45,7 +46,9 @@ import Testing
   /// The consistency check fails on a backing whose outcome does not follow from its standings.
   @Test func thePropertyNoticesABackingThatDoesNotAddUp() {
     var json = PurchaseHistory(format: VerifyReceiptFormats.response)
-    json.transactions = [PurchaseTransaction(transactionID: "a", originalTransactionID: "a", productID: "p")]
+    json.transactions = [
+      PurchaseTransaction(transactionID: "a", originalTransactionID: "a", productID: "p", vocabulary: .test)
+    ]
     let wrong = ReceiptBacking(
       outcome: .backed,
       entries: [.init(transactionID: "a", productID: "p", standing: .notInReceipt(.unexplained))])

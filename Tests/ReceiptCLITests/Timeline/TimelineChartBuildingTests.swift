@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -59,22 +60,24 @@ import Testing
       [
         PurchaseTransaction(
           transactionID: "1", originalTransactionID: "1", productID: "monthly", purchaseDate: Self.at("2024-05-01"),
-          expiresDate: Self.at("2024-05-08"), offer: .freeTrial),
+          expiresDate: Self.at("2024-05-08"), offer: .freeTrial, vocabulary: .test),
         PurchaseTransaction(
           transactionID: "2", originalTransactionID: "1", productID: "monthly", purchaseDate: Self.at("2024-05-08"),
-          expiresDate: Self.at("2024-06-08")),
+          expiresDate: Self.at("2024-06-08"), vocabulary: .test),
         // Old receipts also set cancellation_date on an upgrade: the rule reads it as upgraded, and so does the bar.
         PurchaseTransaction(
           transactionID: "3", productID: "basic", purchaseDate: Self.at("2024-01-01"),
-          expiresDate: Self.at("2024-02-01"), revocation: Revocation(date: Self.at("2024-01-15")), isUpgraded: true),
+          expiresDate: Self.at("2024-02-01"), revocation: Revocation(date: Self.at("2024-01-15")), isUpgraded: true,
+          vocabulary: .test),
         PurchaseTransaction(
           transactionID: "4", productID: "yearly", purchaseDate: Self.at("2024-01-01"),
           expiresDate: Self.at("2025-01-01"), revocation: Revocation(date: Self.at("2024-01-05"), reason: .appIssue),
-          offer: .introductoryPrice),
+          offer: .introductoryPrice, vocabulary: .test),
       ],
       renewals: [
         RenewalState(
-          originalTransactionID: "1", isInBillingRetryPeriod: true, gracePeriodExpiresDate: Self.at("2024-06-24"))
+          originalTransactionID: "1", isInBillingRetryPeriod: true, gracePeriodExpiresDate: Self.at("2024-06-24"),
+          vocabulary: .test)
       ])
     let chart = Self.chart(history, at: "2024-06-15")
     let bars = Dictionary(uniqueKeysWithValues: chart.allBars.map { ($0.transactionID, $0) })
@@ -95,8 +98,9 @@ import Testing
 
   @Test func undrawableTransactionsAreListedAndUnknownsCarryTheHint() throws {
     var history = Self.history([
-      PurchaseTransaction(transactionID: "9", productID: "mystery", purchaseDate: Self.at("2024-01-01")),
-      PurchaseTransaction(transactionID: "10", productID: "undated"),
+      PurchaseTransaction(
+        transactionID: "9", productID: "mystery", purchaseDate: Self.at("2024-01-01"), vocabulary: .test),
+      PurchaseTransaction(transactionID: "10", productID: "undated", vocabulary: .test),
     ])
     history.provenance.signature = SignatureFacts(algorithm: "ES256", keyID: nil, certificateCount: 0)
     history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "signatures not checked")

@@ -352,7 +352,7 @@ import Testing
       PurchaseTransaction(
         transactionID: id, originalTransactionID: "1", productID: product,
         purchaseDate: Timestamp(milliseconds: bought),
-        expiresDate: expires.flatMap { Timestamp(milliseconds: $0) })
+        expiresDate: expires.flatMap { Timestamp(milliseconds: $0) }, vocabulary: .verifyReceipt)
     }
     var json = PurchaseHistory(format: VerifyReceiptFormats.response)
     var signed = PurchaseHistory(format: VerifyReceiptFormats.response)

@@ -44,8 +44,8 @@ enum TimelineChartBuilding {
     if let type = history.provenance.notification?.notificationType {
       extra.append(TimelineField("notification", type))
     }
-    if !undrawn.isEmpty {
-      let vocabulary = history.transactions.first?.vocabulary ?? .verifyReceipt
+    // An undrawn transaction is one of the history's, so the history has a first transaction to name fields.
+    if !undrawn.isEmpty, let vocabulary = history.transactions.first?.vocabulary {
       extra.append(
         TimelineField(
           "not drawn",

@@ -63,6 +63,9 @@ package struct ReceiptShape: Sendable {
     self.seed = seed
   }
 
+  /// The one subscription group every subscription product is in.
+  package static let subscriptionGroup = "21000111"
+
   /// The first purchase: 2020-01-01.
   package static let start: Int64 = 1_577_836_800_000
   /// Every history spans five years, however many transactions it has.
@@ -81,8 +84,8 @@ package struct ReceiptShape: Sendable {
     return j % 3 == 2 ? "com.example.p\(j).yearly" : "com.example.p\(j).monthly"
   }
 
-  /// One compact verifyReceipt response of document `index`, with a `latest_receipt` of `latestReceiptBytes`.
-  package func verifyReceipt(index: Int, latestReceiptBytes: Int = 720) -> String {
+  /// The transactions of document `index`, in the order its export lists them (shuffled when the shape is).
+  package func rows(index: Int) -> [ShapeRow] {
     var rng = SplitMix64(seed: seed &+ UInt64(truncatingIfNeeded: index) &* 0x1_0000_0001)
     let perChain = max(1, (transactions + chains - 1) / chains)
     let step = max(60_000, Self.span / Int64(perChain))
@@ -94,39 +97,54 @@ package struct ReceiptShape: Sendable {
       originals.append(id(receipt: index, number: c, rng: &rng))
       productOfChain.append(c % products)
     }
-    var rows: [String] = []
+    var rows: [ShapeRow] = []
     rows.reserveCapacity(transactions)
     for n in 0..<transactions {
       let c = n % chains
       let k = n / chains
-      let purchase = Self.start + Int64(c % 997) * 3_600_000 + Int64(k) * step
+      let firstPurchase = Self.start + Int64(c % 997) * 3_600_000
+      let purchase = firstPurchase + Int64(k) * step
       let product = Self.productID(productOfChain[c])
       let isSubscription = product.hasSuffix("ly")
+      // The generator is drawn in this order (upgrade, id, refund, sharing): every byte depends on it.
       let upgraded = isSubscription && products > 1 && rng.percent(upgradedPercent)
       let transactionID = k == 0 ? originals[c] : id(receipt: index, number: chains + n, rng: &rng)
-      var row = "{\"quantity\":\"1\",\"product_id\":\"\(product)\",\"transaction_id\":\"\(transactionID)\","
-      row += "\"original_transaction_id\":\"\(originals[c])\",\(Self.date("purchase_date", purchase)),"
-      row += "\(Self.date("original_purchase_date", Self.start + Int64(c % 997) * 3_600_000)),"
-      if isSubscription {
-        let length: Int64 = product.hasSuffix("yearly") ? 365 : 30
-        row += "\(Self.date("expires_date", purchase + length * 86_400_000)),"
-        row += "\"web_order_line_item_id\":\"\(transactionID)7\","
-      }
-      if rng.percent(refundedPercent) {
-        row += "\(Self.date("cancellation_date", purchase + 86_400_000)),\"cancellation_reason\":\"0\","
-      }
-      if upgraded {
-        row += "\"is_upgraded\":\"true\","
-        productOfChain[c] = (productOfChain[c] + 1) % products
-      }
+      let refunded = rng.percent(refundedPercent)
+      if upgraded { productOfChain[c] = (productOfChain[c] + 1) % products }
       let shared = rng.percent(familySharedPercent)
-      row += "\"is_trial_period\":\"false\",\"is_in_intro_offer_period\":\"\(k == 0)\","
-      row += "\"in_app_ownership_type\":\"\(shared ? "FAMILY_SHARED" : "PURCHASED")\""
-      row += isSubscription ? ",\"subscription_group_identifier\":\"21000111\"}" : "}"
-      rows.append(row)
+      let length: Int64 = product.hasSuffix("yearly") ? 365 : 30
+      rows.append(
+        ShapeRow(
+          transactionID: transactionID, originalTransactionID: originals[c], productID: product,
+          purchase: purchase, originalPurchase: firstPurchase,
+          expires: isSubscription ? purchase + length * 86_400_000 : nil,
+          refunded: refunded ? purchase + 86_400_000 : nil, isUpgraded: upgraded, inIntroOffer: k == 0,
+          familyShared: shared, subscriptionGroup: isSubscription ? Self.subscriptionGroup : nil))
     }
     if shuffled {
       for i in stride(from: rows.count - 1, to: 0, by: -1) { rows.swapAt(i, rng.below(i + 1)) }
+    }
+    return rows
+  }
+
+  /// One compact verifyReceipt response of document `index`, with a `latest_receipt` of `latestReceiptBytes`.
+  package func verifyReceipt(index: Int, latestReceiptBytes: Int = 720) -> String {
+    let rows = rows(index: index).map { r -> String in
+      var row = "{\"quantity\":\"1\",\"product_id\":\"\(r.productID)\",\"transaction_id\":\"\(r.transactionID)\","
+      row += "\"original_transaction_id\":\"\(r.originalTransactionID)\",\(Self.date("purchase_date", r.purchase)),"
+      row += "\(Self.date("original_purchase_date", r.originalPurchase)),"
+      if let expires = r.expires {
+        row += "\(Self.date("expires_date", expires)),"
+        row += "\"web_order_line_item_id\":\"\(r.transactionID)7\","
+      }
+      if let refunded = r.refunded {
+        row += "\(Self.date("cancellation_date", refunded)),\"cancellation_reason\":\"0\","
+      }
+      if r.isUpgraded { row += "\"is_upgraded\":\"true\"," }
+      row += "\"is_trial_period\":\"false\",\"is_in_intro_offer_period\":\"\(r.inIntroOffer)\","
+      row += "\"in_app_ownership_type\":\"\(r.familyShared ? "FAMILY_SHARED" : "PURCHASED")\""
+      row += r.subscriptionGroup.map { ",\"subscription_group_identifier\":\"\($0)\"}" } ?? "}"
+      return row
     }
     var out = "{\"status\":0,\"environment\":\"Production\",\"receipt\":{\"receipt_type\":\"Production\","
     out += "\"bundle_id\":\"com.example.app\",\"application_version\":\"42\",\"original_application_version\":\"1.0\","
@@ -148,7 +166,7 @@ package struct ReceiptShape: Sendable {
       let product = Self.productID(j)
       let type =
         product.hasSuffix("ly") ? "auto_renewable" : product.contains("coins") ? "consumable" : "non_consumable"
-      let group = type == "auto_renewable" ? "\"subscription_group\":\"21000111\"," : ""
+      let group = type == "auto_renewable" ? "\"subscription_group\":\"\(Self.subscriptionGroup)\"," : ""
       return
         "{\"product_id\":\"\(product)\",\"type\":\"\(type)\",\(group)\"entitlements\":[\"e\(j / max(1, productsPerEntitlement))\"],\"price\":\"\(j % 20).99\",\"currency\":\"USD\"}"
     }
@@ -167,4 +185,23 @@ package struct ReceiptShape: Sendable {
     let text = iso.prefix(19).replacing("T", with: " ")
     return "\"\(name)\":\"\(text) Etc/GMT\",\"\(name)_ms\":\"\(ms)\",\"\(name)_pst\":\"\(text) America/Los_Angeles\""
   }
+}
+
+/// One transaction of a shape, before it is written in any format.
+package struct ShapeRow: Sendable {
+  package var transactionID: String
+  package var originalTransactionID: String
+  package var productID: String
+  /// Milliseconds since 1970, as all the dates.
+  package var purchase: Int64
+  package var originalPurchase: Int64
+  /// Subscriptions only.
+  package var expires: Int64?
+  /// The refund's date (reason 0), when refunded.
+  package var refunded: Int64?
+  package var isUpgraded: Bool
+  /// The first purchase of a chain, in an introductory offer period.
+  package var inIntroOffer: Bool
+  package var familyShared: Bool
+  package var subscriptionGroup: String?
 }

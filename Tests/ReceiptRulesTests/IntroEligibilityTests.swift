@@ -1,16 +1,12 @@
-import Foundation
-import ReceiptTestSupport
+import ReceiptModel
+import ReceiptModelTestSupport
+import ReceiptRules
 import Testing
-
-@testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 private func ms(_ iso: String) -> Timestamp? { Timestamp.parse(formatted: iso) }
 
 private func document(_ transactions: [PurchaseTransaction]) -> PurchaseHistory {
-  var doc = PurchaseHistory(format: VerifyReceiptFormats.response)
+  var doc = PurchaseHistory(format: .handBuilt)
   doc.provenance.status = ReceiptStatus(0)
   doc.transactions = transactions
   return doc
@@ -39,7 +35,7 @@ private func sub(
   PurchaseTransaction(
     transactionID: id, productID: product, ownership: ownership, purchaseDate: ms(from), expiresDate: ms(to),
     revocation: cancelled.flatMap(ms).map { Revocation(date: $0) },
-    offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group)
+    offer: trial ? .freeTrial : intro ? .introductoryPrice : nil, subscriptionGroup: group, vocabulary: .test)
 }
 
 private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction], catalog: Catalog = acme)
@@ -137,21 +133,6 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
     #expect(results.map(\.status) == [.ineligible, .ineligible])
   }
 
-  @Test(arguments: ["examples/catalog.json", "examples/Acme.storekit"])
-  func noIntroOfferFromCatalogFile(_ file: String) throws {
-    let catalog = try CatalogLoader.load(try FileInput.readAll(path: repoFile(file)), source: file)
-    let history = [
-      sub(
-        "3", "com.acme.photos.monthly", from: "2023-01-01T00:00:00Z", to: "2023-01-08T00:00:00Z", trial: true,
-        group: "21000222")
-    ]
-    let r = try #require(decide(["com.acme.photos.monthly"], history, catalog: catalog).first)
-    #expect(r.status == .noIntroOffer)
-    #expect(r.reason == "no_intro_offer: the catalog (\(file)) lists no introductory offer for com.acme.photos.monthly")
-    // The .storekit group is linked to the receipt's group through the shared product.
-    #expect(r.subscriptionGroup == "21000222")
-  }
-
   @Test func unknownWithoutCatalog() throws {
     let history = [
       sub("4", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z", group: nil)
@@ -193,40 +174,6 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
         "com.acme.pro.monthly", "com.acme.pro.yearly", "com.acme.photos.monthly", "other.sub",
       ])
   }
-}
-
-@Suite struct IntroEligibilityCommandTests {
-  @Test func expectExitCodes() throws {
-    let base = [
-      "intro-eligibility", "examples/family-trial.json", "--catalog", "examples/catalog.json", "--product",
-      "com.acme.pro.yearly", "--quiet",
-    ]
-    let pass = try BinaryRunner.run(base + ["--expect", "ineligible"])
-    #expect(pass.status == 0)
-    #expect(pass.stdout.isEmpty)
-    let fail = try BinaryRunner.run(base + ["--expect", "eligible"])
-    #expect(fail.status == 1)
-    #expect(
-      fail.stderr.contains(
-        "check failed: examples/family-trial.json: expected com.acme.pro.yearly to be eligible, but it is ineligible: family-shared transaction 11001"
-      ))
-    let bad = try BinaryRunner.run(base + ["--expect", "maybe"])
-    #expect(bad.status == 64)
-  }
-
-  @Test func failedReceiptStatusIsADataError() throws {
-    let r = try BinaryRunner.run(["intro-eligibility"], stdin: Data(#"{"status": 21003}"#.utf8))
-    #expect(r.status == 65)
-    #expect(r.stderr.contains("receipt status 21003: The receipt could not be authenticated."))
-  }
-
-  @Test func expiredStatus21006IsStillJudged() throws {
-    let body = #"{"status": 21006, "receipt": {"bundle_id": "a", "in_app": []}}"#
-    let r = try BinaryRunner.run(
-      ["intro-eligibility", "--product", "p", "--as-of", "2024-01-01"], stdin: Data(body.utf8))
-    #expect(r.status == 0)
-    #expect(r.stdout.contains("Status  unknown"))
-  }
 
   @Test func aRenewalInBillingRetryOrGraceKeepsTheCustomerASubscriber() throws {
     let lapsed = sub("5001", "com.acme.pro.monthly", from: "2024-01-20T00:00:00Z", to: "2024-02-20T00:00:00Z")
@@ -238,7 +185,7 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
       doc.renewals = [
         RenewalState(
           productID: "com.acme.pro.monthly", originalTransactionID: "5001", isInBillingRetryPeriod: retry,
-          gracePeriodExpiresDate: grace.flatMap(ms))
+          gracePeriodExpiresDate: grace.flatMap(ms), vocabulary: .test)
       ]
       let r = try #require(
         decideIntroEligibility(products: ["com.acme.pro.yearly"], history: doc, catalog: acme, at: at).first)

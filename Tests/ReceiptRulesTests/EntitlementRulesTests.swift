@@ -1,10 +1,7 @@
-import ReceiptFormats
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
-import ReceiptTestSupport
 import Testing
-
-@testable import ReceiptCLI
 
 private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? Timestamp.epoch }
 
@@ -16,7 +13,7 @@ private let proCatalog = Catalog([
 ])
 
 private func doc(_ transactions: [PurchaseTransaction], pending: [RenewalState] = []) -> PurchaseHistory {
-  var d = PurchaseHistory(format: VerifyReceiptFormats.response)
+  var d = PurchaseHistory(format: .handBuilt)
   d.transactions = transactions
   d.renewals = pending
   return d
@@ -30,14 +27,16 @@ private func pro(_ d: PurchaseHistory, _ time: String, catalog: Catalog = proCat
 private let familyThenOwn = doc([
   PurchaseTransaction(
     transactionID: "2200", productID: yearly, ownership: .familyShared, purchaseDate: at("2023-09-01"),
-    expiresDate: at("2024-09-01"), revocation: Revocation(date: at("2024-03-01"))),
+    expiresDate: at("2024-09-01"), revocation: Revocation(date: at("2024-03-01")), vocabulary: .test),
   PurchaseTransaction(
-    transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02")),
+    transactionID: "3100", productID: yearly, purchaseDate: at("2024-03-02"), expiresDate: at("2025-03-02"),
+    vocabulary: .test),
 ])
 
 @Suite struct AccessGrantTests {
   let sub = PurchaseTransaction(
-    transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"))
+    transactionID: "1", productID: monthly, purchaseDate: at("2024-05-01"), expiresDate: at("2024-06-01"),
+    vocabulary: .test)
 
   @Test func notYetPurchased() {
     #expect(accessGrant(of: sub, catalog: Catalog(), at: at("2024-04-30")) == .notYetPurchased(at("2024-05-01")))
@@ -66,7 +65,8 @@ private let familyThenOwn = doc([
   }
 
   @Test func typeUnknownWithoutCatalog() {
-    let t = PurchaseTransaction(transactionID: "9", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
+    let t = PurchaseTransaction(
+      transactionID: "9", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"), vocabulary: .test)
     #expect(accessGrant(of: t, catalog: Catalog(), at: at("2024-01-01")) == .unknownType)
     let nonConsumable = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable)])
     #expect(accessGrant(of: t, catalog: nonConsumable, at: at("2024-01-01")) == .grants(until: nil))
@@ -75,7 +75,8 @@ private let familyThenOwn = doc([
   }
 
   @Test func nonRenewingUsesCatalogDuration() throws {
-    let t = PurchaseTransaction(transactionID: "5", productID: "com.acme.pass", purchaseDate: at("2024-01-31"))
+    let t = PurchaseTransaction(
+      transactionID: "5", productID: "com.acme.pass", purchaseDate: at("2024-01-31"), vocabulary: .test)
     let noDuration = Catalog([CatalogProduct(productID: "com.acme.pass", type: .nonRenewing)])
     #expect(accessGrant(of: t, catalog: noDuration, at: at("2024-02-01")) == .unknownDuration)
     let period = try #require(ISOPeriod("P1M"))
@@ -85,7 +86,8 @@ private let familyThenOwn = doc([
   }
 
   @Test func autoRenewableInCatalogWithoutExpiresDate() {
-    let t = PurchaseTransaction(transactionID: "7", productID: monthly, purchaseDate: at("2024-01-01"))
+    let t = PurchaseTransaction(
+      transactionID: "7", productID: monthly, purchaseDate: at("2024-01-01"), vocabulary: .test)
     #expect(accessGrant(of: t, catalog: proCatalog, at: at("2024-01-02")) == .missingExpiresDate)
   }
 }
@@ -118,9 +120,10 @@ private let familyThenOwn = doc([
     let d = doc([
       PurchaseTransaction(
         transactionID: "F", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"),
-        expiresDate: at("2025-01-01")),
+        expiresDate: at("2025-01-01"), vocabulary: .test),
       PurchaseTransaction(
-        transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01")),
+        transactionID: "P", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2025-01-01"),
+        vocabulary: .test),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "P")
   }
@@ -128,10 +131,11 @@ private let familyThenOwn = doc([
   @Test func longestGrantWinsAndNonExpiringFirst() throws {
     let d = doc([
       PurchaseTransaction(
-        transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01")),
+        transactionID: "A", productID: monthly, purchaseDate: at("2024-06-01"), expiresDate: at("2024-07-01"),
+        vocabulary: .test),
       PurchaseTransaction(
         transactionID: "B", productID: yearly, ownership: .familyShared, purchaseDate: at("2024-01-01"),
-        expiresDate: at("2025-01-01")),
+        expiresDate: at("2025-01-01"), vocabulary: .test),
     ])
     #expect(pro(d, "2024-06-15")?.deciding?.transactionID == "B")
     let lifetime = Catalog([CatalogProduct(productID: "com.acme.lifetime", type: .nonConsumable, entitlements: ["pro"])]
@@ -140,7 +144,8 @@ private let familyThenOwn = doc([
     catalog.merge(lifetime)
     var withLifetime = d
     withLifetime.transactions.append(
-      PurchaseTransaction(transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01")))
+      PurchaseTransaction(
+        transactionID: "L", productID: "com.acme.lifetime", purchaseDate: at("2020-01-01"), vocabulary: .test))
     let r = try #require(pro(withLifetime, "2024-06-15", catalog: catalog))
     #expect(r.deciding?.transactionID == "L")
     #expect(r.expiresDate == nil)
@@ -149,7 +154,7 @@ private let familyThenOwn = doc([
   private let failedRenewal = [
     PurchaseTransaction(
       transactionID: "1", originalTransactionID: "1", productID: monthly, purchaseDate: at("2024-05-10"),
-      expiresDate: at("2024-06-10"))
+      expiresDate: at("2024-06-10"), vocabulary: .test)
   ]
 
   @Test func gracePeriodEndingExactlyAtTimeIsOver() throws {
@@ -158,7 +163,7 @@ private let familyThenOwn = doc([
       pending: [
         RenewalState(
           originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true,
-          gracePeriodExpiresDate: at("2024-06-26T00:00:00Z"))
+          gracePeriodExpiresDate: at("2024-06-26T00:00:00Z"), vocabulary: .test)
       ])
     let oneSecondBefore = try #require(pro(d, "2024-06-25T23:59:59Z"))
     #expect(oneSecondBefore.state == .gracePeriod)
@@ -176,7 +181,7 @@ private let familyThenOwn = doc([
       pending: [
         RenewalState(
           originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: false,
-          gracePeriodExpiresDate: at("2024-06-26"))
+          gracePeriodExpiresDate: at("2024-06-26"), vocabulary: .test)
       ])
     let r = try #require(pro(d, "2024-06-26T00:00:01Z"))
     #expect(r.state == .expired)
@@ -188,7 +193,8 @@ private let familyThenOwn = doc([
       failedRenewal,
       pending: [
         RenewalState(
-          originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true)
+          originalTransactionID: "1", expirationIntent: ExpirationIntent(code: "2"), isInBillingRetryPeriod: true,
+          vocabulary: .test)
       ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .billingRetry)
@@ -201,7 +207,7 @@ private let familyThenOwn = doc([
       pending: [
         RenewalState(
           originalTransactionID: "1", autoRenewStatus: AutoRenewStatus(code: "0"),
-          expirationIntent: ExpirationIntent(code: "1"), isInBillingRetryPeriod: false)
+          expirationIntent: ExpirationIntent(code: "1"), isInBillingRetryPeriod: false, vocabulary: .test)
       ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .expired)
@@ -215,10 +221,10 @@ private let familyThenOwn = doc([
     let d = doc([
       PurchaseTransaction(
         transactionID: "1", productID: monthly, purchaseDate: at("2024-05-20"), expiresDate: at("2024-06-20"),
-        isUpgraded: true, subscriptionGroup: "21000111"),
+        isUpgraded: true, subscriptionGroup: "21000111", vocabulary: .test),
       PurchaseTransaction(
         transactionID: "2", productID: "com.acme.team.monthly", purchaseDate: at("2024-06-01"),
-        expiresDate: at("2024-07-01"), subscriptionGroup: "21000111"),
+        expiresDate: at("2024-07-01"), subscriptionGroup: "21000111", vocabulary: .test),
     ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .upgraded)
@@ -233,7 +239,7 @@ private let familyThenOwn = doc([
     let d = doc([
       PurchaseTransaction(
         transactionID: "1", productID: yearly, purchaseDate: at("2024-02-20"), expiresDate: at("2025-02-20"),
-        revocation: Revocation(date: at("2024-02-27"), reason: RevocationReason(code: "1")))
+        revocation: Revocation(date: at("2024-02-27"), reason: RevocationReason(code: "1")), vocabulary: .test)
     ])
     let r = try #require(pro(d, "2024-06-15"))
     #expect(r.state == .refunded)
@@ -245,7 +251,7 @@ private let familyThenOwn = doc([
     let d = doc([
       PurchaseTransaction(
         transactionID: "1", productID: yearly, ownership: .purchased, ownershipAssumed: true,
-        purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp)
+        purchaseDate: at("2019-03-15"), expiresDate: at("2020-03-15"), sources: .inApp, vocabulary: .test)
     ])
     let r = try #require(pro(d, "2019-08-01"))
     #expect(r.state == .active)
@@ -254,16 +260,16 @@ private let familyThenOwn = doc([
 
   @Test func unknownProductWithoutCatalog() throws {
     let d = doc([
-      PurchaseTransaction(transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"))
+      PurchaseTransaction(
+        transactionID: "1", productID: "com.acme.lifetime", purchaseDate: at("2023-01-01"), vocabulary: .test)
     ])
     let results = entitlementStatuses(of: d, catalog: Catalog(), at: at("2024-01-01"))
     #expect(results.map(\.id) == ["com.acme.lifetime"])
     #expect(results.first?.state == .unknown)
-    // The rule names what is missing; only the command line names the option that supplies it.
+    // The rule names what is missing; only the command line names the option that supplies it
+    // (ReceiptCLITests/EntitlementsCommandTests.swift).
     #expect(results.first?.missingKnowledge == .productType)
     #expect(results.first?.reason.contains("--catalog") == false)
-    let hinted = try #require(results.first.map(CommandLineHints.adding(to:)))
-    #expect(hinted.reason.hasSuffix("non-renewing subscription; give a catalog with --catalog to say which."))
   }
 
   @Test func catalogEntitlementWithoutTransactionIsNotPurchased() throws {
@@ -291,60 +297,13 @@ private let familyThenOwn = doc([
   @Test func catalogNamesGroupProductsAndSkipConsumables() {
     var catalog = proCatalog
     catalog.add(CatalogProduct(productID: "com.acme.coins", type: .consumable, entitlements: ["coins"]))
-    let d = doc([PurchaseTransaction(transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"))])
+    let d = doc([
+      PurchaseTransaction(
+        transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"), vocabulary: .test)
+    ])
     #expect(
       entitlementDefinitions(for: d.known(at: at("2030-01-01")), catalog: catalog) == [
         EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])
       ])
-  }
-}
-
-@Suite struct EntitlementsDocumentTests {
-  func decode(_ json: String) throws -> PurchaseHistory {
-    try ReceiptDecoder.decode(Array(json.utf8), source: "test.json")
-  }
-
-  @Test func v1RevokeNotification() throws {
-    let json = """
-      {"notification_type":"REVOKE","environment":"PROD","unified_receipt":{"status":0,"environment":"Production",
-       "latest_receipt_info":[{"product_id":"com.acme.pro.yearly","transaction_id":"2200","original_transaction_id":"2200",
-       "purchase_date_ms":"1693562400000","expires_date_ms":"1725184800000","cancellation_date_ms":"1709317211000",
-       "cancellation_reason":"0","in_app_ownership_type":"FAMILY_SHARED","quantity":"1"}],"pending_renewal_info":[]}}
-      """
-    let d = try decode(json)
-    let results = entitlementStatuses(of: d, catalog: proCatalog, at: at("2024-06-15"))
-    let r = try #require(results.first)
-    #expect(r.id == "pro")
-    #expect(r.state == .revoked)
-    #expect(r.deciding?.ownership == .familyShared)
-    #expect(
-      r.reason.hasPrefix("Family Sharing access to com.acme.pro.yearly (transaction 2200) was revoked on 2024-03-01"))
-  }
-
-  @Test func failedStatusIsRejectedButExpiredSubscriptionStatusIsNot() throws {
-    #expect(throws: ReceiptError.self) { try decode(#"{"status":21007}"#).requireValidStatus(source: "x") }
-    try decode(#"{"status":21006,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
-    try decode(#"{"status":0,"receipt":{"bundle_id":"b","in_app":[]}}"#).requireValidStatus(source: "x")
-  }
-
-  @Test func requireListsOnlyMissingEntitlements() throws {
-    let results = entitlementStatuses(of: familyThenOwn, catalog: proCatalog, at: at("2024-06-15"))
-    #expect(EntitlementsCommand.missingRequirements(["pro"], results).isEmpty)
-    let missing = EntitlementsCommand.missingRequirements(["pro", "team"], results)
-    #expect(missing == ["entitlement 'team' is not active: no product in the receipt or the catalog gives it."])
-  }
-
-  @Test func textTableFitsEightyColumnsAndColourOnlyWhenAsked() throws {
-    let results = entitlementStatuses(of: familyThenOwn, catalog: Catalog(), at: at("2024-06-15"))
-    let time = EvaluationTime(time: at("2024-06-15"), source: .given)
-    let plain = EntitlementsTextRenderer.render(
-      EntitlementsAnswer(results: results), evaluation: time, explain: true, color: false
-    ).rendered
-    #expect(plain.split(separator: "\n").allSatisfy { $0.count <= 80 })
-    #expect(!plain.contains("\u{1B}"))
-    let coloured = EntitlementsTextRenderer.render(
-      EntitlementsAnswer(results: results), evaluation: time, explain: false, color: true
-    ).rendered
-    #expect(coloured.contains("\u{1B}[32mactive\u{1B}[0m"))
   }
 }

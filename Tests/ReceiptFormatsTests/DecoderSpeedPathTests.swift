@@ -1,10 +1,10 @@
 import Foundation
+import ReceiptCLI
 import ReceiptModel
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
-@testable import ReceiptCLI
 // The decoder's internal readers (StringInterner, ValueReading) checked beside the CLI's array-piece helpers.
 @testable import ReceiptFormats
 

@@ -1,16 +1,35 @@
 import Foundation
-import ReceiptFormats
 import ReceiptModel
-import ReceiptTestSupport
+import ReceiptModelTestSupport
 import Testing
 
-@testable import ReceiptCLI
-// The ledger's internal ordering (TextOrder, purchaseOrder, entries) checked beside the revenue command's report.
+// The ledger's internal ordering (TextOrder, purchaseOrder, entries) against the plain ways.
 @testable import ReceiptRules
 
 /// The revenue ledger's shortcuts must give what the plain ways give: text order of numeric ids, the id
 /// index against a dictionary, and the first document kept whole against compact entries.
 struct RevenueLedgerOrderTests {
+  /// Histories of many chains: shuffled, with random ids, upgrades, refunds and Family Sharing.
+  static let shapes = [
+    ReceiptShape(name: "one-chain", transactions: 60),
+    ReceiptShape(
+      name: "many-chains", transactions: 120, chains: 15, products: 6, shuffled: true, randomIDs: true,
+      familySharedPercent: 25, upgradedPercent: 20, refundedPercent: 10, seed: 3),
+    ReceiptShape(
+      name: "many-products", transactions: 200, chains: 30, products: 40, shuffled: true, familySharedPercent: 50,
+      upgradedPercent: 10, refundedPercent: 5, seed: 11),
+  ]
+
+  /// A priced catalog for half the shapes' products (the rest are unpriced), one of them with an intro offer.
+  static let catalog = Catalog(
+    (0..<20).map { j in
+      let product = ReceiptShape.productID(j)
+      return CatalogProduct(
+        productID: product, type: product.hasSuffix("ly") ? .autoRenewable : .consumable,
+        price: DecimalAmount(units: Int64(j) * 100 + 99, scale: 2), currency: j % 4 == 3 ? "EUR" : "USD",
+        introOffer: j == 1 ? IntroOffer(paymentMode: .freeTrial, period: "P1W") : nil)
+    })
+
   @Test func numericIDsSortAsTheirText() {
     let edges: [UInt64] = [
       0, 1, 9, 10, 12, 99, 100, 120, 123, 1_000_000_000_000_000, 999_999_999_999_999, (1 << 63) - 1,
@@ -53,28 +72,16 @@ struct RevenueLedgerOrderTests {
     }
   }
 
-  /// A file's purchase history, when some format reads it (fixtures include catalogs and bad inputs).
-  static func history(at url: URL) -> PurchaseHistory? {
-    guard let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
-    return try? FormatRegistry.standard.decode(bytes, source: url.lastPathComponent)
-  }
-
   /// The first document's transactions are kept whole and later ones as compact entries, so reading the same
   /// documents in the other order takes each document down the other path; the answers must not change.
   /// A second document holds a refunded, upgraded copy of one transaction, so merging into either kind is
   /// compared too.
   @Test func theFirstDocumentKeptWholeGivesWhatEntriesGive() throws {
     var documents: [(String, PurchaseHistory)] = []
-    for index in 0..<3 {
-      let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 60).utf8)
-      documents.append(("synthetic \(index)", try FormatRegistry.standard.decode(bytes, source: "synthetic")))
+    for shape in Self.shapes {
+      for index in 0..<3 { documents.append(("\(shape.name) \(index)", shape.history(index: index))) }
     }
-    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the ledger's kept-whole comparison") {
-      guard let history = Self.history(at: url), !history.transactions.isEmpty else { continue }
-      documents.append((url.lastPathComponent, history))
-    }
-    #expect(documents.count > 20)
-    let catalog = try RevenueFixtures.exampleCatalog()
+    let catalog = Self.catalog
     for (name, history) in documents {
       // A later copy that knows of a refund (when the first did not) and of an upgrade.
       var refunded = history.transactions[0]
@@ -86,7 +93,8 @@ struct RevenueLedgerOrderTests {
       other.transactions = [
         refunded,
         PurchaseTransaction(
-          transactionID: "other-1", productID: "pro.monthly", purchaseDate: Timestamp(milliseconds: 1_710_000_000_000)),
+          transactionID: "other-1", productID: "pro.monthly", purchaseDate: Timestamp(milliseconds: 1_710_000_000_000),
+          vocabulary: .test),
       ]
       other.provenance.duplicateRowsMerged = 2
       var wholeFirst = RevenueLedger()
@@ -113,70 +121,26 @@ struct RevenueLedgerOrderTests {
     }
   }
 
-  /// Two halves on two threads, summed, must be the one pass's report: over many chains (synthetic receipts and
-  /// every fixture in one ledger), with and without a catalog, by product and by month; and where a transaction
-  /// cannot be valued, the same error.
-  @Test func halvesOnTwoThreadsGiveTheOnePassReport() throws {
-    var ledger = RevenueLedger()
-    for index in 0..<40 {
-      let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 25).utf8)
-      ledger.add(try FormatRegistry.standard.decode(bytes, source: "synthetic"))
-    }
-    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the halves-against-one-pass comparison") {
-      if let history = Self.history(at: url) { ledger.add(history) }
-    }
-    #expect(ledger.distinctTransactions > 1_000)
-    for catalog in [Catalog(), try RevenueFixtures.exampleCatalog()] {
-      for grouping in [RevenueGrouping.product, .month] {
-        func report(halvesFrom minimum: Int) throws -> RevenueReport {
-          try RevenueCommand.report(
-            of: ledger, catalog: catalog, grouping: grouping, range: PurchaseDateRange(), commission: .none,
-            halvesFrom: minimum)
-        }
-        let (halves, onePass) = (try report(halvesFrom: 0), try report(halvesFrom: .max))
-        #expect(!halves.currencies.isEmpty || !halves.unpricedProducts.isEmpty)
-        #expect(halves.currencies == onePass.currencies)
-        #expect(halves.counts == onePass.counts)
-        #expect(halves.unpricedProducts.map(\.productID) == onePass.unpricedProducts.map(\.productID))
-        #expect(halves.unpricedProducts.map(\.units) == onePass.unpricedProducts.map(\.units))
-      }
-    }
-    // A price with more decimals than its currency has: both ways stop at the same transaction's error.
-    let yen = CatalogProduct(
-      productID: "com.example.coins.100", type: .consumable, price: DecimalAmount(units: 1, scale: 3),
-      currency: "JPY")
-    func failure(halvesFrom minimum: Int) -> ReceiptError? {
-      do {
-        _ = try RevenueCommand.report(
-          of: ledger, catalog: Catalog([yen]), grouping: .product, range: PurchaseDateRange(), commission: .none,
-          halvesFrom: minimum)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    let halvesError = failure(halvesFrom: 0)
-    #expect(halvesError != nil)
-    #expect(halvesError?.message == failure(halvesFrom: .max)?.message)
-  }
-
   /// Purchase order: undated first, then by date, and on one date by transaction_id as text, numeric or not,
   /// whether the transactions are kept whole or as entries.
   @Test func purchaseOrderIsByDateThenIDText() {
     let day = Timestamp(milliseconds: 1_700_000_000_000)
     let earlier = Timestamp(milliseconds: 1_600_000_000_000)
     let ids = ["9", "10", "abc", "012", "1", "100", "9223372036854775808", "99"]
-    var sameDay = PurchaseHistory(format: VerifyReceiptFormats.response)
-    sameDay.transactions = ids.map { PurchaseTransaction(transactionID: $0, productID: "p", purchaseDate: day) }
-    sameDay.transactions.append(PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier))
-    sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p"))
+    var sameDay = PurchaseHistory(format: .handBuilt)
+    sameDay.transactions = ids.map {
+      PurchaseTransaction(transactionID: $0, productID: "p", purchaseDate: day, vocabulary: .test)
+    }
+    sameDay.transactions.append(
+      PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier, vocabulary: .test))
+    sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p", vocabulary: .test))
     let expected = ["7", "5"] + ids.sorted()
     var whole = RevenueLedger()
     whole.add(sameDay)
     var entries = RevenueLedger()
-    entries.add(PurchaseHistory(format: VerifyReceiptFormats.response))
-    var first = PurchaseHistory(format: VerifyReceiptFormats.response)
-    first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day)]
+    entries.add(PurchaseHistory(format: .handBuilt))
+    var first = PurchaseHistory(format: .handBuilt)
+    first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day, vocabulary: .test)]
     entries.add(first)
     entries.add(sameDay)
     #expect(whole.purchaseOrder().map { whole.idText(at: $0) } == expected)

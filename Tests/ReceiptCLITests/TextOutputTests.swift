@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptFormats
+import ReceiptModel
+import ReceiptRules
 import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
-@testable import ReceiptFormats
-@testable import ReceiptModel
-@testable import ReceiptRules
 
 /// Text output is for people at an 80-column terminal: tables and wrapped prose must fit, long product
 /// ids included, and colour appears only when asked for.
@@ -71,22 +71,4 @@ import Testing
     #expect(ProcessEnvironment(variables: ["COLUMNS": "abc"], stdoutIsTerminal: false).columns == 80)
   }
 
-  /// Every text output of every example, with and without the example catalog, fits 80 columns.
-  @Test func everyExampleFitsEightyColumns() throws {
-    let examples = TestPaths.packageRoot.appendingPathComponent("examples")
-    let files = try FileManager.default.contentsOfDirectory(atPath: examples.path)
-      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") }.sorted()
-    #expect(!files.isEmpty)
-    for file in files {
-      for command in [["decode"], ["entitlements", "--explain"], ["intro-eligibility"], ["revenue"]] {
-        for catalog in [[], ["--catalog", "examples/catalog.json"]] {
-          let result = try BinaryRunner.run(command + ["examples/\(file)"] + catalog)
-          #expect(!result.signalled)
-          #expect(!result.stdout.contains("\u{1B}"), "colour in a pipe: \(command) \(file)")
-          let long = Self.overlong(result.stdout)
-          #expect(long.isEmpty, "\(command) \(file) \(catalog): \(long)")
-        }
-      }
-    }
-  }
 }

@@ -1,10 +1,9 @@
 import Foundation
-import ReceiptFormats
 import ReceiptModel
-import ReceiptTestSupport
+import ReceiptModelTestSupport
 import Testing
 
-// The rules' internal fast paths are compared with the scans they replace; the histories come from the decoders.
+// The rules' internal fast paths are compared with the scans they replace, on histories built by hand.
 @testable import ReceiptRules
 
 /// The rules' fast paths (FAST-PATHS.md) against the scans they replace, on small histories of every shape the
@@ -33,13 +32,25 @@ struct RuleFastPathTests {
       for offset in 0..<3 as Range<UInt64> {
         var shape = base
         shape.seed += offset
-        let history = try FormatRegistry.standard.decode(
-          Array(shape.verifyReceipt(index: Int(offset)).utf8), source: shape.name)
-        let catalog = try CatalogLoader.load(Array(shape.catalog().utf8), source: "\(shape.name) catalog")
-        out.append(("\(shape.name) seed \(shape.seed)", history, catalog))
+        out.append(("\(shape.name) seed \(shape.seed)", shape.history(index: Int(offset)), catalog(of: shape)))
       }
     }
     return out
+  }
+
+  /// The catalog `ReceiptShape.catalog()` writes, built directly: three products per entitlement, priced.
+  static func catalog(of shape: ReceiptShape) -> Catalog {
+    Catalog(
+      (0..<shape.products).map { j in
+        let product = ReceiptShape.productID(j)
+        let type: ProductType =
+          product.hasSuffix("ly") ? .autoRenewable : product.contains("coins") ? .consumable : .nonConsumable
+        return CatalogProduct(
+          productID: product, type: type,
+          subscriptionGroup: type == .autoRenewable ? ReceiptShape.subscriptionGroup : nil,
+          entitlements: ["e\(j / 3)"], price: DecimalAmount(units: Int64(j % 20) * 100 + 99, scale: 2),
+          currency: "USD")
+      })
   }
 
   static let moments: [Timestamp] = [
@@ -179,7 +190,7 @@ struct RuleFastPathTests {
         #expect(whole.purchaseOrder() == Self.plainPurchaseOrder(whole), "\(name)")
         // Kept as entries after a first document of one transaction.
         var first = PurchaseHistory(format: h.provenance.format)
-        first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other")]
+        first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other", vocabulary: .test)]
         var entries = RevenueLedger()
         entries.add(first)
         entries.add(h)
@@ -245,7 +256,7 @@ struct RuleFastPathTests {
       whole.add(history)
       // The same transactions kept as entries, after a first document of one unrelated transaction.
       var first = PurchaseHistory(format: history.provenance.format)
-      first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other")]
+      first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other", vocabulary: .test)]
       var entries = RevenueLedger()
       entries.add(first)
       entries.add(history)
