@@ -63,7 +63,7 @@ package enum BackingFuzzing {
       ? issuedTo : lowercaseHexText(Array(bytes.prefix(16)) + [UInt8](repeating: 0, count: max(0, 16 - bytes.count)))
     for (receipt, what) in [(mutated, "mutated receipt"), (bytes, "input as receipt")] {
       var object = body.filter { $0.key != "latest_receipt" }
-      object.append(("latest_receipt", .string(String(decoding: CryptoFuzzing.encode(receipt), as: UTF8.self))))
+      object.append(("latest_receipt", .string(Base64.encode(receipt))))
       let json = Array(JSONValue.object(object).rendered(pretty: false).utf8)
       var options = DecodeOptions(
         keepSecrets: false, keepsCarriedFields: false,

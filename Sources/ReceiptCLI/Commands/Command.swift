@@ -69,7 +69,7 @@ package final class CommandContext: @unchecked Sendable {
     defer { input.content.releaseResidentPages() }
     var options = DecodeOptions(
       keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
-    options.pieceHelpers = Cores.pieceHelpers
+    options.pieceHelpers = Cores.pieceHelpers(reading: input.content)
     options.deviceID = signatures?.deviceID
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(contentsOf: buffer, source: input.label, options: options)

@@ -31,7 +31,13 @@ struct DecodeCommand: ParsableCommand {
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       return DocumentOutput(
         text: DecodeTextRenderer.render(history, catalog: catalog, color: style.color, width: style.width),
-        json: DecodeJSONRenderer.render(history, input: input, catalog: catalog),
+        writeText: { parts, drain in
+          DecodeTextRenderer.write(
+            history, catalog: catalog, color: style.color, width: style.width, parts: parts, drain: drain)
+        },
+        writeJSON: { w, parts in
+          DecodeJSONRenderer.write(history, input: input, catalog: catalog, parts: parts, to: &w)
+        },
         failedChecks: review.failedChecks,
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
     }

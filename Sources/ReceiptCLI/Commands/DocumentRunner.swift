@@ -8,9 +8,10 @@ import ReceiptRules
 /// on the worker thread that processed the document.
 package struct DocumentOutput: @unchecked Sendable {
   private let renderText: () -> TerminalText
-  private let renderJSON: () -> JSONValue
+  /// The text handed out in pieces as it is written; nil: only whole.
+  let writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)?
+  private let json: JSONSource
   package var text: TerminalText { renderText() }
-  package var json: JSONValue { renderJSON() }
   /// Failed `--require` / `--expect` checks, one sentence each.
   package var failedChecks: [String]
   /// Warnings about this document, printed on stderr in input order (`process` runs on
@@ -22,9 +23,66 @@ package struct DocumentOutput: @unchecked Sendable {
     failedChecks: [String] = [], warnings: [String] = []
   ) {
     self.renderText = text
-    self.renderJSON = json
+    self.writeText = nil
+    self.json = .tree(json)
     self.failedChecks = failedChecks
     self.warnings = warnings
+  }
+
+  /// An output whose JSON is written as it goes (`decode` of a large document): `writeJSON` writes the value
+  /// `JSONValue.rendered` would write, into a writer that drains to the output as it fills.
+  /// `writeText`, when given, hands the text to its argument in pieces (the same bytes as `text`'s), for a
+  /// large document.
+  package init(
+    text: @autoclosure @escaping () -> TerminalText, writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil,
+    writeJSON: @escaping (inout JSONStreamWriter, InOrderParts) -> Void, failedChecks: [String] = [],
+    warnings: [String] = []
+  ) {
+    self.renderText = text
+    self.writeText = writeText
+    self.json = .written(writeJSON)
+    self.failedChecks = failedChecks
+    self.warnings = warnings
+  }
+
+  private enum JSONSource {
+    case tree(() -> JSONValue)
+    case written((inout JSONStreamWriter, InOrderParts) -> Void)
+  }
+
+  /// The JSON ready to be written: a tree is built here (on the worker thread that calls this), a written
+  /// output is left to `PendingJSON.write`.
+  func pendingJSON() -> PendingJSON {
+    switch json {
+    case .tree(let render):
+      let tree = render()
+      return PendingJSON { w, _ in w.value(tree) }
+    case .written(let write):
+      return PendingJSON(write: write)
+    }
+  }
+}
+
+/// A document's JSON waiting to be written in input order.
+struct PendingJSON {
+  /// Writes the value at the writer's place, its transactions in `InOrderParts`.
+  let write: (inout JSONStreamWriter, InOrderParts) -> Void
+  /// The value's bytes as an element of the top-level array (pretty, indent 1), written on the worker thread
+  /// for a small document so that a batch is rendered on every core; nil: written when its turn comes.
+  var element: [UInt8]? = nil
+
+  /// The bytes of the value alone at `indent`, collected (for small outputs and tests).
+  func bytes(pretty: Bool, indent: Int = 0) -> [UInt8] {
+    var w = JSONStreamWriter(pretty: pretty, indent: indent)
+    write(&w, .here)
+    return w.bytes
+  }
+
+  /// Writes the value at `indent` to `sink`, in pieces as the writer fills.
+  func write(to sink: OutputSink, pretty: Bool = true, indent: Int = 0) {
+    var w = JSONStreamWriter(pretty: pretty, indent: indent) { sink.write(buffer: $0) }
+    write(&w, .cores)
+    w.flush()
   }
 }
 
@@ -36,7 +94,7 @@ struct JSONArrayStream {
   /// Several inputs were named: an array even for one result, or none.
   let alwaysArray: Bool
   /// The first result, held until a second one shows that an array is being written.
-  private var first: JSONValue?
+  private var first: PendingJSON?
   private var started = false
 
   init(sink: OutputSink, alwaysArray: Bool) {
@@ -44,7 +102,9 @@ struct JSONArrayStream {
     self.alwaysArray = alwaysArray
   }
 
-  mutating func append(_ value: JSONValue) {
+  mutating func append(_ value: JSONValue) { append(PendingJSON { w, _ in w.value(value) }) }
+
+  mutating func append(_ value: PendingJSON) {
     if !started, !alwaysArray, first == nil {
       first = value
       return
@@ -64,8 +124,13 @@ struct JSONArrayStream {
     writeElement(value, leadingComma: true)
   }
 
-  private func writeElement(_ value: JSONValue, leadingComma: Bool) {
-    sink.write((leadingComma ? "," : "") + "\n  " + value.rendered(pretty: true, indent: 1))
+  private func writeElement(_ value: PendingJSON, leadingComma: Bool) {
+    sink.write((leadingComma ? "," : "") + "\n  ")
+    if let element = value.element {
+      sink.write(bytes: element)
+    } else {
+      value.write(to: sink, indent: 1)
+    }
   }
 
   /// Closes the array, or writes the one result alone.
@@ -73,7 +138,8 @@ struct JSONArrayStream {
     if started {
       sink.write("\n]\n")
     } else if let only = first {
-      sink.write(only.rendered() + "\n")
+      only.write(to: sink)
+      sink.write("\n")
     } else if alwaysArray {
       sink.write("[]\n")
     }
@@ -170,7 +236,7 @@ enum DocumentRunner {
     let several = inputs.paths.count > 1
 
     let render = { (document: InputDocument) throws(ReceiptError) in
-      try rendered(process(document), quiet ? nil : format)
+      try rendered(process(document), quiet ? nil : format, large: document.content.count >= largeDocumentBytes)
     }
     forEach(inputs, context: context, transform: render) { event in
       count += 1
@@ -200,7 +266,11 @@ enum DocumentRunner {
           if several || document.line != nil {
             context.stdout.write((count > 1 ? "\n" : "") + "==> \(TerminalSafeText(document.label)) <==\n")
           }
-          context.stdout.write(result.text)
+          if let writeText = result.writeText {
+            writeText(.cores) { context.stdout.write(bytes: $0) }
+          } else {
+            context.stdout.write(result.text)
+          }
         case .json:
           if let value = result.json { jsonArray.append(value) }
         case .ndjson:
@@ -251,7 +321,14 @@ enum DocumentRunner {
     for check in result.output.failedChecks {
       context.stderr.write("receipt-tool: check failed: \(whole.label): \(check.replacingNewlines)\n")
     }
-    if !inputs.quiet { context.stdout.write(format == .json ? (result.json?.rendered() ?? "") + "\n" : result.text) }
+    if !inputs.quiet {
+      if format == .json {
+        result.json?.write(to: context.stdout)
+        context.stdout.write("\n")
+      } else {
+        context.stdout.write(result.text)
+      }
+    }
     context.stderr.flush()
     return firstError ?? (result.output.failedChecks.isEmpty ? .ok : .checkFailed)
   }
@@ -292,15 +369,31 @@ enum DocumentRunner {
   struct Rendered {
     var output: DocumentOutput
     var text: String
-    var json: JSONValue?
+    var json: PendingJSON?
+    /// The text, written in pieces when its turn comes (a large document); nil: `text` holds it.
+    var writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil
   }
 
-  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?) -> Rendered {
+  /// From this size on, a document's output is written as it goes when its turn comes, rather than whole on its
+  /// worker thread: it is never held whole. Smaller ones are rendered on the workers, every core at once.
+  static let largeDocumentBytes = 1 << 20
+
+  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?, large: Bool = false) -> Rendered {
     switch format {
-    case .text: Rendered(output: output, text: output.text.rendered, json: nil)
-    case .ndjson: Rendered(output: output, text: output.json.rendered(pretty: false) + "\n", json: nil)
-    case .json: Rendered(output: output, text: "", json: output.json)
-    case nil: Rendered(output: output, text: "", json: nil)
+    case .text:
+      if large, let writeText = output.writeText {
+        return Rendered(output: output, text: "", json: nil, writeText: writeText)
+      }
+      return Rendered(output: output, text: output.text.rendered, json: nil)
+    case .ndjson:
+      return Rendered(
+        output: output,
+        text: String(decoding: output.pendingJSON().bytes(pretty: false), as: UTF8.self) + "\n", json: nil)
+    case .json:
+      var json = output.pendingJSON()
+      if !large { json.element = json.bytes(pretty: true, indent: 1) }
+      return Rendered(output: output, text: "", json: json)
+    case nil: return Rendered(output: output, text: "", json: nil)
     }
   }
 }

@@ -81,27 +81,47 @@ package final class OutputSink: @unchecked Sendable {
     if buffer.count >= limit { flush() }
   }
 
+  /// Writes bytes; a large piece goes out without a copy into the buffer.
+  package func write(bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { write(buffer: $0) }
+  }
+
+  /// Writes bytes valid during the call; a large piece goes out without a copy into the buffer.
+  package func write(buffer bytes: UnsafeBufferPointer<UInt8>) {
+    guard !isClosed else { return }
+    if buffer.count + bytes.count < limit {
+      buffer.append(contentsOf: bytes)
+      return
+    }
+    flush()
+    writeOut(UnsafeRawBufferPointer(bytes))
+  }
+
   package func flush() {
     guard !isClosed, !buffer.isEmpty else { return }
-    var offset = 0
-    buffer.withUnsafeBytes { raw in
-      while offset < raw.count {
-        let n = systemWrite(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE {
-            isClosed = true
-          } else {
-            failure = String(cString: strerror(errno))
-            isClosed = true
-          }
-          return
-        }
-        offset += n
-      }
-    }
+    buffer.withUnsafeBytes { writeOut($0) }
     buffer.removeAll(keepingCapacity: true)
   }
+
+  private func writeOut(_ raw: UnsafeRawBufferPointer) {
+    guard !isClosed else { return }
+    var offset = 0
+    while offset < raw.count {
+      let n = systemWrite(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE {
+          isClosed = true
+        } else {
+          failure = String(cString: strerror(errno))
+          isClosed = true
+        }
+        return
+      }
+      offset += n
+    }
+  }
+
 }
 
 @inline(__always)

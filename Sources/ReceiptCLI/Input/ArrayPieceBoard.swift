@@ -2,7 +2,14 @@ import ReceiptFormats
 
 /// Parses the pieces of one large transaction array on the other cores (`TransactionArraySplit`).
 package struct ArrayPieceHelpers: PieceHelpers {
-  package init() {}
+  /// Told that the input below an offset has been read in order, so its pages may be given back (a mapped file's
+  /// `InputBytes.readPrefixReleaser`); nil keeps every page.
+  let releaseReadPrefix: (@Sendable (Int) -> Void)?
+
+  /// - Parameter releaseReadPrefix: called with the offset below which the input has been read in order.
+  package init(releaseReadPrefix: (@Sendable (Int) -> Void)? = nil) {
+    self.releaseReadPrefix = releaseReadPrefix
+  }
 
   package func withBoard<R>(
     input: UnsafeBufferPointer<UInt8>, arrayStart: Int, pieceBytes: Int,
@@ -13,7 +20,7 @@ package struct ArrayPieceHelpers: PieceHelpers {
     // each, a helper waited whenever the reader was merging rows, and the 87 MB document took 12% longer.
     let board = ArrayPieceBoard(
       input: input, arrayStart: arrayStart, pieceBytes: pieceBytes, window: 4 * max(2, Cores.available),
-      parse: parse)
+      parse: parse, releaseReadPrefix: releaseReadPrefix)
     // Waiting on global-queue tasks cannot starve: the reader never waits for a piece no helper has
     // started (it parses such a piece itself), only for the helpers to notice the end.
     return try Cores.alongside(board.runUntilDone) {
@@ -53,16 +60,34 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
   /// The piece the reader will arrive at next.
   private var next = 1
   private var cancelled = false
+  /// Gives back the pages of the input the reader has passed (nil: keeps them), every `releaseStep` bytes.
+  private let releaseReadPrefix: (@Sendable (Int) -> Void)?
+  private var released = 0
+  private static let releaseStep = 4 << 20
 
   init(
     input: UnsafeBufferPointer<UInt8>, arrayStart: Int, pieceBytes: Int, window: Int,
-    parse: @escaping @Sendable (PieceClaim, _ abandoned: () -> Bool) -> ParsedPiece?
+    parse: @escaping @Sendable (PieceClaim, _ abandoned: () -> Bool) -> ParsedPiece?,
+    releaseReadPrefix: (@Sendable (Int) -> Void)? = nil
   ) {
     self.input = input
     self.arrayStart = arrayStart
     self.pieceBytes = pieceBytes
     self.window = window
     self.parse = parse
+    self.releaseReadPrefix = releaseReadPrefix
+  }
+
+  /// The reader stands at piece `k`'s start: the input before it is read (helpers only read from later
+  /// starts), so a mapped document's pages below it go back to the system, and a large document is not
+  /// resident whole on top of the transactions built from it. Touched again (an error's line count), they
+  /// are read again from the file. Only the reader's thread calls this.
+  private func passed(_ k: Int) {
+    guard let releaseReadPrefix, k < lock.locked({ pieces.count }) else { return }
+    let offset = lock.locked { pieces[k].start }
+    guard offset - released >= Self.releaseStep else { return }
+    releaseReadPrefix(offset)
+    released = offset
   }
 
   /// A helper's loop: parses pieces until the board says stop.
@@ -134,6 +159,7 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
       next = k + 1
       lock.broadcast()
     }
+    passed(k)
   }
 
   /// While a helper still parses piece `k`, the reader parses pieces further on.
@@ -149,7 +175,7 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
         lock.locked { while pieces[k].state == .claimed { lock.wait() } }
         continue
       }
-      return lock.locked {
+      let parsed = lock.locked {
         let parsed = pieces[k].state == .done ? pieces[k].parsed : nil
         pieces[k].state = .abandoned
         pieces[k].parsed = nil
@@ -157,6 +183,8 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
         lock.broadcast()
         return parsed
       }
+      passed(k)
+      return parsed
     }
   }
 

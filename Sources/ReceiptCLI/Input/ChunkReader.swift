@@ -176,6 +176,14 @@ struct ChunkReader {
   /// Reads ahead without consuming anything. Input that does not start with `{` or `[` is answered
   /// from its first byte, so a huge file of something else is not scanned for a newline.
   mutating func looksLikeNDJSON() throws(ReceiptToolError) -> Bool {
+    let answer = try firstLineDecidesNDJSON()
+    // A large one-line document was scanned to its end for a line break: its pages go back now, not after the
+    // decoder has built its transactions on top of them (it reads them again from the file as it goes).
+    if !answer, let mapping, mapping.count >= 1 << 20 { mapping.release(below: filled) }
+    return answer
+  }
+
+  private mutating func firstLineDecidesNDJSON() throws(ReceiptToolError) -> Bool {
     guard let first = try firstSignificantByte(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
       return false
     }

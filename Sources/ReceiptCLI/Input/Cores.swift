@@ -28,6 +28,39 @@ package enum Cores {
     return zip(items, results).map { item, result in result ?? transform(item) }
   }
 
+  /// `make` over consecutive ranges of `0..<count`, `size` indices each, on the other cores, handed to `deliver`
+  /// in order on this thread as each is ready; at most two ranges per core wait made, so memory stays bounded
+  /// however many there are. On one core, or for one range, all on this thread.
+  ///
+  /// `make` must be safe to call concurrently (it computes from what it is given and returns).
+  package static func inOrder<T>(
+    count: Int, size: Int, make: (Range<Int>) -> T, deliver: (T) -> Void
+  ) {
+    let size = max(1, size)
+    let ranges = stride(from: 0, to: max(0, count), by: size).map { $0..<min(count, $0 + size) }
+    guard available > 1, ranges.count > 1 else {
+      for range in ranges { deliver(make(range)) }
+      return
+    }
+    withoutActuallyEscaping(make) { make in
+      // Every result is waited for below, so `make` never runs after this returns.
+      var made: [BackgroundResult<T>?] = []
+      made.reserveCapacity(ranges.count)
+      func start() {
+        let range = ranges[made.count]
+        made.append(BackgroundResult { make(range) })
+      }
+      while made.count < min(ranges.count, 2 * available) { start() }
+      for i in ranges.indices {
+        guard let result = made[i] else { continue }
+        let value = result.value
+        made[i] = nil
+        if made.count < ranges.count { start() }
+        deliver(value)
+      }
+    }
+  }
+
   /// What the threads of `map` share: read-only items, the transform, and one result slot each.
   private struct MapShared<T, R>: @unchecked Sendable {
     let transform: (T) -> R
@@ -53,6 +86,11 @@ package enum Cores {
   /// `ArrayPieceHelpers` to split on any machine).
   package static var pieceHelpers: (any PieceHelpers)? {
     available > 1 ? ArrayPieceHelpers() : nil
+  }
+
+  /// `pieceHelpers` for the document `content`, giving back the pages of a mapped file as they are read.
+  static func pieceHelpers(reading content: InputBytes) -> (any PieceHelpers)? {
+    available > 1 ? ArrayPieceHelpers(releaseReadPrefix: content.readPrefixReleaser) : nil
   }
 }
 
@@ -109,4 +147,32 @@ final class SharedLock: @unchecked Sendable {
 
   /// With the lock held: wakes every thread in `wait`.
   func broadcast() { pthread_cond_broadcast(changed) }
+}
+
+/// How a renderer makes the output of a long list of transactions: in parts of `size` items, made on every core
+/// and written in order (`Cores.inOrder`), or all on the calling thread.
+package struct InOrderParts: Sendable {
+  /// Items per part.
+  package var size: Int
+  /// Whether parts are made on other cores.
+  package var onCores: Bool
+
+  /// Everything on the calling thread, in one part.
+  package static let here = InOrderParts(size: .max, onCores: false)
+  /// Parts of 1,024 transactions (about 1 MB of output) on every core.
+  package static let cores = InOrderParts(size: 1024, onCores: true)
+
+  package init(size: Int, onCores: Bool) {
+    self.size = max(1, size)
+    self.onCores = onCores
+  }
+
+  /// `make` over the parts of `0..<count`, `deliver` with each in order.
+  package func run(count: Int, make: (Range<Int>) -> [UInt8], deliver: ([UInt8]) -> Void) {
+    if onCores {
+      Cores.inOrder(count: count, size: size, make: make, deliver: deliver)
+    } else {
+      for start in stride(from: 0, to: count, by: size) { deliver(make(start..<min(count, start + size))) }
+    }
+  }
 }

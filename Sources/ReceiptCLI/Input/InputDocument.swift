@@ -90,6 +90,13 @@ package struct InputBytes: Sendable {
     Cores.detach { m.release(range) }
   }
 
+  /// For a large mapped document: gives back the resident pages below a buffer offset the decoder has read
+  /// past (read again from the file if touched). Nil for bytes in memory, where dropping pages would lose them.
+  var readPrefixReleaser: (@Sendable (Int) -> Void)? {
+    guard case .mapped(let m, let range) = storage, range.count >= 1 << 20 else { return nil }
+    return { offset in m.release(range.lowerBound..<(range.lowerBound + min(max(0, offset), range.count))) }
+  }
+
   /// Calls `body` with the bytes in place; the pointer is valid only during the call.
   package func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
     switch storage {

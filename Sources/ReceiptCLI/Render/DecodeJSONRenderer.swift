@@ -5,6 +5,50 @@ import ReceiptRules
 /// `decode --format json`: the documented schema, keys in a fixed order.
 package enum DecodeJSONRenderer {
   package static func render(_ doc: PurchaseHistory, input: InputDocument, catalog: Catalog) -> JSONValue {
+    var carried = CarriedJSON()
+    let transactions = doc.transactions.map { transaction($0, catalog: catalog, carried: &carried) }
+    return .object(members(doc, input: input, transactions: .array(transactions)))
+  }
+
+  /// `render`, written as it goes: each transaction straight from the history into `w`, which drains between
+  /// transactions, so a large document's output is never held whole (the tree held it several times over).
+  /// Gives `render`'s bytes (`TextLayoutFastPathTests.decodeJSONWrittenAsItGoesIsTheTreesText`).
+  package static func write(
+    _ doc: PurchaseHistory, input: InputDocument, catalog: Catalog, parts: InOrderParts = .here,
+    to w: inout JSONStreamWriter
+  ) {
+    w.beginObject()
+    for member in members(doc, input: input, transactions: .null) {
+      w.key(text: member.key)
+      guard member.key == "transactions" else {
+        w.value(member.value)
+        continue
+      }
+      w.beginArray()
+      let template = JSONStreamWriter(elementsOf: w, continuing: false)
+      // In parts (on every core, for a large history), each with its own memos: they give what one pass gives.
+      parts.run(count: doc.transactions.count) { range in
+        var part = JSONStreamWriter(elementsOf: template, continuing: range.lowerBound > 0)
+        var carried = CarriedJSON()
+        var memo = ProductMemo()
+        for i in range {
+          part.element()
+          writeTransaction(doc.transactions[i], catalog: catalog, carried: &carried, memo: &memo, to: &part)
+        }
+        return part.bytes
+      } deliver: { bytes in
+        w.append(elements: bytes)
+        w.flushIfFull()
+      }
+      w.endArray()
+    }
+    w.endObject()
+  }
+
+  /// The document's members in order, `transactions` given.
+  private static func members(
+    _ doc: PurchaseHistory, input: InputDocument, transactions: JSONValue
+  ) -> [(key: String, value: JSONValue)] {
     let source = doc.provenance
     var members: [(key: String, value: JSONValue)] = [
       ("input", input.inputJSON),
@@ -34,9 +78,7 @@ package enum DecodeJSONRenderer {
     members.append(("receipt", source.receipt.map(receipt) ?? .null))
     if !source.carriedFields.isEmpty { members.append(("receipt_attributes", carried(source.carriedFields))) }
     if !source.statedFields.isEmpty { members.append(("fields", fields(source.statedFields))) }
-    var carried = CarriedJSON()
-    let transactions = doc.transactions.map { transaction($0, catalog: catalog, carried: &carried) }
-    members.append(("transactions", .array(transactions)))
+    members.append(("transactions", transactions))
     members.append(("pending_renewals", .array(doc.renewals.map(pending))))
     members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
     if let secret = source.latestReceipt { members.append(("latest_receipt", .string(secret))) }
@@ -46,7 +88,7 @@ package enum DecodeJSONRenderer {
         "warnings",
         .array(doc.warnings.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })
       ))
-    return .object(members)
+    return members
   }
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
@@ -172,6 +214,132 @@ package enum DecodeJSONRenderer {
     if !t.statedFields.isEmpty { members.append(("fields", fields(t.statedFields))) }
     return .object(members)
   }
+
+  /// The catalog's answers for the product of the transaction before: a history mostly repeats its products.
+  struct ProductMemo {
+    var productID: String?
+    var product: CatalogProduct?
+    var stated: ProductType?
+    var hasExpiry = false
+    var ownership: Ownership = .unknown
+    var resolved: ResolvedProductType?
+  }
+
+  /// `transaction(_:catalog:carried:)` written straight into `w`: the same members, values and order.
+  static func writeTransaction(
+    _ t: PurchaseTransaction, catalog: Catalog, carried: inout CarriedJSON, memo: inout ProductMemo,
+    to w: inout JSONStreamWriter
+  ) {
+    if memo.productID != t.productID {
+      memo = ProductMemo(productID: t.productID, product: catalog.product(t.productID))
+      memo.resolved = resolveProductType(of: t, catalog: catalog)
+      (memo.stated, memo.hasExpiry, memo.ownership) = (t.productType, t.expiresDate != nil, t.ownership)
+    } else if memo.stated != t.productType || memo.hasExpiry != (t.expiresDate != nil) || memo.ownership != t.ownership
+    {
+      memo.resolved = resolveProductType(of: t, catalog: catalog)
+      (memo.stated, memo.hasExpiry, memo.ownership) = (t.productType, t.expiresDate != nil, t.ownership)
+    }
+    let resolved = memo.resolved
+    w.beginObject()
+    w.key("transaction_id")
+    w.string(t.transactionID)
+    w.key("original_transaction_id")
+    w.string(t.originalTransactionID)
+    w.key("product_id")
+    w.string(t.productID)
+    w.key("product_type")
+    w.string(resolved?.type.rawValue)
+    w.key("product_type_basis")
+    w.string(resolved?.basis.rawValue)
+    if let product = memo.product {
+      w.key("entitlements")
+      w.beginArray()
+      for entitlement in product.entitlements {
+        w.element()
+        w.string(entitlement)
+      }
+      w.endArray()
+    }
+    w.key("ownership")
+    w.string(t.ownership.raw)
+    w.key("ownership_assumed")
+    w.bool(t.ownershipAssumed)
+    w.key("quantity")
+    w.int(t.quantity)
+    w.key("purchase_date")
+    w.date(t.purchaseDate)
+    w.key("original_purchase_date")
+    w.date(t.originalPurchaseDate)
+    w.key("expires_date")
+    w.date(t.expiresDate)
+    w.key("cancellation_date")
+    w.date(t.revocation?.date)
+    w.key("cancellation_reason")
+    w.string(t.revocation?.reason?.code)
+    w.key("is_trial_period")
+    w.bool(t.offer?.isFreeTrial == true)
+    w.key("is_in_intro_offer_period")
+    w.bool(t.offer.map { $0.pricing != nil && !$0.isFreeTrial } ?? false)
+    w.key("is_upgraded")
+    w.bool(t.isUpgraded)
+    w.key("subscription_group")
+    w.string(t.subscriptionGroup)
+    w.key("web_order_line_item_id")
+    w.string(t.webOrderLineItemID)
+    w.key("promotional_offer_id")
+    w.string(t.offer?.kind == .promotional ? t.offer?.identifier : nil)
+    w.key("offer_code_ref_name")
+    w.string(t.offer?.kind == .offerCode ? t.offer?.identifier : nil)
+    w.key("sources")
+    w.beginArray()
+    for (source, name) in sourceNames where t.sources.contains(source) {
+      w.element()
+      w.string(name)
+    }
+    w.endArray()
+    if let type = t.revocation?.type {
+      w.key("revocation_type")
+      w.string(type)
+    }
+    if let offer = t.offer, t.sources.contains(.signedTransaction) {
+      w.key("offer")
+      w.beginObject()
+      w.key("kind")
+      w.string(offerKind(offer.kind))
+      w.key("identifier")
+      w.string(offer.identifier)
+      w.endObject()
+    }
+    if let signed = t.signedDate {
+      w.key("signed_date")
+      w.date(signed)
+    }
+    if let price = t.price {
+      w.key("price")
+      w.beginObject()
+      w.key("amount")
+      w.string(amountText(price))
+      w.key("currency")
+      w.string(price.currency)
+      w.endObject()
+    }
+    if !t.carriedFields.isEmpty {
+      w.key("attributes")
+      w.value(carried.json(of: t.carriedFields))
+    }
+    if !t.statedFields.isEmpty {
+      w.key("fields")
+      w.value(fields(t.statedFields))
+    }
+    w.endObject()
+  }
+
+  /// `TransactionSources.names`, each with its bit, in that order.
+  private static let sourceNames: [(TransactionSources, String)] = [
+    (.inApp, "in_app"), (.latestReceiptInfo, "latest_receipt_info"), (.legacyReceipt, "receipt"),
+    (.latestExpiredReceiptInfo, "latest_expired_receipt_info"), (.signedTransaction, "signed_transaction"),
+    (.appReceipt, "app_receipt"),
+  ]
 
   /// A stated price in its currency's minor digits (signed data states milliunits: 9990 is 9.99 USD), or as
   /// stated when that would drop digits.

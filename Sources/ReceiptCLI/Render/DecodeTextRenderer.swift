@@ -7,10 +7,32 @@ package enum DecodeTextRenderer {
   package static func render(_ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80)
     -> TerminalText
   {
-    let layout = TextLayout(color: color, width: width)
-    let source = doc.provenance
     // The whole document goes into one byte buffer, made a String once.
     var out = TerminalTextBuilder(capacity: 2048 + 400 * doc.transactions.count + 300 * doc.renewals.count)
+    write(doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: .max) { _ in }
+    return out.text
+  }
+
+  /// `render`, handed to `drain` in pieces of about 64 KiB as it is written, so a large document's text is never
+  /// held whole (`DecodeStreamingTests.decodeTextWrittenAsItGoesIsTheWholeText`).
+  package static func write(
+    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int = 80, parts: InOrderParts = .here,
+    drain: ([UInt8]) -> Void
+  ) {
+    var out = TerminalTextBuilder(capacity: drainBytes + 8192)
+    write(
+      doc, catalog: catalog, color: color, width: width, to: &out, drainEvery: drainBytes, parts: parts, drain: drain)
+    drain(out.takeBytes())
+  }
+
+  static let drainBytes = 1 << 16
+
+  private static func write(
+    _ doc: PurchaseHistory, catalog: Catalog, color: Bool, width: Int, to out: inout TerminalTextBuilder,
+    drainEvery: Int, parts: InOrderParts = .here, drain: ([UInt8]) -> Void
+  ) {
+    let layout = TextLayout(color: color, width: width)
+    let source = doc.provenance
     layout.appendFields(headRows(doc, layout: layout, color: color), to: &out)
 
     out.appendNewline()
@@ -19,10 +41,18 @@ package enum DecodeTextRenderer {
       out.append(" - \(source.duplicateRowsMerged) duplicate rows merged")
     }
     out.appendNewline()
-    var repeated = RepeatedValues()
-    for i in doc.transactions.indices {
-      out.appendNewline()
-      appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &out)
+    // In parts (on every core, for a large history), each with its own memo: it gives what one pass gives.
+    parts.run(count: doc.transactions.count) { range in
+      var part = TerminalTextBuilder(capacity: 400 * range.count)
+      var repeated = RepeatedValues()
+      for i in range {
+        part.appendNewline()
+        appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &part)
+      }
+      return part.takeBytes()
+    } deliver: { bytes in
+      out.append(built: bytes)
+      if out.count >= drainEvery { drain(out.takeBytes()) }
     }
     if !doc.renewals.isEmpty {
       out.appendNewline()
@@ -39,7 +69,6 @@ package enum DecodeTextRenderer {
       out.appendNewline()
       for w in doc.warnings { out.append("  \(w.path): \(w.message)\n" as TerminalText) }
     }
-    return out.text
   }
 
   /// The document's head: what it is, its status, signature check and envelope, notification, receipt and what it

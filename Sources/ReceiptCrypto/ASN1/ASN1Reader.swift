@@ -3,13 +3,16 @@
 /// Every length is checked against the bytes that remain before anything is read; lengths take at most four
 /// octets; nesting is limited to `maximumDepth`. `ASN1Rules` says whether indefinite and non-minimal lengths are
 /// accepted. The end of an indefinite length is found by an iterative scan, so hostile nesting cannot exhaust the
-/// stack. The app receipt decoder reads through this type too (its hot loop inlines `header`).
+/// stack. The app receipt decoder reads through this type too (its hot loop inlines `header`), so the element
+/// loop is inlinable: another module walks elements at this module's cost.
 public struct ASN1Reader: Sendable {
   /// Deeper than any receipt (the payload sits about eight levels down; a certificate about ten).
   @inlinable public static var maximumDepth: Int { 24 }
 
   public let bytes: [UInt8]
-  public private(set) var position: Int
+  /// Where the next element starts.
+  @inlinable public var position: Int { cursor }
+  @usableFromInline var cursor: Int
   /// One past the last byte this reader may read.
   public let limit: Int
   /// How many elements enclose this reader's range.
@@ -20,47 +23,68 @@ public struct ASN1Reader: Sendable {
   public init(_ bytes: [UInt8], range: Range<Int>? = nil, rules: ASN1Rules, depth: Int = 0) {
     let r = range ?? 0..<bytes.count
     self.bytes = bytes
-    self.position = max(0, min(r.lowerBound, bytes.count))
-    self.limit = max(position, min(r.upperBound, bytes.count))
+    self.cursor = max(0, min(r.lowerBound, bytes.count))
+    self.limit = max(cursor, min(r.upperBound, bytes.count))
     self.depth = depth
     self.rules = rules
   }
 
-  public var isAtEnd: Bool { position >= limit }
+  @inlinable public var isAtEnd: Bool { cursor >= limit }
 
   /// The tag of the next element without reading it.
-  public var peekTag: UInt8? { position < limit ? bytes[position] : nil }
+  @inlinable public var peekTag: UInt8? { cursor < limit ? bytes[cursor] : nil }
 
   /// The next element, or nil at the end of the range. Indefinite lengths are read only when the rules allow
   /// them and `allowIndefinite` is true.
+  @inlinable
   public mutating func next(allowIndefinite: Bool = true) throws(ASN1Error) -> ASN1Element? {
-    guard position < limit else { return nil }
+    guard cursor < limit else { return nil }
     var rules = self.rules
     rules.indefiniteLengthsAllowed = rules.indefiniteLengthsAllowed && allowIndefinite
     let element = try bytes.withUnsafeBufferPointer { (buffer) throws(ASN1Error) in
-      try Self.header(buffer, at: position, limit: limit, rules: rules)
+      try Self.header(buffer, at: cursor, limit: limit, rules: rules)
     }
     if element.isIndefinite {
       let found = try Self.findEnd(of: element, in: bytes, limit: limit, depth: depth)
-      position = found.end
+      cursor = found.end
       return found
     }
-    position = element.end
+    cursor = element.end
     return element
   }
 
   /// The next element, which must have `tag`; `name` describes it in errors.
+  @inlinable
   public mutating func expect(
     _ tag: UInt8, _ name: String, allowIndefinite: Bool = true
   ) throws(ASN1Error) -> ASN1Element {
-    let at = position
+    let at = cursor
     guard let element = try next(allowIndefinite: allowIndefinite) else {
-      throw ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found the end of the enclosing element", at)
+      throw Self.unexpected(nil, expecting: tag, name, at: at)
     }
-    guard element.tag == tag else {
-      throw ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found \(ASN1Tag.name(element.tag))", at)
-    }
+    guard element.tag == tag else { throw Self.unexpected(element.tag, expecting: tag, name, at: at) }
     return element
+  }
+
+  /// The definite-length element at `p` of a buffer read in place, which must have `tag` and end before `limit`
+  /// (`name` describes it in errors); moves `p` past it. The receipt payload's attribute reader takes this step.
+  @inlinable
+  public static func expect(
+    _ tag: UInt8, _ name: String, in bytes: UnsafeBufferPointer<UInt8>, at p: inout Int, limit: Int,
+    rules: ASN1Rules
+  ) throws(ASN1Error) -> ASN1Element {
+    guard p < limit else { throw unexpected(nil, expecting: tag, name, at: p) }
+    let found = try header(bytes, at: p, limit: limit, rules: rules)
+    guard found.tag == tag else { throw unexpected(found.tag, expecting: tag, name, at: p) }
+    p = found.end
+    return found
+  }
+
+  /// What `expect` says when the element at `offset` has tag `found` (nil: the enclosing element ended) where
+  /// `name` with `tag` was expected.
+  public static func unexpected(_ found: UInt8?, expecting tag: UInt8, _ name: String, at offset: Int) -> ASN1Error {
+    let what = found.map { ASN1Tag.name($0) } ?? "the end of the enclosing element"
+    return ASN1Error("expected \(name) (\(ASN1Tag.name(tag))), found \(what)", offset)
   }
 
   /// The next element if it has `tag`, else nil (nothing read).
@@ -70,13 +94,15 @@ public struct ASN1Reader: Sendable {
   }
 
   /// Fails unless every byte of the range was read.
+  @inlinable
   public func expectEnd(_ what: String) throws(ASN1Error) {
-    guard position >= limit else {
-      throw ASN1Error("\(limit - position) unexpected bytes after \(what)", position)
+    guard cursor >= limit else {
+      throw ASN1Error("\(limit - cursor) unexpected bytes after \(what)", cursor)
     }
   }
 
   /// A reader over a constructed element's content, one level deeper.
+  @inlinable
   public func children(of element: ASN1Element) throws(ASN1Error) -> ASN1Reader {
     guard element.isConstructed else {
       throw ASN1Error("expected a constructed element, found primitive \(ASN1Tag.name(element.tag))", element.offset)
@@ -85,6 +111,7 @@ public struct ASN1Reader: Sendable {
   }
 
   /// A reader over any element's content bytes (e.g. DER held inside an OCTET STRING), one level deeper.
+  @inlinable
   public func contents(of element: ASN1Element, rules: ASN1Rules? = nil) throws(ASN1Error) -> ASN1Reader {
     guard depth < Self.maximumDepth else {
       throw ASN1Error("nesting deeper than \(Self.maximumDepth) levels", element.offset)
@@ -94,6 +121,7 @@ public struct ASN1Reader: Sendable {
   }
 
   /// The content bytes of an element.
+  @inlinable
   public func content(_ element: ASN1Element) -> ArraySlice<UInt8> {
     bytes[element.contentStart..<element.contentEnd]
   }
@@ -104,6 +132,7 @@ public struct ASN1Reader: Sendable {
   }
 
   /// Whether an element's content octets are `expected`.
+  @inlinable
   public func contentEquals(_ element: ASN1Element, _ expected: [UInt8]) -> Bool {
     element.contentLength == expected.count && content(element).elementsEqual(expected)
   }

@@ -1,3 +1,4 @@
+import ReceiptCrypto
 import ReceiptModel
 
 /// How an app receipt arrived, recognised from content alone.
@@ -232,7 +233,8 @@ public struct AppReceiptInput: Sendable, Equatable {
   }
 }
 
-/// Standard base64 (RFC 4648 §4) with whitespace anywhere and optional padding.
+/// Base64 text as an app receipt arrives in (ReceiptCrypto's decoder with `Base64.Rules.text`: the standard
+/// alphabet, whitespace anywhere, loose padding), failing with a receipt error at the offending byte.
 public enum Base64Text {
   /// The decoded bytes; a character outside the alphabet is an error at its offset.
   public static func decode(_ text: [UInt8], path: [String]) throws(AppReceiptError) -> [UInt8] {
@@ -241,166 +243,24 @@ public enum Base64Text {
 
   /// `decode` over text in place.
   static func decode(_ text: UnsafeBufferPointer<UInt8>, path: [String]) throws(AppReceiptError) -> [UInt8] {
-    var start = 0
-    if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    let capacity = text.count / 4 * 3 + 3
-    var failure: AppReceiptError?
-    let out = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
-      do throws(AppReceiptError) {
-        written = try decode(text, from: start, into: output, path: path)
-      } catch {
-        failure = error
-        written = 0
-      }
-    }
-    if let failure { throw failure }
-    return out
-  }
-
-  static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-  /// What each byte means: its six bits, or one of the markers below.
-  static let symbolValues: [UInt8] = {
-    var table = [UInt8](repeating: invalid, count: 256)
-    for (i, c) in alphabet.enumerated() {
-      table[Int(c)] = UInt8(i)
-    }
-    for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = space }
-    table[0x3D] = pad
-    return table
-  }()
-  /// The twelve bits of two symbols read as one little-endian 16-bit word (entry `second << 8 | first`), or
-  /// `notAPair` when either byte is outside the alphabet: a group of four is two lookups and one test.
-  static let pairValues: [UInt16] = {
-    [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
-      // Filled with 0x80 bytes (0x8080 is also not a pair) eight words per step, then the 4,096 pairs through
-      // pointers: built once per process, and every input pays for it. (memset's `rep stos` would count as an
-      // instruction per byte.)
-      let raw = UnsafeMutableRawBufferPointer(buffer)
-      let fill: UInt64 = 0x8080_8080_8080_8080
-      var offset = 0
-      while offset &+ 64 <= raw.count {
-        for word in 0..<8 { raw.storeBytes(of: fill, toByteOffset: offset &+ word &* 8, as: UInt64.self) }
-        offset &+= 64
-      }
-      alphabet.withUnsafeBufferPointer { symbols in
-        for (high, first) in symbols.enumerated() {
-          let row = Int(first)
-          let value = UInt16(truncatingIfNeeded: high << 6)
-          for (low, second) in symbols.enumerated() {
-            buffer[Int(second) << 8 | row] = value | UInt16(truncatingIfNeeded: low)
-          }
-        }
-      }
-      count = buffer.count
-    }
-  }()
-  static let notAPair: UInt16 = 0x8000
-  static let invalid: UInt8 = 0xFF
-  static let space: UInt8 = 0xFE
-  static let pad: UInt8 = 0xFD
-
-  /// Decodes `input[start...]` into `output` (at least `input.count / 4 * 3 + 3` bytes) and returns the count.
-  /// Four symbols at a time while they are all in the alphabet; anything else (whitespace, padding, a bad
-  /// byte) goes one character at a time through the same state the fast path keeps.
-  static func decode(
-    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-    path: [String]
-  ) throws(AppReceiptError) -> Int {
-    try pairValues.withUnsafeBufferPointer { (pairs) throws(AppReceiptError) -> Int in
-      try decode(input, from: start, into: output, path: path, pairs: pairs)
+    do {
+      return try Base64.decode(text, rules: .text)
+    } catch {
+      throw AppReceiptError(.malformed, offset: error.offset, path: path, message: message(error.reason))
     }
   }
 
-  static func decode(
-    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-    path: [String], pairs: UnsafeBufferPointer<UInt16>
-  ) throws(AppReceiptError) -> Int {
-    return try symbolValues.withUnsafeBufferPointer { (table) throws(AppReceiptError) -> Int in
-      var accumulator: UInt32 = 0
-      var bits = 0
-      var padding = 0
-      // Symbols read one at a time; whole groups of four leave the count's remainder as it is.
-      var symbols = 0
-      var o = 0
-      var i = start
-      let n = input.count
-      while i < n {
-        // Whole quanta at a group boundary: no carried bits, so four symbols make three bytes, stored as one
-        // 32-bit word whose fourth byte the next group (or nothing) overwrites.
-        if bits == 0, padding == 0, let inBase = input.baseAddress, let outBase = output.baseAddress,
-          let pairBase = pairs.baseAddress
-        {
-          let raw = UnsafeRawPointer(inBase)
-          let out = UnsafeMutableRawPointer(outBase)
-          // Eight symbols make six bytes, stored as one 64-bit word whose last two bytes the next step (or the
-          // end of the text) overwrites: steps that fit the input and the output with those two spare bytes.
-          var steps = min((n &- i) / 8, max(0, output.count &- o &- 2) / 6)
-          while steps > 0 {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
-            let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
-            let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
-            let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
-            guard (a | b | c | d) & notAPair == 0 else { break }
-            let bytes = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
-            out.storeBytes(of: bytes.bigEndian, toByteOffset: o, as: UInt64.self)
-            o &+= 6
-            i &+= 8
-            steps &-= 1
-          }
-          // Groups that fit both the input and the output with the spare byte each 32-bit store writes.
-          let groups = min((n &- i) / 4, max(0, output.count &- o &- 1) / 3)
-          if groups >= 1 {
-            let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-            let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
-            let b = pairBase[Int(truncatingIfNeeded: word >> 16)]
-            if (a | b) & notAPair == 0 {
-              out.storeBytes(of: (UInt32(a) << 20 | UInt32(b) << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-              o &+= 3
-              i &+= 4
-            }
-          }
-          guard i < n else { break }
-        }
-        let c = input[i]
-        let value = table[Int(c)]
-        switch value {
-        case pad:
-          padding += 1
-          guard padding <= 2 else { throw error("more than two '=' padding characters", i, path) }
-          i += 1
-          continue
-        case space:
-          i += 1
-          continue
-        case invalid:
-          let shown = c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(DERTag.hex(c))"
-          throw error("\(shown) is not a base64 character", i, path)
-        default: break
-        }
-        guard padding == 0 else { throw error("base64 text continues after '=' padding", i, path) }
-        accumulator = accumulator << 6 | UInt32(value)
-        bits += 6
-        symbols += 1
-        if bits >= 8 {
-          bits -= 8
-          guard o < output.count else { throw error("base64 output overflow", i, path) }
-          output[o] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-          o += 1
-          accumulator &= (1 << UInt32(bits)) - 1
-        }
-        i += 1
-      }
-      guard symbols % 4 != 1 else {
-        throw error("base64 text ends in the middle of a byte (truncated?)", n, path)
-      }
-      return o
+  /// What the text rules can refuse, in the receipt's words.
+  static func message(_ reason: Base64Error.Reason) -> String {
+    switch reason {
+    case .invalidCharacter(let c):
+      let shown = c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(DERTag.hex(c))"
+      return "\(shown) is not a base64 character"
+    case .tooMuchPadding, .misplacedPadding, .missingPadding: return "more than two '=' padding characters"
+    case .symbolAfterPadding: return "base64 text continues after '=' padding"
+    case .impossibleLength, .nonZeroTrailingBits, .tooLong:
+      return "base64 text ends in the middle of a byte (truncated?)"
     }
-  }
-
-  static func error(_ message: String, _ offset: Int, _ path: [String]) -> AppReceiptError {
-    AppReceiptError(.malformed, offset: offset, path: path, message: message)
   }
 }
 

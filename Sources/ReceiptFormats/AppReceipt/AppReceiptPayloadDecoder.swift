@@ -376,21 +376,13 @@ struct FieldReader {
   private func expect(
     _ tag: UInt8, _ name: String, at p: inout Int, limit: Int
   ) throws(DERFailure) -> DERElement {
-    guard p < limit else {
-      throw DERFailure("expected \(name) (\(DERTag.name(tag))), found the end of the enclosing element", p)
-    }
-    let found = try element(at: p, limit: limit)
-    guard found.tag == tag else {
-      throw DERFailure("expected \(name) (\(DERTag.name(tag))), found \(DERTag.name(found.tag))", p)
-    }
-    p = found.end
-    return found
+    try ASN1Reader.expect(tag, name, in: bytes, at: &p, limit: limit, rules: .berDefiniteLengths)
   }
 
   /// An INTEGER element's value; failures are placed at the element.
   private func integer(_ element: DERElement) throws(DERFailure) -> Int64 {
     do {
-      return try DERReader.integer(content(element))
+      return try ASN1Reader.integer(content(element))
     } catch {
       throw DERFailure(error.message, element.offset)
     }
@@ -427,14 +419,14 @@ struct FieldReader {
         if Self.isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
       case DERTag.integer:
         if let v = Self.shortInteger(content(inner)) { return .integer(v) }
-        if let v = try? DERReader.integer(content(inner)) { return .integer(v) }
+        if let v = try? ASN1Reader.integer(content(inner)) { return .integer(v) }
       default: break
       }
     }
     return .bytes(Array(value(attribute)))
   }
 
-  /// INTEGER content of one to eight octets, read in place (as `DERReader.integer` reads it); nil for any other
+  /// INTEGER content of one to eight octets, read in place (as `ASN1Reader.integer` reads it); nil for any other
   /// length, which that general read takes.
   @inline(__always)
   static func shortInteger(_ body: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -512,7 +504,7 @@ struct FieldReader {
     let body = content(inner)
     if let value = Self.shortInteger(body) { return value }
     do throws(DERFailure) {
-      return try DERReader.integer(body)
+      return try ASN1Reader.integer(body)
     } catch {
       throw valueError(error.message, attribute)
     }

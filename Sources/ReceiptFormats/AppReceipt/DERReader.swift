@@ -50,22 +50,18 @@ final class DERPathStep: Sendable {
   }
 }
 
-/// ReceiptCrypto's `ASN1Reader` rules, read for receipts: the same header, length and nesting checks (it calls
-/// them), plus the ASN.1 path and source offset that receipt errors report. Indefinite lengths (BER) are
-/// accepted only when the caller asks, which the PKCS#7 envelope does: Xcode-signed receipts wrap the content
-/// that way.
+/// ReceiptCrypto's `ASN1Reader`, read for receipts: its element loop (headers, lengths, nesting, the end of an
+/// indefinite length) walks the elements, and this adds the ASN.1 path and source offset that receipt errors
+/// report. Indefinite lengths (BER) are accepted only when the caller asks, which the PKCS#7 envelope does:
+/// Xcode-signed receipts wrap the content that way.
 package struct DERReader: Sendable {
   /// ReceiptCrypto's bound: deeper than any receipt.
   package static let maximumDepth = ASN1Reader.maximumDepth
 
-  package let bytes: [UInt8]
-  package private(set) var position: Int
-  /// One past the last byte this reader may read.
-  package let limit: Int
+  /// The elements, read under BER rules; `next` asks for indefinite lengths only where the caller allows them.
+  private var reader: ASN1Reader
   /// The last step of this reader's ASN.1 path, linked to its parent's: joined only for an error.
   private let steps: DERPathStep?
-  /// How many elements enclose this reader's range.
-  package let depth: Int
   package let offsetMap: DEROffsetMap
 
   /// A reader over a whole buffer.
@@ -77,22 +73,27 @@ package struct DERReader: Sendable {
   package init(_ bytes: [UInt8], range: Range<Int>, path: [String] = [], offsetMap: DEROffsetMap = .identity) {
     var steps: DERPathStep?
     for step in path { steps = DERPathStep(step, after: steps) }
-    self.init(bytes: bytes, range: range, steps: steps, depth: 0, offsetMap: offsetMap)
+    self.init(reader: ASN1Reader(bytes, range: range, rules: .berEnvelope), steps: steps, offsetMap: offsetMap)
   }
 
-  private init(bytes: [UInt8], range: Range<Int>, steps: DERPathStep?, depth: Int, offsetMap: DEROffsetMap) {
-    self.bytes = bytes
-    self.position = range.lowerBound
-    self.limit = range.upperBound
+  private init(reader: ASN1Reader, steps: DERPathStep?, offsetMap: DEROffsetMap) {
+    self.reader = reader
     self.steps = steps
-    self.depth = depth
     self.offsetMap = offsetMap
   }
 
+  package var bytes: [UInt8] { reader.bytes }
+  package var position: Int { reader.position }
+  /// One past the last byte this reader may read.
+  package var limit: Int { reader.limit }
+  /// How many elements enclose this reader's range.
+  package var depth: Int { reader.depth }
+  package var isAtEnd: Bool { reader.isAtEnd }
+  /// The tag of the next element without reading it.
+  package var peekTag: UInt8? { reader.peekTag }
+
   /// The ASN.1 path of the elements this reader returns, for errors.
   package var path: [String] { steps?.path ?? [] }
-
-  package var isAtEnd: Bool { position >= limit }
 
   /// An error at a buffer offset, reported at its source offset with this reader's path (plus `step`).
   package func error(
@@ -102,133 +103,85 @@ package struct DERReader: Sendable {
       kind, offset: offsetMap.sourceOffset(offset), path: step.map { path + [$0] } ?? path, message: message)
   }
 
+  /// ReceiptCrypto's failure, placed in the receipt.
+  func error(_ failure: ASN1Error) -> AppReceiptError { error(failure.message, at: failure.offset) }
+
   /// The next element, or nil at the end of the range.
   package mutating func next(allowIndefinite: Bool = false) throws(AppReceiptError) -> DERElement? {
-    guard position < limit else { return nil }
-    let element = try Self.header(bytes, at: position, limit: limit, allowIndefinite: allowIndefinite) { m, o in
-      error(m, at: o)
+    do {
+      return try reader.next(allowIndefinite: allowIndefinite)
+    } catch {
+      throw self.error(error)
     }
-    if element.isIndefinite {
-      let found = try findEnd(of: element)
-      position = found.end
-      return found
-    }
-    position = element.end
-    return element
   }
 
   /// The next element, which must have `tag`; `name` describes it in errors.
   package mutating func expect(
     _ tag: UInt8, _ name: String, allowIndefinite: Bool = false
   ) throws(AppReceiptError) -> DERElement {
-    let at = position
-    guard let element = try next(allowIndefinite: allowIndefinite) else {
-      throw error("expected \(name) (\(DERTag.name(tag))), found the end of the enclosing element", at: at)
+    do {
+      return try reader.expect(tag, name, allowIndefinite: allowIndefinite)
+    } catch {
+      throw self.error(error)
     }
-    guard element.tag == tag else {
-      throw error("expected \(name) (\(DERTag.name(tag))), found \(DERTag.name(element.tag))", at: at)
-    }
-    return element
   }
 
   /// Fails unless every byte of the range was read.
   package func expectEnd(_ what: String) throws(AppReceiptError) {
-    guard position >= limit else {
-      throw error("\(limit - position) unexpected bytes after \(what)", at: position)
+    do {
+      try reader.expectEnd(what)
+    } catch {
+      throw self.error(error)
     }
   }
 
   /// A reader over a constructed element's content, one level deeper, with `step` (if any) added to the path.
   package func children(of element: DERElement, step: String? = nil) throws(AppReceiptError) -> DERReader {
-    guard element.isConstructed else {
-      throw error("expected a constructed element, found primitive \(DERTag.name(element.tag))", at: element.offset)
+    do {
+      return below(try reader.children(of: element), step: step)
+    } catch {
+      throw self.error(error)
     }
-    return try contents(of: element, step: step)
   }
 
   /// A reader over any element's content bytes (e.g. DER held inside an OCTET STRING), one level deeper.
   package func contents(of element: DERElement, step: String? = nil) throws(AppReceiptError) -> DERReader {
-    guard depth < Self.maximumDepth else {
-      throw error("nesting deeper than \(Self.maximumDepth) levels", at: element.offset)
-    }
-    return DERReader(
-      bytes: bytes, range: element.contentStart..<element.contentEnd,
-      // One node per added step, sharing the parent's: no path array is copied per element.
-      steps: step.map { DERPathStep($0, after: steps) } ?? steps, depth: depth + 1,
-      offsetMap: offsetMap)
-  }
-
-  /// Reads one identifier and length at `start` (ReceiptCrypto's reader, BER rules); the content must fit
-  /// before `limit`.
-  static func header(
-    _ bytes: [UInt8], at start: Int, limit: Int, allowIndefinite: Bool,
-    fail: (String, Int) -> AppReceiptError
-  ) throws(AppReceiptError) -> DERElement {
     do {
-      return try bytes.withUnsafeBufferPointer { (buffer) throws(DERFailure) in
-        try header(buffer, at: start, limit: limit, allowIndefinite: allowIndefinite)
-      }
+      return below(try reader.contents(of: element), step: step)
     } catch {
-      throw fail(error.message, error.offset)
+      throw self.error(error)
     }
   }
 
-  /// `header` over bytes in place; a failure carries only its message and offset, so a caller that reads many
-  /// elements builds the ASN.1 path for the one that fails, not for each.
-  @inline(__always)
-  static func header(
-    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, allowIndefinite: Bool
-  ) throws(DERFailure) -> DERElement {
-    try ASN1Reader.header(
-      bytes, at: start, limit: limit, rules: allowIndefinite ? .berEnvelope : .berDefiniteLengths)
-  }
-
-  /// Finds the end-of-contents octets that close an indefinite-length element (ReceiptCrypto's iterative scan).
-  func findEnd(of element: DERElement) throws(AppReceiptError) -> DERElement {
-    do {
-      return try ASN1Reader.findEnd(of: element, in: bytes, limit: limit, depth: depth)
-    } catch {
-      throw self.error(error.message, at: error.offset)
-    }
+  /// `child` with this reader's path (one node per added step, sharing the parent's: no path array is copied
+  /// per element) and offset map.
+  private func below(_ child: ASN1Reader, step: String?) -> DERReader {
+    DERReader(reader: child, steps: step.map { DERPathStep($0, after: steps) } ?? steps, offsetMap: offsetMap)
   }
 
   // MARK: Primitive values
 
   /// The content bytes of an element.
-  package func content(_ element: DERElement) -> ArraySlice<UInt8> {
-    bytes[element.contentStart..<element.contentEnd]
-  }
+  package func content(_ element: DERElement) -> ArraySlice<UInt8> { reader.content(element) }
 
-  /// A signed INTEGER that fits in 64 bits.
+  /// Whether an element's content octets are `expected`.
+  func contentEquals(_ element: DERElement, _ expected: [UInt8]) -> Bool { reader.contentEquals(element, expected) }
+
+  /// A signed INTEGER that fits in 64 bits (ReceiptCrypto's read, BER: redundant sign octets allowed).
   package func integer(_ element: DERElement, step: String? = nil) throws(AppReceiptError) -> Int64 {
-    guard element.tag == DERTag.integer else {
-      throw error("expected an INTEGER, found \(DERTag.name(element.tag))", at: element.offset, step: step)
-    }
-    guard element.contentStart >= 0, element.contentStart <= element.contentEnd, element.contentEnd <= bytes.count
-    else { throw error("INTEGER content outside the buffer", at: element.offset, step: step) }
     do {
-      return try bytes.withUnsafeBufferPointer { (buffer) throws(DERFailure) in
-        try Self.integer(UnsafeBufferPointer(rebasing: buffer[element.contentStart..<element.contentEnd]))
-      }
+      return try reader.integer(element)
     } catch {
-      throw self.error(error.message, at: element.offset, step: step)
+      throw self.error(error.message, at: error.offset, step: step)
     }
   }
 
-  /// The value of INTEGER content octets that fit in 64 bits; a failure's offset is meaningless (0).
-  @inline(__always)
-  static func integer(_ body: UnsafeBufferPointer<UInt8>) throws(DERFailure) -> Int64 {
-    try ASN1Reader.integer(body)
-  }
-
-  /// Dotted text of an OBJECT IDENTIFIER (`1.2.840.113549.1.7.2`).
+  /// Dotted text of an OBJECT IDENTIFIER (`1.2.840.113549.1.7.2`), non-minimal arcs tolerated.
   package func objectIdentifier(_ element: DERElement) throws(AppReceiptError) -> String {
-    guard element.tag == DERTag.objectIdentifier else {
-      throw error("expected an OBJECT IDENTIFIER, found \(DERTag.name(element.tag))", at: element.offset)
+    do {
+      return try reader.dottedObjectIdentifier(element)
+    } catch {
+      throw self.error(error)
     }
-    guard let text = OID.dottedText(content(element)) else {
-      throw error("malformed OBJECT IDENTIFIER", at: element.offset)
-    }
-    return text
   }
 }

@@ -25,14 +25,7 @@ struct PKCS7Envelope {
     let contentInfo = try top.expect(DERTag.sequence, "the PKCS#7 ContentInfo", allowIndefinite: true)
     try top.expectEnd("the PKCS#7 ContentInfo")
     var info = try top.children(of: contentInfo, step: "ContentInfo")
-    let typeElement = try info.expect(DERTag.objectIdentifier, "the content type")
-    // Compared as bytes first: the dotted text is made only for another encoding or a message.
-    if !info.contentEquals(typeElement, Self.signedDataOIDBytes) {
-      let type = try info.objectIdentifier(typeElement)
-      guard type == signedDataOID else {
-        throw info.error("content type \(type) is not PKCS#7 signedData (\(signedDataOID))", at: typeElement.offset)
-      }
-    }
+    try info.expectObjectIdentifier(Self.signedDataName, "content type")
     let explicit = try info.expect(DERTag.context0, "[0] SignedData", allowIndefinite: true)
     try info.expectEnd("the SignedData")
     var wrapper = try info.children(of: explicit)
@@ -52,13 +45,7 @@ struct PKCS7Envelope {
 
     let encap = try signed.expect(DERTag.sequence, "the encapsulated content info", allowIndefinite: true)
     var encapReader = try signed.children(of: encap, step: "encapContentInfo")
-    let eTypeElement = try encapReader.expect(DERTag.objectIdentifier, "the encapsulated content type")
-    if !encapReader.contentEquals(eTypeElement, Self.dataOIDBytes) {
-      let eType = try encapReader.objectIdentifier(eTypeElement)
-      guard eType == dataOID else {
-        throw encapReader.error("encapsulated content type \(eType) is not data (\(dataOID))", at: eTypeElement.offset)
-      }
-    }
+    try encapReader.expectObjectIdentifier(Self.dataName, "encapsulated content type")
     guard let eExplicit = try encapReader.next(allowIndefinite: true) else {
       throw encapReader.error("no receipt content: the signature is detached", at: encap.offset)
     }
@@ -92,6 +79,8 @@ struct PKCS7Envelope {
   /// The content octets of the two OIDs every receipt has.
   static let signedDataOIDBytes: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
   static let dataOIDBytes: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+  static let signedDataName = OIDName(signedDataOIDBytes, signedDataOID, "PKCS#7 signedData")
+  static let dataName = OIDName(dataOIDBytes, dataOID, "data")
 
   /// Names of the digest algorithms.
   static let algorithmNames: [OIDName] = [
@@ -218,12 +207,16 @@ struct PKCS7Envelope {
 }
 
 extension DERReader {
-  /// The tag of the next element without reading it.
-  var peekTag: UInt8? { position < limit ? bytes[position] : nil }
-
-  /// Whether an element's content octets are `expected`.
-  func contentEquals(_ element: DERElement, _ expected: [UInt8]) -> Bool {
-    element.contentLength == expected.count && content(element).elementsEqual(expected)
+  /// The next element, an OBJECT IDENTIFIER that must be `expected`; `what` names it in errors
+  /// (`content type 1.2.3 is not data (1.2.840.113549.1.7.1)`).
+  mutating func expectObjectIdentifier(_ expected: OIDName, _ what: String) throws(AppReceiptError) {
+    let element = try expect(DERTag.objectIdentifier, "the \(what)")
+    // Compared as bytes first: the dotted text is made only for another encoding or a message.
+    guard !contentEquals(element, expected.bytes) else { return }
+    let text = try objectIdentifier(element)
+    guard text == expected.dotted else {
+      throw error("\(what) \(text) is not \(expected.name) (\(expected.dotted))", at: element.offset)
+    }
   }
 
   /// The name `names` gives an OBJECT IDENTIFIER, else its dotted text (`1.2.3.4`).

@@ -1,0 +1,289 @@
+import ReceiptModel
+
+/// Writes JSON as it is produced, into a buffer handed to `drain` whenever it passes `limit` bytes, so a large
+/// document's output never sits whole in memory. For the same value it writes exactly what
+/// `JSONValue.rendered(pretty:indent:)` writes: members in the order given, two-space indents when pretty.
+///
+/// Bytes go straight into memory the writer owns (room made once per token, not per byte). Keys are written as
+/// given, unescaped: they are the renderers' own ASCII literals.
+package struct JSONStreamWriter {
+  private let storage: Storage
+  private let pretty: Bool
+  /// The nesting level of the container being written (the indent of its members is one more).
+  private var depth: Int
+  /// Nothing written yet in the current container (so no comma before the next member or element).
+  private var first = true
+  private let limit: Int
+  private let drain: ((UnsafeBufferPointer<UInt8>) -> Void)?
+
+  /// - Parameters:
+  ///   - pretty: two-space indents, one member per line; otherwise one line.
+  ///   - indent: the level of the value written, as `rendered(pretty:indent:)` takes it.
+  ///   - limit: the buffer is drained once it holds this many bytes (at `flushIfFull`).
+  ///   - drain: receives the bytes written, valid during the call; nil keeps them all for `bytes`.
+  package init(
+    pretty: Bool, indent: Int = 0, limit: Int = 1 << 16, drain: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
+  ) {
+    self.pretty = pretty
+    self.depth = indent
+    self.limit = limit
+    self.drain = drain
+    storage = Storage(capacity: drain == nil ? 4096 : limit + 4096)
+  }
+
+  /// A writer for elements of the array `writer` is writing, made apart (on another thread) and added with
+  /// `append(elements:)`; `continuing` when elements come before them.
+  package init(elementsOf writer: JSONStreamWriter, continuing: Bool) {
+    self.init(pretty: writer.pretty, indent: writer.depth)
+    first = !continuing
+  }
+
+  /// Adds elements written apart (`init(elementsOf:continuing:)`), at least one.
+  package mutating func append(elements bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    bytes.withUnsafeBufferPointer { storage.append($0) }
+    first = false
+  }
+
+  /// What was written and not yet drained.
+  package var bytes: [UInt8] { Array(storage.written) }
+
+  /// Hands what was written to `drain` once it is over the limit.
+  package mutating func flushIfFull() {
+    if storage.count >= limit { flush() }
+  }
+
+  /// Hands everything written to `drain` (nothing without one).
+  package mutating func flush() {
+    guard let drain, storage.count > 0 else { return }
+    drain(storage.written)
+    storage.count = 0
+  }
+
+  // MARK: Containers
+
+  package mutating func beginObject() { open(UInt8(ascii: "{")) }
+
+  package mutating func endObject() { close(UInt8(ascii: "}")) }
+
+  package mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+  package mutating func endArray() { close(UInt8(ascii: "]")) }
+
+  private mutating func open(_ bracket: UInt8) {
+    storage.append(bracket)
+    depth += 1
+    first = true
+  }
+
+  private mutating func close(_ bracket: UInt8) {
+    depth -= 1
+    // An empty container is `{}` or `[]`, on one line.
+    if !first, pretty { newline() }
+    storage.append(bracket)
+    first = false
+  }
+
+  /// Starts the next element of the array being written.
+  package mutating func element() {
+    if !first { storage.append(UInt8(ascii: ",")) }
+    if pretty { newline() }
+    first = false
+  }
+
+  /// Starts the member `key` of the object being written.
+  package mutating func key(_ key: StaticString) {
+    separate()
+    let n = key.utf8CodeUnitCount
+    let p = storage.room(n + 4)
+    p[0] = UInt8(ascii: "\"")
+    (p + 1).update(from: key.utf8Start, count: n)
+    p[n + 1] = UInt8(ascii: "\"")
+    p[n + 2] = UInt8(ascii: ":")
+    if pretty {
+      p[n + 3] = UInt8(ascii: " ")
+      storage.count += n + 4
+    } else {
+      storage.count += n + 3
+    }
+  }
+
+  /// Starts a member whose key is text (escaped as a JSON string).
+  package mutating func key(text: String) {
+    separate()
+    string(text)
+    storage.append(UInt8(ascii: ":"))
+    if pretty { storage.append(UInt8(ascii: " ")) }
+  }
+
+  private mutating func separate() {
+    if !first { storage.append(UInt8(ascii: ",")) }
+    if pretty { newline() }
+    first = false
+  }
+
+  private mutating func newline() {
+    let n = 2 * depth
+    let p = storage.room(n + 1)
+    p[0] = 0x0A
+    (p + 1).initialize(repeating: UInt8(ascii: " "), count: n)
+    storage.count += n + 1
+  }
+
+  // MARK: Values
+
+  /// A whole value, as `JSONValue.rendered` writes it at this place.
+  package mutating func value(_ value: JSONValue) {
+    var out: [UInt8] = []
+    value.write(to: &out, pretty: pretty, indent: depth)
+    out.withUnsafeBufferPointer { storage.append($0) }
+  }
+
+  package mutating func null() { storage.append(ascii: "null") }
+
+  package mutating func bool(_ b: Bool) { storage.append(ascii: b ? "true" : "false") }
+
+  /// A string, escaped as `JSONValue.string` is.
+  package mutating func string(_ s: String) {
+    var s = s
+    // Short ASCII without anything to escape (ids, product ids, dates) is copied as it is.
+    let copied = s.withUTF8 { utf8 -> Bool in
+      guard let base = utf8.baseAddress else { return false }
+      // Eight bytes at a time, then byte by byte: printable ASCII other than '"' and '\\' needs no escape.
+      var i = WordScan.skip(base, from: 0, to: utf8.count) { v in
+        WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.equal(v, 0x7F) | WordScan.below(v, 0x20)
+          | WordScan.nonASCII(v)
+      }
+      while i < utf8.count {
+        let b = base[i]
+        if b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x7F { return false }
+        i += 1
+      }
+      let p = storage.room(utf8.count + 2)
+      p[0] = UInt8(ascii: "\"")
+      (p + 1).update(from: base, count: utf8.count)
+      p[utf8.count + 1] = UInt8(ascii: "\"")
+      storage.count += utf8.count + 2
+      return true
+    }
+    guard !copied else { return }
+    var out: [UInt8] = []
+    JSONValue.writeString(s, to: &out)
+    out.withUnsafeBufferPointer { storage.append($0) }
+  }
+
+  /// A string, or null.
+  package mutating func string(_ s: String?) {
+    if let s { string(s) } else { null() }
+  }
+
+  /// An integer as decimal digits (`JSONValue.int`), or null.
+  package mutating func int(_ i: Int?) {
+    guard let i else { return null() }
+    var v = i.magnitude
+    var digits = 1
+    var rest = v / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let sign = i < 0 ? 1 : 0
+    let p = storage.room(digits + sign)
+    if sign == 1 { p[0] = UInt8(ascii: "-") }
+    var k = digits + sign
+    repeat {
+      k -= 1
+      p[k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+      v /= 10
+    } while k > sign
+    storage.count += digits + sign
+  }
+
+  /// A moment as `Timestamp.iso8601` spells it, quoted, or null.
+  package mutating func date(_ t: Timestamp?) {
+    guard let t else { return null() }
+    let ms = t.milliseconds
+    guard ms >= 0, ms <= Timestamp.maximumMilliseconds else { return string(t.iso8601) }
+    let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
+    let (y, m, d) = Timestamp.civil(fromDays: days)
+    let seconds = msOfDay / 1000
+    let milli = msOfDay % 1000
+    let p = storage.room(26)
+    func put(_ v: Int64, _ at: Int, _ width: Int) {
+      var v = v
+      var k = width
+      while k > 0 {
+        k -= 1
+        p[at + k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+        v /= 10
+      }
+    }
+    p[0] = UInt8(ascii: "\"")
+    put(y, 1, 4)
+    p[5] = UInt8(ascii: "-")
+    put(m, 6, 2)
+    p[8] = UInt8(ascii: "-")
+    put(d, 9, 2)
+    p[11] = UInt8(ascii: "T")
+    put(seconds / 3600, 12, 2)
+    p[14] = UInt8(ascii: ":")
+    put(seconds / 60 % 60, 15, 2)
+    p[17] = UInt8(ascii: ":")
+    put(seconds % 60, 18, 2)
+    var end = 20
+    if milli != 0 {
+      p[20] = UInt8(ascii: ".")
+      put(milli, 21, 3)
+      end = 24
+    }
+    p[end] = UInt8(ascii: "Z")
+    p[end + 1] = UInt8(ascii: "\"")
+    storage.count += end + 2
+  }
+
+  /// The bytes: a growable buffer the writer alone holds.
+  private final class Storage {
+    var base: UnsafeMutablePointer<UInt8>
+    var capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+      self.capacity = max(64, capacity)
+      base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Where the next `n` bytes go (the caller writes them, then adds to `count`).
+    @inline(__always) func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+      if capacity - count < n { grow(to: count + n) }
+      return base + count
+    }
+
+    private func grow(to minimum: Int) {
+      let larger = max(minimum, 2 * capacity)
+      let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+      moved.update(from: base, count: count)
+      base.deallocate()
+      base = moved
+      capacity = larger
+    }
+
+    @inline(__always) func append(_ b: UInt8) {
+      room(1).pointee = b
+      count += 1
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard let from = bytes.baseAddress else { return }
+      room(bytes.count).update(from: from, count: bytes.count)
+      count += bytes.count
+    }
+
+    func append(ascii text: StaticString) {
+      append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+  }
+}
