@@ -240,6 +240,125 @@ struct RuleFastPathTests {
     #expect(scanned.count > 100, "the batch holds upgrades to compare")
   }
 
+  /// The plain purchase order: by date (undated first), then by transaction_id as text, read from the ledger.
+  static func plainPurchaseOrder(_ ledger: RevenueLedger) -> [Int] {
+    let dates = (0..<ledger.distinctTransactions).map { ledger.purchaseDate(at: $0)?.milliseconds ?? Int64.min }
+    return (0..<ledger.distinctTransactions).sorted { a, b in
+      dates[a] != dates[b] ? dates[a] < dates[b] : ledger.idText(at: a) < ledger.idText(at: b)
+    }
+  }
+
+  @Test func purchaseOrderBySortedKeysGivesThePlainSort() throws {
+    for (name, history, _) in try Self.histories() {
+      // Text ids beside numeric ones (a leading zero or letters make an id text), and shared dates.
+      var mixed = history
+      for i in mixed.transactions.indices where i % 3 == 0 {
+        mixed.transactions[i].transactionID = (i % 2 == 0 ? "0" : "id-") + mixed.transactions[i].transactionID
+      }
+      for i in mixed.transactions.indices where i % 4 == 0 {
+        mixed.transactions[i].purchaseDate = i % 8 == 0 ? nil : mixed.transactions[0].purchaseDate
+      }
+      for h in [history, mixed] {
+        var whole = RevenueLedger()
+        whole.add(h)
+        #expect(whole.purchaseOrder() == Self.plainPurchaseOrder(whole), "\(name)")
+        // Kept as entries after a first document of one transaction.
+        var first = PurchaseHistory(format: h.provenance.format)
+        first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other", vocabulary: .test)]
+        var entries = RevenueLedger()
+        entries.add(first)
+        entries.add(h)
+        #expect(entries.purchaseOrder() == Self.plainPurchaseOrder(entries), "\(name)")
+      }
+    }
+  }
+
+  @Test func catalogLookupGivesTheCatalogsEntry() throws {
+    for (name, history, shapeCatalog) in try Self.histories() {
+      // With the shape's catalog, and without one (every product's facts are none).
+      for catalog in [shapeCatalog, Catalog()] {
+        var lookup = CatalogLookup(catalog)
+        for t in history.transactions {
+          let facts = lookup.facts(t.productID)
+          #expect(facts.product == catalog.product(t.productID), "\(name)")
+          #expect(
+            resolveProductType(of: t, product: facts.product) == resolveProductType(of: t, catalog: catalog), "\(name)")
+          let fast = Result { () throws(ReceiptError) in try valueOf(t, product: facts) }
+          let plain = Result { () throws(ReceiptError) in try valueOf(t, catalog: catalog) }
+          #expect(fast == plain, "\(name)")
+        }
+      }
+    }
+    // More ids than slots: every slot is shared, and each id still finds its own entry.
+    let products = (0..<3_000).map { CatalogProduct(productID: "com.example.p\($0)", type: .consumable) }
+    let catalog = Catalog(products)
+    var lookup = CatalogLookup(catalog)
+    for round in 0..<2 {
+      for id in products.map(\.productID) + ["absent", ""] {
+        #expect(lookup.facts(id).product == catalog.product(id), "\(id) round \(round)")
+      }
+    }
+  }
+
+  @Test func rowKeysByDayGiveTheGroupingsKey() {
+    var dates: [Timestamp?] = [nil]
+    let edges: [Int64] = [
+      Int64.min, -86_400_001, -86_400_000, -1, 0, 1, 86_399_999, 86_400_000, Timestamp.maximumMilliseconds,
+      Timestamp.maximumMilliseconds + 1, Int64.max,
+    ]
+    dates += edges.map { Timestamp(unchecked: $0) }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<3_000 {
+      dates.append(Timestamp(unchecked: Int64.random(in: 0...Timestamp.maximumMilliseconds, using: &generator)))
+    }
+    var report = RevenueReport(hasProceeds: false)
+    // One report asked in every grouping in turn: a key remembered for one grouping never answers another.
+    for round in 0..<2 {
+      for grouping in RevenueGrouping.allCases {
+        for date in dates + dates.reversed() {
+          #expect(
+            report.rowKey(grouping, productID: "p", date: date) == grouping.key(productID: "p", date: date),
+            "\(grouping) \(date?.milliseconds ?? 0) round \(round)")
+        }
+      }
+    }
+  }
+
+  @Test func firstDocumentLoadedByFieldsGivesWhatEntriesGive() throws {
+    for (name, history, catalog) in try Self.histories() {
+      var whole = RevenueLedger()
+      whole.add(history)
+      // The same transactions kept as entries, after a first document of one unrelated transaction.
+      var first = PurchaseHistory(format: history.provenance.format)
+      first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other", vocabulary: .test)]
+      var entries = RevenueLedger()
+      entries.add(first)
+      entries.add(history)
+      // The first record carries the document's merged rows, and the entries' first record is "first".
+      func unmarked(_ records: [LedgerRecord]) -> [LedgerRecord] {
+        records.filter { $0.transactionID != "first" }.map { r in
+          var r = r
+          r.duplicateRows = 0
+          return r
+        }
+      }
+      let a = unmarked(try whole.records(catalog: catalog, copy: "c"))
+      let b = unmarked(try entries.records(catalog: catalog, copy: "c"))
+      #expect(a.count == history.transactions.count, "\(name)")
+      #expect(a == b, "\(name)")
+      for grouping in RevenueGrouping.allCases {
+        for commission in CommissionPlan.allCases {
+          let x = try whole.report(catalog: catalog, grouping: grouping, commission: commission)
+          var y = try entries.report(catalog: catalog, grouping: grouping, commission: commission)
+          y.counts.counted -= 1
+          y.counts.unpriced -= 1
+          #expect(x.currencies == y.currencies, "\(name) \(grouping) \(commission)")
+          #expect(x.counts == y.counts, "\(name) \(grouping) \(commission)")
+        }
+      }
+    }
+  }
+
   @Test func aConsideredTransactionReadsTheTransactionItWasGiven() throws {
     for (name, history, catalog) in try Self.histories().prefix(3) {
       let known = history.known(at: ReceiptShape.endOfHistory.timestamp)

@@ -39,7 +39,13 @@ public func resolveProductType(of transaction: PurchaseTransaction, catalog: Cat
 /// `resolveProductType(of:catalog:)` on a transaction's fields.
 func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> ResolvedProductType? {
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
-  if let product = catalog.product(transaction.productID) {
+  return resolveProductType(of: transaction, product: catalog.product(transaction.productID))
+}
+
+/// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
+func resolveProductType(of transaction: PurchaseTransaction, product: CatalogProduct?) -> ResolvedProductType? {
+  if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
+  if let product {
     let unshareable = product.type == .consumable || product.type == .nonRenewing
     return ResolvedProductType(
       type: product.type, basis: .catalog,

@@ -204,6 +204,36 @@ public struct RevenueReport: Sendable {
     }
   }
 
+  /// `grouping.key(productID:date:)`, remembered by UTC day for `--by month` and `day`: a report makes a row
+  /// key for every event, and writing a date's text costs more than the rest of the event.
+  mutating func rowKey(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> String {
+    // Within 1970...9999 `iso8601` begins with the day's date whatever the time; outside it, no shortcut.
+    guard grouping == .month || grouping == .day, let date, date.milliseconds >= 0,
+      date.milliseconds <= Timestamp.maximumMilliseconds
+    else { return grouping.key(productID: productID, date: date) }
+    let day = date.milliseconds / 86_400_000
+    if dayKeysGrouping != grouping {
+      dayKeys = [:]
+      lastDayKey = nil
+      dayKeysGrouping = grouping
+    }
+    if let last = lastDayKey, last.day == day { return last.key }
+    let key: String
+    if let known = dayKeys[day] {
+      key = known
+    } else {
+      key = grouping.key(productID: productID, date: date)
+      dayKeys[day] = key
+    }
+    lastDayKey = (day, key)
+    return key
+  }
+
+  /// Row keys by UTC day in `dayKeysGrouping`, and the last one asked for (`rowKey`).
+  private var dayKeys: [Int64: String] = [:]
+  private var dayKeysGrouping: RevenueGrouping?
+  private var lastDayKey: (day: Int64, key: String)?
+
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
     if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
       unpriced.values[recent.at] = try addMoney(unpriced.values[recent.at], units, what: "unpriced units")
@@ -302,20 +332,22 @@ extension RevenueLedger {
   /// the caller likes), sum to the one-pass report (`report(summing:)`); nil when it must be made in one pass.
   ///
   /// Without proceeds the paid service before a sale (the one fact that needs the sales before it) is not
-  /// tracked, so the order is simply cut. The sum is the one pass's report exactly: without proceeds or a
+  /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept. The sum is the one pass's report exactly: without proceeds or a
   /// negative price every total only grows, so a part or the sum overflows exactly when one pass does; and on
   /// any error the caller makes that pass, so the error is the one it meets first.
   public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
     guard commission == .none, count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
-      || entries.indices.contains { entries[$0].price.map { $0.amount.units < 0 } ?? false }
+      || rare.contains { $0.price.map { $0.amount.units < 0 } ?? false }
     guard !hasNegativePrice else { return nil }
-    let order = purchaseOrder()
-    guard order.count >= count else { return nil }
+    // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
+    // transactions in the order they lie in memory saves the sort and a cache miss on each.
+    let total = distinctTransactions
+    guard total >= count else { return nil }
     let upgrades = upgradeMoments()
     return (0..<count).map { i in
-      ReportPart(positions: Array(order[order.count * i / count..<order.count * (i + 1) / count]), upgrades: upgrades)
+      ReportPart(positions: Array(total * i / count..<total * (i + 1) / count), upgrades: upgrades)
     }
   }
 
@@ -380,13 +412,18 @@ extension RevenueLedger {
   ) throws(ReceiptError) {
     // Paid service per subscription, in purchase order, for the standard plan's second year.
     var service: [IDKey: PaidServiceSoFar] = [:]
+    var lookup = CatalogLookup(catalog)
     func record(_ t: borrowing PurchaseTransaction, at position: Int) throws(ReceiptError) {
+      let facts = lookup.facts(t.productID)
       let isSubscription =
-        tracksPaidService && resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable
+        tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
       let chain = isSubscription ? chainKey(at: position) : nil
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      let before: Int64? = chain.map { service[$0]?.before(sale: t.purchaseDate) ?? 0 }
-      let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, catalog: catalog) : nil
+      // The chain is hashed once: its index serves the read here and the write below (nothing is inserted
+      // between them).
+      let held = chain.flatMap { service.index(forKey: $0) }
+      let before: Int64? = chain.map { _ in held.map { service.values[$0].before(sale: t.purchaseDate) } ?? 0 }
+      let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
       if let chain, t.isOwnedByPurchaser {
         var isTrial = false
         if case .trial = value { isTrial = true }
@@ -399,7 +436,13 @@ extension RevenueLedger {
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        service[chain, default: PaidServiceSoFar()].add(milliseconds: paid, refunded: t.revocation?.date)
+        if let held {
+          service.values[held].add(milliseconds: paid, refunded: t.revocation?.date)
+        } else {
+          var first = PaidServiceSoFar()
+          first.add(milliseconds: paid, refunded: t.revocation?.date)
+          service[chain] = first
+        }
       }
       try body(
         LedgerRecord(
@@ -410,12 +453,18 @@ extension RevenueLedger {
     // Without a first document's transaction there are no entries either, so no position to record.
     guard let names = firstDocument.first?.vocabulary else { return }
     var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
-    for position in positions {
-      if position < firstDocument.count {
-        try record(firstDocument[position], at: position)
-      } else {
-        load(entries[position - firstDocument.count], into: &loaded)
-        try record(loaded, at: position)
+    // The first document's transactions are loaded field by field, as entries are: an array's element passed
+    // on is a copy, every field retained and released.
+    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else { return }
+      for position in positions {
+        if position < whole.count {
+          load(first + position, into: &loaded)
+          try record(loaded, at: position)
+        } else {
+          load(entries[position - whole.count], into: &loaded)
+          try record(loaded, at: position)
+        }
       }
     }
   }
@@ -536,8 +585,8 @@ struct TransactionEvents {
   /// The commission percent of its sale, when proceeds are estimated.
   var rate: Int64?
 
-  func row(at date: Timestamp?) -> RevenueGroup {
-    RevenueGroup(key: grouping.key(productID: productID, date: date), proceeds: rate.map { _ in 0 })
+  func row(at date: Timestamp?, in report: inout RevenueReport) -> RevenueGroup {
+    RevenueGroup(key: report.rowKey(grouping, productID: productID, date: date), proceeds: rate.map { _ in 0 })
   }
 
   /// The proceeds of `amount` at the sale's commission.
@@ -554,13 +603,13 @@ struct TransactionEvents {
       report.counts.trials += 1
       // A trial without a catalog currency has no table to go in; it stays in the counts.
       guard let currency else { return }
-      var row = row(at: purchaseDate)
+      var row = row(at: purchaseDate, in: &report)
       row.units = units
       row.trials = units
       try report.add(row, currency: currency)
     case .paid(let money, let basis):
       if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
-      var row = row(at: purchaseDate)
+      var row = row(at: purchaseDate, in: &report)
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
@@ -574,7 +623,7 @@ struct TransactionEvents {
   /// The refund, of `share` of the price (`revocationPercentage`, milliunits of a percent) or of all of it.
   func refund(at date: Timestamp, share: Int64?, into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.refunded += 1
-    var row = row(at: date)
+    var row = row(at: date, in: &report)
     row.refunded = units
     switch value {
     case .trial(let currency):
@@ -606,7 +655,7 @@ struct TransactionEvents {
     case .estimated(let upgraded, let estimate):
       guard case .paid(let money, _) = value, range.contains(upgraded) == true else { return }
       report.counts.upgradeProrations += 1
-      var row = row(at: upgraded)
+      var row = row(at: upgraded, in: &report)
       row.upgradeProrations = units
       row.estimatedProrationRefunds = estimate
       row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }

@@ -6,10 +6,13 @@ import ReceiptModel
 ///
 /// The first document's transactions are kept as read: a history is already de-duplicated by transaction id,
 /// so while it is the only document (one 90 MB export) it needs no index and no second copy. Later documents'
-/// new transactions are kept compactly, with only what revenue reads (a 104-byte entry plus its slot in the id
+/// new transactions are kept compactly, with only what revenue reads (a 112-byte entry plus its slot in the id
 /// index, about 150 bytes a transaction instead of a full `PurchaseTransaction`): ids as numbers when they are
 /// plain digits, product ids and odd ownership values once each.
 public struct RevenueLedger: Sendable {
+  /// A later document's transaction: only what revenue reads, and no reference-counted field, so that copying
+  /// one is a copy of bytes. What few transactions state (a refund, a signed date, a stated price or type) is
+  /// in `rare`: an entry is 112 bytes, where with those it was 200.
   struct Entry: Sendable {
     var id: IDRef
     var originalID: IDRef?
@@ -20,23 +23,72 @@ public struct RevenueLedger: Sendable {
     /// The offer's pricing and whether it used the introductory offer: all that valuing it needs.
     var offerPricing: OfferUse.Pricing?
     var usesIntroductoryOffer: Bool
+    /// `is_upgraded`: its unused part was refunded when the upgrade was bought.
+    var isUpgraded: Bool
     var purchaseDate: Timestamp?
     var expiresDate: Timestamp?
+    /// `texts[n]`: the subscription group, where an upgrade's replacing purchase is looked for.
+    var group: Int?
+    /// Its facts in `rare`, or -1 when it states none of them.
+    var rare: Int
+  }
+
+  /// What few transactions state, kept beside their entries.
+  struct RareFacts: Sendable {
     var cancellationDate: Timestamp?
     /// The refund's `revocationPercentage` (0...100000, checked when read), its reversal, and whether it stands
     /// beside an upgrade (signed data's revocationDate never means one).
     var refundShare: Int32?
     var refundReversedAt: Timestamp?
-    var refundExcludesUpgrade: Bool
+    var refundExcludesUpgrade = false
     /// `signedDate`: of two copies, the later-signed one's word on the refund stands.
     var signedDate: Timestamp?
-    /// `is_upgraded`: its unused part was refunded when the upgrade was bought.
-    var isUpgraded: Bool
-    /// `texts[n]`: the subscription group, where an upgrade's replacing purchase is looked for.
-    var group: Int?
     /// What signed data states about the transaction: its price and its product type.
     var price: StatedPrice?
     var productType: ProductType?
+
+    var isEmpty: Bool { cancellationDate == nil && signedDate == nil && price == nil && productType == nil }
+
+    /// The refund, as revenue reads it.
+    var revocation: Revocation? {
+      cancellationDate.map {
+        Revocation(
+          date: $0, percentage: refundShare.map { Int64($0) }, excludesUpgrade: refundExcludesUpgrade,
+          reversedAt: refundReversedAt)
+      }
+    }
+
+    mutating func setRevocation(_ r: Revocation?) {
+      cancellationDate = r?.date
+      // The decoder checked 0...100000.
+      refundShare = r?.percentage.map { Int32(clamping: $0) }
+      refundReversedAt = r?.reversedAt
+      refundExcludesUpgrade = r?.excludesUpgrade ?? false
+    }
+  }
+
+  /// Entries in chunks of 4,096: one array doubling holds its old and new buffers at once, 1.5 times its final
+  /// capacity (a 170,000-transaction batch's ledger was 80 MiB at that moment, twice what it holds); a chunk is
+  /// never moved once full.
+  struct EntryChunks: Sendable {
+    private static let shift = 12
+    private static let mask = (1 << shift) - 1
+    private var chunks: [[Entry]] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+    var indices: Range<Int> { 0..<count }
+
+    subscript(i: Int) -> Entry {
+      _read { yield chunks[i >> Self.shift][i & Self.mask] }
+      _modify { yield &chunks[i >> Self.shift][i & Self.mask] }
+    }
+
+    mutating func append(_ entry: Entry) {
+      if count & Self.mask == 0 { chunks.append([]) }
+      chunks[chunks.count - 1].append(entry)
+      count += 1
+    }
   }
 
   /// A transaction id: its value when it is digits without a leading zero (below 2^63), else `texts[n]`.
@@ -48,7 +100,9 @@ public struct RevenueLedger: Sendable {
   /// The first document's transactions, whole; positions `0..<firstDocument.count`.
   var firstDocument: [PurchaseTransaction] = []
   /// Later documents' transactions the ledger did not hold yet; positions from `firstDocument.count` on.
-  var entries: [Entry] = []
+  var entries = EntryChunks()
+  /// The rare facts of entries (`Entry.rare`).
+  var rare: [RareFacts] = []
   /// Positions by transaction id, built when a second document comes.
   var index = TransactionIDIndex()
   var indexesFirstDocument = false
@@ -86,8 +140,7 @@ public struct RevenueLedger: Sendable {
         assert(held == nil, "a history holds one transaction per id")
       }
     }
-    // `entries` grows as arrays do: any reserve rounds its later doublings up (5 MiB more on a 5,000-receipt
-    // batch), and an exact one per document would copy the ledger each time.
+    // `entries` grows a chunk at a time (`EntryChunks`), so it needs no reserve.
     index.reserve(history.transactions.count)
     // Read through a pointer: a copy of each transaction would retain and release every field.
     history.transactions.withUnsafeBufferPointer { all in
@@ -118,12 +171,12 @@ public struct RevenueLedger: Sendable {
         if t.pointee.isUpgraded { firstDocument[held].isUpgraded = true }
       } else {
         let i = held - firstDocument.count
-        let combined = Revocation.combining(
-          revocation(of: entries[i]), signed: entries[i].signedDate, t.pointee.revocation, signed: t.pointee.signedDate)
-        Self.setRevocation(combined, of: &entries[i])
-        if let theirs = t.pointee.signedDate, (entries[i].signedDate ?? theirs) <= theirs {
-          entries[i].signedDate = theirs
-        }
+        var facts = rareFacts(of: entries[i])
+        facts.setRevocation(
+          Revocation.combining(
+            facts.revocation, signed: facts.signedDate, t.pointee.revocation, signed: t.pointee.signedDate))
+        if let theirs = t.pointee.signedDate, (facts.signedDate ?? theirs) <= theirs { facts.signedDate = theirs }
+        setRareFacts(facts, of: i)
         if t.pointee.isUpgraded { entries[i].isUpgraded = true }
       }
       return
@@ -149,32 +202,30 @@ public struct RevenueLedger: Sendable {
         id: id, originalID: t.pointee.originalTransactionID.map { reference($0) },
         product: productNumber(t.pointee.productID), ownership: ownership,
         quantity: t.pointee.quantity.map { Int32(clamping: $0) }, offerPricing: offer?.pricing,
-        usesIntroductoryOffer: offer?.usesIntroductoryOffer ?? false, purchaseDate: t.pointee.purchaseDate,
-        expiresDate: t.pointee.expiresDate, cancellationDate: nil, refundShare: nil, refundReversedAt: nil,
-        refundExcludesUpgrade: false, signedDate: t.pointee.signedDate, isUpgraded: t.pointee.isUpgraded,
-        group: t.pointee.subscriptionGroup.map { groupNumber($0) }, price: t.pointee.price,
-        productType: t.pointee.productType))
-    Self.setRevocation(t.pointee.revocation, of: &entries[entries.count - 1])
+        usesIntroductoryOffer: offer?.usesIntroductoryOffer ?? false, isUpgraded: t.pointee.isUpgraded,
+        purchaseDate: t.pointee.purchaseDate, expiresDate: t.pointee.expiresDate,
+        group: t.pointee.subscriptionGroup.map { groupNumber($0) }, rare: -1))
+    var facts = RareFacts(signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType)
+    facts.setRevocation(t.pointee.revocation)
+    setRareFacts(facts, of: entries.count - 1)
   }
 
-  /// The refund an entry holds, as revenue reads it.
-  func revocation(of e: Entry) -> Revocation? {
-    e.cancellationDate.map {
-      Revocation(
-        date: $0, percentage: e.refundShare.map { Int64($0) }, excludesUpgrade: e.refundExcludesUpgrade,
-        reversedAt: e.refundReversedAt)
+  /// The rare facts an entry holds (none, when it has no slot).
+  func rareFacts(of e: Entry) -> RareFacts { e.rare >= 0 ? rare[e.rare] : RareFacts() }
+
+  /// Stores an entry's rare facts: a slot is made only for facts that are not empty.
+  private mutating func setRareFacts(_ facts: RareFacts, of i: Int) {
+    let slot = entries[i].rare
+    if slot >= 0 {
+      rare[slot] = facts
+    } else if !facts.isEmpty {
+      rare.append(facts)
+      entries[i].rare = rare.count - 1
     }
   }
 
-  // Static: an instance method would read `self` while `&entries[i]` is modified, so Swift would copy the
-  // ledger for every transaction, and the next append would copy every entry (quadratic on a batch).
-  private static func setRevocation(_ r: Revocation?, of e: inout Entry) {
-    e.cancellationDate = r?.date
-    // The decoder checked 0...100000.
-    e.refundShare = r?.percentage.map { Int32(clamping: $0) }
-    e.refundReversedAt = r?.reversedAt
-    e.refundExcludesUpgrade = r?.excludesUpgrade ?? false
-  }
+  /// The refund an entry holds, as revenue reads it.
+  func revocation(of e: Entry) -> Revocation? { rareFacts(of: e).revocation }
 
   private mutating func reference(_ id: String) -> IDRef {
     if case .number(let n) = IDKey(id) { return .number(n) }
@@ -270,52 +321,83 @@ public struct RevenueLedger: Sendable {
     t.quantity = e.quantity.map { Int($0) }
     t.purchaseDate = e.purchaseDate
     t.expiresDate = e.expiresDate
-    t.revocation = revocation(of: e)
-    t.signedDate = e.signedDate
+    let facts = rareFacts(of: e)
+    t.revocation = facts.revocation
+    t.signedDate = facts.signedDate
     t.offer = e.offerPricing.map {
       OfferUse(
         kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
         usesIntroductoryOffer: e.usesIntroductoryOffer)
     }
     t.isUpgraded = e.isUpgraded
-    t.productType = e.productType
-    t.price = e.price
+    t.productType = facts.productType
+    t.price = facts.price
+  }
+
+  /// Loads a first-document transaction into `t` as `load(_:into:)` loads an entry: the same fields, read
+  /// through the pointer. Passing the transaction itself on would copy it, every field retained and released,
+  /// and on a shuffled export each of those fields is a cache miss.
+  func load(_ source: UnsafePointer<PurchaseTransaction>, into t: inout PurchaseTransaction) {
+    t.transactionID = source.pointee.transactionID
+    t.productID = source.pointee.productID
+    t.ownership = source.pointee.ownership
+    t.quantity = source.pointee.quantity
+    t.purchaseDate = source.pointee.purchaseDate
+    t.expiresDate = source.pointee.expiresDate
+    t.revocation = source.pointee.revocation
+    t.signedDate = source.pointee.signedDate
+    t.offer = source.pointee.offer
+    t.isUpgraded = source.pointee.isUpgraded
+    t.productType = source.pointee.productType
+    t.price = source.pointee.price
   }
 
   /// Positions by purchase date (undated first), then transaction_id as text.
   func purchaseOrder() -> [Int] {
-    // By date first, from compact keys, so a comparison reads no transaction; then each run of one date (one
-    // sale date shared by many customers) by id, whose text keys are made for those runs only.
-    var byDate: [(date: Int64, position: Int)] = []
-    byDate.reserveCapacity(distinctTransactions)
-    for i in firstDocument.indices { byDate.append((firstDocument[i].purchaseDate?.milliseconds ?? Int64.min, i)) }
+    // Each transaction's sort key is gathered in one pass in storage order, so the sort reads no transaction:
+    // reading them in date order (a shuffled export) would miss the cache on every one, and copy it.
+    var keys: [PurchaseOrderKey] = []
+    keys.reserveCapacity(distinctTransactions)
+    firstDocument.withUnsafeBufferPointer { all in
+      for i in all.indices {
+        keys.append(PurchaseOrderKey(all[i].purchaseDate, IDKey(all[i].transactionID).textOrder, position: i))
+      }
+    }
     for i in entries.indices {
-      byDate.append((entries[i].purchaseDate?.milliseconds ?? Int64.min, firstDocument.count + i))
+      let e = entries[i]
+      keys.append(PurchaseOrderKey(e.purchaseDate, key(e.id).textOrder, position: firstDocument.count + i))
     }
-    byDate.sort { $0.date != $1.date ? $0.date < $1.date : $0.position < $1.position }
-    var order = byDate.map(\.position)
-    var start = 0
-    while start < byDate.count {
-      var end = start + 1
-      while end < byDate.count, byDate[end].date == byDate[start].date { end += 1 }
-      if end - start > 1 { sortByID(&order[start..<end]) }
-      start = end
+    // Ids are distinct, and a numeric id's `TextOrder` sorts as its text, so this is the order by (date, id
+    // text); the position only keeps it total. Text ids, rare, are compared as text.
+    keys.sort { a, b in
+      if a.date != b.date { return a.date < b.date }
+      if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
+        return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+      }
+      if a.digits == 0 || b.digits == 0 {
+        let x = idText(at: a.position)
+        let y = idText(at: b.position)
+        if x != y { return x < y }
+      }
+      return a.position < b.position
     }
-    return order
+    return keys.map(\.position)
   }
 
-  /// Sorts positions by transaction_id as text; numbers by their text order keys, without making their text.
-  func sortByID(_ positions: inout ArraySlice<Int>) {
-    let keyed = positions.map { (position: $0, text: idKey(at: $0).textOrder) }.sorted { a, b in
-      if let x = a.text, let y = b.text { return x < y }
-      return idText(at: a.position) < idText(at: b.position)
-    }
-    for (k, entry) in zip(positions.indices, keyed) { positions[k] = entry.position }
-  }
+  /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
+  /// (`digits` 0 for a text id), and the position.
+  struct PurchaseOrderKey {
+    var date: Int64
+    var aligned: UInt64
+    var digits: Int
+    var position: Int
 
-  func idKey(at position: Int) -> IDKey {
-    position < firstDocument.count
-      ? IDKey(firstDocument[position].transactionID) : key(entries[position - firstDocument.count].id)
+    init(_ date: Timestamp?, _ id: TextOrder?, position: Int) {
+      self.date = date?.milliseconds ?? Int64.min
+      self.aligned = id?.aligned ?? 0
+      self.digits = id?.digits ?? 0
+      self.position = position
+    }
   }
 
   func idText(at position: Int) -> String {

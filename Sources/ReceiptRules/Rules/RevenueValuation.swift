@@ -68,7 +68,14 @@ public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transact
 /// - Returns: its value, or why it has none.
 /// - Throws: `ReceiptError` when the catalog price has more decimals than the currency has or the product overflows.
 public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws(ReceiptError) -> TransactionValue {
-  let product = catalog.product(transaction.productID)
+  try valueOf(transaction, product: CatalogProductFacts(catalog.product(transaction.productID)))
+}
+
+/// `valueOf(_:catalog:)` with the transaction's catalog entry already looked up (`CatalogLookup`).
+func valueOf(_ transaction: PurchaseTransaction, product facts: CatalogProductFacts) throws(ReceiptError)
+  -> TransactionValue
+{
+  let product = facts.product
   let offer = transaction.offer
   let inIntroductoryPrice = offer.map { $0.usesIntroductoryOffer && $0.pricing != nil && !$0.isFreeTrial } ?? false
   if offer?.isFreeTrial == true || (inIntroductoryPrice && product?.introOffer?.paymentMode == .freeTrial) {
@@ -90,7 +97,7 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
     price = p
     basis = .catalogPrice
   }
-  let digits = minorDigits(ofCurrency: currency)
+  let digits = facts.currencyDigits ?? minorDigits(ofCurrency: currency)
   guard let minor = price.rescaled(to: digits) else {
     throw .data(
       source: product.origin.isEmpty ? nil : product.origin,
@@ -104,4 +111,63 @@ public func valueOf(_ transaction: PurchaseTransaction, catalog: Catalog) throws
       source: nil, message: "transaction \(Excerpt.quoted(transaction.transactionID)): price × quantity is too large")
   }
   return .paid(Money(minorUnits: total, currency: currency), basis: basis)
+}
+
+/// A product's catalog entry and its currency's minor digits, as valuing reads them.
+final class CatalogProductFacts {
+  let product: CatalogProduct?
+  /// `minorDigits(ofCurrency:)` of the product's currency.
+  let currencyDigits: Int?
+
+  init(_ product: CatalogProduct?) {
+    self.product = product
+    currencyDigits = product?.currency.map { minorDigits(ofCurrency: $0) }
+  }
+}
+
+/// Catalog entries by product id, each looked up once: a report values every transaction, and a lookup hashes
+/// the id (SipHash) and copies the entry, and working out the currency's digits uppercases its code. Recent
+/// products sit in a table indexed by a cheap hash of the id's bytes, each slot checked by comparing the ids.
+struct CatalogLookup {
+  let catalog: Catalog
+  private var known: [String: CatalogProductFacts] = [:]
+  private var slots: [(productID: String, facts: CatalogProductFacts)?] = []
+  private static let slotCount = 1024
+
+  /// The facts of every product when the catalog is empty.
+  private let none: CatalogProductFacts?
+
+  init(_ catalog: Catalog) {
+    self.catalog = catalog
+    none = catalog.isEmpty ? CatalogProductFacts(nil) : nil
+  }
+
+  mutating func facts(_ productID: String) -> CatalogProductFacts {
+    // Without a catalog every product has the same facts: none.
+    if let none { return none }
+    if slots.isEmpty { slots = Array(repeating: nil, count: Self.slotCount) }
+    let slot = Self.slot(of: productID)
+    if let held = slots[slot], held.productID == productID { return held.facts }
+    let facts: CatalogProductFacts
+    if let held = known[productID] {
+      facts = held
+    } else {
+      facts = CatalogProductFacts(catalog.product(productID))
+      known[productID] = facts
+    }
+    slots[slot] = (productID, facts)
+    return facts
+  }
+
+  /// FNV-1a of the id's UTF-8 bytes, cut to a slot.
+  static func slot(of id: String) -> Int {
+    func fnv<S: Sequence<UInt8>>(_ bytes: S) -> UInt32 {
+      var hash: UInt32 = 2_166_136_261
+      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+      return hash
+    }
+    // A native string's bytes in place; the view's iterator costs several times more a byte.
+    let hash = id.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(id.utf8)
+    return Int(hash % UInt32(slotCount))
+  }
 }

@@ -22,6 +22,8 @@ func valueFromStatedPrice(_ transaction: PurchaseTransaction) -> TransactionValu
 ///   - catalog: the products the app sells.
 /// - Returns: the disagreements, empty when there are none or nothing to compare.
 public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: Catalog) -> [String] {
+  // Without a stated type or a stated price there is nothing to compare: no catalog lookup.
+  guard transaction.productType != nil || transaction.price != nil else { return [] }
   guard let product = catalog.product(transaction.productID) else { return [] }
   var out: [String] = []
   // Made only for a disagreement: quoting every transaction's id was a fifth of `entitlements --catalog`.
@@ -58,7 +60,11 @@ public func catalogDisagreements(of history: PurchaseHistory, catalog: Catalog) 
   // Read in place: a document may hold 100,000 transactions, and `flatMap` would copy each.
   return history.transactions.withUnsafeBufferPointer { all in
     var out: [String] = []
-    for i in all.indices { out += catalogDisagreements(of: all[i], catalog: catalog) }
+    // Only a transaction that states a type or a price can disagree; asking first, through the buffer, spares
+    // passing every other one on (a copy, every field retained and released).
+    for i in all.indices where all[i].productType != nil || all[i].price != nil {
+      out += catalogDisagreements(of: all[i], catalog: catalog)
+    }
     return out
   }
 }
