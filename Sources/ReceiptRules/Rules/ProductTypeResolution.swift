@@ -38,24 +38,31 @@ public func resolveProductType(of transaction: PurchaseTransaction, catalog: Cat
 
 /// `resolveProductType(of:catalog:)` on a transaction's fields.
 func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> ResolvedProductType? {
+  // The data's own word needs no catalog lookup.
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
-  return resolveProductType(of: transaction, product: catalog.product(transaction.productID))
+  return resolveProductType(
+    stated: nil, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
+    product: catalog.product(transaction.productID))
 }
 
 /// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
 func resolveProductType(of transaction: PurchaseTransaction, product: CatalogProduct?) -> ResolvedProductType? {
-  if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
+  resolveProductType(
+    stated: transaction.productType, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
+    product: product)
+}
+
+/// The decision itself, on the three fields it reads and the catalog entry.
+private func resolveProductType(
+  stated: ProductType?, ownership: Ownership, expiresDate: Timestamp?, product: CatalogProduct?
+) -> ResolvedProductType? {
+  if let stated { return ResolvedProductType(type: stated, basis: .transaction) }
   if let product {
     let unshareable = product.type == .consumable || product.type == .nonRenewing
     return ResolvedProductType(
-      type: product.type, basis: .catalog,
-      catalogContradictsSharing: unshareable && transaction.ownership == .familyShared)
+      type: product.type, basis: .catalog, catalogContradictsSharing: unshareable && ownership == .familyShared)
   }
-  if transaction.expiresDate != nil {
-    return ResolvedProductType(type: .autoRenewable, basis: .expiresDate)
-  }
-  if transaction.ownership == .familyShared {
-    return ResolvedProductType(type: .nonConsumable, basis: .familyShared)
-  }
+  if expiresDate != nil { return ResolvedProductType(type: .autoRenewable, basis: .expiresDate) }
+  if ownership == .familyShared { return ResolvedProductType(type: .nonConsumable, basis: .familyShared) }
   return nil
 }
