@@ -25,46 +25,56 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
   /// `2024-06-15T00:00:00Z`, or with `.123` when the milliseconds are not zero.
   public var iso8601: String {
-    // Written into one buffer: renderers print several dates per transaction.
     guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return iso8601Composed }
+    // Written into one buffer: renderers print several dates per transaction.
+    return String(unsafeUninitializedCapacity: 24) { out in
+      guard let base = out.baseAddress else { return 0 }
+      return writeISO8601(to: base) ?? 0
+    }
+  }
+
+  /// Writes `iso8601`'s bytes at `out`, which has room for 24, and returns how many it wrote; nil outside
+  /// 1970...9999 (`iso8601Composed` spells those). The one writer of the text, for strings and byte output alike.
+  /// - Parameter out: Where the bytes go.
+  /// - Returns: The count written (20 or 24), or nil when the time is out of that range.
+  public func writeISO8601(to out: UnsafeMutablePointer<UInt8>) -> Int? {
+    guard milliseconds >= 0, milliseconds <= Timestamp.maximumMilliseconds else { return nil }
     let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
     let (y, m, d) = Timestamp.civil(fromDays: days)
     let seconds = msOfDay / 1000
     let ms = msOfDay % 1000
-    return String(unsafeUninitializedCapacity: 24) { out in
-      var i = 0
-      func put(_ v: Int64, _ width: Int) {
-        var v = v
-        var k = width
-        while k > 0 {
-          k -= 1
-          out[i + k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-          v /= 10
-        }
-        i += width
+    var i = 0
+    func put(_ v: Int64, _ width: Int) {
+      var v = v
+      var k = width
+      while k > 0 {
+        k -= 1
+        out[i + k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+        v /= 10
       }
-      func put(_ c: Unicode.Scalar) {
-        out[i] = UInt8(ascii: c)
-        i += 1
-      }
-      put(y, 4)
-      put("-")
-      put(m, 2)
-      put("-")
-      put(d, 2)
-      put("T")
-      put(seconds / 3600, 2)
-      put(":")
-      put(seconds / 60 % 60, 2)
-      put(":")
-      put(seconds % 60, 2)
-      if ms != 0 {
-        put(".")
-        put(ms, 3)
-      }
-      put("Z")
-      return i
+      i += width
     }
+    func put(_ c: Unicode.Scalar) {
+      out[i] = UInt8(ascii: c)
+      i += 1
+    }
+    put(y, 4)
+    put("-")
+    put(m, 2)
+    put("-")
+    put(d, 2)
+    put("T")
+    put(seconds / 3600, 2)
+    put(":")
+    put(seconds / 60 % 60, 2)
+    put(":")
+    put(seconds % 60, 2)
+    if ms != 0 {
+      put(".")
+      put(ms, 3)
+    }
+    put("Z")
+    return i
   }
 
   /// `iso8601` built from parts, for times outside 1970...9999 (which no checked initialiser makes).

@@ -202,43 +202,11 @@ package struct JSONStreamWriter {
   /// A moment as `Timestamp.iso8601` spells it, quoted, or null.
   package mutating func date(_ t: Timestamp?) {
     guard let t else { return null() }
-    let ms = t.milliseconds
-    guard ms >= 0, ms <= Timestamp.maximumMilliseconds else { return string(t.iso8601) }
-    let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
-    let (y, m, d) = Timestamp.civil(fromDays: days)
-    let seconds = msOfDay / 1000
-    let milli = msOfDay % 1000
     let p = storage.room(26)
-    func put(_ v: Int64, _ at: Int, _ width: Int) {
-      var v = v
-      var k = width
-      while k > 0 {
-        k -= 1
-        p[at + k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-        v /= 10
-      }
-    }
+    guard let written = t.writeISO8601(to: p + 1) else { return string(t.iso8601) }
     p[0] = UInt8(ascii: "\"")
-    put(y, 1, 4)
-    p[5] = UInt8(ascii: "-")
-    put(m, 6, 2)
-    p[8] = UInt8(ascii: "-")
-    put(d, 9, 2)
-    p[11] = UInt8(ascii: "T")
-    put(seconds / 3600, 12, 2)
-    p[14] = UInt8(ascii: ":")
-    put(seconds / 60 % 60, 15, 2)
-    p[17] = UInt8(ascii: ":")
-    put(seconds % 60, 18, 2)
-    var end = 20
-    if milli != 0 {
-      p[20] = UInt8(ascii: ".")
-      put(milli, 21, 3)
-      end = 24
-    }
-    p[end] = UInt8(ascii: "Z")
-    p[end + 1] = UInt8(ascii: "\"")
-    storage.count += end + 2
+    p[written + 1] = UInt8(ascii: "\"")
+    storage.count += written + 2
   }
 
   /// The bytes: a growable buffer the writer alone holds.
