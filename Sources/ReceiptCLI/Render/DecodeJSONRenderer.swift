@@ -230,14 +230,13 @@ package enum DecodeJSONRenderer {
     _ t: PurchaseTransaction, catalog: Catalog, carried: inout CarriedJSON, memo: inout ProductMemo,
     to w: inout JSONStreamWriter
   ) {
-    if memo.productID != t.productID {
-      memo = ProductMemo(productID: t.productID, product: catalog.product(t.productID))
+    // The product type rests on the product and these three facts alone.
+    let facts = (t.productType, t.expiresDate != nil, t.ownership)
+    let newProduct = memo.productID != t.productID
+    if newProduct { memo = ProductMemo(productID: t.productID, product: catalog.product(t.productID)) }
+    if newProduct || (memo.stated, memo.hasExpiry, memo.ownership) != facts {
       memo.resolved = resolveProductType(of: t, catalog: catalog)
-      (memo.stated, memo.hasExpiry, memo.ownership) = (t.productType, t.expiresDate != nil, t.ownership)
-    } else if memo.stated != t.productType || memo.hasExpiry != (t.expiresDate != nil) || memo.ownership != t.ownership
-    {
-      memo.resolved = resolveProductType(of: t, catalog: catalog)
-      (memo.stated, memo.hasExpiry, memo.ownership) = (t.productType, t.expiresDate != nil, t.ownership)
+      (memo.stated, memo.hasExpiry, memo.ownership) = facts
     }
     let resolved = memo.resolved
     w.beginObject()
