@@ -13,63 +13,22 @@ import Testing
 // Fixtures are hand-written here, in the shapes of levibostian/dollabill-apple's exclude_old_transactions.json
 // (group id only on the latest_receipt_info row) and RevenueCat's receipt pair (a crossgrade inside one chain).
 
-private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? .epoch }
-
-private func row(
-  _ id: String, chain: String, _ product: String, from: String, to: String, trial: Bool = false,
-  group: String? = nil, vocabulary: FieldVocabulary = .verifyReceipt
-) -> PurchaseTransaction {
-  PurchaseTransaction(
-    transactionID: id, originalTransactionID: chain, productID: product,
-    ownership: vocabulary == .appReceipt ? .unknown : .purchased, purchaseDate: at(from), expiresDate: at(to),
-    offer: trial ? .freeTrial : nil, subscriptionGroup: group, vocabulary: vocabulary)
-}
-
-private func history(_ transactions: [PurchaseTransaction], format: FormatIdentity) -> PurchaseHistory {
-  var h = PurchaseHistory(format: format)
-  h.provenance.status = ReceiptStatus(0)
-  h.transactions = transactions
-  return h
-}
+private let at = CrossgradeChain.at
 
 private func decide(_ products: [String]?, _ h: PurchaseHistory, at moment: String) -> [IntroEligibilityResult] {
   decideIntroEligibility(
     products: products, history: h, catalog: Catalog(), at: EvaluationTime(time: at(moment), source: .given))
 }
 
-/// One chain: a trial of `monthly`, two renewals, a crossgrade to `annual`. Only the newest row names the
-/// group, as in verifyReceipt's latest_receipt_info; the app-receipt twin names it nowhere.
-private func crossgradeChain(appReceipt: Bool) -> PurchaseHistory {
-  let v: FieldVocabulary = appReceipt ? .appReceipt : .verifyReceipt
-  let g = appReceipt ? nil : "20662382"
-  let rows = [
-    row(
-      "1", chain: "1", "monthly", from: "2020-07-14T19:33:26Z", to: "2020-07-14T19:36:26Z", trial: true, vocabulary: v),
-    row("2", chain: "1", "monthly", from: "2020-07-14T19:36:26Z", to: "2020-07-14T19:41:26Z", vocabulary: v),
-    row("3", chain: "1", "monthly", from: "2020-07-14T19:41:26Z", to: "2020-07-14T19:46:26Z", vocabulary: v),
-    row("4", chain: "1", "annual", from: "2020-07-22T17:00:00Z", to: "2020-07-22T18:00:00Z", group: g, vocabulary: v),
-  ]
-  return history(rows, format: appReceipt ? AppReceiptHistory.identity(of: .base64) : VerifyReceiptFormats.response)
-}
-
-/// Every moment a transaction starts or ends, a second either side, and moments between and after.
-private func moments(of h: PurchaseHistory) -> [String] {
-  var out: [String] = ["2019-01-01T00:00:00Z", "2020-08-01T00:00:00Z", "2030-01-01T00:00:00Z"]
-  for t in h.transactions {
-    for d in [t.purchaseDate, t.expiresDate].compactMap({ $0 }) {
-      for delta: Int64 in [-1000, 0, 1000, 60_000] {
-        if let m = Timestamp(milliseconds: d.milliseconds + delta) { out.append(m.iso8601) }
-      }
-    }
-  }
-  return out
-}
-
 @Suite struct OneSubscriptionOneAnswerTests {
 
   /// An on-device receipt names no group: the crossgraded-to product shares the trial's chain, so its group too.
   @Test func appReceiptGroupIsInferredAndSaidToBe() throws {
-    let results = decide(["annual"], crossgradeChain(appReceipt: true), at: "2020-08-01T00:00:00Z")
+    let results = decide(
+      ["annual"],
+      CrossgradeChain.history(
+        vocabulary: .appReceipt, format: AppReceiptHistory.identity(of: .base64), namesGroup: false),
+      at: "2020-08-01T00:00:00Z")
     let annual = try #require(results.first)
     #expect(annual.status == .ineligible)
     #expect(annual.transactionID == "1")
@@ -104,7 +63,7 @@ private func moments(of h: PurchaseHistory) -> [String] {
     }
     let (local, server) = (try load(receipt), try load(response))
     var compared = 0
-    for moment in moments(of: local) {
+    for moment in CrossgradeChain.moments(of: local) {
       let l = decide(nil, local, at: moment).map { (products[$0.productID] ?? $0.productID, $0) }
       let s = decide(nil, server, at: moment).map { ($0.productID, $0) }
       // appstore-iap scrubbed one transaction's product id differently: then only the answers can be compared.

@@ -8,17 +8,7 @@ import Testing
 // Fixtures are hand-written here, in the shapes of levibostian/dollabill-apple's exclude_old_transactions.json
 // (group id only on the latest_receipt_info row) and RevenueCat's receipt pair (a crossgrade inside one chain).
 
-private func at(_ text: String) -> Timestamp { Timestamp.parse(formatted: text) ?? .epoch }
-
-private func row(
-  _ id: String, chain: String, _ product: String, from: String, to: String, trial: Bool = false,
-  group: String? = nil, vocabulary: FieldVocabulary = .test
-) -> PurchaseTransaction {
-  PurchaseTransaction(
-    transactionID: id, originalTransactionID: chain, productID: product,
-    ownership: vocabulary.holdsRenewalState ? .purchased : .unknown, purchaseDate: at(from), expiresDate: at(to),
-    offer: trial ? .freeTrial : nil, subscriptionGroup: group, vocabulary: vocabulary)
-}
+private let at = CrossgradeChain.at
 
 private func history(_ transactions: [PurchaseTransaction]) -> PurchaseHistory {
   var h = PurchaseHistory(format: .handBuilt)
@@ -32,32 +22,10 @@ private func decide(_ products: [String]?, _ h: PurchaseHistory, at moment: Stri
     products: products, history: h, catalog: Catalog(), at: EvaluationTime(time: at(moment), source: .given))
 }
 
-/// One chain: a trial of `monthly`, two renewals, a crossgrade to `annual`. Only the newest row names the
-/// group, as in verifyReceipt's latest_receipt_info; the on-device twin names it nowhere.
+/// The crossgrade chain; the on-device twin has no renewal state and names the group nowhere.
 private func crossgradeChain(appReceipt: Bool) -> PurchaseHistory {
-  let v: FieldVocabulary = appReceipt ? .testWithoutRenewalState : .test
-  let g = appReceipt ? nil : "20662382"
-  let rows = [
-    row(
-      "1", chain: "1", "monthly", from: "2020-07-14T19:33:26Z", to: "2020-07-14T19:36:26Z", trial: true, vocabulary: v),
-    row("2", chain: "1", "monthly", from: "2020-07-14T19:36:26Z", to: "2020-07-14T19:41:26Z", vocabulary: v),
-    row("3", chain: "1", "monthly", from: "2020-07-14T19:41:26Z", to: "2020-07-14T19:46:26Z", vocabulary: v),
-    row("4", chain: "1", "annual", from: "2020-07-22T17:00:00Z", to: "2020-07-22T18:00:00Z", group: g, vocabulary: v),
-  ]
-  return history(rows)
-}
-
-/// Every moment a transaction starts or ends, a second either side, and moments between and after.
-private func moments(of h: PurchaseHistory) -> [String] {
-  var out: [String] = ["2019-01-01T00:00:00Z", "2020-08-01T00:00:00Z", "2030-01-01T00:00:00Z"]
-  for t in h.transactions {
-    for d in [t.purchaseDate, t.expiresDate].compactMap({ $0 }) {
-      for delta: Int64 in [-1000, 0, 1000, 60_000] {
-        if let m = Timestamp(milliseconds: d.milliseconds + delta) { out.append(m.iso8601) }
-      }
-    }
-  }
-  return out
+  CrossgradeChain.history(
+    vocabulary: appReceipt ? .testWithoutRenewalState : .test, format: .handBuilt, namesGroup: !appReceipt)
 }
 
 /// The rules' half of issue 30 on hand-built histories; the app receipt's and the real pairs' half, which read
@@ -67,13 +35,13 @@ private func moments(of h: PurchaseHistory) -> [String] {
   @Test func aProductContinuingAChainIsInThatChainsGroup() throws {
     let h = history(
       [
-        row(
+        CrossgradeChain.row(
           "1000000741421650", chain: "1000000741421650", "test_subscription", from: "2020-11-13T01:09:23Z",
           to: "2020-11-13T01:12:23Z", trial: true),
-        row(
+        CrossgradeChain.row(
           "1000000741424335", chain: "1000000741421650", "test_sub2", from: "2020-11-13T01:29:30Z",
           to: "2020-11-13T01:34:30Z"),
-        row(
+        CrossgradeChain.row(
           "1000000743048389", chain: "1000000741421650", "test_subscription", from: "2020-11-17T20:07:06Z",
           to: "2020-11-17T20:10:06Z", group: "20708462"),
       ])
@@ -96,10 +64,10 @@ private func moments(of h: PurchaseHistory) -> [String] {
   @Test func anUnlinkedSubscriptionThatUsedAnOfferLeavesTheGroupOpen() throws {
     let h = history(
       [
-        row(
+        CrossgradeChain.row(
           "1", chain: "1", "a", from: "2020-01-01T00:00:00Z", to: "2020-02-01T00:00:00Z",
           vocabulary: .testWithoutRenewalState),
-        row(
+        CrossgradeChain.row(
           "9", chain: "9", "b", from: "2020-03-01T00:00:00Z", to: "2020-03-08T00:00:00Z", trial: true,
           vocabulary: .testWithoutRenewalState),
       ])
@@ -113,8 +81,10 @@ private func moments(of h: PurchaseHistory) -> [String] {
   @Test func anActiveSubscriberIsNotToldAboutChangingToTheirOwnProduct() throws {
     let h = history(
       [
-        row("1", chain: "1", "monthly", from: "2020-07-01T00:00:00Z", to: "2020-07-08T00:00:00Z", group: "7"),
-        row("2", chain: "1", "annual", from: "2020-07-08T00:00:00Z", to: "2021-07-08T00:00:00Z", group: "7"),
+        CrossgradeChain.row(
+          "1", chain: "1", "monthly", from: "2020-07-01T00:00:00Z", to: "2020-07-08T00:00:00Z", group: "7"),
+        CrossgradeChain.row(
+          "2", chain: "1", "annual", from: "2020-07-08T00:00:00Z", to: "2021-07-08T00:00:00Z", group: "7"),
       ])
     let results = decide(["annual", "monthly"], h, at: "2020-07-22T17:30:00Z")
     #expect(results.map(\.status) == [.ineligible, .ineligible])
@@ -130,7 +100,7 @@ private func moments(of h: PurchaseHistory) -> [String] {
   @Test func receiptAndTwinAgreeAtEveryMoment() {
     let local = crossgradeChain(appReceipt: true)
     let server = crossgradeChain(appReceipt: false)
-    let all = moments(of: server)
+    let all = CrossgradeChain.moments(of: server)
     #expect(all.count > 20)
     for moment in all {
       for products in [nil, ["monthly", "annual"]] {
@@ -151,8 +121,9 @@ private func moments(of h: PurchaseHistory) -> [String] {
   @Test func aProductTheSubscriptionMovedOnFromIsNotJudgedByTheRenewalState() throws {
     var h = history(
       [
-        row("1", chain: "1", "monthly", from: "2020-11-13T01:09:23Z", to: "2020-11-13T01:34:30Z"),
-        row("2", chain: "1", "annual", from: "2020-11-17T19:51:43Z", to: "2020-11-17T20:10:06Z", group: "7"),
+        CrossgradeChain.row("1", chain: "1", "monthly", from: "2020-11-13T01:09:23Z", to: "2020-11-13T01:34:30Z"),
+        CrossgradeChain.row(
+          "2", chain: "1", "annual", from: "2020-11-17T19:51:43Z", to: "2020-11-17T20:10:06Z", group: "7"),
       ])
     h.renewals = [
       RenewalState(
