@@ -265,7 +265,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
   ///   - sources: Where in the document it appeared.
   ///   - vocabulary: The source's own field names.
   ///   - carriedFields: What the format carries beyond the mapped fields, for `decode`.
-  public init(
+  @inlinable public init(
     transactionID: String, originalTransactionID: String? = nil, productID: String,
     ownership: Ownership = .purchased, ownershipAssumed: Bool = false, quantity: Int? = 1,
     purchaseDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil, expiresDate: Timestamp? = nil,

@@ -1,8 +1,9 @@
 import ReceiptModel
 
 /// A step in a JSON path, for messages such as `latest_receipt_info[3].expires_date_ms`.
+/// Keys are the decoder's own names (static text), so a step costs no retain: every member of every row takes one.
 enum PathComponent {
-  case key(String)
+  case key(StaticString)
   case index(Int)
 }
 
@@ -35,7 +36,7 @@ struct ValueReading {
       switch component {
       case .key(let k):
         if !s.isEmpty { s += "." }
-        s += k
+        s += k.description
       case .index(let i): s += "[\(i)]"
       }
     }
@@ -48,7 +49,7 @@ struct ValueReading {
     return .field(source: source, path: pathString, message: message, line: place.line, column: place.column)
   }
 
-  mutating func withKey<R>(_ key: String, _ body: (inout ValueReading) throws -> R) rethrows -> R {
+  mutating func withKey<R>(_ key: StaticString, _ body: (inout ValueReading) throws -> R) rethrows -> R {
     path.append(.key(key))
     defer { path.removeLast() }
     return try body(&self)
@@ -122,6 +123,19 @@ struct ValueReading {
     try scalar(
       expected: "a string", string: { r, token, _ in r.string(token, repeating: repeating) },
       number: { r, _ in try r.numberAsText() })
+  }
+
+  /// `in_app_ownership_type`: Apple's two values compared in place (no String per row); any other value is kept
+  /// as its text, as `text(repeating:)` reads it. "" and null are nil.
+  mutating func ownership() throws -> Ownership? {
+    try scalar(
+      expected: "a string",
+      string: { r, token, _ in
+        if r.reader.stringEquals(token, "PURCHASED") { return .purchased }
+        if r.reader.stringEquals(token, "FAMILY_SHARED") { return .familyShared }
+        return .unrecognized(r.string(token, repeating: true))
+      },
+      number: { r, _ in .unrecognized(try r.numberAsText()) })
   }
 
   /// An identifier: a string, or an integer number kept as its digits.
@@ -292,7 +306,7 @@ struct ValueReading {
   /// A key receipt-tool reads that appears twice in one object is an error: the two values could
   /// disagree and the tool does not guess which one is meant.
   mutating func forEachMember(
-    _ keys: KeyMatcher, names: [String], _ body: (inout ValueReading, Int) throws -> Void
+    _ keys: KeyMatcher, names: [StaticString], _ body: (inout ValueReading, Int) throws -> Void
   ) throws {
     try reader.beginObject()
     // Key lists have fewer than 64 names, so one word records which were seen.
