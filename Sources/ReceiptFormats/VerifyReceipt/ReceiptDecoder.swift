@@ -180,17 +180,22 @@ private enum PendingKey: Int, CaseIterable {
   }
 }
 
+/// A key list: the names read, then `skipped` names the matcher knows only so that rows' keys are guessed in order
+/// (`ValueReading.forEachMember`), whose values are skipped as any unknown key's. Fewer than 63 in all.
 private struct Keys: Sendable {
   let names: [StaticString]
   let matcher: KeyMatcher
-  init(_ names: [StaticString]) {
+  init(_ names: [StaticString], skipped: [StaticString] = []) {
     self.names = names
-    matcher = KeyMatcher(names.map(\.description))
+    matcher = KeyMatcher((names + skipped).map(\.description))
   }
 }
 
-private let txKeys = Keys(TxKey.allCases.map(\.name))
-private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name))
+/// Keys Apple writes in every transaction row that no rule reads.
+private let pacificDates: [StaticString] = ["purchase_date_pst", "original_purchase_date_pst", "expires_date_pst"]
+
+private let txKeys = Keys(TxKey.allCases.map(\.name), skipped: pacificDates)
+private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates)
 /// Top-level keys, then the receipt keys a bare receipt object has at the top.
 private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name))
 private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name))

@@ -16,6 +16,13 @@ struct ValueReading {
   var reader: JSONReader
   let source: String
   var path: [PathComponent] = []
+  /// The key of the member being read, the step after `path`; it joins `path` only when something nests under
+  /// it (an object or an array element), so that reading one member pushes and pops nothing.
+  var member: StaticString?
+  /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
+  /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
+  /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
+  var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
   var interner = StringInterner()
@@ -40,6 +47,10 @@ struct ValueReading {
       case .index(let i): s += "[\(i)]"
       }
     }
+    if let member {
+      if !s.isEmpty { s += "." }
+      s += member.description
+    }
     return s.isEmpty ? "(top level)" : s
   }
 
@@ -49,16 +60,25 @@ struct ValueReading {
     return .field(source: source, path: pathString, message: message, line: place.line, column: place.column)
   }
 
-  mutating func withKey<R>(_ key: StaticString, _ body: (inout ValueReading) throws -> R) rethrows -> R {
-    path.append(.key(key))
-    defer { path.removeLast() }
+  /// Runs `body` with the member being read (if any) moved into `path`, for what nests under it.
+  @inline(__always)
+  mutating func nesting<R>(_ body: (inout ValueReading) throws -> R) rethrows -> R {
+    guard let enclosing = member else { return try body(&self) }
+    path.append(.key(enclosing))
+    member = nil
+    defer {
+      path.removeLast()
+      member = enclosing
+    }
     return try body(&self)
   }
 
   mutating func withIndex<R>(_ index: Int, _ body: (inout ValueReading) throws -> R) rethrows -> R {
-    path.append(.index(index))
-    defer { path.removeLast() }
-    return try body(&self)
+    try nesting { r in
+      r.path.append(.index(index))
+      defer { r.path.removeLast() }
+      return try body(&r)
+    }
   }
 
   /// Rethrows JSON syntax errors as positioned `ReceiptError`s.
@@ -309,22 +329,43 @@ struct ValueReading {
     _ keys: KeyMatcher, names: [StaticString], _ body: (inout ValueReading, Int) throws -> Void
   ) throws {
     try reader.beginObject()
-    // Key lists have fewer than 64 names, so one word records which were seen.
-    var seen: UInt64 = 0
-    while let key = try reader.nextKey() {
-      guard let index = keys.index(of: key, in: reader) else {
-        try reader.skipValue()
-        continue
-      }
-      let bit: UInt64 = 1 << UInt64(index & 63)
-      guard seen & bit == 0 else {
-        throw withKey(names[index]) {
-          $0.fieldError(
-            "duplicate key; receipt-tool reads it and will not guess which value is meant", at: key.start &- 1)
+    try nesting { r in
+      // Key lists have fewer than 63 names, so one word records which were seen.
+      var seen: UInt64 = 0
+      var previous = 63
+      while try r.reader.beginKey() {
+        let keyAt = r.reader.offset
+        let guess = Int(r.keyAfter[previous])
+        let index: Int
+        if keys.readKey(guess, from: &r.reader) {
+          index = guess
+        } else {
+          let key = try r.reader.scanString()
+          guard let found = keys.index(of: key, in: r.reader) else {
+            try r.reader.endKey()
+            try r.reader.skipValue()
+            continue
+          }
+          index = found
+          r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
         }
+        try r.reader.endKey()
+        previous = index & 63
+        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key.
+        guard index < names.count else {
+          try r.reader.skipValue()
+          continue
+        }
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        r.member = names[index]
+        guard seen & bit == 0 else {
+          throw r.fieldError(
+            "duplicate key; receipt-tool reads it and will not guess which value is meant", at: keyAt)
+        }
+        seen |= bit
+        try body(&r, index)
+        r.member = nil
       }
-      seen |= bit
-      try withKey(names[index]) { try body(&$0, index) }
     }
   }
 }
