@@ -23,6 +23,8 @@ struct ValueReading {
   /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
   /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
   var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
+  /// Guess keys as above; false scans and hashes every key (tests compare both ways).
+  var guessesKeys = true
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
   var interner = StringInterner()
@@ -337,7 +339,7 @@ struct ValueReading {
         let keyAt = r.reader.offset
         let guess = Int(r.keyAfter[previous])
         let index: Int
-        if keys.readKey(guess, from: &r.reader) {
+        if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
           index = guess
         } else {
           let key = try r.reader.scanString()
