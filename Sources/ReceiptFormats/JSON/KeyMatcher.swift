@@ -11,9 +11,9 @@ public struct KeyMatcher: Sendable {
   private let bytes: [UInt8]
   private let starts: [Int]
   private let lengths: [Int]
-  /// Whether name `i` holds only printable ASCII other than quote and backslash, so that it can be matched
-  /// against a key's raw bytes (`readKey`).
-  private let plain: [Bool]
+  /// Where name `i` starts and how long it is, when it holds only printable ASCII other than quote and
+  /// backslash, so that it can be matched against a key's raw bytes (`readKey`); length -1 otherwise.
+  private let guessable: [(start: Int, length: Int)]
   private let mask: Int
 
   public init(_ keys: [String]) {
@@ -40,7 +40,10 @@ public struct KeyMatcher: Sendable {
     self.bytes = bytes
     self.starts = starts
     self.lengths = lengths
-    plain = keys.map { $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
+    guessable = keys.indices.map { i in
+      let plain = keys[i].utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+      return (starts[i], plain ? lengths[i] : -1)
+    }
     slots = table
   }
 
@@ -106,10 +109,12 @@ public struct KeyMatcher: Sendable {
   /// At a key's opening quote: whether the key is name `index` (any Int; out of range is no), stepping past the
   /// key when it is, without scanning it or hashing it. A guess the caller checks this way costs a compare.
   func readKey(_ index: Int, from reader: inout JSONReader) -> Bool {
-    guard index >= 0, index < lengths.count, plain[index] else { return false }
+    guard index >= 0, index < guessable.count else { return false }
+    let (start, length) = guessable[index]
+    guard length >= 0 else { return false }
     return bytes.withUnsafeBufferPointer { all in
       guard let base = all.baseAddress else { return false }
-      return reader.skipKey(ifItIs: base + starts[index], count: lengths[index])
+      return reader.skipKey(ifItIs: base + start, count: length)
     }
   }
 

@@ -118,7 +118,8 @@ struct ValueReading {
     let (kind, at) = try peek()
     switch kind {
     case .string:
-      let token = try reader.readStringToken()
+      // `peek` left the reader at the opening quote, which `readStringToken` would look for again.
+      let token = try reader.scanString()
       return reader.isEmpty(token) ? nil : try string(&self, token, at)
     case .number:
       if let number { return try number(&self, at) }
