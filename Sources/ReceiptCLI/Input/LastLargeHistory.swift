@@ -25,6 +25,9 @@ final class LastLargeHistory: @unchecked Sendable {
     _ = old
   }
 
+  /// How many transactions the history held has (nil: none held), for tests.
+  var heldTransactions: Int? { lock.locked { held?.transactions.count } }
+
   /// Holds `history` until the next `release`, or the process's exit.
   func keep(_ history: PurchaseHistory) {
     let old = lock.locked { () -> PurchaseHistory? in
