@@ -21,6 +21,7 @@ package struct JSONStreamWriter {
   ///   - indent: the level of the value written, as `rendered(pretty:indent:)` takes it.
   ///   - limit: the buffer is drained once it holds this many bytes (at `flushIfFull`).
   ///   - drain: receives the bytes written, valid during the call; nil keeps them all for `bytes`.
+  ///   - capacity: room for this many bytes at first, without `drain` (with one, `limit` and some).
   package init(
     pretty: Bool, indent: Int = 0, limit: Int = 1 << 16, drain: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil,
     capacity: Int = 4096
