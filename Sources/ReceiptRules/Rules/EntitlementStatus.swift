@@ -323,7 +323,7 @@ func upgradeTarget(ofTransactionAt index: Int, in history: KnownHistory, excludi
   let all = history.transactions
   guard all[index].subscriptionGroup != nil, let bought = all[index].purchaseDate else { return nil }
   let purchases = history.purchases
-  let dated = purchases.group(of: index, from: bought).first { !products.contains(all[$0.index].productID) }
+  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[$0.index].productID) }
   let firstUndated = purchases.undated(inGroup: Int(purchases.groupNumbers[index])).first {
     !products.contains(all[$0].productID)
   }
@@ -374,8 +374,7 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
       continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
-        guard let bought = all[i].purchaseDate else { return nil }
-        let next = known.purchases.chain(of: i, after: bought).first { !products.contains(all[$0.index].productID) }
+        let next = known.purchases.chainAfterItsPurchase(of: i).first { !products.contains(all[$0.index].productID) }
         return next.map { all[$0.index] }
       })
   }
