@@ -58,12 +58,14 @@ public struct DatedPurchases: Sendable {
     chainNumbers.reserveCapacity(transactions.count)
     groupNumbers.reserveCapacity(transactions.count)
     productNumbers.reserveCapacity(transactions.count)
-    // By index: a copy of each transaction would retain and release every field.
-    for i in transactions.indices {
-      chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: transactions[i].chainID)))
-      groupNumbers.append(
-        transactions[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
-      productNumbers.append(Int32(truncatingIfNeeded: products.number(of: transactions[i].productID)))
+    // Through the buffer: an array element read field by field can be copied whole on the way (every field
+    // retained and released).
+    transactions.withUnsafeBufferPointer { all in
+      for i in all.indices {
+        chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: all[i].chainID)))
+        groupNumbers.append(all[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
+        productNumbers.append(Int32(truncatingIfNeeded: products.number(of: all[i].productID)))
+      }
     }
     self.init(chainNumbers: chainNumbers, groupNumbers: groupNumbers, productNumbers: productNumbers) {
       transactions[$0].purchaseDate
@@ -346,12 +348,20 @@ public struct DatedPurchases: Sendable {
 }
 
 /// Numbers text keys densely (0, 1, 2, … in order of first appearance), so that indexes keyed by them are
-/// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); a key
-/// equal to the one before is numbered without a lookup (a group's transactions, a chain in date order).
+/// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); any other
+/// key is found by a hash of its bytes (eight at a time) in a table of its own, its text compared only on a
+/// matching hash, instead of hashing the String for a dictionary.
 public struct KeyNumbering: Sendable {
+  /// A key that is not decimal digits: its hash and its number + 1 (0 = empty slot).
+  private struct Slot {
+    var hash: UInt64
+    var number: Int
+  }
+
   private var numeric = TransactionIDIndex()
-  private var other: [String: Int] = [:]
-  private var last: (key: String, number: Int)?
+  private var slots: [Slot] = []
+  /// The keys that are not decimal digits, each beside its number.
+  private var other: [(key: String, number: Int)] = []
   /// How many keys are numbered.
   public private(set) var count = 0
 
@@ -359,16 +369,68 @@ public struct KeyNumbering: Sendable {
 
   /// The number of `key`, a new one when it is new.
   public mutating func number(of key: String) -> Int {
-    if let last, last.key == key { return last.number }
+    // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.
+    if let number = key.utf8.withContiguousStorageIfAvailable({ number(of: key, bytes: $0) }) { return number }
+    var copy = key
+    return copy.withUTF8 { number(of: key, bytes: $0) }
+  }
+
+  private mutating func number(of key: String, bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let number: Int
-    if let value = TransactionIDIndex.numericKey(key) {
+    if let value = TransactionIDIndex.numericKey(bytes) {
       number = numeric.position(ofNumericKey: value, inserting: count) ?? count
     } else {
-      number = other[key] ?? count
-      if number == count { other[key] = count }
+      number = otherNumber(of: key, hash: Self.hash(bytes))
     }
     if number == count { count += 1 }
-    last = (key, number)
     return number
+  }
+
+  /// The number of a key that is not decimal digits, `count` after recording it when it is new.
+  private mutating func otherNumber(of key: String, hash: UInt64) -> Int {
+    if (other.count + 1) * 2 > slots.count { rehash(max(16, slots.count * 2)) }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].number != 0 {
+      if slots[slot].hash == hash {
+        let entry = other[slots[slot].number - 1]
+        if entry.key == key { return entry.number }
+      }
+      slot = (slot + 1) & mask
+    }
+    other.append((key, count))
+    slots[slot] = Slot(hash: hash, number: other.count)
+    return count
+  }
+
+  private mutating func rehash(_ size: Int) {
+    let old = slots
+    slots = [Slot](repeating: Slot(hash: 0, number: 0), count: size)
+    for s in old where s.number != 0 {
+      var slot = Int(truncatingIfNeeded: s.hash) & (size - 1)
+      while slots[slot].number != 0 { slot = (slot + 1) & (size - 1) }
+      slots[slot] = s
+    }
+  }
+
+  /// A hash of `bytes`, eight at a time (multiply and shift: the low bits, which pick the slot, depend on
+  /// every byte).
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = bytes.baseAddress else { return h }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01B3
+      h ^= h >> 29
+      i += 8
+    }
+    var tail: UInt64 = 0
+    while i < bytes.count {
+      tail = tail << 8 | UInt64(bytes[i])
+      i += 1
+    }
+    h = (h ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    return h ^ (h >> 32)
   }
 }

@@ -49,19 +49,21 @@ package struct TransactionIDIndex {
 
   /// The value of 1 to 19 decimal digits without a leading zero ("0" itself included).
   package static func numericKey(_ id: String) -> UInt64? {
-    func value(_ b: UnsafeBufferPointer<UInt8>) -> UInt64? {
-      guard !b.isEmpty, b.count <= 19, b[0] != 0x30 || b.count == 1 else { return nil }
-      var v: UInt64 = 0
-      for c in b {
-        guard c &- 0x30 < 10 else { return nil }
-        v = v &* 10 &+ UInt64(c &- 0x30)  // 19 digits fit in UInt64
-      }
-      return v
-    }
     // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.
-    if let found = id.utf8.withContiguousStorageIfAvailable(value) { return found }
+    if let found = id.utf8.withContiguousStorageIfAvailable(numericKey) { return found }
     var id = id
-    return id.withUTF8(value)
+    return id.withUTF8(numericKey)
+  }
+
+  /// `numericKey` of an id's UTF-8 bytes.
+  package static func numericKey(_ b: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    guard !b.isEmpty, b.count <= 19, b[0] != 0x30 || b.count == 1 else { return nil }
+    var v: UInt64 = 0
+    for c in b {
+      guard c &- 0x30 < 10 else { return nil }
+      v = v &* 10 &+ UInt64(c &- 0x30)  // 19 digits fit in UInt64
+    }
+    return v
   }
 
   private static func slot(_ key: UInt64, _ size: Int) -> Int {

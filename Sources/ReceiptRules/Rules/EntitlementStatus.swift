@@ -52,11 +52,21 @@ public struct ConsideredTransaction: Hashable, Sendable {
   var ownership: Ownership { transactions[index].ownership }
 
   init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
+    self = known.transactions.withUnsafeBufferPointer {
+      ConsideredTransaction(known, $0, index: index, catalog: catalog, at: time)
+    }
+  }
+
+  /// The same, `known.transactions` read through `all`.
+  init(
+    _ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
+    at time: Timestamp
+  ) {
     transactions = known.transactions
     self.index = index
     markedUpgraded = known.isMarkedUpgraded(at: index)
     // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
-    let fields = GrantFields(known, at: index)
+    let fields = GrantFields(known, all, at: index)
     (grant, productType) = (
       accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
@@ -160,7 +170,9 @@ func entitlementStatus(
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
-  let considered = indices.map { ConsideredTransaction(history, index: $0, catalog: catalog, at: time) }
+  let considered = history.transactions.withUnsafeBufferPointer { all in
+    indices.map { ConsideredTransaction(history, all, index: $0, catalog: catalog, at: time) }
+  }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
     continuation: continuation)
