@@ -2,7 +2,7 @@ import Testing
 
 @testable import ReceiptModel
 
-/// `KeyNumbering` (FAST-PATHS.md: numeric keys without String hashing, the key before without a lookup)
+/// `KeyNumbering` (FAST-PATHS.md: numeric keys without String hashing, other keys by a hash of their bytes)
 /// against a dictionary of the keys' text.
 @Suite struct KeyNumberingTests {
   @Test func numbersWhatADictionaryOfTheTextNumbers() {
@@ -17,6 +17,9 @@ import Testing
       let n = i * 7_919 % 300
       keys.append(i % 3 == 0 ? "p\(n)" : i % 3 == 1 ? long[n % 40] : String(n))
     }
+    // Enough keys that are not digits to grow their table several times, some differing in one byte only,
+    // at every length around the eight bytes hashed at a time.
+    for i in 0..<3_000 { keys.append("k" + String(repeating: "x", count: i % 19) + "\(i % 1_200)") }
     var numbering = KeyNumbering()
     var dictionary: [String: Int] = [:]
     for key in keys {
