@@ -173,12 +173,46 @@ public struct DatedPurchases: Sendable {
     }
     let positionMask = ((1 as UInt64) << positionBits) &- 1
     var keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits | UInt64($0.index) }
-    keys.sort()
+    let keyBits = positionBits + UInt64(UInt64.bitWidth - UInt64(span).leadingZeroBitCount)
+    if keys.count >= radixSortMinimum { radixSort(&keys, bits: Int(keyBits)) } else { keys.sort() }
     for j in keys.indices {
       let index = Int(keys[j] & positionMask)
       order[j] = Purchase(at: Timestamp(unchecked: earliest &+ Int64(keys[j] >> positionBits)), index: index)
     }
     return order
+  }
+
+  /// From this many keys on, `datedOrder` sorts by radix: a pass costs two reads of every key and a table of
+  /// 2,048 counts, where a comparison sort costs log2(count) comparisons a key.
+  static let radixSortMinimum = 2_048
+
+  /// Sorts `keys`, each below 2^`bits`, eleven bits a pass from the lowest (each pass keeps the order of the
+  /// one before, so the whole is sorted); a pass where every key has the same digit is skipped.
+  static func radixSort(_ keys: inout [UInt64], bits: Int) {
+    var other = [UInt64](repeating: 0, count: keys.count)
+    var counts = [Int](repeating: 0, count: 2_049)
+    var shift: UInt64 = 0
+    while shift < UInt64(max(0, bits)) {
+      let moved = keys.withUnsafeBufferPointer { from in
+        other.withUnsafeMutableBufferPointer { to in
+          counts.withUnsafeMutableBufferPointer { counts in
+            for d in counts.indices { counts[d] = 0 }
+            for k in from { counts[Int(truncatingIfNeeded: (k >> shift) & 2_047) + 1] += 1 }
+            // One digit for all: already in order by it.
+            guard !counts.contains(from.count) else { return false }
+            for d in 1..<counts.count { counts[d] += counts[d - 1] }
+            for k in from {
+              let d = Int(truncatingIfNeeded: (k >> shift) & 2_047)
+              to[counts[d]] = k
+              counts[d] += 1
+            }
+            return true
+          }
+        }
+      }
+      if moved { swap(&keys, &other) }
+      shift += 11
+    }
   }
 
   /// The purchases of `order` (sorted by date then position) grouped by key (counting sort, keys dense from

@@ -45,7 +45,10 @@ struct Seeded {
     let wide = Self.dates(
       count: 70_000, choices: 1_000, start: 0, step: Timestamp.maximumMilliseconds / 1_000, undatedOneIn: 50,
       rng: &rng)
-    for (name, dates) in [("shuffled", shuffled), ("in order", inOrder), ("wide", wide), ("none", [])] {
+    // Fewer than `radixSortMinimum`: a comparison sort of the packed keys.
+    let few = Self.dates(count: 300, choices: 20, start: 1_577_836_800_000, step: 60_000, undatedOneIn: 9, rng: &rng)
+    #expect(few.count < DatedPurchases.radixSortMinimum && shuffled.count >= DatedPurchases.radixSortMinimum)
+    for (name, dates) in [("shuffled", shuffled), ("few", few), ("in order", inOrder), ("wide", wide), ("none", [])] {
       #expect(DatedPurchases.datedOrder(dates) == Self.sortedByDateThenPosition(dates), "\(name)")
     }
     // The widest span with as many positions as still fit packed, and one more bit of positions.
@@ -79,6 +82,24 @@ struct Seeded {
       #expect(after == scan(inGroup, { $0 > bought }), "\(name): group after \(i)")
       #expect(from == scan(inGroup, { $0 >= bought }), "\(name): group from \(i)")
       #expect(from == Array(purchases.group(of: i, from: bought)), "\(name): group from \(i)")
+    }
+  }
+
+  @Test func radixSortIsTheSort() {
+    var rng = Seeded(seed: 41)
+    // Keys of every width up to 64 bits, with repeats and digits all keys share (skipped passes).
+    for bits in [1, 11, 12, 22, 40, 53, 64] {
+      let mask: UInt64 = bits == 64 ? .max : (1 << UInt64(bits)) - 1
+      var keys = (0..<3_000).map { _ in
+        (UInt64(truncatingIfNeeded: rng.below(Int.max)) << 1 ^ UInt64(truncatingIfNeeded: rng.below(Int.max))) & mask
+      }
+      keys += keys.prefix(500)
+      var sorted = keys
+      DatedPurchases.radixSort(&sorted, bits: bits)
+      #expect(sorted == keys.sorted(), "\(bits) bits")
+      var same = [UInt64](repeating: mask & 0x5555_5555_5555_5555, count: 2_100)
+      DatedPurchases.radixSort(&same, bits: bits)
+      #expect(same == [UInt64](repeating: mask & 0x5555_5555_5555_5555, count: 2_100))
     }
   }
 
