@@ -317,13 +317,16 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(positions: purchaseOrder(), upgrades: upgradeMoments())
+    let whole = ReportPart(positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMoments())
     return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
   }
 
-  /// Some transactions of the ledger, in purchase order, whose report is one term of a sum (`reportParts`).
+  /// Some transactions of the ledger whose report is one term of a sum (`reportParts`): with proceeds, every
+  /// transaction of each of its subscription chains.
   public struct ReportPart: Sendable {
     let positions: [Int]
+    /// Whether `positions` are in purchase order already; else the part's report sorts them (on its own thread).
+    let isInPurchaseOrder: Bool
     /// `upgradeMoments()`, shared by every part.
     let upgrades: [Int: Timestamp]
   }
@@ -332,23 +335,37 @@ extension RevenueLedger {
   /// the caller likes), sum to the one-pass report (`report(summing:)`); nil when it must be made in one pass.
   ///
   /// Without proceeds the paid service before a sale (the one fact that needs the sales before it) is not
-  /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept. The sum is the one pass's report exactly: without proceeds or a
-  /// negative price every total only grows, so a part or the sum overflows exactly when one pass does; and on
-  /// any error the caller makes that pass, so the error is the one it meets first.
+  /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept.
+  /// With proceeds each subscription chain goes whole to one part (by a hash of its id, `chainPart`), and each
+  /// part's report sorts its own transactions into purchase order: a chain's sales come in the order one pass
+  /// takes them, so each sale's commission year is the same.
+  ///
+  /// The sum is the one pass's report exactly. Without a negative price every total but proceeds only grows, so
+  /// a part or the sum overflows exactly when one pass does. Proceeds also fall (refunds, upgrade prorations):
+  /// `report(summing:)` makes the one pass when they could have left Int64 in some order. On any error the caller
+  /// makes that pass, so the error is the one it meets first.
   public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
-    guard commission == .none, count > 1 else { return nil }
+    guard count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
       || rare.contains { $0.price.map { $0.amount.units < 0 } ?? false }
     guard !hasNegativePrice else { return nil }
-    // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
-    // transactions in the order they lie in memory saves the sort and a cache miss on each.
     let total = distinctTransactions
     guard total >= count else { return nil }
     let upgrades = upgradeMoments()
-    return (0..<count).map { i in
-      ReportPart(positions: Array(total * i / count..<total * (i + 1) / count), upgrades: upgrades)
+    guard commission != .none else {
+      // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
+      // transactions in the order they lie in memory saves the sort and a cache miss on each.
+      return (0..<count).map { i in
+        ReportPart(
+          positions: Array(total * i / count..<total * (i + 1) / count), isInPurchaseOrder: false,
+          upgrades: upgrades)
+      }
     }
+    var positions = [[Int]](repeating: [], count: count)
+    for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
+    for p in 0..<total { positions[chainPart(at: p, of: count)].append(p) }
+    return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: upgrades) }
   }
 
   /// The report of the transactions of `part` alone, to be summed by `report(summing:)`.
@@ -357,9 +374,10 @@ extension RevenueLedger {
     commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
     var report = RevenueReport(hasProceeds: commission != .none)
+    let positions = part.isInPurchaseOrder ? part.positions : purchaseOrder(of: part.positions)
     // One transaction at a time, so the report needs no second copy of the ledger.
     try forEachRecord(
-      part.positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+      positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
     ) { (record) throws(ReceiptError) in
       try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
     }
@@ -367,12 +385,19 @@ extension RevenueLedger {
   }
 
   /// The ledger's report from its parts' reports (`reportParts`, in order); nil when a sum overflows (the one
-  /// pass then meets the error first).
+  /// pass then meets the error first), or when proceeds could have: one pass adds a currency's sales, refunds
+  /// and prorations in another order than the parts do, and proceeds fall by at most its refunds and estimated
+  /// proration refunds, and rise by at most its gross, so only when those fit is every order's sum inside Int64.
   public func report(summing parts: [RevenueReport]) -> RevenueReport? {
     guard var sum = parts.first else { return nil }
     do throws(ReceiptError) {
       for other in parts.dropFirst() { try sum.merge(other) }
     } catch {
+      return nil
+    }
+    if sum.hasProceeds,
+      sum.totals.values.contains(where: { $0.refunds.addingReportingOverflow($0.estimatedProrationRefunds).overflow })
+    {
       return nil
     }
     return finished(sum)
@@ -405,24 +430,23 @@ extension RevenueLedger {
   /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
   /// service of its subscription before it (for the commission year) and its upgrade estimate (`upgrades` is
   /// `upgradeMoments()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
-  /// sales among `positions`, so those must then be every position.
+  /// sales among `positions`, so those must then hold every position of each of their subscription chains.
   func forEachRecord(
     _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
-    // Paid service per subscription, in purchase order, for the standard plan's second year.
-    var service: [IDKey: PaidServiceSoFar] = [:]
+    // Paid service per subscription chain, by its number, in purchase order, for the standard plan's second year.
+    var chains = ChainNumbering()
+    var service: [PaidServiceSoFar] = []
     var lookup = CatalogLookup(catalog)
     func record(_ t: borrowing PurchaseTransaction, at position: Int) throws(ReceiptError) {
       let facts = lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
-      let chain = isSubscription ? chainKey(at: position) : nil
+      let chain = isSubscription ? chainNumber(at: position, in: &chains) : nil
+      if let chain, chain == service.count { service.append(PaidServiceSoFar()) }
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      // The chain is hashed once: its index serves the read here and the write below (nothing is inserted
-      // between them).
-      let held = chain.flatMap { service.index(forKey: $0) }
-      let before: Int64? = chain.map { _ in held.map { service.values[$0].before(sale: t.purchaseDate) } ?? 0 }
+      let before: Int64? = chain.map { service[$0].before(sale: t.purchaseDate) }
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
       if let chain, t.isOwnedByPurchaser {
         var isTrial = false
@@ -436,13 +460,7 @@ extension RevenueLedger {
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        if let held {
-          service.values[held].add(milliseconds: paid, refunded: t.revocation?.date)
-        } else {
-          var first = PaidServiceSoFar()
-          first.add(milliseconds: paid, refunded: t.revocation?.date)
-          service[chain] = first
-        }
+        service[chain].add(milliseconds: paid, refunded: t.revocation?.date)
       }
       try body(
         LedgerRecord(
@@ -475,36 +493,37 @@ extension RevenueLedger {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
     guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
-    var chains: [IDKey: [Int]] = [:]
-    var groups: [String: [Int]] = [:]
-    for i in positions where purchaseDate(at: i) != nil {
-      chains[chainKey(at: i), default: []].append(i)
-      if let g = subscriptionGroup(at: i) { groups[g, default: []].append(i) }
+    // Chains and groups numbered (no key hashed per transaction), the dated purchases sorted by date once, and
+    // read latest first: each chain's and group's earliest purchase so far is then the first one after any
+    // earlier date (a pass over the group per upgrade was quadratic on a batch whose customers share their app's
+    // groups). RuleFastPathTests compares the scan.
+    var chains = ChainNumbering()
+    var groups = KeyNumbering()
+    var dated: [(at: Timestamp, position: Int, chain: Int, group: Int)] = []
+    dated.reserveCapacity(positions.count)
+    for i in positions {
+      guard let at = purchaseDate(at: i) else { continue }
+      let group = subscriptionGroup(at: i).map { groups.number(of: $0) } ?? -1
+      dated.append((at, i, chainNumber(at: i, in: &chains), group))
     }
-    // Each chain and group sorted by date once: the replacing purchase is the first bought after the upgraded
-    // one, found by binary search (a pass over the group per upgrade was quadratic on a batch whose customers
-    // share their app's groups). RuleFastPathTests compares the scan.
-    func byDate(_ list: [Int]) -> [(at: Timestamp, position: Int)] {
-      list.compactMap { j in purchaseDate(at: j).map { (at: $0, position: j) } }.sorted { $0.at < $1.at }
-    }
-    let sortedChains = chains.mapValues(byDate)
-    let sortedGroups = groups.mapValues(byDate)
-    func firstAfter(_ bought: Timestamp, in list: [(at: Timestamp, position: Int)]?) -> Timestamp? {
-      guard let list else { return nil }
-      var low = 0
-      var high = list.count
-      while low < high {
-        let middle = low + (high - low) / 2
-        if list[middle].at > bought { high = middle } else { low = middle + 1 }
-      }
-      return low < list.count ? list[low].at : nil
-    }
+    dated.sort { $0.at < $1.at }
+    var chainFirst = [Timestamp?](repeating: nil, count: chains.count)
+    var groupFirst = [Timestamp?](repeating: nil, count: groups.count)
     var moments: [Int: Timestamp] = [:]
-    for i in positions where isUpgraded(at: i) {
-      guard let bought = purchaseDate(at: i) else { continue }
-      let inChain = firstAfter(bought, in: sortedChains[chainKey(at: i)])
-      let inGroup = subscriptionGroup(at: i).flatMap { firstAfter(bought, in: sortedGroups[$0]) }
-      moments[i] = [inChain, inGroup].compactMap { $0 }.min()
+    var end = dated.count
+    while end > 0 {
+      // The purchases bought at one moment: none of them is after another, so they are asked about first.
+      var start = end - 1
+      while start > 0, dated[start - 1].at == dated[end - 1].at { start -= 1 }
+      for p in dated[start..<end] where isUpgraded(at: p.position) {
+        let inGroup = p.group >= 0 ? groupFirst[p.group] : nil
+        moments[p.position] = [chainFirst[p.chain], inGroup].compactMap { $0 }.min()
+      }
+      for p in dated[start..<end] {
+        chainFirst[p.chain] = p.at
+        if p.group >= 0 { groupFirst[p.group] = p.at }
+      }
+      end = start
     }
     return moments
   }
