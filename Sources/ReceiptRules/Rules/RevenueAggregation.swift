@@ -193,8 +193,11 @@ public struct RevenueReport: Sendable {
   private var keyNumbers: [String: Int] = [:]
   private var placesByKey: [[Int]] = []
   /// The currency and the product id asked about last, with their numbers.
-  private var lastCurrency: (name: String, number: Int)?
-  private var lastProduct: (id: String, key: Int)?
+  /// (Apart, not optional tuples: those are copied, their text retained, to be compared.)
+  private var lastCurrency = ""
+  private var lastCurrencyNumber = -1
+  private var lastProduct = ""
+  private var lastProductKey = -1
   private var recentUnpriced: [(productID: String, at: Dictionary<String, Int64>.Index)] = []
   private static let recentLimit = 8
 
@@ -206,11 +209,11 @@ public struct RevenueReport: Sendable {
   /// Nothing is stored unless both sums fit: not even a new row.
   mutating func add(_ group: RevenueGroup, key: Int, currency: String) throws(ReceiptError) {
     let c: Int
-    if let last = lastCurrency, last.name == currency {
-      c = last.number
+    if lastCurrencyNumber >= 0, lastCurrency == currency {
+      c = lastCurrencyNumber
     } else if let known = currencyNames.firstIndex(of: currency) {
       c = known
-      lastCurrency = (currency, known)
+      (lastCurrency, lastCurrencyNumber) = (currency, known)
     } else {
       try addRow(group, key: key, currency: currency)
       return
@@ -266,9 +269,9 @@ public struct RevenueReport: Sendable {
   /// of the event; and by product id, the one before compared first (an interned id: a pointer check).
   mutating func rowNumber(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> Int {
     if grouping == .product {
-      if let last = lastProduct, last.id == productID { return last.key }
+      if lastProductKey >= 0, lastProduct == productID { return lastProductKey }
       let key = keyNumber(productID)
-      lastProduct = (productID, key)
+      (lastProduct, lastProductKey) = (productID, key)
       return key
     }
     // Within 1970...9999 `iso8601` begins with the day's date whatever the time; outside it, no shortcut.
@@ -505,15 +508,52 @@ extension RevenueLedger {
     _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
-    // Paid service per subscription chain, by its number, in purchase order, for the standard plan's second year.
+    var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: copy)
+    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
+    // Without a first document's transaction there are no entries either, so no position to record.
+    guard let names = firstDocument.first?.vocabulary else { return }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
+    // The first document's transactions are loaded field by field, as entries are: an array's element passed
+    // on is a copy, every field retained and released.
+    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else { return }
+      for position in positions {
+        if position < whole.count {
+          load(first + position, into: &loaded)
+        } else {
+          load(entries[position - whole.count], into: &loaded)
+        }
+        let upgradedAt = upgrades.isEmpty ? nil : upgrades[position]
+        try body(try maker.record(loaded, at: position, upgradedAt: upgradedAt, in: self))
+      }
+    }
+  }
+
+  /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
+  /// chain's paid service so far (by chain number), in purchase order, for the standard plan's second year. A
+  /// struct's own fields, where variables a nested function captured were checked for exclusive access at every
+  /// use.
+  struct RecordMaker {
+    var lookup: CatalogLookup
     var chains = ChainNumbering()
     var service: [PaidServiceSoFar] = []
-    var lookup = CatalogLookup(catalog)
-    func record(_ t: borrowing PurchaseTransaction, at position: Int) throws(ReceiptError) {
+    let tracksPaidService: Bool
+    let copy: String
+
+    init(lookup: CatalogLookup, tracksPaidService: Bool, copy: String) {
+      self.lookup = lookup
+      self.tracksPaidService = tracksPaidService
+      self.copy = copy
+    }
+
+    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`).
+    mutating func record(
+      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, in ledger: RevenueLedger
+    ) throws(ReceiptError) -> LedgerRecord {
       let facts = lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
-      let chain = isSubscription ? chainNumber(at: position, in: &chains) : nil
+      let chain = isSubscription ? ledger.chainNumber(at: position, in: &chains) : nil
       if let chain, chain == service.count { service.append(PaidServiceSoFar()) }
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
       let before: Int64? = chain.map { service[$0].before(sale: t.purchaseDate) }
@@ -532,28 +572,9 @@ extension RevenueLedger {
         }
         service[chain].add(milliseconds: paid, refunded: t.revocation?.date)
       }
-      try body(
-        LedgerRecord(
-          transaction: t, value: value, copy: copy, paidServiceBefore: before,
-          upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
-    }
-    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
-    // Without a first document's transaction there are no entries either, so no position to record.
-    guard let names = firstDocument.first?.vocabulary else { return }
-    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
-    // The first document's transactions are loaded field by field, as entries are: an array's element passed
-    // on is a copy, every field retained and released.
-    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
-      guard let first = whole.baseAddress else { return }
-      for position in positions {
-        if position < whole.count {
-          load(first + position, into: &loaded)
-          try record(loaded, at: position)
-        } else {
-          load(entries[position - whole.count], into: &loaded)
-          try record(loaded, at: position)
-        }
-      }
+      return LedgerRecord(
+        transaction: t, value: value, copy: copy, paidServiceBefore: before,
+        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt))
     }
   }
 

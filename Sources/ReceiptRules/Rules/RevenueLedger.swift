@@ -311,9 +311,9 @@ public struct RevenueLedger: Sendable {
     guard position >= firstDocument.count else {
       let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
       // A chain read in date order repeats the id before: that one is numbered without a lookup.
-      if let last = numbering.last, last.id == id { return last.number }
+      if numbering.lastNumber >= 0, numbering.lastID == id { return numbering.lastNumber }
       let n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
-      numbering.last = (id, n)
+      (numbering.lastID, numbering.lastNumber) = (id, n)
       return n
     }
     let e = entries[position - firstDocument.count]
@@ -328,7 +328,9 @@ public struct RevenueLedger: Sendable {
   struct ChainNumbering {
     fileprivate var index = TransactionIDIndex()
     private(set) var count = 0
-    fileprivate var last: (id: String, number: Int)?
+    /// The id numbered last and its number (-1: none), apart: an optional tuple is copied to be compared.
+    fileprivate var lastID = ""
+    fileprivate var lastNumber = -1
 
     /// The number already held, or the next one.
     fileprivate mutating func number(_ held: Int?) -> Int {
@@ -431,35 +433,53 @@ public struct RevenueLedger: Sendable {
 
   /// `positions` (ascending) in purchase order: by purchase date (undated first), then transaction_id as text.
   func purchaseOrder<Positions: Collection<Int>>(of positions: Positions) -> [Int] {
-    // Each transaction's sort key is gathered in one pass in storage order, so the sort reads no transaction:
+    // Each transaction's date is gathered in one pass in storage order, so the sort reads no transaction:
     // reading them in date order (a shuffled export) would miss the cache on every one, and copy it.
-    var keys: [PurchaseOrderKey] = []
-    keys.reserveCapacity(positions.count)
+    var dated: [(date: Int64, position: Int)] = []
+    dated.reserveCapacity(positions.count)
     firstDocument.withUnsafeBufferPointer { all in
       for i in positions {
-        if i < all.count {
-          keys.append(PurchaseOrderKey(all[i].purchaseDate, IDKey(all[i].transactionID).textOrder, position: i))
-        } else {
-          let e = entries[i - all.count]
-          keys.append(PurchaseOrderKey(e.purchaseDate, key(e.id).textOrder, position: i))
+        let date = i < all.count ? all[i].purchaseDate : entries[i - all.count].purchaseDate
+        dated.append((date?.milliseconds ?? Int64.min, i))
+      }
+    }
+    dated.sort { a, b in a.date != b.date ? a.date < b.date : a.position < b.position }
+    var order = dated.map(\.position)
+    // Purchases of one moment (and the undated ones) are then put in transaction_id order: a numeric id's
+    // key is made only for those, few in an export, and its `TextOrder` sorts as its text.
+    var start = 0
+    while start < dated.count {
+      var end = start + 1
+      while end < dated.count, dated[end].date == dated[start].date { end += 1 }
+      if end - start > 1 {
+        var keys = order[start..<end].map { i in
+          PurchaseOrderKey(dated[start].date, textOrder(at: i), position: i)
         }
+        // Ids are distinct, so this is the order by id text; the position only keeps it total. Text ids,
+        // rare, are compared as text.
+        keys.sort { a, b in
+          if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
+            return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+          }
+          if a.digits == 0 || b.digits == 0 {
+            let x = idText(at: a.position)
+            let y = idText(at: b.position)
+            if x != y { return x < y }
+          }
+          return a.position < b.position
+        }
+        for (k, key) in keys.enumerated() { order[start + k] = key.position }
       }
+      start = end
     }
-    // Ids are distinct, and a numeric id's `TextOrder` sorts as its text, so this is the order by (date, id
-    // text); the position only keeps it total. Text ids, rare, are compared as text.
-    keys.sort { a, b in
-      if a.date != b.date { return a.date < b.date }
-      if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
-        return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
-      }
-      if a.digits == 0 || b.digits == 0 {
-        let x = idText(at: a.position)
-        let y = idText(at: b.position)
-        if x != y { return x < y }
-      }
-      return a.position < b.position
-    }
-    return keys.map(\.position)
+    return order
+  }
+
+  /// Where the transaction id at `position` sorts as text, when it is a number (nil for a text id).
+  func textOrder(at position: Int) -> TextOrder? {
+    position < firstDocument.count
+      ? IDKey(firstDocument[position].transactionID).textOrder
+      : key(entries[position - firstDocument.count].id).textOrder
   }
 
   /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
@@ -470,8 +490,8 @@ public struct RevenueLedger: Sendable {
     var digits: Int
     var position: Int
 
-    init(_ date: Timestamp?, _ id: TextOrder?, position: Int) {
-      self.date = date?.milliseconds ?? Int64.min
+    init(_ date: Int64, _ id: TextOrder?, position: Int) {
+      self.date = date
       self.aligned = id?.aligned ?? 0
       self.digits = id?.digits ?? 0
       self.position = position
