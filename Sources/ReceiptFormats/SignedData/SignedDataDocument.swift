@@ -481,46 +481,31 @@ struct TreeWalker {
     return coded
   }
 
-  /// A signed string at `path`, decoded as `kind`; (not strict) a failure is carried.
-  mutating func nested<P>(
-    _ value: JSONValue?, _ path: String, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  /// A signed string at `path`, decoded as the kind `P`; (not strict) a failure is carried.
+  mutating func nested<P: PlacedPayload>(
+    _ value: JSONValue?, _ path: String, as type: P.Type
   ) throws(SignedDataError) -> NestedJWS<P>? {
     guard let text = try string(value, path) else { return nil }
     return try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
-      try nested(bytes, base: LazyPath(path), kind: kind, extract)
+      try nested(bytes, base: LazyPath(path), as: P.self)
     }
   }
 
-  /// The signed text `text` at `base`, decoded as `kind`; (not strict) a failure is carried. Inlined, so each
-  /// caller's `extract` is too (a list decodes one per transaction).
-  @inline(__always)
-  mutating func nested<P>(
-    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  /// The signed text `text` at `base`, decoded straight into the kind `P` its place requires; (not strict) a
+  /// failure is carried.
+  mutating func nested<P: PlacedPayload>(
+    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, as type: P.Type
   ) throws(SignedDataError) -> NestedJWS<P> {
     do throws(SignedDataError) {
       let (jws, inner) = try CompactJWS.decode(
-        text, expected: kind, base: base, strict: strict, memo: &headerMemo, checks: checks)
-      guard let payload = extract(jws.payload) else {
-        throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(kind.noun)")
-      }
+        text, as: P.self, base: base, strict: strict, memo: &headerMemo, checks: checks)
       carried += inner
-      return .decoded(
-        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
+      return .decoded(jws)
     } catch {
       if strict { throw error }
       carried.append(error)
       return .undecodable(error)
     }
-  }
-
-  static func transaction(_ p: SignedPayload) -> JWSTransactionPayload? {
-    if case .transaction(let t) = p { return t }
-    return nil
-  }
-
-  static func renewal(_ p: SignedPayload) -> JWSRenewalInfoPayload? {
-    if case .renewalInfo(let r) = p { return r }
-    return nil
   }
 
   mutating func transactionList(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
@@ -534,7 +519,7 @@ struct TreeWalker {
         case .null: break
         case .array(let items):
           for (i, item) in items.enumerated() {
-            if let jws = try nested(item, "signedTransactions[\(i)]", kind: .transaction, TreeWalker.transaction) {
+            if let jws = try nested(item, "signedTransactions[\(i)]", as: JWSTransactionPayload.self) {
               r.signedTransactions.append(jws)
             } else {
               throw SignedDataError(
@@ -574,7 +559,7 @@ struct TreeWalker {
             r.signedTransactions.append(
               try nested(
                 UnsafeBufferPointer(rebasing: buffer[range]), base: LazyPath("signedTransactions", index: i),
-                kind: .transaction, TreeWalker.transaction))
+                as: JWSTransactionPayload.self))
           }
         }
         continue
@@ -641,9 +626,9 @@ struct TreeWalker {
         }
       case "originalTransactionId": item.originalTransactionId = try string(value, path)
       case "signedTransactionInfo":
-        item.signedTransactionInfo = try nested(value, path, kind: .transaction, TreeWalker.transaction)
+        item.signedTransactionInfo = try nested(value, path, as: JWSTransactionPayload.self)
       case "signedRenewalInfo":
-        item.signedRenewalInfo = try nested(value, path, kind: .renewalInfo, TreeWalker.renewal)
+        item.signedRenewalInfo = try nested(value, path, as: JWSRenewalInfoPayload.self)
       default: item.unreadKeys.append(key)
       }
     }
@@ -657,7 +642,7 @@ struct TreeWalker {
     var unread: [String] = []
     for (key, value) in members {
       if key == "signedTransactionInfo" {
-        found = try nested(value, key, kind: .transaction, TreeWalker.transaction)
+        found = try nested(value, key, as: JWSTransactionPayload.self)
       } else {
         unread.append(key)
       }
@@ -680,15 +665,13 @@ struct TreeWalker {
       throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
     }
     // The notification itself is never carried: without it there is nothing.
-    let (jws, inner) = try CompactJWS.decode(
-      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict, checks: checks)
-    carried += inner
-    guard case .notification(let n) = jws.payload else {
-      throw SignedDataError(
-        .kindMismatch, path: "signedPayload", detail: "expected \(SignedPayloadKind.notification.noun)")
+    var memo = CompactJWS.HeaderMemo()
+    let (jws, inner) = try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
+      try CompactJWS.decode(
+        bytes, as: NotificationV2Payload.self, base: LazyPath("signedPayload"), strict: strict, memo: &memo,
+        checks: checks)
     }
-    let typed = SignedJWS(
-      header: jws.header, payload: n, signatureByteCount: jws.signatureByteCount, source: jws.source)
-    return .notificationBody(typed, unreadKeys: unread)
+    carried += inner
+    return .notificationBody(jws, unreadKeys: unread)
   }
 }
