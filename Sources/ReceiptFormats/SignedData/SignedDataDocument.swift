@@ -194,6 +194,16 @@ public enum SignedDataDecoder {
   static func decode(_ bytes: [UInt8], strict: Bool, checks: JWSChecks?) throws(SignedDataError)
     -> SignedDataDocument
   {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(SignedDataError) in
+      try decode(buffer: buffer, strict: strict, checks: checks)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file or a batch's line), which must stay valid until it returns:
+  /// nothing is kept that points into it.
+  static func decode(buffer bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks?)
+    throws(SignedDataError) -> SignedDataDocument
+  {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
@@ -208,7 +218,7 @@ public enum SignedDataDecoder {
 
   /// One JWS, or one per line.
   static func decodeLines(
-    _ bytes: [UInt8], from start: Int, strict: Bool, checks: JWSChecks? = nil
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> SignedDataDocument {
     var ranges: [(line: Int, lo: Int, hi: Int)] = []
     var line = 1
@@ -236,7 +246,8 @@ public enum SignedDataDecoder {
     if ranges.count == 1 {
       let r = ranges[0]
       let (jws, carried) = try CompactJWS.decode(
-        Array(bytes[r.lo..<r.hi]), expected: nil, base: "", strict: strict, checks: checks)
+        UnsafeBufferPointer(rebasing: bytes[r.lo..<r.hi]), expected: nil, base: LazyPath(""), strict: strict,
+        checks: checks)
       return SignedDataDocument(content: .compactJWS(jws), carriedErrors: carried)
     }
     var items: [NestedJWS<SignedPayload>] = []
@@ -246,11 +257,9 @@ public enum SignedDataDecoder {
     var memo = CompactJWS.HeaderMemo()
     for r in ranges {
       do throws(SignedDataError) {
-        let (jws, inner) = try bytes.withUnsafeBufferPointer { all throws(SignedDataError) in
-          try CompactJWS.decode(
-            UnsafeBufferPointer(rebasing: all[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
-            strict: strict, memo: &memo, checks: checks)
-        }
+        let (jws, inner) = try CompactJWS.decode(
+          UnsafeBufferPointer(rebasing: bytes[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
+          strict: strict, memo: &memo, checks: checks)
         items.append(.decoded(jws))
         carried += inner
       } catch {
@@ -264,9 +273,9 @@ public enum SignedDataDecoder {
 
   // MARK: JSON objects
 
-  static func decodeObject(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
-    -> SignedDataDocument
-  {
+  static func decodeObject(
+    _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument {
     if let document = try decodeTransactionListInPlace(bytes, strict: strict, checks: checks) { return document }
     return try decodeObjectWithTree(bytes, strict: strict, checks: checks)
   }
@@ -275,9 +284,22 @@ public enum SignedDataDecoder {
   static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
     -> SignedDataDocument
   {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(SignedDataError) in
+      try decodeObjectWithTree(buffer, strict: strict, checks: checks)
+    }
+  }
+
+  /// `decodeObjectWithTree` over bytes in place.
+  static func decodeObjectWithTree(
+    _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument {
     let value: JSONValue
     do {
-      value = try JSONValue.parse(bytes)
+      value = try JSONReader.withReader(buffer: bytes) { reader in
+        let value = try reader.readValue()
+        try reader.finish()
+        return value
+      }
     } catch let e as JSONSyntaxError {
       throw SignedDataError(.document, path: "", detail: "not JSON: \(e.message)", line: e.line, column: e.column)
     } catch {
@@ -323,25 +345,23 @@ public enum SignedDataDecoder {
   /// `signedTransactions` is null or an array of strings without escapes, each JWS is decoded from the document
   /// bytes where it lies. Anything else (a syntax error, nesting, an escape, `signedPayload`) returns nil and the
   /// tree reader decides, so every message and position stays the tree reader's.
-  static func decodeTransactionListInPlace(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil)
-    throws(SignedDataError) -> SignedDataDocument?
-  {
-    try bytes.withUnsafeBufferPointer { buffer throws(SignedDataError) -> SignedDataDocument? in
-      guard let members = scanTransactionList(buffer) else { return nil }
-      // The only place a duplicate can be is the top level; the tree reader's check says the same there.
-      var seen: Set<String> = []
-      for member in members where TreeWalker.listKeys.contains(member.key) {
-        if !seen.insert(member.key).inserted {
-          throw SignedDataError(
-            .document, path: member.key, detail: "duplicate key; the tool will not guess which value is meant")
-        }
+  static func decodeTransactionListInPlace(
+    _ buffer: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument? {
+    guard let members = scanTransactionList(buffer) else { return nil }
+    // The only place a duplicate can be is the top level; the tree reader's check says the same there.
+    var seen: Set<String> = []
+    for member in members where TreeWalker.listKeys.contains(member.key) {
+      if !seen.insert(member.key).inserted {
+        throw SignedDataError(
+          .document, path: member.key, detail: "duplicate key; the tool will not guess which value is meant")
       }
-      let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
-      var walker = TreeWalker(strict: strict, checks: checks)
-      let list = try walker.transactionList(members, in: buffer)
-      let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
-      return SignedDataDocument(content: content, carriedErrors: walker.carried)
     }
+    let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
+    var walker = TreeWalker(strict: strict, checks: checks)
+    let list = try walker.transactionList(members, in: buffer)
+    let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
+    return SignedDataDocument(content: content, carriedErrors: walker.carried)
   }
 
   /// The top-level members when the document fits `decodeTransactionListInPlace`; nil otherwise.

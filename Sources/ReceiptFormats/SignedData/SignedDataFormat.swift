@@ -27,6 +27,15 @@ public struct SignedDataFormat: InputFormat {
   /// - Returns: The transactions and renewal states the document holds.
   /// - Throws: `ReceiptError` naming the path and position where the document or its top-level JWS broke.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
+      try decode(contentsOf: buffer, source: source, options: options)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file, a batch's line): each JWS is decoded where it lies.
+  public func decode(
+    contentsOf bytes: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
     let keepsStated = options.keepsCarriedFields
     guard let checking = options.signatures else {
       var history = try decode(bytes, source: source, checks: nil, keepsStatedFields: keepsStated)
@@ -55,11 +64,11 @@ public struct SignedDataFormat: InputFormat {
   /// Reads a document, checking its signatures into `checks` when given; the stated fields only `decode` shows
   /// are built when `keepsStatedFields`.
   func decode(
-    _ bytes: [UInt8], source: String, checks: JWSChecks?, keepsStatedFields: Bool = true
+    _ bytes: UnsafeBufferPointer<UInt8>, source: String, checks: JWSChecks?, keepsStatedFields: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     let document: SignedDataDocument
     do {
-      document = try SignedDataDecoder.decode(bytes, strict: false, checks: checks)
+      document = try SignedDataDecoder.decode(buffer: bytes, strict: false, checks: checks)
     } catch {
       throw error.receiptError(source: source)
     }
@@ -173,8 +182,8 @@ enum SignedDataMapping {
       case .transactionHistory(let r), .refundHistory(let r):
         environment = r.environment?.raw
         notes(r.notes, path: "")
-        for (i, item) in r.signedTransactions.enumerated() {
-          guard let jws = item.decoded else { continue }
+        for i in r.signedTransactions.indices {
+          guard case .decoded(let jws) = r.signedTransactions[i] else { continue }
           header(jws.header, jws.source)
           try transaction(jws.payload, path: "signedTransactions[\(i)] > payload")
         }
@@ -455,19 +464,21 @@ enum SignedDataMapping {
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
     mutating func add(_ t: PurchaseTransaction) {
-      if let held = collector.transactions.first(where: { $0.transactionID == t.transactionID }) {
-        let fields = held.differences(from: t)
+      // The collector finds the copy held by its id index and asks which wins only then: no search per add.
+      var difference: DataWarning?
+      collector.add(t) { held, new in
+        let newWins = held.isSignedEarlier(than: new)
+        let fields = held.differences(from: new)
         if !fields.isEmpty {
-          let winner = held.isSignedEarlier(than: t) ? t : held
-          let when = winner.signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
-          warnings.append(
-            DataWarning(
-              path: "transactionId \(t.transactionID)",
-              message:
-                "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used"))
+          let when = (newWins ? new : held).signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
+          difference = DataWarning(
+            path: "transactionId \(new.transactionID)",
+            message:
+              "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used")
         }
+        return newWins
       }
-      collector.add(t) { held, new in held.isSignedEarlier(than: new) }
+      if let difference { warnings.append(difference) }
     }
 
     mutating func renewal(_ p: JWSRenewalInfoPayload, path: String, status: StoreSubscriptionStatus?) {
