@@ -288,4 +288,38 @@ import Testing
     }
     #expect(withFields >= 6)
   }
+
+  /// Copies of one transaction in one document are found by the collector's id index: the later-signed copy's
+  /// values win, whichever comes first, and the difference is warned once per extra copy with the winner's date.
+  @Test func copiesInOneDocumentMergeThroughTheIndex() throws {
+    let early = SignedDataFixtures.jws(
+      #"{"transactionId":"7","productId":"p","expiresDate":1700000000000,"signedDate":1690000000000}"#)
+    let late = SignedDataFixtures.jws(
+      #"{"transactionId":"7","productId":"p","expiresDate":1710000000000,"signedDate":1695000000000,"revocationDate":1694000000000,"revocationReason":0}"#
+    )
+    let other = SignedDataFixtures.jws(#"{"transactionId":"8","productId":"p","signedDate":1691000000000}"#)
+    let unsigned = SignedDataFixtures.jws(#"{"transactionId":"9","productId":"p","expiresDate":1}"#)
+    let unsignedToo = SignedDataFixtures.jws(#"{"transactionId":"9","productId":"p","expiresDate":2}"#)
+    let said =
+      "two signed copies differ in revocationDate, expiresDate; the later-signed copy (signedDate "
+      + "2023-09-18T01:20:00Z) is used"
+    for lines in [[early, other, late], [late, other, early], [early, late, other, late]] {
+      let text = (lines + [unsigned, unsignedToo]).joined(separator: "\n")
+      let h = try SignedDataFormat().decode(Array(text.utf8), source: "lines", options: DecodeOptions())
+      #expect(Set(h.transactions.map(\.transactionID)) == ["7", "8", "9"] && h.transactions.count == 3)
+      let seven = try #require(h.transactions.first { $0.transactionID == "7" })
+      #expect(seven.expiresDate?.milliseconds == 1_710_000_000_000)
+      #expect(seven.revocation?.date.milliseconds == 1_694_000_000_000)
+      // Neither unsigned copy is later-signed: the first read stands.
+      #expect(h.transactions.first { $0.transactionID == "9" }?.expiresDate?.milliseconds == 1)
+      let sevens = h.warnings.filter { $0.path == "transactionId 7" }.map(\.message)
+      // A third copy equal to the merged one differs in nothing.
+      #expect(sevens == [said], "\(lines.count) lines")
+      #expect(
+        h.warnings.filter { $0.path == "transactionId 9" }.map(\.message) == [
+          "two signed copies differ in expiresDate; the later-signed copy is used"
+        ])
+      #expect(h.provenance.duplicateRowsMerged == lines.count - 2 + 1)
+    }
+  }
 }
