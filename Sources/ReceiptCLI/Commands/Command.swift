@@ -41,9 +41,6 @@ package final class CommandContext: @unchecked Sendable {
   package let stderr: OutputSink
   /// The formats documents are read in; tests add their own.
   package let formats: FormatRegistry
-  /// Keep the last large document's history until the process exits instead of freeing it
-  /// (`LastLargeHistory`); only the process's own context sets it.
-  package var keepsLastLargeHistory = false
 
   package init(
     environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, formats: FormatRegistry = .standard
@@ -74,13 +71,9 @@ package final class CommandContext: @unchecked Sendable {
       keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
     options.pieceHelpers = Cores.pieceHelpers(reading: input.content)
     options.deviceID = signatures?.deviceID
-    let kept = keepsLastLargeHistory && input.content.count >= LastLargeHistory.minimumBytes
-    if kept { LastLargeHistory.process.release() }
-    let history = try input.content.withBuffer { (buffer) throws(ReceiptError) in
+    return try input.content.withBuffer { (buffer) throws(ReceiptError) in
       try formats.decode(contentsOf: buffer, source: input.label, options: options)
     }
-    if kept { LastLargeHistory.process.keep(history) }
-    return history
   }
 
   /// Writes `receipt-tool: error: <message>` on one line.

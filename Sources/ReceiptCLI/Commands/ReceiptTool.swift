@@ -36,8 +36,6 @@ package enum ReceiptTool {
     ignoreSigpipe()
     let context = CommandContext(
       environment: .current(), stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, bufferSize: 0))
-    // The process exits after this returns: a large history need not be freed first.
-    context.keepsLastLargeHistory = true
     return run(argumentBytes: argumentBytes, context: context)
   }
 
