@@ -16,8 +16,8 @@ struct RevenueHalvesTests {
   }
 
   /// Two halves on two threads, summed, must be the one pass's report: over many chains (synthetic receipts and
-  /// every fixture in one ledger), with and without a catalog, by product and by month; and where a transaction
-  /// cannot be valued, the same error.
+  /// every fixture in one ledger), with and without a catalog, by product and by month, with every commission
+  /// plan; and where a transaction cannot be valued, the same error.
   @Test func halvesOnTwoThreadsGiveTheOnePassReport() throws {
     var ledger = RevenueLedger()
     for index in 0..<40 {
@@ -28,19 +28,23 @@ struct RevenueHalvesTests {
       if let history = Self.history(at: url) { ledger.add(history) }
     }
     #expect(ledger.distinctTransactions > 1_000)
+    // With --commission each subscription chain goes whole to one half.
+    #expect(ledger.reportParts(2, commission: .standard) != nil)
     for catalog in [Catalog(), try RevenueFixtures.exampleCatalog()] {
       for grouping in [RevenueGrouping.product, .month] {
-        func report(halvesFrom minimum: Int) throws -> RevenueReport {
-          try RevenueCommand.report(
-            of: ledger, catalog: catalog, grouping: grouping, range: PurchaseDateRange(), commission: .none,
-            halvesFrom: minimum)
+        for commission in CommissionPlan.allCases {
+          func report(halvesFrom minimum: Int) throws -> RevenueReport {
+            try RevenueCommand.report(
+              of: ledger, catalog: catalog, grouping: grouping, range: PurchaseDateRange(), commission: commission,
+              halvesFrom: minimum)
+          }
+          let (halves, onePass) = (try report(halvesFrom: 0), try report(halvesFrom: .max))
+          #expect(!halves.currencies.isEmpty || !halves.unpricedProducts.isEmpty)
+          #expect(halves.currencies == onePass.currencies, "\(grouping) \(commission)")
+          #expect(halves.counts == onePass.counts, "\(grouping) \(commission)")
+          #expect(halves.unpricedProducts.map(\.productID) == onePass.unpricedProducts.map(\.productID))
+          #expect(halves.unpricedProducts.map(\.units) == onePass.unpricedProducts.map(\.units))
         }
-        let (halves, onePass) = (try report(halvesFrom: 0), try report(halvesFrom: .max))
-        #expect(!halves.currencies.isEmpty || !halves.unpricedProducts.isEmpty)
-        #expect(halves.currencies == onePass.currencies)
-        #expect(halves.counts == onePass.counts)
-        #expect(halves.unpricedProducts.map(\.productID) == onePass.unpricedProducts.map(\.productID))
-        #expect(halves.unpricedProducts.map(\.units) == onePass.unpricedProducts.map(\.units))
       }
     }
     // A price with more decimals than its currency has: both ways stop at the same transaction's error.

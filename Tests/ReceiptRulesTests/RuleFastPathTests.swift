@@ -240,6 +240,85 @@ struct RuleFastPathTests {
     #expect(scanned.count > 100, "the batch holds upgrades to compare")
   }
 
+  /// With proceeds, the report in parts (each subscription chain whole in one part, each part put in purchase
+  /// order alone) sums to the one pass's report: every shape and seed alone, and all of them in one ledger
+  /// (kept as entries); two and three parts, by product and by month, the whole history and its second half.
+  @Test func commissionPartsByChainGiveTheOnePassReport() throws {
+    var ledgers: [(name: String, ledger: RevenueLedger, catalog: Catalog)] = []
+    var batch = RevenueLedger()
+    for (name, history, catalog) in try Self.histories() {
+      var ledger = RevenueLedger()
+      ledger.add(history)
+      ledgers.append((name, ledger, catalog))
+      batch.add(history)
+    }
+    ledgers.append(("every shape in one ledger", batch, Self.catalog(of: Self.shapes[3])))
+    let year = Int64(365 * 86_400_000)
+    var salesAfterAYear = 0
+    for (name, ledger, catalog) in ledgers {
+      salesAfterAYear += try ledger.records(catalog: catalog, copy: "c").count { ($0.paidServiceBefore ?? 0) >= year }
+      for count in [2, 3] {
+        let parts = try #require(ledger.reportParts(count, commission: .standard), "\(name)")
+        #expect(parts.map(\.positions.count).reduce(0, +) == ledger.distinctTransactions, "\(name)")
+        var partOfChain: [String: Int] = [:]
+        for (i, part) in parts.enumerated() {
+          for p in part.positions {
+            let chain = ledger.chainKey(at: p).text
+            #expect(partOfChain[chain, default: i] == i, "\(name): chain \(chain) in two parts")
+            partOfChain[chain] = i
+          }
+        }
+        let ranges = [
+          PurchaseDateRange(), PurchaseDateRange(from: Timestamp(milliseconds: ReceiptShape.middleOfHistory)),
+        ]
+        for range in ranges {
+          for grouping in [RevenueGrouping.product, .month] {
+            for commission in [CommissionPlan.standard, .smallBusiness] {
+              let label = "\(name), \(count) parts, \(grouping), \(commission)"
+              let reports = try parts.map { part in
+                try ledger.report(of: part, catalog: catalog, grouping: grouping, range: range, commission: commission)
+              }
+              let sum = try #require(ledger.report(summing: reports), "\(label)")
+              let onePass = try ledger.report(
+                catalog: catalog, grouping: grouping, range: range, commission: commission)
+              #expect(!onePass.currencies.isEmpty, "\(label)")
+              #expect(sum.currencies == onePass.currencies, "\(label)")
+              #expect(sum.counts == onePass.counts, "\(label)")
+              #expect(sum.unpricedProducts.map(\.productID) == onePass.unpricedProducts.map(\.productID), "\(label)")
+              #expect(sum.unpricedProducts.map(\.units) == onePass.unpricedProducts.map(\.units), "\(label)")
+            }
+          }
+        }
+      }
+    }
+    #expect(salesAfterAYear > 100, "sales after a year of paid service, at the lower commission")
+  }
+
+  /// Parts whose proceeds could have left Int64 in one pass's order are not summed: a currency's refunds and
+  /// estimated proration refunds, each within Int64, whose sum is not.
+  @Test func proceedsThatCouldOverflowInOnePassAreNotSummed() throws {
+    func part(refunds: Int64, prorations: Int64, proceeds: Bool = true) throws -> RevenueReport {
+      var report = RevenueReport(hasProceeds: proceeds)
+      var row = RevenueGroup(key: "p", proceeds: proceeds ? 0 : nil)
+      row.refunds = refunds
+      row.estimatedProrationRefunds = prorations
+      row.proceeds = proceeds ? 0 &- refunds &- prorations : nil
+      try report.add(row, currency: "USD")
+      return report
+    }
+    let ledger = RevenueLedger()
+    let half = Int64.max / 2 + 1
+    #expect(
+      ledger.report(summing: [try part(refunds: half, prorations: 0), try part(refunds: 0, prorations: half)]) == nil)
+    #expect(
+      ledger.report(summing: [try part(refunds: half, prorations: 0), try part(refunds: 0, prorations: 5)]) != nil)
+    // Without proceeds nothing falls: the same rows are summed.
+    let noProceeds = [
+      try part(refunds: half, prorations: 0, proceeds: false), try part(refunds: 0, prorations: half, proceeds: false),
+    ]
+    #expect(ledger.report(summing: noProceeds) != nil)
+  }
+
   /// The plain purchase order: by date (undated first), then by transaction_id as text, read from the ledger.
   static func plainPurchaseOrder(_ ledger: RevenueLedger) -> [Int] {
     let dates = (0..<ledger.distinctTransactions).map { ledger.purchaseDate(at: $0)?.milliseconds ?? Int64.min }

@@ -50,17 +50,49 @@ public struct RevenueGroup: Hashable, Sendable {
   /// Whether part of this row is an estimate rather than a stated or catalog figure.
   public var hasEstimate: Bool { upgradeProrations != 0 || estimatedProrationRefunds != 0 }
 
-  /// Adds `other` into this row; throws when a sum does not fit.
+  /// Adds `other` into this row; throws when a sum does not fit, and then changes nothing.
   public mutating func add(_ other: RevenueGroup) throws(ReceiptError) {
-    units = try addMoney(units, other.units, what: "units")
-    trials = try addMoney(trials, other.trials, what: "trials")
-    refunded = try addMoney(refunded, other.refunded, what: "refunded units")
-    gross = try addMoney(gross, other.gross, what: "gross")
-    refunds = try addMoney(refunds, other.refunds, what: "refunds")
-    upgradeProrations = try addMoney(upgradeProrations, other.upgradeProrations, what: "upgrade prorations")
-    estimatedProrationRefunds = try addMoney(
-      estimatedProrationRefunds, other.estimatedProrationRefunds, what: "estimated proration refunds")
-    if let p = other.proceeds { proceeds = try addMoney(proceeds ?? 0, p, what: "proceeds") }
+    set(try Sums(self).adding(other))
+  }
+
+  /// A row's figures without its key, so that a report's table holds nothing reference-counted and adds to a row
+  /// in place.
+  struct Sums {
+    var units, trials, refunded, gross, refunds, upgradeProrations, estimatedProrationRefunds: Int64
+    var proceeds: Int64?
+
+    init(_ row: RevenueGroup) {
+      (units, trials, refunded, gross, refunds) = (row.units, row.trials, row.refunded, row.gross, row.refunds)
+      (upgradeProrations, estimatedProrationRefunds) = (row.upgradeProrations, row.estimatedProrationRefunds)
+      proceeds = row.proceeds
+    }
+
+    /// These figures with `other`'s added, each sum checked in turn (the first that does not fit throws).
+    func adding(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
+      var sum = self
+      sum.units = try addMoney(units, other.units, what: "units")
+      sum.trials = try addMoney(trials, other.trials, what: "trials")
+      sum.refunded = try addMoney(refunded, other.refunded, what: "refunded units")
+      sum.gross = try addMoney(gross, other.gross, what: "gross")
+      sum.refunds = try addMoney(refunds, other.refunds, what: "refunds")
+      sum.upgradeProrations = try addMoney(upgradeProrations, other.upgradeProrations, what: "upgrade prorations")
+      sum.estimatedProrationRefunds = try addMoney(
+        estimatedProrationRefunds, other.estimatedProrationRefunds, what: "estimated proration refunds")
+      if let p = other.proceeds { sum.proceeds = try addMoney(proceeds ?? 0, p, what: "proceeds") }
+      return sum
+    }
+  }
+
+  /// The row `key` with `sums`' figures.
+  init(key: String, _ sums: Sums) {
+    self.key = key
+    set(sums)
+  }
+
+  mutating func set(_ sums: Sums) {
+    (units, trials, refunded, gross, refunds) = (sums.units, sums.trials, sums.refunded, sums.gross, sums.refunds)
+    (upgradeProrations, estimatedProrationRefunds) = (sums.upgradeProrations, sums.estimatedProrationRefunds)
+    proceeds = sums.proceeds
   }
 }
 
@@ -135,8 +167,17 @@ public struct RevenueInputError: Hashable, Sendable {
 /// The revenue answer: rows per currency (currencies are never added together), counts,
 /// unpriced products and unreadable inputs.
 public struct RevenueReport: Sendable {
-  /// currency → row key → row.
-  var rows: [String: [String: RevenueGroup]] = [:]
+  /// Every row's figures, in the order first added, and its currency's number (`currencyNames`) and key's number
+  /// (`keyTexts`).
+  private var rowFigures: [RevenueGroup.Sums] = []
+  private var rowNames: [(currency: Int, key: Int)] = []
+  /// Currencies in the order first added, each with the sum of its rows, kept as rows are added so every sum is
+  /// overflow-checked.
+  private var currencyNames: [String] = []
+  private var totalFigures: [RevenueGroup.Sums] = []
+
+  /// Each currency's total, in the order first added.
+  var totals: [RevenueGroup] { totalFigures.map { RevenueGroup(key: "total", $0) } }
   public var counts = RevenueCounts()
   /// product id → unpriced units.
   public private(set) var unpriced: [String: Int64] = [:]
@@ -145,72 +186,98 @@ public struct RevenueReport: Sendable {
 
   public init(hasProceeds: Bool) { self.hasProceeds = hasProceeds }
 
-  /// currency → the sum of its rows, kept as rows are added so every sum is overflow-checked.
-  var totals: [String: RevenueGroup] = [:]
-
-  /// Rows added to lately, and where they are: an event of one of them is added without hashing its currency and
-  /// key twice more (a report adds an event or two per transaction, and an export has a handful of rows).
-  /// Dictionary indices stay valid while no key is inserted, and an insertion forgets them all.
-  private var recentRows: [RecentRow] = []
+  /// Row keys numbered (`keyNumber`), and each currency's row of each key number (-1: none yet), so that an event
+  /// finds its row by two array reads: a report adds an event or two per transaction, to a handful of rows.
+  /// Rows never move in `rowFigures`.
+  private var keyTexts: [String] = []
+  private var keyNumbers: [String: Int] = [:]
+  private var placesByKey: [[Int]] = []
+  /// The currency and the product id asked about last, with their numbers.
+  /// (Apart, not optional tuples: those are copied, their text retained, to be compared.)
+  private var lastCurrency = ""
+  private var lastCurrencyNumber = -1
+  private var lastProduct = ""
+  private var lastProductKey = -1
   private var recentUnpriced: [(productID: String, at: Dictionary<String, Int64>.Index)] = []
   private static let recentLimit = 8
 
-  private struct RecentRow {
-    var currency: String
-    var key: String
-    var table: Dictionary<String, [String: RevenueGroup]>.Index
-    var slot: Dictionary<String, RevenueGroup>.Index
-    var total: Dictionary<String, RevenueGroup>.Index
+  public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
+    try add(group, key: keyNumber(group.key), currency: currency)
   }
 
-  public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
-    if let recent = recentRows.first(where: { $0.currency == currency && $0.key == group.key }) {
-      var row = rows.values[recent.table].values[recent.slot]
-      try row.add(group)
-      var total = totals.values[recent.total]
-      try total.add(group)
-      rows.values[recent.table].values[recent.slot] = row
-      totals.values[recent.total] = total
+  /// Adds `group`'s figures to the row of key number `key` (`keyNumber`; `group.key` is not read) of `currency`.
+  /// Nothing is stored unless both sums fit: not even a new row.
+  mutating func add(_ group: RevenueGroup, key: Int, currency: String) throws(ReceiptError) {
+    let c: Int
+    if lastCurrencyNumber >= 0, lastCurrency == currency {
+      c = lastCurrencyNumber
+    } else if let known = currencyNames.firstIndex(of: currency) {
+      c = known
+      (lastCurrency, lastCurrencyNumber) = (currency, known)
+    } else {
+      try addRow(group, key: key, currency: currency)
       return
     }
-    // Each table is searched once and written through the index found; nothing is stored unless both sums succeed.
-    let table = rows.index(forKey: currency)
-    let slot = table.flatMap { rows.values[$0].index(forKey: group.key) }
-    var row: RevenueGroup
-    if let table, let slot {
-      row = rows.values[table].values[slot]
-    } else {
-      row = RevenueGroup(key: group.key, proceeds: hasProceeds ? 0 : nil)
+    let place = key < placesByKey[c].count ? placesByKey[c][key] : -1
+    guard place >= 0 else {
+      try addRow(group, key: key, currency: currency)
+      return
     }
-    try row.add(group)
-    let held = totals.index(forKey: currency)
-    var total = held.map { totals.values[$0] } ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
-    try total.add(group)
-    if let table, let slot {
-      rows.values[table].values[slot] = row
-    } else {
-      rows[currency, default: [:]][group.key] = row
-      recentRows.removeAll()
-    }
-    if let held {
-      totals.values[held] = total
-    } else {
-      totals[currency] = total
-      recentRows.removeAll()
-    }
-    if let table, let slot, let held {
-      if recentRows.count == Self.recentLimit { recentRows.removeFirst() }
-      recentRows.append(RecentRow(currency: currency, key: group.key, table: table, slot: slot, total: held))
-    }
+    let row = try rowFigures[place].adding(group)
+    let total = try totalFigures[c].adding(group)
+    rowFigures[place] = row
+    totalFigures[c] = total
   }
 
-  /// `grouping.key(productID:date:)`, remembered by UTC day for `--by month` and `day`: a report makes a row
-  /// key for every event, and writing a date's text costs more than the rest of the event.
+  /// Adds the first event of a row: the row is made, and its currency's total when it has none yet.
+  private mutating func addRow(_ group: RevenueGroup, key: Int, currency: String) throws(ReceiptError) {
+    let known = currencyNames.firstIndex(of: currency)
+    let empty = RevenueGroup.Sums(RevenueGroup(key: "", proceeds: hasProceeds ? 0 : nil))
+    let row = try empty.adding(group)
+    let total = try (known.map { totalFigures[$0] } ?? empty).adding(group)
+    let c: Int
+    if let known {
+      c = known
+      totalFigures[c] = total
+    } else {
+      c = currencyNames.count
+      currencyNames.append(currency)
+      totalFigures.append(total)
+      placesByKey.append([])
+    }
+    if placesByKey[c].count <= key { placesByKey[c] += Array(repeating: -1, count: key + 1 - placesByKey[c].count) }
+    rowFigures.append(row)
+    rowNames.append((c, key))
+    placesByKey[c][key] = rowFigures.count - 1
+  }
+
+  /// The number of the row key `text`, numbered in the order first asked.
+  mutating func keyNumber(_ text: String) -> Int {
+    if let known = keyNumbers[text] { return known }
+    keyTexts.append(text)
+    keyNumbers[text] = keyTexts.count - 1
+    return keyTexts.count - 1
+  }
+
+  /// `grouping.key(productID:date:)`, remembered by UTC day for `--by month` and `day` (`rowNumber`).
   mutating func rowKey(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> String {
+    keyTexts[rowNumber(grouping, productID: productID, date: date)]
+  }
+
+  /// The number (`keyNumber`) of `grouping.key(productID:date:)`: remembered by UTC day for `--by month` and
+  /// `day`, since a report makes a row key for every event, and writing a date's text costs more than the rest
+  /// of the event; and by product id, the one before compared first (an interned id: a pointer check).
+  mutating func rowNumber(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> Int {
+    if grouping == .product {
+      if lastProductKey >= 0, lastProduct == productID { return lastProductKey }
+      let key = keyNumber(productID)
+      (lastProduct, lastProductKey) = (productID, key)
+      return key
+    }
     // Within 1970...9999 `iso8601` begins with the day's date whatever the time; outside it, no shortcut.
     guard grouping == .month || grouping == .day, let date, date.milliseconds >= 0,
       date.milliseconds <= Timestamp.maximumMilliseconds
-    else { return grouping.key(productID: productID, date: date) }
+    else { return keyNumber(grouping.key(productID: productID, date: date)) }
     let day = date.milliseconds / 86_400_000
     if dayKeysGrouping != grouping {
       dayKeys = [:]
@@ -218,21 +285,21 @@ public struct RevenueReport: Sendable {
       dayKeysGrouping = grouping
     }
     if let last = lastDayKey, last.day == day { return last.key }
-    let key: String
+    let key: Int
     if let known = dayKeys[day] {
       key = known
     } else {
-      key = grouping.key(productID: productID, date: date)
+      key = keyNumber(grouping.key(productID: productID, date: date))
       dayKeys[day] = key
     }
     lastDayKey = (day, key)
     return key
   }
 
-  /// Row keys by UTC day in `dayKeysGrouping`, and the last one asked for (`rowKey`).
-  private var dayKeys: [Int64: String] = [:]
+  /// Row key numbers by UTC day in `dayKeysGrouping`, and the last one asked for (`rowNumber`).
+  private var dayKeys: [Int64: Int] = [:]
   private var dayKeysGrouping: RevenueGrouping?
-  private var lastDayKey: (day: Int64, key: String)?
+  private var lastDayKey: (day: Int64, key: Int)?
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
     if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
@@ -250,14 +317,15 @@ public struct RevenueReport: Sendable {
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
-  public var hasEstimates: Bool { totals.values.contains { $0.hasEstimate } }
+  public var hasEstimates: Bool { totals.contains { $0.hasEstimate } }
 
   /// Currencies in alphabetical order, rows sorted by key, with totals.
   public var currencies: [CurrencyRevenue] {
-    rows.keys.sorted().map { currency in
-      let groups = (rows[currency] ?? [:]).values.sorted { $0.key < $1.key }
-      let total = totals[currency] ?? RevenueGroup(key: "total", proceeds: hasProceeds ? 0 : nil)
-      return CurrencyRevenue(currency: currency, groups: groups, total: total)
+    currencyNames.indices.sorted { currencyNames[$0] < currencyNames[$1] }.map { c in
+      let groups = rowFigures.indices.filter { rowNames[$0].currency == c }
+        .map { RevenueGroup(key: keyTexts[rowNames[$0].key], rowFigures[$0]) }.sorted { $0.key < $1.key }
+      return CurrencyRevenue(
+        currency: currencyNames[c], groups: groups, total: RevenueGroup(key: "total", totalFigures[c]))
     }
   }
 
@@ -268,8 +336,8 @@ public struct RevenueReport: Sendable {
 
   /// Sums another report (a part read back with --merge) into this one.
   public mutating func merge(_ other: RevenueReport) throws(ReceiptError) {
-    if !other.rows.isEmpty {
-      if rows.isEmpty {
+    if !other.rowFigures.isEmpty {
+      if rowFigures.isEmpty {
         hasProceeds = other.hasProceeds
       } else if hasProceeds != other.hasProceeds {
         throw .data(
@@ -277,8 +345,10 @@ public struct RevenueReport: Sendable {
           message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
       }
     }
-    for (currency, groups) in other.rows {
-      for group in groups.values { try add(group, currency: currency) }
+    for (i, name) in other.rowNames.enumerated() {
+      try add(
+        RevenueGroup(key: "", other.rowFigures[i]), key: keyNumber(other.keyTexts[name.key]),
+        currency: other.currencyNames[name.currency])
     }
     counts.add(other.counts)
     for (id, u) in other.unpriced { try addUnpriced(productID: id, units: u) }
@@ -317,13 +387,17 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(positions: purchaseOrder(), upgrades: upgradeMoments())
+    let whole = ReportPart(positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMoments())
     return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
   }
 
-  /// Some transactions of the ledger, in purchase order, whose report is one term of a sum (`reportParts`).
+  /// Some transactions of the ledger whose report is one term of a sum (`reportParts`): with proceeds, every
+  /// transaction of each of its subscription chains.
   public struct ReportPart: Sendable {
     let positions: [Int]
+    /// Whether `positions` are in purchase order already; else the part's report sorts them (on its own thread)
+    /// when it tracks the commission year.
+    let isInPurchaseOrder: Bool
     /// `upgradeMoments()`, shared by every part.
     let upgrades: [Int: Timestamp]
   }
@@ -332,23 +406,37 @@ extension RevenueLedger {
   /// the caller likes), sum to the one-pass report (`report(summing:)`); nil when it must be made in one pass.
   ///
   /// Without proceeds the paid service before a sale (the one fact that needs the sales before it) is not
-  /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept. The sum is the one pass's report exactly: without proceeds or a
-  /// negative price every total only grows, so a part or the sum overflows exactly when one pass does; and on
-  /// any error the caller makes that pass, so the error is the one it meets first.
+  /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept.
+  /// With proceeds each subscription chain goes whole to one part (by a hash of its id, `chainPart`), and each
+  /// part's report sorts its own transactions into purchase order: a chain's sales come in the order one pass
+  /// takes them, so each sale's commission year is the same.
+  ///
+  /// The sum is the one pass's report exactly. Without a negative price every total but proceeds only grows, so
+  /// a part or the sum overflows exactly when one pass does. Proceeds also fall (refunds, upgrade prorations):
+  /// `report(summing:)` makes the one pass when they could have left Int64 in some order. On any error the caller
+  /// makes that pass, so the error is the one it meets first.
   public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
-    guard commission == .none, count > 1 else { return nil }
+    guard count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
       || rare.contains { $0.price.map { $0.amount.units < 0 } ?? false }
     guard !hasNegativePrice else { return nil }
-    // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
-    // transactions in the order they lie in memory saves the sort and a cache miss on each.
     let total = distinctTransactions
     guard total >= count else { return nil }
     let upgrades = upgradeMoments()
-    return (0..<count).map { i in
-      ReportPart(positions: Array(total * i / count..<total * (i + 1) / count), upgrades: upgrades)
+    guard commission != .none else {
+      // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
+      // transactions in the order they lie in memory saves the sort and a cache miss on each.
+      return (0..<count).map { i in
+        ReportPart(
+          positions: Array(total * i / count..<total * (i + 1) / count), isInPurchaseOrder: false,
+          upgrades: upgrades)
+      }
     }
+    var positions = [[Int]](repeating: [], count: count)
+    for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
+    for p in 0..<total { positions[chainPart(at: p, of: count)].append(p) }
+    return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: upgrades) }
   }
 
   /// The report of the transactions of `part` alone, to be summed by `report(summing:)`.
@@ -357,9 +445,12 @@ extension RevenueLedger {
     commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
     var report = RevenueReport(hasProceeds: commission != .none)
+    // Only the commission year reads the sales in order: without it, a part is read as it was cut.
+    let positions =
+      part.isInPurchaseOrder || commission == .none ? part.positions : purchaseOrder(of: part.positions)
     // One transaction at a time, so the report needs no second copy of the ledger.
     try forEachRecord(
-      part.positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+      positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
     ) { (record) throws(ReceiptError) in
       try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
     }
@@ -367,12 +458,19 @@ extension RevenueLedger {
   }
 
   /// The ledger's report from its parts' reports (`reportParts`, in order); nil when a sum overflows (the one
-  /// pass then meets the error first).
+  /// pass then meets the error first), or when proceeds could have: one pass adds a currency's sales, refunds
+  /// and prorations in another order than the parts do, and proceeds fall by at most its refunds and estimated
+  /// proration refunds, and rise by at most its gross, so only when those fit is every order's sum inside Int64.
   public func report(summing parts: [RevenueReport]) -> RevenueReport? {
     guard var sum = parts.first else { return nil }
     do throws(ReceiptError) {
       for other in parts.dropFirst() { try sum.merge(other) }
     } catch {
+      return nil
+    }
+    if sum.hasProceeds,
+      sum.totals.contains(where: { $0.refunds.addingReportingOverflow($0.estimatedProrationRefunds).overflow })
+    {
       return nil
     }
     return finished(sum)
@@ -405,24 +503,60 @@ extension RevenueLedger {
   /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
   /// service of its subscription before it (for the commission year) and its upgrade estimate (`upgrades` is
   /// `upgradeMoments()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
-  /// sales among `positions`, so those must then be every position.
+  /// sales among `positions`, so those must then hold every position of each of their subscription chains.
   func forEachRecord(
     _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
-    // Paid service per subscription, in purchase order, for the standard plan's second year.
-    var service: [IDKey: PaidServiceSoFar] = [:]
-    var lookup = CatalogLookup(catalog)
-    func record(_ t: borrowing PurchaseTransaction, at position: Int) throws(ReceiptError) {
+    var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: copy)
+    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
+    // Without a first document's transaction there are no entries either, so no position to record.
+    guard let names = firstDocument.first?.vocabulary else { return }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
+    // The first document's transactions are loaded field by field, as entries are: an array's element passed
+    // on is a copy, every field retained and released.
+    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else { return }
+      for position in positions {
+        if position < whole.count {
+          load(first + position, into: &loaded)
+        } else {
+          load(entries[position - whole.count], into: &loaded)
+        }
+        let upgradedAt = upgrades.isEmpty ? nil : upgrades[position]
+        try body(try maker.record(loaded, at: position, upgradedAt: upgradedAt, in: self))
+      }
+    }
+  }
+
+  /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
+  /// chain's paid service so far (by chain number), in purchase order, for the standard plan's second year. A
+  /// struct's own fields, where variables a nested function captured were checked for exclusive access at every
+  /// use.
+  struct RecordMaker {
+    var lookup: CatalogLookup
+    var chains = ChainNumbering()
+    var service: [PaidServiceSoFar] = []
+    let tracksPaidService: Bool
+    let copy: String
+
+    init(lookup: CatalogLookup, tracksPaidService: Bool, copy: String) {
+      self.lookup = lookup
+      self.tracksPaidService = tracksPaidService
+      self.copy = copy
+    }
+
+    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`).
+    mutating func record(
+      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, in ledger: RevenueLedger
+    ) throws(ReceiptError) -> LedgerRecord {
       let facts = lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
-      let chain = isSubscription ? chainKey(at: position) : nil
+      let chain = isSubscription ? ledger.chainNumber(at: position, in: &chains) : nil
+      if let chain, chain == service.count { service.append(PaidServiceSoFar()) }
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
-      // The chain is hashed once: its index serves the read here and the write below (nothing is inserted
-      // between them).
-      let held = chain.flatMap { service.index(forKey: $0) }
-      let before: Int64? = chain.map { _ in held.map { service.values[$0].before(sale: t.purchaseDate) } ?? 0 }
+      let before: Int64? = chain.map { service[$0].before(sale: t.purchaseDate) }
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
       if let chain, t.isOwnedByPurchaser {
         var isTrial = false
@@ -436,36 +570,11 @@ extension RevenueLedger {
           unrefunded.revocation = nil
           paid = paidService(of: unrefunded, isTrial: isTrial)
         }
-        if let held {
-          service.values[held].add(milliseconds: paid, refunded: t.revocation?.date)
-        } else {
-          var first = PaidServiceSoFar()
-          first.add(milliseconds: paid, refunded: t.revocation?.date)
-          service[chain] = first
-        }
+        service[chain].add(milliseconds: paid, refunded: t.revocation?.date)
       }
-      try body(
-        LedgerRecord(
-          transaction: t, value: value, copy: copy, paidServiceBefore: before,
-          upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgrades[position])))
-    }
-    // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
-    // Without a first document's transaction there are no entries either, so no position to record.
-    guard let names = firstDocument.first?.vocabulary else { return }
-    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
-    // The first document's transactions are loaded field by field, as entries are: an array's element passed
-    // on is a copy, every field retained and released.
-    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
-      guard let first = whole.baseAddress else { return }
-      for position in positions {
-        if position < whole.count {
-          load(first + position, into: &loaded)
-          try record(loaded, at: position)
-        } else {
-          load(entries[position - whole.count], into: &loaded)
-          try record(loaded, at: position)
-        }
-      }
+      return LedgerRecord(
+        transaction: t, value: value, copy: copy, paidServiceBefore: before,
+        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt))
     }
   }
 
@@ -475,36 +584,37 @@ extension RevenueLedger {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
     guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
-    var chains: [IDKey: [Int]] = [:]
-    var groups: [String: [Int]] = [:]
-    for i in positions where purchaseDate(at: i) != nil {
-      chains[chainKey(at: i), default: []].append(i)
-      if let g = subscriptionGroup(at: i) { groups[g, default: []].append(i) }
+    // Chains and groups numbered (no key hashed per transaction), the dated purchases sorted by date once, and
+    // read latest first: each chain's and group's earliest purchase so far is then the first one after any
+    // earlier date (a pass over the group per upgrade was quadratic on a batch whose customers share their app's
+    // groups). RuleFastPathTests compares the scan.
+    var chains = ChainNumbering()
+    var groups = KeyNumbering()
+    var dated: [(at: Timestamp, position: Int, chain: Int, group: Int)] = []
+    dated.reserveCapacity(positions.count)
+    for i in positions {
+      guard let at = purchaseDate(at: i) else { continue }
+      let group = subscriptionGroup(at: i).map { groups.number(of: $0) } ?? -1
+      dated.append((at, i, chainNumber(at: i, in: &chains), group))
     }
-    // Each chain and group sorted by date once: the replacing purchase is the first bought after the upgraded
-    // one, found by binary search (a pass over the group per upgrade was quadratic on a batch whose customers
-    // share their app's groups). RuleFastPathTests compares the scan.
-    func byDate(_ list: [Int]) -> [(at: Timestamp, position: Int)] {
-      list.compactMap { j in purchaseDate(at: j).map { (at: $0, position: j) } }.sorted { $0.at < $1.at }
-    }
-    let sortedChains = chains.mapValues(byDate)
-    let sortedGroups = groups.mapValues(byDate)
-    func firstAfter(_ bought: Timestamp, in list: [(at: Timestamp, position: Int)]?) -> Timestamp? {
-      guard let list else { return nil }
-      var low = 0
-      var high = list.count
-      while low < high {
-        let middle = low + (high - low) / 2
-        if list[middle].at > bought { high = middle } else { low = middle + 1 }
-      }
-      return low < list.count ? list[low].at : nil
-    }
+    dated.sort { $0.at < $1.at }
+    var chainFirst = [Timestamp?](repeating: nil, count: chains.count)
+    var groupFirst = [Timestamp?](repeating: nil, count: groups.count)
     var moments: [Int: Timestamp] = [:]
-    for i in positions where isUpgraded(at: i) {
-      guard let bought = purchaseDate(at: i) else { continue }
-      let inChain = firstAfter(bought, in: sortedChains[chainKey(at: i)])
-      let inGroup = subscriptionGroup(at: i).flatMap { firstAfter(bought, in: sortedGroups[$0]) }
-      moments[i] = [inChain, inGroup].compactMap { $0 }.min()
+    var end = dated.count
+    while end > 0 {
+      // The purchases bought at one moment: none of them is after another, so they are asked about first.
+      var start = end - 1
+      while start > 0, dated[start - 1].at == dated[end - 1].at { start -= 1 }
+      for p in dated[start..<end] where isUpgraded(at: p.position) {
+        let inGroup = p.group >= 0 ? groupFirst[p.group] : nil
+        moments[p.position] = [chainFirst[p.chain], inGroup].compactMap { $0 }.min()
+      }
+      for p in dated[start..<end] {
+        chainFirst[p.chain] = p.at
+        if p.group >= 0 { groupFirst[p.group] = p.at }
+      }
+      end = start
     }
     return moments
   }
@@ -585,8 +695,9 @@ struct TransactionEvents {
   /// The commission percent of its sale, when proceeds are estimated.
   var rate: Int64?
 
-  func row(at date: Timestamp?, in report: inout RevenueReport) -> RevenueGroup {
-    RevenueGroup(key: report.rowKey(grouping, productID: productID, date: date), proceeds: rate.map { _ in 0 })
+  /// An empty row of the event on `date`, and its key's number (the row's key text is the report's to set).
+  func row(at date: Timestamp?, in report: inout RevenueReport) -> (RevenueGroup, key: Int) {
+    (RevenueGroup(key: "", proceeds: rate.map { _ in 0 }), report.rowNumber(grouping, productID: productID, date: date))
   }
 
   /// The proceeds of `amount` at the sale's commission.
@@ -603,17 +714,17 @@ struct TransactionEvents {
       report.counts.trials += 1
       // A trial without a catalog currency has no table to go in; it stays in the counts.
       guard let currency else { return }
-      var row = row(at: purchaseDate, in: &report)
+      var (row, key) = row(at: purchaseDate, in: &report)
       row.units = units
       row.trials = units
-      try report.add(row, currency: currency)
+      try report.add(row, key: key, currency: currency)
     case .paid(let money, let basis):
       if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
-      var row = row(at: purchaseDate, in: &report)
+      var (row, key) = row(at: purchaseDate, in: &report)
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
-      try report.add(row, currency: money.currency)
+      try report.add(row, key: key, currency: money.currency)
     case .unpriced, nil:
       report.counts.unpriced += 1
       try report.addUnpriced(productID: productID, units: units)
@@ -623,12 +734,12 @@ struct TransactionEvents {
   /// The refund, of `share` of the price (`revocationPercentage`, milliunits of a percent) or of all of it.
   func refund(at date: Timestamp, share: Int64?, into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.refunded += 1
-    var row = row(at: date, in: &report)
+    var (row, key) = row(at: date, in: &report)
     row.refunded = units
     switch value {
     case .trial(let currency):
       guard let currency else { return }
-      try report.add(row, currency: currency)
+      try report.add(row, key: key, currency: currency)
     case .paid(let money, _):
       var amount = money.minorUnits
       if let share, share < 100_000 {
@@ -637,7 +748,7 @@ struct TransactionEvents {
       }
       row.refunds = amount
       row.proceeds = try proceedsOf(amount).map { 0 &- $0 }
-      try report.add(row, currency: money.currency)
+      try report.add(row, key: key, currency: money.currency)
     case .unpriced, nil:
       return
     }
@@ -655,11 +766,11 @@ struct TransactionEvents {
     case .estimated(let upgraded, let estimate):
       guard case .paid(let money, _) = value, range.contains(upgraded) == true else { return }
       report.counts.upgradeProrations += 1
-      var row = row(at: upgraded, in: &report)
+      var (row, key) = row(at: upgraded, in: &report)
       row.upgradeProrations = units
       row.estimatedProrationRefunds = estimate
       row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
-      try report.add(row, currency: money.currency)
+      try report.add(row, key: key, currency: money.currency)
     }
   }
 }

@@ -304,6 +304,82 @@ public struct RevenueLedger: Sendable {
     return key(e.originalID ?? e.id)
   }
 
+  /// The number of the subscription chain (the original transaction id, or the id itself) of the transaction at
+  /// `position`, in `numbering`: dense, in the order first asked. A decimal id is found by its value
+  /// (`TransactionIDIndex`), so no text is hashed and no key made per transaction.
+  func chainNumber(at position: Int, in numbering: inout ChainNumbering) -> Int {
+    guard position >= firstDocument.count else {
+      let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
+      // A chain read in date order repeats the id before: that one is numbered without a lookup.
+      if numbering.lastNumber >= 0, numbering.lastID == id { return numbering.lastNumber }
+      let n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
+      (numbering.lastID, numbering.lastNumber) = (id, n)
+      return n
+    }
+    let e = entries[position - firstDocument.count]
+    switch e.originalID ?? e.id {
+    case .number(let key):
+      return numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
+    case .text(let k): return numbering.number(numbering.index.position(of: texts[k], inserting: numbering.count))
+    }
+  }
+
+  /// Chains numbered so far (`chainNumber(at:in:)`).
+  struct ChainNumbering {
+    fileprivate var index = TransactionIDIndex()
+    private(set) var count = 0
+    /// The id numbered last and its number (-1: none), apart: an optional tuple is copied to be compared.
+    fileprivate var lastID = ""
+    fileprivate var lastNumber = -1
+
+    /// The number already held, or the next one.
+    fileprivate mutating func number(_ held: Int?) -> Int {
+      if let held { return held }
+      count += 1
+      return count - 1
+    }
+  }
+
+  /// Which of `count` parts the subscription chain of the transaction at `position` goes to: from FNV-1a of the
+  /// chain id's text, so that a chain's transactions, however kept, go to one part, and no index is built.
+  func chainPart(at position: Int, of count: Int) -> Int {
+    func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+      var hash: UInt32 = 2_166_136_261
+      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+      return hash
+    }
+    func fnv(text: String) -> UInt32 {
+      // A native string's bytes in place; another is copied to be read so.
+      if let hash = text.utf8.withContiguousStorageIfAvailable(fnv) { return hash }
+      var text = text
+      return text.withUTF8(fnv)
+    }
+    let hash: UInt32
+    if position < firstDocument.count {
+      hash = fnv(text: firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
+    } else {
+      let e = entries[position - firstDocument.count]
+      switch e.originalID ?? e.id {
+      case .number(let n):
+        // The digits of its text, first to last, as a first-document id's bytes are hashed (below 2^63: 19 at most).
+        hash = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+          var at = buffer.count
+          var rest = n
+          repeat {
+            at -= 1
+            buffer[at] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+          } while rest > 0 && at > 0
+          return fnv(UnsafeBufferPointer(rebasing: buffer[at...]))
+        }
+      case .text(let k): hash = fnv(text: texts[k])
+      }
+    }
+    // The high bits of a multiplicative mix: FNV's low bits alone follow the last byte.
+    let mixed = UInt64(hash) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: (mixed >> 32) % UInt64(max(1, count)))
+  }
+
   /// Loads an entry into `t` as the revenue rules read it. Fields are set one by one into a transaction
   /// reused for every entry, so no transaction is built and destroyed per entry. (Quantity was read as 1 to
   /// 1,000,000, so it fits Int32.) The rest stay as `t` has them: no rule the report applies reads them, and
@@ -353,35 +429,57 @@ public struct RevenueLedger: Sendable {
   }
 
   /// Positions by purchase date (undated first), then transaction_id as text.
-  func purchaseOrder() -> [Int] {
-    // Each transaction's sort key is gathered in one pass in storage order, so the sort reads no transaction:
+  func purchaseOrder() -> [Int] { purchaseOrder(of: 0..<distinctTransactions) }
+
+  /// `positions` (ascending) in purchase order: by purchase date (undated first), then transaction_id as text.
+  func purchaseOrder<Positions: Collection<Int>>(of positions: Positions) -> [Int] {
+    // Each transaction's date is gathered in one pass in storage order, so the sort reads no transaction:
     // reading them in date order (a shuffled export) would miss the cache on every one, and copy it.
-    var keys: [PurchaseOrderKey] = []
-    keys.reserveCapacity(distinctTransactions)
+    var dated: [(date: Int64, position: Int)] = []
+    dated.reserveCapacity(positions.count)
     firstDocument.withUnsafeBufferPointer { all in
-      for i in all.indices {
-        keys.append(PurchaseOrderKey(all[i].purchaseDate, IDKey(all[i].transactionID).textOrder, position: i))
+      for i in positions {
+        let date = i < all.count ? all[i].purchaseDate : entries[i - all.count].purchaseDate
+        dated.append((date?.milliseconds ?? Int64.min, i))
       }
     }
-    for i in entries.indices {
-      let e = entries[i]
-      keys.append(PurchaseOrderKey(e.purchaseDate, key(e.id).textOrder, position: firstDocument.count + i))
-    }
-    // Ids are distinct, and a numeric id's `TextOrder` sorts as its text, so this is the order by (date, id
-    // text); the position only keeps it total. Text ids, rare, are compared as text.
-    keys.sort { a, b in
-      if a.date != b.date { return a.date < b.date }
-      if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
-        return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+    dated.sort { a, b in a.date != b.date ? a.date < b.date : a.position < b.position }
+    var order = dated.map(\.position)
+    // Purchases of one moment (and the undated ones) are then put in transaction_id order: a numeric id's
+    // key is made only for those, few in an export, and its `TextOrder` sorts as its text.
+    var start = 0
+    while start < dated.count {
+      var end = start + 1
+      while end < dated.count, dated[end].date == dated[start].date { end += 1 }
+      if end - start > 1 {
+        var keys = order[start..<end].map { i in
+          PurchaseOrderKey(dated[start].date, textOrder(at: i), position: i)
+        }
+        // Ids are distinct, so this is the order by id text; the position only keeps it total. Text ids,
+        // rare, are compared as text.
+        keys.sort { a, b in
+          if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
+            return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
+          }
+          if a.digits == 0 || b.digits == 0 {
+            let x = idText(at: a.position)
+            let y = idText(at: b.position)
+            if x != y { return x < y }
+          }
+          return a.position < b.position
+        }
+        for (k, key) in keys.enumerated() { order[start + k] = key.position }
       }
-      if a.digits == 0 || b.digits == 0 {
-        let x = idText(at: a.position)
-        let y = idText(at: b.position)
-        if x != y { return x < y }
-      }
-      return a.position < b.position
+      start = end
     }
-    return keys.map(\.position)
+    return order
+  }
+
+  /// Where the transaction id at `position` sorts as text, when it is a number (nil for a text id).
+  func textOrder(at position: Int) -> TextOrder? {
+    position < firstDocument.count
+      ? IDKey(firstDocument[position].transactionID).textOrder
+      : key(entries[position - firstDocument.count].id).textOrder
   }
 
   /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
@@ -392,8 +490,8 @@ public struct RevenueLedger: Sendable {
     var digits: Int
     var position: Int
 
-    init(_ date: Timestamp?, _ id: TextOrder?, position: Int) {
-      self.date = date?.milliseconds ?? Int64.min
+    init(_ date: Int64, _ id: TextOrder?, position: Int) {
+      self.date = date
       self.aligned = id?.aligned ?? 0
       self.digits = id?.digits ?? 0
       self.position = position
