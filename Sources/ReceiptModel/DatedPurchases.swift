@@ -383,8 +383,9 @@ public struct DatedPurchases: Sendable {
 
 /// Numbers text keys densely (0, 1, 2, … in order of first appearance), so that indexes keyed by them are
 /// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); any other
-/// key is found by a hash of its bytes (eight at a time) in a table of its own, its text compared only on a
-/// matching hash, instead of hashing the String for a dictionary.
+/// key is found by a hash of its bytes (eight at a time) in a table of its own, its bytes compared (a word at a
+/// time, with a copy kept beside the table) only on a matching hash, instead of hashing the String for a
+/// dictionary.
 public struct KeyNumbering: Sendable {
   /// A key that is not decimal digits: its hash and its number + 1 (0 = empty slot).
   private struct Slot {
@@ -394,8 +395,10 @@ public struct KeyNumbering: Sendable {
 
   private var numeric = TransactionIDIndex()
   private var slots: [Slot] = []
-  /// The keys that are not decimal digits, each beside its number.
-  private var other: [(key: String, number: Int)] = []
+  /// The keys that are not decimal digits: where each one's bytes are in `bytes`, and its number.
+  private var other: [(start: Int, count: Int, number: Int)] = []
+  /// The bytes of every key in `other`, one after another: compared in place, a word at a time.
+  private var bytes: [UInt8] = []
   /// How many keys are numbered.
   public private(set) var count = 0
 
@@ -404,37 +407,56 @@ public struct KeyNumbering: Sendable {
   /// The number of `key`, a new one when it is new.
   public mutating func number(of key: String) -> Int {
     // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.
-    if let number = key.utf8.withContiguousStorageIfAvailable({ number(of: key, bytes: $0) }) { return number }
+    if let number = key.utf8.withContiguousStorageIfAvailable({ number(of: $0) }) { return number }
     var copy = key
-    return copy.withUTF8 { number(of: key, bytes: $0) }
+    return copy.withUTF8 { number(of: $0) }
   }
 
-  private mutating func number(of key: String, bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  private mutating func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let number: Int
     if let value = TransactionIDIndex.numericKey(bytes) {
       number = numeric.position(ofNumericKey: value, inserting: count) ?? count
     } else {
-      number = otherNumber(of: key, hash: Self.hash(bytes))
+      number = otherNumber(of: bytes, hash: Self.hash(bytes))
     }
     if number == count { count += 1 }
     return number
   }
 
   /// The number of a key that is not decimal digits, `count` after recording it when it is new.
-  private mutating func otherNumber(of key: String, hash: UInt64) -> Int {
+  private mutating func otherNumber(of key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
     if (other.count + 1) * 2 > slots.count { rehash(max(16, slots.count * 2)) }
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while slots[slot].number != 0 {
       if slots[slot].hash == hash {
         let entry = other[slots[slot].number - 1]
-        if entry.key == key { return entry.number }
+        if entry.count == key.count, Self.equal(key, bytes, at: entry.start) { return entry.number }
       }
       slot = (slot + 1) & mask
     }
-    other.append((key, count))
+    other.append((bytes.count, key.count, count))
+    bytes.append(contentsOf: key)
     slots[slot] = Slot(hash: hash, number: other.count)
     return count
+  }
+
+  /// Whether `key` is the bytes of `all` from `start` on (`all` holds `key.count` of them there).
+  private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ all: [UInt8], at start: Int) -> Bool {
+    all.withUnsafeBufferPointer { all in
+      guard let a = key.baseAddress, let b = all.baseAddress.map({ $0 + start }) else { return key.isEmpty }
+      var i = 0
+      while i + 8 <= key.count {
+        let x = UnsafeRawPointer(a).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        guard x == UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
+        i += 8
+      }
+      while i < key.count {
+        guard a[i] == b[i] else { return false }
+        i += 1
+      }
+      return true
+    }
   }
 
   private mutating func rehash(_ size: Int) {

@@ -86,13 +86,51 @@ public func introEligibilityProducts(history: KnownHistory, catalog: Catalog) ->
   for product in catalog.allProducts where product.type == .autoRenewable && seen.insert(product.productID).inserted {
     ids.append(product.productID)
   }
-  for t in history.transactions where !seen.contains(t.productID) {
-    if resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable {
-      seen.insert(t.productID)
-      ids.append(t.productID)
+  // Product by product from the known history's index, each placed at its first auto-renewable transaction:
+  // a pass over every transaction copied each one and hashed its product id.
+  let all = history.transactions
+  var firstSubscription: [(position: Int, id: String)] = []
+  for (id, positions) in productPositions(in: history) where !seen.contains(id) {
+    let first = positions.first {
+      resolveProductType(of: GrantFields(all, at: $0), catalog: catalog)?.type == .autoRenewable
     }
+    if let first { firstSubscription.append((first, id)) }
   }
-  return ids
+  firstSubscription.sort { $0.position < $1.position }
+  return ids + firstSubscription.map(\.id)
+}
+
+/// Every product of the known history with its positions (in the data's order), in the order of its first
+/// one: read from the history's product index.
+func productPositions(in history: KnownHistory) -> [(id: String, positions: [Int])] {
+  let all = history.transactions
+  let purchases = history.purchases
+  guard purchases.productNumbers.count == all.count else {
+    // An index built without products: grouped here.
+    var order: [String] = []
+    var positions: [String: [Int]] = [:]
+    for i in all.indices {
+      if positions[all[i].productID] == nil { order.append(all[i].productID) }
+      positions[all[i].productID, default: []].append(i)
+    }
+    return order.map { ($0, positions[$0] ?? []) }
+  }
+  return purchases.productsInOrder.compactMap { p in
+    let positions = purchases.positions(ofProduct: p)
+    return positions.first.map { (all[$0].productID, Array(positions)) }
+  }
+}
+
+/// The positions, in the data's order, of the known history's transactions of `products`.
+func positions(ofProducts products: Set<String>, in history: KnownHistory) -> [Int] {
+  var out: [Int] = []
+  var parts = 0
+  for (id, positions) in productPositions(in: history) where products.contains(id) {
+    out += positions
+    parts += 1
+  }
+  if parts > 1 { out.sort() }
+  return out
 }
 
 /// Decides introductory-offer eligibility (reference §7.1) at the moment the history is known at. Every
@@ -123,33 +161,39 @@ func findIntroEligibility(
   of productID: String, history: KnownHistory, catalog: Catalog, group: SubscriptionGroup?,
   groups: SubscriptionGroups, at time: Timestamp
 ) -> IntroEligibilityFinding {
+  // By position in the known history: the group's transactions are read in place, and only the deciding one
+  // is copied (a filtered copy retained and released every field of every transaction, per product asked).
+  let all = history.transactions
   if let product = catalog.product(productID) {
     guard product.type == .autoRenewable else { return .notASubscription(type: product.type, catalog: product.origin) }
     if product.introOffer == nil { return .noOfferInCatalog(catalog: product.origin) }
   } else {
-    let own = history.transactions.filter { $0.productID == productID }
-    if let first = own.first, !own.contains(where: { $0.expiresDate != nil }) {
-      return .notKnownToBeASubscription(vocabulary: first.vocabulary)
+    let own = positions(ofProducts: [productID], in: history)
+    if let first = own.first, !own.contains(where: { all[$0].expiresDate != nil }) {
+      return .notKnownToBeASubscription(vocabulary: all[first].vocabulary)
     }
   }
   let members = Set(group?.productIDs ?? [productID])
-  let relevant = history.transactions.filter { members.contains($0.productID) }
-  if let used = earliest(relevant.filter { $0.offer?.usesIntroductoryOffer == true }) { return .offerUsed(used) }
-  if let current = currentSubscription(in: relevant, at: time) { return .subscribed(current) }
+  let relevant = positions(ofProducts: members, in: history)
+  if let used = earliest(relevant.filter { all[$0].offer?.usesIntroductoryOffer == true }, of: all) {
+    return .offerUsed(all[used])
+  }
+  if let current = currentSubscription(in: relevant, of: all, at: time) { return .subscribed(all[current]) }
   if let (lapsed, renewal) = retryingRenewal(of: relevant, history: history, at: time) {
-    return .renewalRetrying(lapsed, renewal)
+    return .renewalRetrying(all[lapsed], renewal)
   }
   guard let group else {
-    return .groupUnknown(catalog: catalog.product(productID)?.origin, vocabulary: relevant.first?.vocabulary)
+    return .groupUnknown(
+      catalog: catalog.product(productID)?.origin, vocabulary: relevant.first.map { all[$0].vocabulary })
   }
   if let other = undeterminedSubscription(
     outside: group, history: history, catalog: catalog, groups: groups, at: time)
   {
-    return .otherGroupUndetermined(other)
+    return .otherGroupUndetermined(all[other])
   }
   return .neverUsed(
-    transactions: relevant.count, familyShared: relevant.filter { $0.ownership == .familyShared }.count,
-    renewalStateUnknown: relevant.first { !$0.vocabulary.holdsRenewalState }?.vocabulary)
+    transactions: relevant.count, familyShared: relevant.filter { all[$0].ownership == .familyShared }.count,
+    renewalStateUnknown: relevant.first { !all[$0].vocabulary.holdsRenewalState }.map { all[$0].vocabulary })
 }
 
 /// Every product's answer, for the products named (or all known ones), from the history as known at `time`.
@@ -169,60 +213,66 @@ public func decideIntroEligibility(
 }
 
 /// A subscription outside `group` that used an introductory offer or is active at `time`, where no id tells
-/// its group from `group` (one of the two is named by no id), so it may be in the same group.
+/// its group from `group` (one of the two is named by no id), so it may be in the same group: its position.
 private func undeterminedSubscription(
   outside group: SubscriptionGroup, history: KnownHistory, catalog: Catalog, groups: SubscriptionGroups,
   at time: Timestamp
-) -> PurchaseTransaction? {
+) -> Int? {
   let members = Set(group.productIDs)
-  var candidates: [String: [PurchaseTransaction]] = [:]
-  for t in history.transactions where !members.contains(t.productID) {
-    guard resolveProductType(of: t, catalog: catalog)?.type == .autoRenewable else { continue }
-    guard group.id == nil || groups.group(of: t.productID)?.id == nil else { continue }
-    candidates[t.productID, default: []].append(t)
+  let all = history.transactions
+  var candidates: [String: [Int]] = [:]
+  // Product by product: whether its group is named is a fact of the product, asked once.
+  for (id, positions) in productPositions(in: history) where !members.contains(id) {
+    guard group.id == nil || groups.group(of: id)?.id == nil else { continue }
+    let subscriptions = positions.filter {
+      resolveProductType(of: GrantFields(all, at: $0), catalog: catalog)?.type == .autoRenewable
+    }
+    if !subscriptions.isEmpty { candidates[id] = subscriptions }
   }
   for id in candidates.keys.sorted() {
     let own = candidates[id] ?? []
-    if let used = earliest(own.filter { $0.offer?.usesIntroductoryOffer == true }) { return used }
-    if let current = currentSubscription(in: own, at: time) { return current }
+    if let used = earliest(own.filter { all[$0].offer?.usesIntroductoryOffer == true }, of: all) { return used }
+    if let current = currentSubscription(in: own, of: all, at: time) { return current }
   }
   return nil
 }
 
-/// The subscription active at `time` that lasts longest.
-private func currentSubscription(in transactions: [PurchaseTransaction], at time: Timestamp) -> PurchaseTransaction? {
-  let active = transactions.filter { t in
-    guard let expires = t.expiresDate, time < expires, !t.isUpgraded else { return false }
-    if let start = t.purchaseDate, time < start { return false }
-    if let revoked = t.revocation?.date, !(time < revoked) { return false }
+/// The position of the subscription active at `time` that lasts longest (the first of equals).
+private func currentSubscription(in positions: [Int], of all: [PurchaseTransaction], at time: Timestamp) -> Int? {
+  let active = positions.filter { i in
+    guard let expires = all[i].expiresDate, time < expires, !all[i].isUpgraded else { return false }
+    if let start = all[i].purchaseDate, time < start { return false }
+    if let revoked = all[i].revocation?.date, !(time < revoked) { return false }
     return true
   }
-  return active.max { ($0.expiresDate ?? .epoch) < ($1.expiresDate ?? .epoch) }
+  return active.max { (all[$0].expiresDate ?? .epoch) < (all[$1].expiresDate ?? .epoch) }
 }
 
-/// The newest expired transaction whose renewal is in the billing grace period or billing retry at `time`.
+/// The position of the newest expired transaction whose renewal is in the billing grace period or billing
+/// retry at `time`, and that renewal.
 private func retryingRenewal(
-  of transactions: [PurchaseTransaction], history: KnownHistory, at time: Timestamp
-) -> (PurchaseTransaction, RenewalState)? {
-  let expired = transactions.filter { t in
-    t.expiresDate.map { $0 <= time } == true && t.revocation == nil && !t.isUpgraded
+  of positions: [Int], history: KnownHistory, at time: Timestamp
+) -> (Int, RenewalState)? {
+  let all = history.transactions
+  let expired = positions.filter { i in
+    all[i].expiresDate.map { $0 <= time } == true && all[i].revocation == nil && !all[i].isUpgraded
   }
-  guard let newest = expired.max(by: { ($0.expiresDate ?? .epoch) < ($1.expiresDate ?? .epoch) }),
-    let renewal = history.renewal(originalTransactionID: newest.chainID),
+  guard let newest = expired.max(by: { (all[$0].expiresDate ?? .epoch) < (all[$1].expiresDate ?? .epoch) }),
+    let renewal = history.renewal(originalTransactionID: all[newest].chainID),
     renewal.isInBillingRetryPeriod == true || renewal.gracePeriodExpiresDate.map({ $0 > time }) == true
   else { return nil }
   return (newest, renewal)
 }
 
-/// The first transaction by purchase date (undated ones last, then the data's order).
-private func earliest(_ transactions: [PurchaseTransaction]) -> PurchaseTransaction? {
-  var best: PurchaseTransaction?
-  for t in transactions {
+/// The position of the first transaction by purchase date (undated ones last, then the data's order).
+private func earliest(_ positions: [Int], of all: [PurchaseTransaction]) -> Int? {
+  var best: Int?
+  for i in positions {
     guard let b = best else {
-      best = t
+      best = i
       continue
     }
-    if let d = t.purchaseDate, b.purchaseDate.map({ d < $0 }) ?? true { best = t }
+    if let d = all[i].purchaseDate, all[b].purchaseDate.map({ d < $0 }) ?? true { best = i }
   }
   return best
 }
