@@ -627,26 +627,47 @@ extension RevenueLedger {
       let group = subscriptionGroup(at: i).map { groups.number(of: $0) } ?? -1
       dated.append((at, i, chainNumber(at: i, in: &chains), group))
     }
-    dated.sort { $0.at < $1.at }
+    let order = Self.byDate(dated.map(\.at))
     var chainFirst = [Timestamp?](repeating: nil, count: chains.count)
     var groupFirst = [Timestamp?](repeating: nil, count: groups.count)
     var moments: [Int: Timestamp] = [:]
-    var end = dated.count
+    var end = order.count
     while end > 0 {
       // The purchases bought at one moment: none of them is after another, so they are asked about first.
       var start = end - 1
-      while start > 0, dated[start - 1].at == dated[end - 1].at { start -= 1 }
-      for p in dated[start..<end] where isUpgraded(at: p.position) {
+      while start > 0, dated[order[start - 1]].at == dated[order[end - 1]].at { start -= 1 }
+      for k in start..<end where isUpgraded(at: dated[order[k]].position) {
+        let p = dated[order[k]]
+        let inChain = chainFirst[p.chain]
         let inGroup = p.group >= 0 ? groupFirst[p.group] : nil
-        moments[p.position] = [chainFirst[p.chain], inGroup].compactMap { $0 }.min()
+        if let inChain, let inGroup {
+          moments[p.position] = min(inChain, inGroup)
+        } else {
+          moments[p.position] = inChain ?? inGroup
+        }
       }
-      for p in dated[start..<end] {
+      for k in start..<end {
+        let p = dated[order[k]]
         chainFirst[p.chain] = p.at
         if p.group >= 0 { groupFirst[p.group] = p.at }
       }
       end = start
     }
     return moments
+  }
+
+  /// The indices of `dates` in date order (equal dates in any order). When the dates span less than 2^43
+  /// milliseconds (278 years) and there are fewer than 2^20, each is one integer, its offset from the earliest
+  /// above its index, and plain integers are sorted: several times cheaper than sorting by a comparison closure.
+  static func byDate(_ dates: [Timestamp]) -> [Int] {
+    guard let earliest = dates.min()?.milliseconds, let latest = dates.max()?.milliseconds else { return [] }
+    let (span, overflow) = latest.subtractingReportingOverflow(earliest)
+    guard !overflow, span < 1 << 43, dates.count < 1 << 20 else {
+      return dates.indices.sorted { dates[$0] < dates[$1] }
+    }
+    var keys = dates.indices.map { UInt64(dates[$0].milliseconds &- earliest) << 20 | UInt64($0) }
+    keys.sort()
+    return keys.map { Int($0 & 0xF_FFFF) }
   }
 }
 
