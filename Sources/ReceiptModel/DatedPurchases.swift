@@ -38,6 +38,11 @@ public struct DatedPurchases: Sendable {
   private let chainStarts: [Int]
   private let byGroup: [Purchase]
   private let groupStarts: [Int]
+  /// Where each position stands in `byChain` and `byGroup` (-1: undated, or no group).
+  private let chainRanks: [Int]
+  private let groupRanks: [Int]
+  /// The latest purchase date of any position (nil: none is dated).
+  public let latestPurchase: Timestamp?
   /// Every group's undated positions, group by group, in position order.
   private let undatedByGroup: [Int]
   private let undatedStarts: [Int]
@@ -53,12 +58,14 @@ public struct DatedPurchases: Sendable {
     chainNumbers.reserveCapacity(transactions.count)
     groupNumbers.reserveCapacity(transactions.count)
     productNumbers.reserveCapacity(transactions.count)
-    // By index: a copy of each transaction would retain and release every field.
-    for i in transactions.indices {
-      chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: transactions[i].chainID)))
-      groupNumbers.append(
-        transactions[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
-      productNumbers.append(Int32(truncatingIfNeeded: products.number(of: transactions[i].productID)))
+    // Through the buffer: an array element read field by field can be copied whole on the way (every field
+    // retained and released).
+    transactions.withUnsafeBufferPointer { all in
+      for i in all.indices {
+        chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: all[i].chainID)))
+        groupNumbers.append(all[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
+        productNumbers.append(Int32(truncatingIfNeeded: products.number(of: all[i].productID)))
+      }
     }
     self.init(chainNumbers: chainNumbers, groupNumbers: groupNumbers, productNumbers: productNumbers) {
       transactions[$0].purchaseDate
@@ -78,8 +85,11 @@ public struct DatedPurchases: Sendable {
     self.groupNumbers = groupNumbers
     self.productNumbers = productNumbers
     (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
-    (byChain, chainStarts) = Self.sortedLists(keys: chainNumbers, dates: dates)
-    (byGroup, groupStarts) = Self.sortedLists(keys: groupNumbers, dates: dates)
+    // One sort of every dated position; each chain's and group's list is then filled in that order.
+    let order = Self.datedOrder(dates)
+    latestPurchase = order.last?.at
+    (byChain, chainStarts, chainRanks) = Self.lists(keys: chainNumbers, in: order)
+    (byGroup, groupStarts, groupRanks) = Self.lists(keys: groupNumbers, in: order)
     // Undated group members, in position order (counting sort: the keys are dense).
     let groupCount = max(0, groupStarts.count - 1)
     var starts = [Int](repeating: 0, count: groupCount + 1)
@@ -98,7 +108,7 @@ public struct DatedPurchases: Sendable {
 
   private init(
     chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32], byChain: [Purchase], chainStarts: [Int],
-    byGroup: [Purchase], groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int]
+    byGroup: [Purchase], groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int], latestPurchase: Timestamp?
   ) {
     self.chainNumbers = chainNumbers
     self.groupNumbers = groupNumbers
@@ -106,10 +116,13 @@ public struct DatedPurchases: Sendable {
     (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
     self.byChain = byChain
     self.chainStarts = chainStarts
+    chainRanks = Self.ranks(of: byChain, count: chainNumbers.count)
     self.byGroup = byGroup
     self.groupStarts = groupStarts
+    groupRanks = Self.ranks(of: byGroup, count: chainNumbers.count)
     self.undatedByGroup = undatedByGroup
     self.undatedStarts = undatedStarts
+    self.latestPurchase = latestPurchase
   }
 
   /// Positions grouped by product (counting sort), where each product's start, and the products in the order of
@@ -134,34 +147,100 @@ public struct DatedPurchases: Sendable {
     return (list, starts, order)
   }
 
-  /// Dated positions grouped by key (counting sort, keys dense from 0; negative: none), each key's sorted by
-  /// date then position; and where each key's list starts.
-  private static func sortedLists(keys: [Int32], dates: [Timestamp?]) -> ([Purchase], [Int]) {
+  /// Every dated position, sorted by date then position. Most exports list purchases in date order, which
+  /// needs no sort; otherwise the date (less the earliest) and the position packed in one integer are sorted
+  /// without a comparison closure, when they fit in 64 bits (five years of milliseconds and a million
+  /// positions take 58), and else sorted as pairs.
+  static func datedOrder(_ dates: [Timestamp?]) -> [Purchase] {
+    var order: [Purchase] = []
+    order.reserveCapacity(dates.count)
+    var inOrder = true
+    var earliest = Int64.max
+    for i in dates.indices {
+      guard let at = dates[i] else { continue }
+      if let last = order.last, last.at > at { inOrder = false }
+      earliest = min(earliest, at.milliseconds)
+      order.append(Purchase(at: at, index: i))
+    }
+    guard !inOrder else { return order }
+    let positionBits = UInt64(Int.bitWidth - dates.count.leadingZeroBitCount)
+    var latest = Int64.min
+    for p in order { latest = max(latest, p.at.milliseconds) }
+    let (span, overflow) = latest.subtractingReportingOverflow(earliest)
+    guard !overflow, positionBits < 64, UInt64(span) < (1 as UInt64) << (64 - positionBits) else {
+      order.sort { ($0.at, $0.index) < ($1.at, $1.index) }
+      return order
+    }
+    let positionMask = ((1 as UInt64) << positionBits) &- 1
+    var keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits | UInt64($0.index) }
+    let keyBits = positionBits + UInt64(UInt64.bitWidth - UInt64(span).leadingZeroBitCount)
+    if keys.count >= radixSortMinimum { radixSort(&keys, bits: Int(keyBits)) } else { keys.sort() }
+    for j in keys.indices {
+      let index = Int(keys[j] & positionMask)
+      order[j] = Purchase(at: Timestamp(unchecked: earliest &+ Int64(keys[j] >> positionBits)), index: index)
+    }
+    return order
+  }
+
+  /// From this many keys on, `datedOrder` sorts by radix: a pass costs two reads of every key and a table of
+  /// 2,048 counts, where a comparison sort costs log2(count) comparisons a key.
+  static let radixSortMinimum = 2_048
+
+  /// Sorts `keys`, each below 2^`bits`, eleven bits a pass from the lowest (each pass keeps the order of the
+  /// one before, so the whole is sorted); a pass where every key has the same digit is skipped.
+  static func radixSort(_ keys: inout [UInt64], bits: Int) {
+    var other = [UInt64](repeating: 0, count: keys.count)
+    var counts = [Int](repeating: 0, count: 2_049)
+    var shift: UInt64 = 0
+    while shift < UInt64(max(0, bits)) {
+      let moved = keys.withUnsafeBufferPointer { from in
+        other.withUnsafeMutableBufferPointer { to in
+          counts.withUnsafeMutableBufferPointer { counts in
+            for d in counts.indices { counts[d] = 0 }
+            for k in from { counts[Int(truncatingIfNeeded: (k >> shift) & 2_047) + 1] += 1 }
+            // One digit for all: already in order by it.
+            guard !counts.contains(from.count) else { return false }
+            for d in 1..<counts.count { counts[d] += counts[d - 1] }
+            for k in from {
+              let d = Int(truncatingIfNeeded: (k >> shift) & 2_047)
+              to[counts[d]] = k
+              counts[d] += 1
+            }
+            return true
+          }
+        }
+      }
+      if moved { swap(&keys, &other) }
+      shift += 11
+    }
+  }
+
+  /// The purchases of `order` (sorted by date then position) grouped by key (counting sort, keys dense from
+  /// 0; negative: none), so each key's stay sorted; where each key's list starts; and where each position
+  /// stands in the list (-1: undated or no key).
+  private static func lists(keys: [Int32], in order: [Purchase]) -> ([Purchase], [Int], [Int]) {
     var keyCount = 0
     for k in keys where Int(k) >= keyCount { keyCount = Int(k) + 1 }
     var starts = [Int](repeating: 0, count: keyCount + 1)
-    for i in keys.indices where keys[i] >= 0 && dates[i] != nil { starts[Int(keys[i]) + 1] += 1 }
+    for p in order where keys[p.index] >= 0 { starts[Int(keys[p.index]) + 1] += 1 }
     for k in 0..<keyCount { starts[k + 1] += starts[k] }
     var list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+    var ranks = [Int](repeating: -1, count: keys.count)
     var next = starts
-    for i in keys.indices where keys[i] >= 0 {
-      guard let at = dates[i] else { continue }
-      let k = Int(keys[i])
-      list[next[k]] = Purchase(at: at, index: i)
+    for p in order where keys[p.index] >= 0 {
+      let k = Int(keys[p.index])
+      list[next[k]] = p
+      ranks[p.index] = next[k]
       next[k] += 1
     }
-    // Filled in position order: a list already in date order (most exports) needs no sort; ties keep
-    // position order, though no reader depends on it.
-    for k in 0..<keyCount {
-      let range = starts[k]..<starts[k + 1]
-      var sorted = true
-      for j in range.dropFirst() where list[j - 1].at > list[j].at {
-        sorted = false
-        break
-      }
-      if !sorted { list[range].sort { ($0.at, $0.index) < ($1.at, $1.index) } }
-    }
-    return (list, starts)
+    return (list, starts, ranks)
+  }
+
+  /// Where each of `count` positions stands in `list` (-1: not in it).
+  private static func ranks(of list: [Purchase], count: Int) -> [Int] {
+    var ranks = [Int](repeating: -1, count: count)
+    for j in list.indices { ranks[list[j].index] = j }
+    return ranks
   }
 
   /// The same index for a history that keeps only some positions: `newPosition[old]` is the position in the
@@ -200,8 +279,8 @@ public struct DatedPurchases: Sendable {
     }
     return DatedPurchases(
       chainNumbers: chains, groupNumbers: groups, productNumbers: products, byChain: c, chainStarts: cs, byGroup: g,
-      groupStarts: gs,
-      undatedByGroup: undated, undatedStarts: undatedStarts)
+      groupStarts: gs, undatedByGroup: undated, undatedStarts: undatedStarts,
+      latestPurchase: c.lazy.map(\.at).max())
   }
 
   /// How many chains and groups are numbered.
@@ -243,6 +322,51 @@ public struct DatedPurchases: Sendable {
     return g < 0 ? [] : Self.after(time, in: group(number: g), inclusive: true)
   }
 
+  /// The purchases of the chain of the transaction at `index` bought after it: `chain(of: index, after:` its
+  /// purchase date`)`, read from where it stands in its chain instead of searched for (none when undated).
+  public func chainAfterItsPurchase(of index: Int) -> ArraySlice<Purchase> {
+    let chain = Int(chainNumbers[index])
+    return Self.after(rank: chainRanks[index], in: byChain, end: chainStarts[chain + 1], start: chainStarts[chain])
+  }
+
+  /// The purchases of the group of the transaction at `index` bought after it: `group(of: index, after:` its
+  /// purchase date`)`, read from where it stands in its group (none when undated or without a group).
+  public func groupAfterItsPurchase(of index: Int) -> ArraySlice<Purchase> {
+    let g = Int(groupNumbers[index])
+    guard g >= 0 else { return [] }
+    return Self.after(rank: groupRanks[index], in: byGroup, end: groupStarts[g + 1], start: groupStarts[g])
+  }
+
+  /// The purchases of the group of the transaction at `index` bought at its purchase date or later:
+  /// `group(of: index, from:` its purchase date`)` (none when undated or without a group).
+  public func groupFromItsPurchase(of index: Int) -> ArraySlice<Purchase> {
+    let g = Int(groupNumbers[index])
+    let rank = g < 0 ? -1 : groupRanks[index]
+    guard rank >= 0 else { return [] }
+    let start = groupStarts[g]
+    let at = byGroup[rank].at
+    // Back over purchases at the same moment; a long run of them is searched for instead.
+    var low = rank
+    while low > start, byGroup[low - 1].at == at {
+      guard rank - low < 8 else { return Self.after(at, in: byGroup[start..<groupStarts[g + 1]], inclusive: true) }
+      low -= 1
+    }
+    return byGroup[low..<groupStarts[g + 1]]
+  }
+
+  /// The purchases after the one at `rank` of `list[start..<end]` (sorted by date) bought later than it.
+  private static func after(rank: Int, in list: [Purchase], end: Int, start: Int) -> ArraySlice<Purchase> {
+    guard rank >= 0 else { return [] }
+    let at = list[rank].at
+    // On past purchases at the same moment; a long run of them is searched for instead.
+    var high = rank + 1
+    while high < end, list[high].at == at {
+      guard high - rank < 8 else { return after(at, in: list[start..<end]) }
+      high += 1
+    }
+    return list[high..<end]
+  }
+
   /// The purchases of `list` (sorted by date) bought after `time`, or at it when `inclusive`.
   public static func after(
     _ time: Timestamp, in list: ArraySlice<Purchase>, inclusive: Bool = false
@@ -258,12 +382,20 @@ public struct DatedPurchases: Sendable {
 }
 
 /// Numbers text keys densely (0, 1, 2, … in order of first appearance), so that indexes keyed by them are
-/// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); a key
-/// equal to the one before is numbered without a lookup (a group's transactions, a chain in date order).
+/// arrays. Apple's ids are decimal digits: those go through `TransactionIDIndex` (no String hashing); any other
+/// key is found by a hash of its bytes (eight at a time) in a table of its own, its text compared only on a
+/// matching hash, instead of hashing the String for a dictionary.
 public struct KeyNumbering: Sendable {
+  /// A key that is not decimal digits: its hash and its number + 1 (0 = empty slot).
+  private struct Slot {
+    var hash: UInt64
+    var number: Int
+  }
+
   private var numeric = TransactionIDIndex()
-  private var other: [String: Int] = [:]
-  private var last: (key: String, number: Int)?
+  private var slots: [Slot] = []
+  /// The keys that are not decimal digits, each beside its number.
+  private var other: [(key: String, number: Int)] = []
   /// How many keys are numbered.
   public private(set) var count = 0
 
@@ -271,16 +403,68 @@ public struct KeyNumbering: Sendable {
 
   /// The number of `key`, a new one when it is new.
   public mutating func number(of key: String) -> Int {
-    if let last, last.key == key { return last.number }
+    // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.
+    if let number = key.utf8.withContiguousStorageIfAvailable({ number(of: key, bytes: $0) }) { return number }
+    var copy = key
+    return copy.withUTF8 { number(of: key, bytes: $0) }
+  }
+
+  private mutating func number(of key: String, bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let number: Int
-    if let value = TransactionIDIndex.numericKey(key) {
+    if let value = TransactionIDIndex.numericKey(bytes) {
       number = numeric.position(ofNumericKey: value, inserting: count) ?? count
     } else {
-      number = other[key] ?? count
-      if number == count { other[key] = count }
+      number = otherNumber(of: key, hash: Self.hash(bytes))
     }
     if number == count { count += 1 }
-    last = (key, number)
     return number
+  }
+
+  /// The number of a key that is not decimal digits, `count` after recording it when it is new.
+  private mutating func otherNumber(of key: String, hash: UInt64) -> Int {
+    if (other.count + 1) * 2 > slots.count { rehash(max(16, slots.count * 2)) }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].number != 0 {
+      if slots[slot].hash == hash {
+        let entry = other[slots[slot].number - 1]
+        if entry.key == key { return entry.number }
+      }
+      slot = (slot + 1) & mask
+    }
+    other.append((key, count))
+    slots[slot] = Slot(hash: hash, number: other.count)
+    return count
+  }
+
+  private mutating func rehash(_ size: Int) {
+    let old = slots
+    slots = [Slot](repeating: Slot(hash: 0, number: 0), count: size)
+    for s in old where s.number != 0 {
+      var slot = Int(truncatingIfNeeded: s.hash) & (size - 1)
+      while slots[slot].number != 0 { slot = (slot + 1) & (size - 1) }
+      slots[slot] = s
+    }
+  }
+
+  /// A hash of `bytes`, eight at a time (multiply and shift: the low bits, which pick the slot, depend on
+  /// every byte).
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = bytes.baseAddress else { return h }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01B3
+      h ^= h >> 29
+      i += 8
+    }
+    var tail: UInt64 = 0
+    while i < bytes.count {
+      tail = tail << 8 | UInt64(bytes[i])
+      i += 1
+    }
+    h = (h ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    return h ^ (h >> 32)
   }
 }

@@ -50,7 +50,9 @@ public struct KnownHistory: Sendable {
       for i in upgrading { marked[i] = true }
     }
     func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
-    let upgrades = UpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
+    // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
+    let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
+    let upgrades = UpgradeMoments(all, purchases: nothingBoughtLater ? nil : purchases, isUpgraded: isUpgraded)
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
       (
@@ -152,13 +154,13 @@ public struct UpgradeMoments: Sendable, Equatable {
     guard let purchases else { return }
     // By index: most are not upgraded, and a copy of each would retain and release every field.
     for i in transactions.indices where isUpgraded(i) {
-      guard let bought = transactions[i].purchaseDate else { continue }
-      // Binary search in the chain's and group's purchases sorted by date (RuleFastPathTests compares a scan).
+      // Read from where it stands in its chain's and group's purchases sorted by date (RuleFastPathTests
+      // compares a scan); an undated one has none after it.
       func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
         later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
       }
-      let inChain = first(purchases.chain(of: i, after: bought))
-      let inGroup = first(purchases.group(of: i, after: bought))
+      let inChain = first(purchases.chainAfterItsPurchase(of: i))
+      let inGroup = first(purchases.groupAfterItsPurchase(of: i))
       let earliest = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
       guard let earliest else { continue }
       if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: transactions.count) }

@@ -239,10 +239,10 @@ public struct PurchaseTransaction: Hashable, Sendable {
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
   /// Fields of this transaction carried through without a meaning, for `decode` to show.
-  public var carriedFields: [CarriedField] = []
+  public var carriedFields: [CarriedField]
   /// Fields the transaction states that no rule reads (`storefront`, `transactionReason`), under the source's
   /// own names, for `decode` to show.
-  public var statedFields: [StatedField] = []
+  public var statedFields: [StatedField]
 
   /// Makes a transaction; only the ids, the product and the vocabulary (which its format names) are required.
   /// - Parameters:
@@ -265,7 +265,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
   ///   - sources: Where in the document it appeared.
   ///   - vocabulary: The source's own field names.
   ///   - carriedFields: What the format carries beyond the mapped fields, for `decode`.
-  public init(
+  @inlinable public init(
     transactionID: String, originalTransactionID: String? = nil, productID: String,
     ownership: Ownership = .purchased, ownershipAssumed: Bool = false, quantity: Int? = 1,
     purchaseDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil, expiresDate: Timestamp? = nil,
@@ -293,6 +293,8 @@ public struct PurchaseTransaction: Hashable, Sendable {
     self.sources = sources
     self.vocabulary = vocabulary
     self.carriedFields = carriedFields
+    // Set here rather than by a property initializer, so that the inlined init builds the value in place.
+    self.statedFields = []
   }
 
   /// Revenue belongs to the purchaser: PURCHASED, or no ownership field at all (pre-Family-Sharing receipts).

@@ -160,6 +160,39 @@ public struct Timestamp: Comparable, Hashable, Sendable {
 
   /// `parse(formatted:)` over UTF-8 bytes, so the decoder need not build a String per date.
   public static func parse(formatted b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    if let t = parseAppleUTC(b) { return t }
+    return parseAnyFormatted(b)
+  }
+
+  /// Apple's own spelling, `YYYY-MM-DD HH:MM:SS Etc/GMT` (three dates in every verifyReceipt row), read at fixed
+  /// places; nil for any other text, which `parseAnyFormatted` reads (it gives the same for this spelling:
+  /// `TimestampTests.appleDatesReadAtFixedPlacesAsTheGeneralReaderReadsThem`).
+  static func parseAppleUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard b.count == 27, let p = b.baseAddress, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20, p[13] == 0x3A,
+      p[16] == 0x3A,
+      UnsafeRawPointer(p + 19).loadUnaligned(as: UInt64.self)
+        == UnsafeRawPointer(Self.etcGMT.utf8Start).loadUnaligned(as: UInt64.self)
+    else { return nil }
+    var bad: UInt8 = 0
+    func digit(_ i: Int) -> Int64 {
+      let d = p[i] &- 0x30
+      bad |= d >= 10 ? 1 : 0
+      return Int64(d)
+    }
+    let y = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+    let mo = digit(5) * 10 + digit(6)
+    let d = digit(8) * 10 + digit(9)
+    let h = digit(11) * 10 + digit(12)
+    let mi = digit(14) * 10 + digit(15)
+    let s = digit(17) * 10 + digit(18)
+    guard bad == 0 else { return nil }
+    return Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: 0)
+  }
+
+  private static let etcGMT: StaticString = " Etc/GMT"
+
+  /// Every spelling `parse(formatted:)` reads.
+  static func parseAnyFormatted(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     // At most four digits, so the arithmetic cannot overflow.
     func num(_ from: Int, _ count: Int) -> Int64? {
       guard from + count <= b.count else { return nil }

@@ -130,6 +130,62 @@ import Testing
     #expect(together == apart)
   }
 
+  /// `decode` text's plain blocks (`appendPlainTransactionBlock`: labels, ids and dates written as bytes, laid-out
+  /// product, ownership and sources lines kept by what they are made from) are the blocks `appendFields` lays
+  /// out from rows: ids that need escaping or wrapping, long groups, dates outside 1970...9999, quantities,
+  /// flags, entitlements from a catalog, narrow and wide lines, products going back and forth.
+  @Test func plainTransactionBlocksAreTheRowsBlocks() {
+    var generator = SystemRandomNumberGenerator()
+    let names: [FieldVocabulary] = [.verifyReceipt, .appReceipt, .storeKit2]
+    let ownerships: [Ownership] = [.purchased, .familyShared, .unknown, .unrecognized("ODD\u{1b}[31m")]
+    let products = (0..<20).map { "com.acme.product\($0)" } + ["com.acme.pro.yearly.with.a.long.name.that.wraps"]
+    let ids = ["1000000000000001", "a  b", "id\u{7}bell", "ünïcode", " lead", String(repeating: "9", count: 90)]
+    let groups = ["21000111", String(repeating: "g ", count: 60), "tab\tgroup", "x"]
+    let dates: [Timestamp?] = [
+      nil, Timestamp(milliseconds: 1_700_000_000_000), Timestamp(milliseconds: 1_700_000_000_123),
+      Timestamp(unchecked: -86_400_000), Timestamp(milliseconds: 0), Timestamp(unchecked: 300_000_000_000_000),
+    ]
+    let sources: [TransactionSources] = [.inApp, .latestReceiptInfo, [.inApp, .latestReceiptInfo], .appReceipt]
+    let catalog = Catalog(
+      (0..<10).map { j in
+        CatalogProduct(
+          productID: "com.acme.product\(j)", type: j % 2 == 0 ? .autoRenewable : .nonConsumable,
+          entitlements: j == 3 ? [String(repeating: "long entitlement ", count: 6)] : ["e\(j)", "all"])
+      })
+    func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &generator)] }
+    var transactions: [PurchaseTransaction] = []
+    for i in 0..<600 {
+      var t = PurchaseTransaction(
+        transactionID: i % 5 == 0 ? pick(ids) : "\(1000 + i)",
+        originalTransactionID: i % 3 == 0 ? nil : pick(ids + ["\(i)"]), productID: pick(products),
+        ownership: pick(ownerships), ownershipAssumed: i % 4 == 0, quantity: pick([1, 1, nil, 3]),
+        purchaseDate: pick(dates), expiresDate: pick(dates), offer: pick([nil, .freeTrial, .introductoryPrice]),
+        isUpgraded: i % 9 == 0, subscriptionGroup: pick([nil] + groups.map { $0 }),
+        productType: i % 11 == 0 ? .consumable : nil, sources: pick(sources), vocabulary: pick(names))
+      if i % 13 == 0 { t.offer = OfferUse(kind: .promotional, pricing: .payAsYouGo, identifier: "promo") }
+      transactions.append(t)
+    }
+    for width in [20, 41, 80, 200] {
+      let layout = TextLayout(color: false, width: width)
+      for useCatalog in [false, true] {
+        var plain = DecodeTextRenderer.RepeatedValues()
+        var rows = DecodeTextRenderer.RepeatedValues()
+        var fast = TerminalTextBuilder(capacity: 64)
+        var slow = TerminalTextBuilder(capacity: 64)
+        var plainCount = 0
+        for t in transactions {
+          guard DecodeTextRenderer.hasPlainBlock(t, layout: layout) else { continue }
+          plainCount += 1
+          let c = useCatalog ? catalog : Catalog()
+          DecodeTextRenderer.appendPlainTransactionBlock(t, catalog: c, layout: layout, repeated: &plain, to: &fast)
+          DecodeTextRenderer.appendTransactionBlockRows(t, catalog: c, layout: layout, repeated: &rows, to: &slow)
+        }
+        #expect(plainCount > 300)
+        #expect(fast.text.rendered == slow.text.rendered, "width \(width), catalog \(useCatalog)")
+      }
+    }
+  }
+
   /// `decode --format json` reuses the attributes value made for the transaction before only when the carried
   /// fields are equal: every transaction reads as it does alone.
   @Test func decodeJSONAttributesReadAsTheyDoAlone() {

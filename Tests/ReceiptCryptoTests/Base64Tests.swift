@@ -86,4 +86,33 @@ import Testing
     #expect(
       Self.failure(String(repeating: "A", count: 40), .url, limit: 32) == Base64Error(.tooLong(limit: 32), at: 32))
   }
+
+  /// One buffer reused for texts long and short, valid and not, under every rule set: its first bytes are what
+  /// decoding into a new array gives, and a failure is the same failure at the same offset.
+  @Test func decodingIntoAReusedBufferGivesWhatANewArrayGives() {
+    var generator = SplitMix64(state: 31)
+    var buffer: [UInt8] = []
+    var decoded = 0
+    for round in 0..<600 {
+      let length = Int(generator.next() % (round % 3 == 0 ? 700 : 40))
+      let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+      for rules in [Base64.Rules.strict, .url, .text] {
+        var text = Array(Base64.encode(bytes, alphabet: rules.alphabet, padded: rules.padding != .optional).utf8)
+        if round % 4 == 1, !text.isEmpty {
+          // A byte spoilt: outside the alphabet, padding, or a line break.
+          text[Int(generator.next() % UInt64(text.count))] = [UInt8(ascii: "."), 0x3D, 0x0A, 0xFF][round % 16 / 4]
+        }
+        let fresh = Result { () throws(Base64Error) in try Base64.decode(text, rules: rules) }
+        let reused = Result { () throws(Base64Error) -> [UInt8] in
+          let count = try text.withUnsafeBufferPointer { (t) throws(Base64Error) in
+            try Base64.decode(t, rules: rules, into: &buffer)
+          }
+          return Array(buffer[..<count])
+        }
+        #expect(fresh == reused, "round \(round) \(rules.alphabet)")
+        if case .success = fresh { decoded += 1 }
+      }
+    }
+    #expect(decoded > 1000)
+  }
 }

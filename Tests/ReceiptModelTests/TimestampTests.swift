@@ -47,4 +47,41 @@ import Testing
   func rejectsBadMilliseconds(_ text: String) {
     #expect(Timestamp.parse(milliseconds: Array(text.utf8)) == nil)
   }
+  /// Apple's `YYYY-MM-DD HH:MM:SS Etc/GMT` read at fixed places (`parseAppleUTC`) is what the general reader
+  /// gives: random dates over the whole range, impossible days and times, and the spelling off by one byte
+  /// anywhere (which the fast reader leaves to the general one).
+  @Test func appleDatesReadAtFixedPlacesAsTheGeneralReaderReadsThem() {
+    var generator = SystemRandomNumberGenerator()
+    func both(_ text: String) {
+      var bytes = Array(text.utf8)
+      bytes.withUnsafeMutableBufferPointer { b in
+        let buffer = UnsafeBufferPointer(b)
+        let general = Timestamp.parseAnyFormatted(buffer)
+        #expect(Timestamp.parse(formatted: buffer) == general, "\(text)")
+        if let fast = Timestamp.parseAppleUTC(buffer) { #expect(fast == general, "\(text)") }
+      }
+    }
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    var texts: [String] = ["0000-01-01 00:00:00 Etc/GMT", "9999-12-31 23:59:59 Etc/GMT", "2020-02-29 12:00:00 Etc/GMT"]
+    for _ in 0..<3_000 {
+      let year = Int.random(in: 0...9999, using: &generator)
+      let fields = [
+        Int.random(in: 0...13, using: &generator), Int.random(in: 0...32, using: &generator),
+        Int.random(in: 0...25, using: &generator), Int.random(in: 0...61, using: &generator),
+        Int.random(in: 0...61, using: &generator),
+      ].map(two)
+      let y = String(repeating: "0", count: 4 - String(year).count) + String(year)
+      texts.append("\(y)-\(fields[0])-\(fields[1]) \(fields[2]):\(fields[3]):\(fields[4]) Etc/GMT")
+    }
+    let base = Array("2021-07-26 19:00:00 Etc/GMT".utf8)
+    for i in base.indices {
+      for b: UInt8 in [0x20, 0x2D, 0x2F, 0x30, 0x39, 0x3A, 0x41, 0x54, 0x5A, 0x7F] {
+        var changed = base
+        changed[i] = b
+        texts.append(String(decoding: changed, as: UTF8.self))
+      }
+    }
+    texts += ["2021-07-26 19:00:00 Etc/UTC", "2021-07-26 19:00:00 Etc/GMT ", "2021-07-26 19:00:00.5 Etc/GMT"]
+    for text in texts { both(text) }
+  }
 }

@@ -488,6 +488,59 @@ struct RuleFastPathTests {
     }
   }
 
+  @Test func grantFieldsReadARevocationAsItIs() throws {
+    // Every order of the revocation, its reversal and the moment, both kinds, with texts that are not read.
+    let at = { (ms: Int64) in ms.timestamp }
+    for date in [100, 200] as [Int64] {
+      for reversed in [nil, 50, 100, 150, 250] as [Int64?] {
+        for excludes in [false, true] {
+          let r = Revocation(
+            date: at(date), reason: .unrecognized("7"), type: "REFUND_FULL", excludesUpgrade: excludes,
+            reversedAt: reversed.map(at))
+          for time in [0, 99, 100, 101, 150, 200, 300] as [Int64] {
+            let moments = RevocationMoments(r)
+            #expect(moments.isInForce(at: at(time)) == r.isInForce(at: at(time)), "\(date) \(reversed ?? -1) \(time)")
+            #expect(moments.excludesUpgrade == r.excludesUpgrade && moments.date == r.date)
+          }
+        }
+      }
+    }
+    // Whole transactions: the grant read from the buffer is the grant of the transaction as it is.
+    for (name, history, catalog) in try Self.histories() {
+      for time in Self.moments {
+        history.transactions.withUnsafeBufferPointer { all in
+          for i in all.indices {
+            var t = history.transactions[i]
+            let slow = GrantFields(t)
+            let fast = GrantFields(all, at: i)
+            #expect(
+              accessGrant(of: fast, catalog: catalog, at: time) == accessGrant(of: slow, catalog: catalog, at: time))
+            t.revocation = t.revocation ?? Revocation(date: time, excludesUpgrade: i % 2 == 0, reversedAt: nil)
+            #expect(
+              accessGrant(of: GrantFields(t), catalog: catalog, at: time)
+                == Self.grantReadingTheRevocation(t, catalog: catalog, at: time), "\(name) \(i)")
+          }
+        }
+      }
+    }
+  }
+
+  /// `accessGrant` as it read the whole `Revocation` (the slow path of `RevocationMoments`).
+  static func grantReadingTheRevocation(_ t: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
+    guard let purchased = t.purchaseDate else { return .missingPurchaseDate }
+    if purchased > time { return .notYetPurchased(purchased) }
+    if let r = t.revocation, r.excludesUpgrade, r.isInForce(at: time) {
+      return t.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
+    }
+    if t.isUpgraded { return .upgraded }
+    if let r = t.revocation, r.isInForce(at: time) {
+      return t.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
+    }
+    var unrevoked = t
+    unrevoked.revocation = nil
+    return accessGrant(of: unrevoked, catalog: catalog, at: time)
+  }
+
   @Test func aConsideredTransactionReadsTheTransactionItWasGiven() throws {
     for (name, history, catalog) in try Self.histories().prefix(3) {
       let known = history.known(at: ReceiptShape.endOfHistory.timestamp)

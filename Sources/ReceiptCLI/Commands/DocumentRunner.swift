@@ -86,6 +86,27 @@ struct PendingJSON {
   }
 }
 
+/// The last document's output of a per-document run, kept instead of destroyed: the process exits right after
+/// writing it, and destroying it (the answer and every transaction of the history it holds: 33 M instructions
+/// for 20,000 transactions) would be the last thing the process does. Keeping a document's output destroys the
+/// one kept before (on the thread that keeps), so at most one is held however many documents a run has.
+final class KeptUntilExit: @unchecked Sendable {
+  /// The one holder `DocumentRunner.run` keeps outputs in.
+  static let lastOutput = KeptUntilExit()
+  private let lock = SharedLock()
+  private var held: Any?
+
+  /// Keeps `value`, destroying what was kept before.
+  func keep(_ value: Any) {
+    var value: Any? = value
+    lock.locked { swap(&held, &value) }
+    // `value` is now the one kept before: destroyed here, outside the lock.
+  }
+
+  /// Whether something is kept.
+  var isHolding: Bool { lock.locked { held != nil } }
+}
+
 /// `--format json` written as documents complete: one result alone is one object, more are an array,
 /// streamed element by element so memory does not grow with the batch. The text is that of rendering
 /// the whole array at once.
@@ -253,6 +274,8 @@ enum DocumentRunner {
           context.stdout.write(line.rendered(pretty: false) + "\n")
         }
       case .processed(let document, let result):
+        // Kept, not destroyed, once written: the last one lives until the process exits.
+        defer { KeptUntilExit.lastOutput.keep(result) }
         let output = result.output
         for warning in output.warnings { context.warn("\(document.label): \(warning)") }
         for check in output.failedChecks {

@@ -45,9 +45,12 @@ package enum DecodeTextRenderer {
     parts.run(count: doc.transactions.count) { range in
       var part = TerminalTextBuilder(capacity: 400 * range.count)
       var repeated = RepeatedValues()
-      for i in range {
-        part.appendNewline()
-        appendTransactionBlock(doc.transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &part)
+      // Read in place: `doc.transactions[i]` copied each transaction (every field retained and released).
+      doc.transactions.withUnsafeBufferPointer { transactions in
+        for i in range {
+          part.appendNewline()
+          appendTransactionBlock(transactions[i], catalog: catalog, layout: layout, repeated: &repeated, to: &part)
+        }
       }
       return part.takeBytes()
     } deliver: { bytes in
@@ -211,8 +214,71 @@ package enum DecodeTextRenderer {
     var ownershipText: TerminalText = ""
     var sources: TransactionSources?
     var sourcesText: TerminalText = ""
+    /// The product, ownership and sources values of `appendPlainTransactionBlock`, as `appendFieldValue` lays
+    /// them out (a product line is usually wrapped), by what each is made from: a receipt goes back and forth
+    /// among a few products and owners, which the one-value memos above miss at every change. At most 16 each.
+    var productLines: [(id: String, names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])] = []
+    var ownershipLines: [(ownership: Ownership, assumed: Bool, names: FieldVocabulary, bytes: [UInt8])] = []
+    var sourcesLines: [(sources: TransactionSources, bytes: [UInt8])] = []
+
+    /// What a product type is resolved from besides the product (`resolveProductType`).
+    struct ProductFacts: Equatable {
+      var stated: ProductType?
+      var hasExpiry: Bool
+      var ownership: Ownership
+    }
+
+    static func laidOut(_ value: TerminalText, layout: TextLayout, valueIndent: Int) -> [UInt8] {
+      var line = TerminalTextBuilder(capacity: 128)
+      layout.appendFieldValue(value, valueIndent: valueIndent, to: &line)
+      return line.takeBytes()
+    }
+
+    mutating func productLine(
+      of t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, valueIndent: Int
+    ) -> [UInt8] {
+      let facts = ProductFacts(stated: t.productType, hasExpiry: t.expiresDate != nil, ownership: t.ownership)
+      for line in productLines where line.id == t.productID && line.names === t.vocabulary && line.facts == facts {
+        return line.bytes
+      }
+      let bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
+      if productLines.count == 16 { productLines.removeFirst() }
+      productLines.append((t.productID, t.vocabulary, facts, bytes))
+      return bytes
+    }
+
+    mutating func ownershipLine(of t: PurchaseTransaction, layout: TextLayout, valueIndent: Int) -> [UInt8] {
+      for line in ownershipLines
+      where line.ownership == t.ownership && line.assumed == t.ownershipAssumed && line.names === t.vocabulary {
+        return line.bytes
+      }
+      let bytes = Self.laidOut(ownership(of: t), layout: layout, valueIndent: valueIndent)
+      if ownershipLines.count == 16 { ownershipLines.removeFirst() }
+      ownershipLines.append((t.ownership, t.ownershipAssumed, t.vocabulary, bytes))
+      return bytes
+    }
+
+    mutating func sourcesLine(of t: PurchaseTransaction, layout: TextLayout, valueIndent: Int) -> [UInt8] {
+      for line in sourcesLines where line.sources == t.sources { return line.bytes }
+      let bytes = Self.laidOut(sources(of: t), layout: layout, valueIndent: valueIndent)
+      if sourcesLines.count == 16 { sourcesLines.removeFirst() }
+      sourcesLines.append((t.sources, bytes))
+      return bytes
+    }
+
+    /// What the product type was resolved from, beside `productID` (the type rests on these alone).
+    var stated: ProductType?
+    var hasExpiry = false
+    var resolvedOwnership: Ownership?
 
     mutating func product(of t: PurchaseTransaction, catalog: Catalog) -> TerminalText {
+      let hasExpiry = t.expiresDate != nil
+      if productID == t.productID, productNames === t.vocabulary, resolvedOwnership == t.ownership,
+        stated == t.productType, self.hasExpiry == hasExpiry
+      {
+        return product
+      }
+      (stated, self.hasExpiry, resolvedOwnership) = (t.productType, hasExpiry, t.ownership)
       let resolved = resolveProductType(of: t, catalog: catalog)
       if productID == t.productID, productType == resolved, productNames === t.vocabulary { return product }
       var text = t.productID
@@ -244,6 +310,127 @@ package enum DecodeTextRenderer {
   }
 
   static func appendTransactionBlock(
+    _ t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, repeated: inout RepeatedValues,
+    to out: inout TerminalTextBuilder
+  ) {
+    if hasPlainBlock(t, layout: layout) {
+      appendPlainTransactionBlock(t, catalog: catalog, layout: layout, repeated: &repeated, to: &out)
+    } else {
+      appendTransactionBlockRows(t, catalog: catalog, layout: layout, repeated: &repeated, to: &out)
+    }
+  }
+
+  /// Whether a transaction's block takes `appendPlainTransactionBlock`: no colour, and none of the rows whose
+  /// label is not a plain literal or that only some transactions have (a refund, an offer id, a price).
+  static func hasPlainBlock(_ t: PurchaseTransaction, layout: TextLayout) -> Bool {
+    !layout.color && t.revocation == nil && t.offer?.identifier == nil && t.price == nil
+  }
+
+  /// The rows of `appendTransactionBlockRows` written straight into `out`: labels no wider than 12 (so the label
+  /// column is 14 wide, as `appendFields` makes it), input text and dates appended as they are when `TerminalText`
+  /// and `appendFieldValue` would leave them so, and the product line laid out once per run of one product.
+  /// Anything else goes through `appendFieldValue`, so the bytes are those of the rows
+  /// (`TextLayoutFastPathTests.plainTransactionBlocksAreTheRowsBlocks`).
+  static func appendPlainTransactionBlock(
+    _ t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, repeated: inout RepeatedValues,
+    to out: inout TerminalTextBuilder
+  ) {
+    let valueIndent = 4 + 14
+    func label(_ name: Label) { out.append(built: name.prefix) }
+    func input(_ value: String) {
+      if !out.appendPlainValue(value, layout: layout, valueIndent: valueIndent) {
+        layout.appendFieldValue(TerminalText(value), valueIndent: valueIndent, to: &out)
+      }
+      out.appendNewline()
+    }
+    func date(_ value: Timestamp?) {
+      if !out.appendDateValue(value, layout: layout, valueIndent: valueIndent) {
+        layout.appendFieldValue(TerminalText(value.display), valueIndent: valueIndent, to: &out)
+      }
+      out.appendNewline()
+    }
+    out.appendSpaces(2)
+    if TerminalSafeText.isPrintableASCII(t.transactionID, allowingNewline: false) {
+      out.append(literal: "Transaction ")
+      out.append(TerminalText(t.transactionID))
+    } else {
+      out.append("Transaction \(t.transactionID)" as TerminalText)
+    }
+    out.appendNewline()
+    label(.product)
+    out.append(built: repeated.productLine(of: t, catalog: catalog, layout: layout, valueIndent: valueIndent))
+    out.appendNewline()
+    if let entitlements = catalog.product(t.productID)?.entitlements {
+      label(.entitlements)
+      input(entitlements.joined(separator: ", "))
+    }
+    label(.ownership)
+    out.append(built: repeated.ownershipLine(of: t, layout: layout, valueIndent: valueIndent))
+    out.appendNewline()
+    if let original = t.originalTransactionID, original != t.transactionID {
+      label(.originalID)
+      input(original)
+    }
+    label(.purchased)
+    date(t.purchaseDate)
+    if let e = t.expiresDate {
+      label(.expires)
+      date(e)
+    }
+    var flags: [String] = []
+    if t.offer?.isFreeTrial == true { flags.append("free trial") }
+    if let offer = t.offer, let pricing = offer.pricing, pricing != .freeTrial {
+      flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
+    }
+    if t.isUpgraded { flags.append("upgraded") }
+    if !flags.isEmpty {
+      label(.flags)
+      input(flags.joined(separator: ", "))
+    }
+    if let q = t.quantity, q != 1 {
+      label(.quantity)
+      input(String(q))
+    }
+    if let g = t.subscriptionGroup {
+      label(.group)
+      input(g)
+    }
+    label(.from)
+    out.append(built: repeated.sourcesLine(of: t, layout: layout, valueIndent: valueIndent))
+    out.appendNewline()
+  }
+
+  /// The labels of `appendPlainTransactionBlock`, each with its row's indent before it and padding after it
+  /// (4 and 14 columns, as `appendFields` lays out labels of 12 characters or fewer), made once.
+  enum Label {
+    case product, entitlements, ownership, originalID, purchased, expires, flags, quantity, group, from
+
+    var prefix: [UInt8] {
+      switch self {
+      case .product: Self.prefixes[0]
+      case .entitlements: Self.prefixes[1]
+      case .ownership: Self.prefixes[2]
+      case .originalID: Self.prefixes[3]
+      case .purchased: Self.prefixes[4]
+      case .expires: Self.prefixes[5]
+      case .flags: Self.prefixes[6]
+      case .quantity: Self.prefixes[7]
+      case .group: Self.prefixes[8]
+      case .from: Self.prefixes[9]
+      }
+    }
+
+    static let prefixes: [[UInt8]] = [
+      "Product", "Entitlements", "Ownership", "Original ID", "Purchased", "Expires", "Flags", "Quantity", "Group",
+      "From",
+    ].map { name in
+      Array(repeating: 0x20, count: 4) + Array(name.utf8) + Array(repeating: 0x20, count: 14 - name.utf8.count)
+    }
+  }
+
+  /// A transaction's block as rows laid out by `appendFields`: every transaction's, and the definition the
+  /// fast path above gives the bytes of.
+  static func appendTransactionBlockRows(
     _ t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, repeated: inout RepeatedValues,
     to out: inout TerminalTextBuilder
   ) {

@@ -50,14 +50,20 @@ package struct TextLayout: Sendable {
       out.appendSpaces(indent)
       out.append(label)
       out.appendSpaces(labelWidth - label.count)
-      // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
-      let valueWidth = max(20, width - valueIndent)
-      if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: valueWidth) {
-        out.append(value)
-      } else if !out.appendWrapped(value, indent: valueIndent, width: valueWidth) {
-        out.append(value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent))
-      }
+      appendFieldValue(value, valueIndent: valueIndent, to: &out)
       out.appendNewline()
+    }
+  }
+
+  /// The value of one of `appendFields`' rows, after its label: on the line when it fits, else wrapped with
+  /// its lines after the first indented by `valueIndent`.
+  package func appendFieldValue(_ value: TerminalText, valueIndent: Int, to out: inout TerminalTextBuilder) {
+    // Wrapping is for reading; a value of many kilobytes stays on one line rather than taking seconds.
+    let valueWidth = max(20, width - valueIndent)
+    if value.rendered.utf8.count > 4096 || Self.fitsOneLine(value.rendered, width: valueWidth) {
+      out.append(value)
+    } else if !out.appendWrapped(value, indent: valueIndent, width: valueWidth) {
+      out.append(value.wrapped(indent: valueIndent, columns: width).dropFirst(valueIndent))
     }
   }
 

@@ -50,6 +50,40 @@ public enum Base64 {
   public static func decode(
     _ text: UnsafeBufferPointer<UInt8>, rules: Rules, limit: Int = .max
   ) throws(Base64Error) -> [UInt8] {
+    let (start, end) = try symbolRange(text, rules: rules, limit: limit)
+    let capacity = (end - start) / 4 * 3 + 3
+    var failure: Base64Error?
+    let out = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+      do throws(Base64Error) {
+        written = try decode(text, from: start, to: end, into: output, rules: rules)
+      } catch {
+        failure = error
+        written = 0
+      }
+    }
+    if let failure { throw failure }
+    return out
+  }
+
+  /// `decode` into the start of `output`, which grows when it is too short and is otherwise reused (a caller
+  /// decoding many texts keeps one buffer, not an allocation each); returns how many bytes were written. What
+  /// `output` holds past that count, or after a failure, is unspecified.
+  public static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, rules: Rules, limit: Int = .max, into output: inout [UInt8]
+  ) throws(Base64Error) -> Int {
+    let (start, end) = try symbolRange(text, rules: rules, limit: limit)
+    let capacity = (end - start) / 4 * 3 + 3
+    if output.count < capacity { output.append(contentsOf: repeatElement(0, count: capacity - output.count)) }
+    return try output.withUnsafeMutableBufferPointer { (buffer) throws(Base64Error) -> Int in
+      try decode(text, from: start, to: end, into: buffer, rules: rules)
+    }
+  }
+
+  /// Where the symbols of `text` lie: past a byte order mark the rules skip, and before exact padding, which is
+  /// checked here from the length before any symbol is read.
+  static func symbolRange(
+    _ text: UnsafeBufferPointer<UInt8>, rules: Rules, limit: Int
+  ) throws(Base64Error) -> (start: Int, end: Int) {
     guard text.count <= limit else { throw Base64Error(.tooLong(limit: limit), at: limit) }
     var start = 0
     if rules.skipsWhitespace, text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -70,18 +104,7 @@ public enum Base64 {
       guard end % 4 != 1 else { throw Base64Error(.impossibleLength, at: end) }
       if rules.padding == .required, padding == 0, end % 4 != 0 { throw Base64Error(.missingPadding, at: end) }
     }
-    let capacity = (end - start) / 4 * 3 + 3
-    var failure: Base64Error?
-    let out = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
-      do throws(Base64Error) {
-        written = try decode(text, from: start, to: end, into: output, rules: rules)
-      } catch {
-        failure = error
-        written = 0
-      }
-    }
-    if let failure { throw failure }
-    return out
+    return (start, end)
   }
 
   /// `decode` over an array.

@@ -184,20 +184,30 @@ public struct JSONReader {
   /// The next member's key, with its `:` consumed; nil after the closing `}`.
   /// The caller must then read or skip the member's value.
   public mutating func nextKey() throws -> JSONStringToken? {
+    guard try beginKey() else { return nil }
+    let key = try scanString()
+    try endKey()
+    return key
+  }
+
+  /// Steps to the next member's key, its opening quote; false after the closing `}`. Follow with `scanString()`
+  /// or `skipKey(ifItIs:count:)`, then `endKey()`.
+  @inline(__always)
+  mutating func beginKey() throws -> Bool {
     skipWhitespace()
     if afterOpen {
       afterOpen = false
       if pos < end, buf[pos] == UInt8(ascii: "}") {
         pos &+= 1
         depth &-= 1
-        return nil
+        return false
       }
     } else {
       guard pos < end else { throw unexpected(at: pos, expecting: "',' or '}'") }
       if buf[pos] == UInt8(ascii: "}") {
         pos &+= 1
         depth &-= 1
-        return nil
+        return false
       }
       guard buf[pos] == UInt8(ascii: ",") else {
         throw unexpected(at: pos, expecting: "',' or '}' after an object member")
@@ -208,13 +218,29 @@ public struct JSONReader {
     guard pos < end, buf[pos] == UInt8(ascii: "\"") else {
       throw unexpected(at: pos, expecting: "a string key")
     }
-    let key = try scanString()
+    return true
+  }
+
+  /// Consumes the `:` after a key.
+  @inline(__always)
+  mutating func endKey() throws {
     skipWhitespace()
     guard pos < end, buf[pos] == UInt8(ascii: ":") else {
       throw unexpected(at: pos, expecting: "':' after an object key")
     }
     pos &+= 1
-    return key
+  }
+
+  /// At a key's opening quote: when the key is exactly the `count` bytes at `name`, which hold no quote, backslash,
+  /// control or non-ASCII byte (so `scanString` would give the same token, without escapes), steps past its
+  /// closing quote and returns true; else moves nothing.
+  @inline(__always)
+  mutating func skipKey(ifItIs name: UnsafePointer<UInt8>, count: Int) -> Bool {
+    guard end &- pos > count &+ 1, buf[pos &+ 1 &+ count] == UInt8(ascii: "\""), let base = buf.baseAddress,
+      KeyMatcher.equal(base + (pos &+ 1), name, count)
+    else { return false }
+    pos &+= count &+ 2
+    return true
   }
 
   /// True when another element follows (the caller must read or skip it); false after `]`.

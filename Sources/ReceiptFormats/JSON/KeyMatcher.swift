@@ -11,6 +11,9 @@ public struct KeyMatcher: Sendable {
   private let bytes: [UInt8]
   private let starts: [Int]
   private let lengths: [Int]
+  /// Where name `i` starts and how long it is, when it holds only printable ASCII other than quote and
+  /// backslash, so that it can be matched against a key's raw bytes (`readKey`); length -1 otherwise.
+  private let guessable: [(start: Int, length: Int)]
   private let mask: Int
 
   public init(_ keys: [String]) {
@@ -37,6 +40,10 @@ public struct KeyMatcher: Sendable {
     self.bytes = bytes
     self.starts = starts
     self.lengths = lengths
+    guessable = keys.indices.map { i in
+      let plain = keys[i].utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+      return (starts[i], plain ? lengths[i] : -1)
+    }
     slots = table
   }
 
@@ -66,13 +73,53 @@ public struct KeyMatcher: Sendable {
           if candidate < 0 { return nil }
           if lengths[candidate] == key.count {
             guard let a = all.baseAddress, let b = key.baseAddress else { return candidate }
-            if memcmp(a + starts[candidate], b, key.count) == 0 { return candidate }
+            if KeyMatcher.equal(a + starts[candidate], b, key.count) { return candidate }
           }
           slot = (slot + 1) & mask
         }
       }
     }
   }
+
+  /// Whether `count` bytes at `a` and `b` are equal: eight at a time (the last word overlapping the one before),
+  /// inline, since keys are a few words long and a call to `memcmp` per key costs more than comparing them.
+  @inline(__always)
+  static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    guard count >= 8 else {
+      var i = 0
+      while i < count {
+        if a[i] != b[i] { return false }
+        i &+= 1
+      }
+      return true
+    }
+    let ra = UnsafeRawPointer(a)
+    let rb = UnsafeRawPointer(b)
+    var i = 0
+    while i &+ 8 < count {
+      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+        return false
+      }
+      i &+= 8
+    }
+    return ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+  }
+
+  /// At a key's opening quote: whether the key is name `index` (any Int; out of range is no), stepping past the
+  /// key when it is, without scanning it or hashing it. A guess the caller checks this way costs a compare.
+  func readKey(_ index: Int, from reader: inout JSONReader) -> Bool {
+    guard index >= 0, index < guessable.count else { return false }
+    let (start, length) = guessable[index]
+    guard length >= 0 else { return false }
+    return bytes.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return false }
+      return reader.skipKey(ifItIs: base + start, count: length)
+    }
+  }
+
+  /// How many names the matcher knows.
+  var count: Int { lengths.count }
 
   /// The index of a key read by `reader`, unescaping it first when needed.
   public func index(of key: JSONStringToken, in reader: JSONReader) -> Int? {

@@ -4,8 +4,8 @@ import ReceiptModel
 public struct DecodeOptions: Sendable {
   /// Keep credentials (`latest_receipt`, a shared secret) for `--show-secrets`; otherwise only their presence.
   public var keepSecrets: Bool
-  /// Build the `carriedFields` (undocumented attributes) that only `decode` prints; commands that never read
-  /// them skip the work. Warnings are kept either way.
+  /// Build the `carriedFields` (undocumented attributes) and signed data's `statedFields` that only `decode`
+  /// prints; commands that never read them skip the work. Warnings are kept either way.
   public var keepsCarriedFields: Bool
   /// Check signatures, with verifiers lent by the caller; nil reads without checking (`not-checked`).
   public var signatures: SignatureChecking?

@@ -49,6 +49,17 @@ public enum Base64URL {
     }
   }
 
+  /// Decodes `text` into the start of `output` (grown when too short, else reused) and returns the byte count.
+  public static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, limit: Int = 16 << 20, into output: inout [UInt8]
+  ) throws(Base64URLError) -> Int {
+    do {
+      return try Base64.decode(text, rules: .url, limit: limit, into: &output)
+    } catch {
+      throw Base64URLError(reason: error.reason, offset: error.offset)
+    }
+  }
+
   /// Decodes the bytes of `text`.
   public static func decode(_ text: [UInt8], limit: Int = 16 << 20) throws(Base64URLError) -> [UInt8] {
     try text.withUnsafeBufferPointer { (buffer) throws(Base64URLError) in try decode(buffer, limit: limit) }

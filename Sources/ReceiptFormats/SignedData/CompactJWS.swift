@@ -33,11 +33,22 @@ public enum CompactJWS {
     return try decode(text, expected: expected, base: base, strict: strict, memo: &memo, checks: checks)
   }
 
-  /// The last header read and its segment: the tokens of one response usually share their header
-  /// (with Apple's, a certificate chain of some 3 KB), so it is decoded once.
+  /// What the tokens of one document share: the last header read and its segment (the tokens of one response
+  /// usually share their header, with Apple's a certificate chain of some 3 KB, so it is decoded once), and the
+  /// buffers each token's payload and signature are decoded into, which the next token reuses.
   struct HeaderMemo {
     var segment: [UInt8] = []
     var header: JWSHeader?
+    /// The last token's decoded payload and signature, at the start of each (`Split` says how many bytes).
+    var payload: [UInt8] = []
+    var signature: [UInt8] = []
+
+    init() {}
+
+    init(segment: [UInt8], header: JWSHeader?) {
+      self.segment = segment
+      self.header = header
+    }
 
     /// The header held for exactly these segment bytes.
     func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
@@ -60,12 +71,73 @@ public enum CompactJWS {
     }
   }
 
+  /// A token split at its two dots, its header read: `text[lo..<second]` is the signing input, and the decoded
+  /// payload and signature are the first `payloadCount` and `signatureCount` bytes of the memo's buffers.
+  struct Split {
+    var header: JWSHeader
+    var lo: Int
+    var second: Int
+    var payloadCount: Int
+    var signatureCount: Int
+  }
+
   /// Decodes one token, its header taken from `memo` when the header segment is the one read last; with
   /// `checks`, its signature is verified once the payload has given the moment.
   static func decode(
     _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
     memo: inout HeaderMemo, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
+    let split = try self.split(text, base: base, memo: &memo)
+    let (payload, carried) = try memo.payload.withUnsafeBufferPointer { (all) throws(SignedDataError) in
+      try PayloadDecoding.decode(
+        UnsafeBufferPointer(rebasing: all[..<split.payloadCount]), expected: expected, base: base.into("payload"),
+        strict: strict, checks: checks)
+    }
+    if let checks {
+      checks.check(
+        signingInput: UnsafeBufferPointer(rebasing: text[split.lo..<split.second]),
+        signature: Array(memo.signature[..<split.signatureCount]), header: split.header, payload: payload,
+        path: base)
+    }
+    let jws = SignedJWS(
+      header: split.header, payload: payload, signatureByteCount: split.signatureCount,
+      source: signingSource(header: split.header, environment: payload.environment))
+    return (jws, carried)
+  }
+
+  /// Decodes one token whose place gives its payload's kind straight into that kind (no `SignedPayload` to copy
+  /// it out of): the same answer and errors as `decode(_:expected: P.kind, ...)` and taking the payload out.
+  static func decode<P: PlacedPayload>(
+    _ text: UnsafeBufferPointer<UInt8>, as type: P.Type, base: LazyPath, strict: Bool, memo: inout HeaderMemo,
+    checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> (SignedJWS<P>, [SignedDataError]) {
+    let split = try self.split(text, base: base, memo: &memo)
+    let (payload, carried) = try memo.payload.withUnsafeBufferPointer { (all) throws(SignedDataError) in
+      try PayloadDecoding.decode(
+        UnsafeBufferPointer(rebasing: all[..<split.payloadCount]), as: P.self, base: base.into("payload"),
+        strict: strict, checks: checks)
+    }
+    if let checks {
+      checks.check(
+        signingInput: UnsafeBufferPointer(rebasing: text[split.lo..<split.second]),
+        signature: Array(memo.signature[..<split.signatureCount]), header: split.header,
+        signedDate: payload.signedDate, isAppTransaction: false, path: base)
+    }
+    let jws = SignedJWS(
+      header: split.header, payload: payload, signatureByteCount: split.signatureCount,
+      source: signingSource(header: split.header, environment: payload.environment))
+    return (jws, carried)
+  }
+
+  /// Splits a token and decodes its segments into `memo`'s buffers (its header from `memo` when the same).
+  ///
+  /// Usually without counting every dot: the first is where the remembered header segment ends (or the first
+  /// found), the second the last one, found from the end; the payload between them then decodes as base64url
+  /// only when it holds no dot, so exactly two were there. Any failure is left to the counting split, which
+  /// gives each malformed token its own message in its own order.
+  static func split(
+    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, memo: inout HeaderMemo
+  ) throws(SignedDataError) -> Split {
     let (lo, hi) = trimmedRange(text)
     guard hi - lo <= maxTokenBytes else {
       throw SignedDataError(.tooLarge, path: base.text, detail: "a JWS longer than \(maxTokenBytes) bytes")
@@ -73,6 +145,73 @@ public enum CompactJWS {
     guard hi > lo else {
       throw SignedDataError(.segmentCount, path: base.text, detail: "empty where a compact JWS was expected")
     }
+    if let split = splitAtOuterDots(text, lo: lo, hi: hi, memo: &memo) { return split }
+    return try splitCountingDots(text, lo: lo, hi: hi, base: base, memo: &memo)
+  }
+
+  static let dot = UInt8(ascii: ".")
+
+  /// The split of a well-formed token found from its outer dots, or nil for the counting split to decide.
+  static func splitAtOuterDots(
+    _ text: UnsafeBufferPointer<UInt8>, lo: Int, hi: Int, memo: inout HeaderMemo
+  ) -> Split? {
+    guard let start = text.baseAddress else { return nil }
+    var held: JWSHeader?
+    var first = lo + memo.segment.count
+    if first < hi, text[first] == dot {
+      held = memo.header(for: UnsafeBufferPointer(rebasing: text[lo..<first]))
+    }
+    if held == nil {
+      first = WordScan.skip(start, from: lo, to: hi) { WordScan.equal($0, dot) }
+      while first < hi, text[first] != dot { first += 1 }
+      guard first < hi else { return nil }
+    }
+    // The last dot: whole words without one skipped (a word's flags may be too many, never too few).
+    var second = -1
+    var j = hi
+    search: while j > first + 1 {
+      if j - first > 8,
+        WordScan.equal(UInt64(littleEndian: UnsafeRawPointer(start + j - 8).loadUnaligned(as: UInt64.self)), dot) == 0
+      {
+        j -= 8
+        continue
+      }
+      let stop = max(first + 1, j - 8)
+      while j > stop {
+        j -= 1
+        if text[j] == dot {
+          second = j
+          break search
+        }
+      }
+    }
+    guard second > first, first > lo, second - first > 1 else { return nil }
+    let payloadCount = try? Base64URL.decode(
+      UnsafeBufferPointer(rebasing: text[(first + 1)..<second]), into: &memo.payload)
+    guard let payloadCount else { return nil }
+    let signatureCount = try? Base64URL.decode(
+      UnsafeBufferPointer(rebasing: text[(second + 1)..<hi]), into: &memo.signature)
+    guard let signatureCount else { return nil }
+    let header: JWSHeader
+    if let held {
+      header = held
+    } else {
+      guard let headerBytes = try? Base64URL.decode(UnsafeBufferPointer(rebasing: text[lo..<first])),
+        let read = try? readHeader(headerBytes, base: LazyPath(""))
+      else { return nil }
+      header = read
+      memo.segment = Array(text[lo..<first])
+      memo.header = read
+    }
+    return Split(
+      header: header, lo: lo, second: second, payloadCount: payloadCount, signatureCount: signatureCount)
+  }
+
+  /// The split that counts every dot, so that a malformed token's message says how many segments it had and
+  /// names the first segment that fails.
+  static func splitCountingDots(
+    _ text: UnsafeBufferPointer<UInt8>, lo: Int, hi: Int, base: LazyPath, memo: inout HeaderMemo
+  ) throws(SignedDataError) -> Split {
     // Dots split the segments; count them all so the message can say how many there were.
     var first = -1
     var second = -1
@@ -98,12 +237,12 @@ public enum CompactJWS {
         .segmentCount, path: base.text,
         detail: "not a compact JWS: \(count) segment\(plural) separated by '.', expected 3 (header.payload.signature)")
     }
-    func segment(_ start: Int, _ end: Int, _ name: String) throws(SignedDataError) -> [UInt8] {
+    func segment(_ start: Int, _ end: Int, _ name: String, into output: inout [UInt8]) throws(SignedDataError) -> Int {
       if end == start, name != "signature" {
         throw SignedDataError(.base64url, path: base.into(name).text, detail: "empty \(name) segment")
       }
       do throws(Base64URLError) {
-        return try Base64URL.decode(UnsafeBufferPointer(rebasing: text[start..<end]))
+        return try Base64URL.decode(UnsafeBufferPointer(rebasing: text[start..<end]), into: &output)
       } catch {
         throw SignedDataError(
           .base64url, path: base.into(name).text,
@@ -112,25 +251,19 @@ public enum CompactJWS {
     }
     // A header held in `memo` decoded without error before, so skipping it keeps the errors' order.
     let held = memo.header(for: UnsafeBufferPointer(rebasing: text[lo..<first]))
-    let headerBytes = held == nil ? try segment(lo, first, "header") : []
-    let payloadBytes = try segment(first + 1, second, "payload")
-    let signatureBytes = try segment(second + 1, hi, "signature")
+    var headerBytes: [UInt8] = []
+    let headerCount = held == nil ? try segment(lo, first, "header", into: &headerBytes) : 0
+    let payloadCount = try segment(first + 1, second, "payload", into: &memo.payload)
+    let signatureCount = try segment(second + 1, hi, "signature", into: &memo.signature)
     let header: JWSHeader
     if let held {
       header = held
     } else {
-      header = try readHeader(headerBytes, base: base.into("header"))
-      memo = HeaderMemo(segment: Array(text[lo..<first]), header: header)
+      header = try readHeader(Array(headerBytes[..<headerCount]), base: base.into("header"))
+      memo.segment = Array(text[lo..<first])
+      memo.header = header
     }
-    let (payload, carried) = try PayloadDecoding.decode(
-      payloadBytes, expected: expected, base: base.into("payload"), strict: strict, checks: checks)
-    checks?.check(
-      signingInput: UnsafeBufferPointer(rebasing: text[lo..<second]), signature: signatureBytes, header: header,
-      payload: payload, path: base)
-    let jws = SignedJWS(
-      header: header, payload: payload, signatureByteCount: signatureBytes.count,
-      source: signingSource(header: header, environment: payload.environment))
-    return (jws, carried)
+    return Split(header: header, lo: lo, second: second, payloadCount: payloadCount, signatureCount: signatureCount)
   }
 
   /// Xcode and LocalTesting are told apart by the payload's environment (Xcode's key id also says it);

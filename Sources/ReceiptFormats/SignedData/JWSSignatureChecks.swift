@@ -69,10 +69,20 @@ final class JWSChecks {
     signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, payload: SignedPayload,
     path: LazyPath
   ) {
+    let isApp: Bool
+    if case .appTransaction = payload { isApp = true } else { isApp = false }
+    check(
+      signingInput: signingInput, signature: signature, header: header, signedDate: payload.signedDate,
+      isAppTransaction: isApp, path: path)
+  }
+
+  /// `check` with the payload's moment given: its `signedDate` (an app transaction's `receiptCreationDate`).
+  func check(
+    signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, signedDate: Timestamp?,
+    isAppTransaction isApp: Bool, path: LazyPath
+  ) {
     var moment = VerificationMoment(millisecondsSince1970: now.milliseconds, source: .now)
-    if let signed = payload.signedDate {
-      let isApp: Bool
-      if case .appTransaction = payload { isApp = true } else { isApp = false }
+    if let signed = signedDate {
       moment = VerificationMoment(
         millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
     }

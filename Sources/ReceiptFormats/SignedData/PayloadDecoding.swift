@@ -55,6 +55,47 @@ private enum TokenKey: Int, CaseIterable {
   static let keys = SignedKeys(allCases.map { "\($0)" })
 }
 
+/// A payload kind a JWS's place can require (a history's `signedTransactions`, a notification's
+/// `signedRenewalInfo`), read straight into its own type rather than into a `SignedPayload` it is copied out of.
+protocol PlacedPayload: Sendable, Hashable {
+  /// The kind the place requires.
+  static var kind: SignedPayloadKind { get }
+  /// Reads the payload object's members.
+  static func read(_ r: inout PayloadReading) throws -> Self
+  /// The payload, when `payload` is of this kind.
+  static func taken(from payload: SignedPayload) -> Self?
+  var signedDate: Timestamp? { get }
+  var environment: Coded<AppStoreEnvironment>? { get }
+  var unreadKeys: [String] { get }
+}
+
+extension JWSTransactionPayload: PlacedPayload {
+  static var kind: SignedPayloadKind { .transaction }
+  static func read(_ r: inout PayloadReading) throws -> Self { try PayloadDecoding.readTransaction(&r) }
+  static func taken(from payload: SignedPayload) -> Self? {
+    if case .transaction(let p) = payload { return p }
+    return nil
+  }
+}
+
+extension JWSRenewalInfoPayload: PlacedPayload {
+  static var kind: SignedPayloadKind { .renewalInfo }
+  static func read(_ r: inout PayloadReading) throws -> Self { try PayloadDecoding.readRenewal(&r) }
+  static func taken(from payload: SignedPayload) -> Self? {
+    if case .renewalInfo(let p) = payload { return p }
+    return nil
+  }
+}
+
+extension NotificationV2Payload: PlacedPayload {
+  static var kind: SignedPayloadKind { .notification }
+  static func read(_ r: inout PayloadReading) throws -> Self { try PayloadDecoding.readNotification(&r) }
+  static func taken(from payload: SignedPayload) -> Self? {
+    if case .notification(let p) = payload { return p }
+    return nil
+  }
+}
+
 /// Decodes payload JSON (already base64url-decoded, or pasted as is) into typed payloads.
 enum PayloadDecoding {
   /// Keys that say a payload's kind. A payload with keys of two kinds is refused rather than guessed.
@@ -87,8 +128,18 @@ enum PayloadDecoding {
   static func decode(
     _ bytes: [UInt8], expected: SignedPayloadKind?, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(SignedDataError) in
+      try decode(buffer, expected: expected, base: base, strict: strict, checks: checks)
+    }
+  }
+
+  /// As above, over bytes that stay valid until it returns (a decoded segment's buffer).
+  static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
+    checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
     do {
-      return try JSONReader.withReader(bytes) { reader in
+      return try JSONReader.withReader(buffer: bytes) { reader in
         // Nested signatures checked by a pass that is then read again are checked again: forget the first.
         let checked = checks?.tally
         // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
@@ -124,6 +175,34 @@ enum PayloadDecoding {
     }
   }
 
+  /// Decodes `bytes` as the payload kind its place gives, `P`, straight into `P`: one typed pass, as `decode`
+  /// tries first, and where that does not settle it `decode` itself, the payload then taken out. The same answer
+  /// and errors as `decode(_:expected: P.kind, ...)`.
+  static func decode<P: PlacedPayload>(
+    _ bytes: UnsafeBufferPointer<UInt8>, as type: P.Type, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> (P, carried: [SignedDataError]) {
+    if oneTypedPassSuffices.contains(P.kind) {
+      let checked = checks?.tally
+      let typed = try? JSONReader.withReader(buffer: bytes) { reader -> (P, [SignedDataError])? in
+        var r = PayloadReading(reader: reader, base: base, strict: strict)
+        r.checks = checks
+        let payload = try P.read(&r)
+        try r.reader.finish()
+        guard payload.unreadKeys.count < PayloadReading.maxUnreadKeys,
+          !payload.unreadKeys.contains(where: { markerKeys.names.contains($0) })
+        else { return nil }
+        return (payload, r.carried)
+      }
+      if let typed = typed ?? nil { return typed }
+      if let checked { checks?.forget(since: checked) }
+    }
+    let (payload, carried) = try decode(bytes, expected: P.kind, base: base, strict: strict, checks: checks)
+    guard let typed = P.taken(from: payload) else {
+      throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(P.kind.noun)")
+    }
+    return (typed, carried)
+  }
+
   /// Reads the payload as `kind`, to its end.
   static func readTyped(
     _ kind: SignedPayloadKind, _ reader: JSONReader, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
@@ -142,6 +221,7 @@ enum PayloadDecoding {
   }
 
   /// The kinds whose own keys include no other kind's marker, so that such a marker can only be unknown to them.
+  /// (Sets of names: comparing unequal strings one pair at a time cost some 2.5 million instructions once.)
   static let oneTypedPassSuffices: Set<SignedPayloadKind> = {
     let known: [SignedPayloadKind: [String]] = [
       .transaction: TransactionKey.keys.names, .renewalInfo: RenewalKey.keys.names,
@@ -149,8 +229,8 @@ enum PayloadDecoding {
     ]
     return Set(
       kindMarkers.map(\.0).filter { kind in
-        let others = kindMarkers.filter { $0.0 != kind }.flatMap(\.1)
-        return !(known[kind] ?? []).contains { others.contains($0) }
+        let others = Set(kindMarkers.filter { $0.0 != kind }.flatMap(\.1))
+        return others.isDisjoint(with: known[kind] ?? [])
       })
   }()
 
@@ -361,38 +441,34 @@ enum PayloadDecoding {
       case .environment: d.environment = try r.coded(AppStoreEnvironment.self)
       case .status: d.status = try r.codedNumber(SubscriptionStatus.self)
       case .consumptionRequestReason: d.consumptionRequestReason = try r.string()
-      case .signedTransactionInfo:
-        d.signedTransactionInfo = try nested(&r, kind: .transaction) { payload -> JWSTransactionPayload? in
-          if case .transaction(let t) = payload { return t }
-          return nil
-        }
-      case .signedRenewalInfo:
-        d.signedRenewalInfo = try nested(&r, kind: .renewalInfo) { payload -> JWSRenewalInfoPayload? in
-          if case .renewalInfo(let t) = payload { return t }
-          return nil
-        }
+      case .signedTransactionInfo: d.signedTransactionInfo = try nested(&r, as: JWSTransactionPayload.self)
+      case .signedRenewalInfo: d.signedRenewalInfo = try nested(&r, as: JWSRenewalInfoPayload.self)
       }
     }
     return d
   }
 
   /// A JWS string inside a payload: decoded, or (not strict) carried with its error.
-  static func nested<P>(
-    _ r: inout PayloadReading, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
-  ) throws -> NestedJWS<P>? {
+  static func nested<P: PlacedPayload>(_ r: inout PayloadReading, as type: P.Type) throws -> NestedJWS<P>? {
     guard let token = try r.stringToken() else { return nil }
     let path = r.path
     let bytes: [UInt8] = token.hasEscapes ? Array(r.reader.string(token).utf8) : r.reader.withBytes(token) { Array($0) }
-    do {
-      let (jws, carried) = try CompactJWS.decode(bytes, expected: kind, base: path, strict: r.strict, checks: r.checks)
-      r.carried += carried
-      guard let payload = extract(jws.payload) else {
-        throw SignedDataError(.kindMismatch, path: path, detail: "expected \(kind.noun)")
+    let (strict, checks) = (r.strict, r.checks)
+    var memo = CompactJWS.HeaderMemo()
+    let decoded = bytes.withUnsafeBufferPointer { text -> Result<(SignedJWS<P>, [SignedDataError]), SignedDataError> in
+      do throws(SignedDataError) {
+        return .success(
+          try CompactJWS.decode(text, as: P.self, base: LazyPath(path), strict: strict, memo: &memo, checks: checks))
+      } catch {
+        return .failure(error)
       }
-      return .decoded(
-        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
-    } catch let e as SignedDataError {
-      if r.strict { throw e }
+    }
+    switch decoded {
+    case .success(let (jws, carried)):
+      r.carried += carried
+      return .decoded(jws)
+    case .failure(let e):
+      if strict { throw e }
       r.carried.append(e)
       return .undecodable(e)
     }

@@ -194,6 +194,16 @@ public enum SignedDataDecoder {
   static func decode(_ bytes: [UInt8], strict: Bool, checks: JWSChecks?) throws(SignedDataError)
     -> SignedDataDocument
   {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(SignedDataError) in
+      try decode(buffer: buffer, strict: strict, checks: checks)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file or a batch's line), which must stay valid until it returns:
+  /// nothing is kept that points into it.
+  static func decode(buffer bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks?)
+    throws(SignedDataError) -> SignedDataDocument
+  {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     while start < bytes.count, isSpace(bytes[start]) { start += 1 }
@@ -208,7 +218,7 @@ public enum SignedDataDecoder {
 
   /// One JWS, or one per line.
   static func decodeLines(
-    _ bytes: [UInt8], from start: Int, strict: Bool, checks: JWSChecks? = nil
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> SignedDataDocument {
     var ranges: [(line: Int, lo: Int, hi: Int)] = []
     var line = 1
@@ -236,7 +246,8 @@ public enum SignedDataDecoder {
     if ranges.count == 1 {
       let r = ranges[0]
       let (jws, carried) = try CompactJWS.decode(
-        Array(bytes[r.lo..<r.hi]), expected: nil, base: "", strict: strict, checks: checks)
+        UnsafeBufferPointer(rebasing: bytes[r.lo..<r.hi]), expected: nil, base: LazyPath(""), strict: strict,
+        checks: checks)
       return SignedDataDocument(content: .compactJWS(jws), carriedErrors: carried)
     }
     var items: [NestedJWS<SignedPayload>] = []
@@ -246,11 +257,9 @@ public enum SignedDataDecoder {
     var memo = CompactJWS.HeaderMemo()
     for r in ranges {
       do throws(SignedDataError) {
-        let (jws, inner) = try bytes.withUnsafeBufferPointer { all throws(SignedDataError) in
-          try CompactJWS.decode(
-            UnsafeBufferPointer(rebasing: all[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
-            strict: strict, memo: &memo, checks: checks)
-        }
+        let (jws, inner) = try CompactJWS.decode(
+          UnsafeBufferPointer(rebasing: bytes[r.lo..<r.hi]), expected: nil, base: LazyPath("line \(r.line)"),
+          strict: strict, memo: &memo, checks: checks)
         items.append(.decoded(jws))
         carried += inner
       } catch {
@@ -264,9 +273,9 @@ public enum SignedDataDecoder {
 
   // MARK: JSON objects
 
-  static func decodeObject(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
-    -> SignedDataDocument
-  {
+  static func decodeObject(
+    _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument {
     if let document = try decodeTransactionListInPlace(bytes, strict: strict, checks: checks) { return document }
     return try decodeObjectWithTree(bytes, strict: strict, checks: checks)
   }
@@ -275,9 +284,22 @@ public enum SignedDataDecoder {
   static func decodeObjectWithTree(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil) throws(SignedDataError)
     -> SignedDataDocument
   {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(SignedDataError) in
+      try decodeObjectWithTree(buffer, strict: strict, checks: checks)
+    }
+  }
+
+  /// `decodeObjectWithTree` over bytes in place.
+  static func decodeObjectWithTree(
+    _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument {
     let value: JSONValue
     do {
-      value = try JSONValue.parse(bytes)
+      value = try JSONReader.withReader(buffer: bytes) { reader in
+        let value = try reader.readValue()
+        try reader.finish()
+        return value
+      }
     } catch let e as JSONSyntaxError {
       throw SignedDataError(.document, path: "", detail: "not JSON: \(e.message)", line: e.line, column: e.column)
     } catch {
@@ -323,25 +345,23 @@ public enum SignedDataDecoder {
   /// `signedTransactions` is null or an array of strings without escapes, each JWS is decoded from the document
   /// bytes where it lies. Anything else (a syntax error, nesting, an escape, `signedPayload`) returns nil and the
   /// tree reader decides, so every message and position stays the tree reader's.
-  static func decodeTransactionListInPlace(_ bytes: [UInt8], strict: Bool, checks: JWSChecks? = nil)
-    throws(SignedDataError) -> SignedDataDocument?
-  {
-    try bytes.withUnsafeBufferPointer { buffer throws(SignedDataError) -> SignedDataDocument? in
-      guard let members = scanTransactionList(buffer) else { return nil }
-      // The only place a duplicate can be is the top level; the tree reader's check says the same there.
-      var seen: Set<String> = []
-      for member in members where TreeWalker.listKeys.contains(member.key) {
-        if !seen.insert(member.key).inserted {
-          throw SignedDataError(
-            .document, path: member.key, detail: "duplicate key; the tool will not guess which value is meant")
-        }
+  static func decodeTransactionListInPlace(
+    _ buffer: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument? {
+    guard let members = scanTransactionList(buffer) else { return nil }
+    // The only place a duplicate can be is the top level; the tree reader's check says the same there.
+    var seen: Set<String> = []
+    for member in members where TreeWalker.listKeys.contains(member.key) {
+      if !seen.insert(member.key).inserted {
+        throw SignedDataError(
+          .document, path: member.key, detail: "duplicate key; the tool will not guess which value is meant")
       }
-      let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
-      var walker = TreeWalker(strict: strict, checks: checks)
-      let list = try walker.transactionList(members, in: buffer)
-      let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
-      return SignedDataDocument(content: content, carriedErrors: walker.carried)
     }
+    let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
+    var walker = TreeWalker(strict: strict, checks: checks)
+    let list = try walker.transactionList(members, in: buffer)
+    let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
+    return SignedDataDocument(content: content, carriedErrors: walker.carried)
   }
 
   /// The top-level members when the document fits `decodeTransactionListInPlace`; nil otherwise.
@@ -481,46 +501,31 @@ struct TreeWalker {
     return coded
   }
 
-  /// A signed string at `path`, decoded as `kind`; (not strict) a failure is carried.
-  mutating func nested<P>(
-    _ value: JSONValue?, _ path: String, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  /// A signed string at `path`, decoded as the kind `P`; (not strict) a failure is carried.
+  mutating func nested<P: PlacedPayload>(
+    _ value: JSONValue?, _ path: String, as type: P.Type
   ) throws(SignedDataError) -> NestedJWS<P>? {
     guard let text = try string(value, path) else { return nil }
     return try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
-      try nested(bytes, base: LazyPath(path), kind: kind, extract)
+      try nested(bytes, base: LazyPath(path), as: P.self)
     }
   }
 
-  /// The signed text `text` at `base`, decoded as `kind`; (not strict) a failure is carried. Inlined, so each
-  /// caller's `extract` is too (a list decodes one per transaction).
-  @inline(__always)
-  mutating func nested<P>(
-    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, kind: SignedPayloadKind, _ extract: (SignedPayload) -> P?
+  /// The signed text `text` at `base`, decoded straight into the kind `P` its place requires; (not strict) a
+  /// failure is carried.
+  mutating func nested<P: PlacedPayload>(
+    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, as type: P.Type
   ) throws(SignedDataError) -> NestedJWS<P> {
     do throws(SignedDataError) {
       let (jws, inner) = try CompactJWS.decode(
-        text, expected: kind, base: base, strict: strict, memo: &headerMemo, checks: checks)
-      guard let payload = extract(jws.payload) else {
-        throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(kind.noun)")
-      }
+        text, as: P.self, base: base, strict: strict, memo: &headerMemo, checks: checks)
       carried += inner
-      return .decoded(
-        SignedJWS(header: jws.header, payload: payload, signatureByteCount: jws.signatureByteCount, source: jws.source))
+      return .decoded(jws)
     } catch {
       if strict { throw error }
       carried.append(error)
       return .undecodable(error)
     }
-  }
-
-  static func transaction(_ p: SignedPayload) -> JWSTransactionPayload? {
-    if case .transaction(let t) = p { return t }
-    return nil
-  }
-
-  static func renewal(_ p: SignedPayload) -> JWSRenewalInfoPayload? {
-    if case .renewalInfo(let r) = p { return r }
-    return nil
   }
 
   mutating func transactionList(_ members: [(key: String, value: JSONValue)]) throws(SignedDataError)
@@ -534,7 +539,7 @@ struct TreeWalker {
         case .null: break
         case .array(let items):
           for (i, item) in items.enumerated() {
-            if let jws = try nested(item, "signedTransactions[\(i)]", kind: .transaction, TreeWalker.transaction) {
+            if let jws = try nested(item, "signedTransactions[\(i)]", as: JWSTransactionPayload.self) {
               r.signedTransactions.append(jws)
             } else {
               throw SignedDataError(
@@ -574,7 +579,7 @@ struct TreeWalker {
             r.signedTransactions.append(
               try nested(
                 UnsafeBufferPointer(rebasing: buffer[range]), base: LazyPath("signedTransactions", index: i),
-                kind: .transaction, TreeWalker.transaction))
+                as: JWSTransactionPayload.self))
           }
         }
         continue
@@ -641,9 +646,9 @@ struct TreeWalker {
         }
       case "originalTransactionId": item.originalTransactionId = try string(value, path)
       case "signedTransactionInfo":
-        item.signedTransactionInfo = try nested(value, path, kind: .transaction, TreeWalker.transaction)
+        item.signedTransactionInfo = try nested(value, path, as: JWSTransactionPayload.self)
       case "signedRenewalInfo":
-        item.signedRenewalInfo = try nested(value, path, kind: .renewalInfo, TreeWalker.renewal)
+        item.signedRenewalInfo = try nested(value, path, as: JWSRenewalInfoPayload.self)
       default: item.unreadKeys.append(key)
       }
     }
@@ -657,7 +662,7 @@ struct TreeWalker {
     var unread: [String] = []
     for (key, value) in members {
       if key == "signedTransactionInfo" {
-        found = try nested(value, key, kind: .transaction, TreeWalker.transaction)
+        found = try nested(value, key, as: JWSTransactionPayload.self)
       } else {
         unread.append(key)
       }
@@ -680,15 +685,13 @@ struct TreeWalker {
       throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
     }
     // The notification itself is never carried: without it there is nothing.
-    let (jws, inner) = try CompactJWS.decode(
-      Array(text.utf8), expected: .notification, base: "signedPayload", strict: strict, checks: checks)
-    carried += inner
-    guard case .notification(let n) = jws.payload else {
-      throw SignedDataError(
-        .kindMismatch, path: "signedPayload", detail: "expected \(SignedPayloadKind.notification.noun)")
+    var memo = CompactJWS.HeaderMemo()
+    let (jws, inner) = try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
+      try CompactJWS.decode(
+        bytes, as: NotificationV2Payload.self, base: LazyPath("signedPayload"), strict: strict, memo: &memo,
+        checks: checks)
     }
-    let typed = SignedJWS(
-      header: jws.header, payload: n, signatureByteCount: jws.signatureByteCount, source: jws.source)
-    return .notificationBody(typed, unreadKeys: unread)
+    carried += inner
+    return .notificationBody(jws, unreadKeys: unread)
   }
 }

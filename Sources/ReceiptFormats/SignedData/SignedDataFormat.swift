@@ -27,8 +27,18 @@ public struct SignedDataFormat: InputFormat {
   /// - Returns: The transactions and renewal states the document holds.
   /// - Throws: `ReceiptError` naming the path and position where the document or its top-level JWS broke.
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
+      try decode(contentsOf: buffer, source: source, options: options)
+    }
+  }
+
+  /// `decode` over a document in place (a mapped file, a batch's line): each JWS is decoded where it lies.
+  public func decode(
+    contentsOf bytes: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
+  ) throws(ReceiptError) -> PurchaseHistory {
+    let keepsStated = options.keepsCarriedFields
     guard let checking = options.signatures else {
-      var history = try decode(bytes, source: source, checks: nil)
+      var history = try decode(bytes, source: source, checks: nil, keepsStatedFields: keepsStated)
       if history.provenance.format.name != "signed_payload_decoded" {
         history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "read without checking signatures")
       }
@@ -39,7 +49,7 @@ public struct SignedDataFormat: InputFormat {
       let checks = JWSChecks(verifier: verifier, now: checking.now)
       defer { verifier = checks.verifier }
       do throws(ReceiptError) {
-        var history = try decode(bytes, source: source, checks: checks)
+        var history = try decode(bytes, source: source, checks: checks, keepsStatedFields: keepsStated)
         if history.provenance.format.name != "signed_payload_decoded" {
           history.provenance.signatureCheck = checks.documentCheck
         }
@@ -51,15 +61,18 @@ public struct SignedDataFormat: InputFormat {
     return try result.get()
   }
 
-  /// Reads a document, checking its signatures into `checks` when given.
-  func decode(_ bytes: [UInt8], source: String, checks: JWSChecks?) throws(ReceiptError) -> PurchaseHistory {
+  /// Reads a document, checking its signatures into `checks` when given; the stated fields only `decode` shows
+  /// are built when `keepsStatedFields`.
+  func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, source: String, checks: JWSChecks?, keepsStatedFields: Bool = true
+  ) throws(ReceiptError) -> PurchaseHistory {
     let document: SignedDataDocument
     do {
-      document = try SignedDataDecoder.decode(bytes, strict: false, checks: checks)
+      document = try SignedDataDecoder.decode(buffer: bytes, strict: false, checks: checks)
     } catch {
       throw error.receiptError(source: source)
     }
-    return try SignedDataMapping.history(of: document, source: source)
+    return try SignedDataMapping.history(of: document, source: source, keepsStatedFields: keepsStatedFields)
   }
 }
 
@@ -111,14 +124,25 @@ enum SignedDataMapping {
   /// Largest quantity read, as for verifyReceipt rows.
   static let maxQuantity: Int64 = 1_000_000
 
-  static func history(of document: SignedDataDocument, source: String) throws(ReceiptError) -> PurchaseHistory {
-    var builder = Builder(source: source)
+  /// The purchase history `document` holds.
+  /// - Parameters:
+  ///   - document: The decoded document.
+  ///   - source: The input's name for messages.
+  ///   - keepsStatedFields: Build each item's `statedFields` (only `decode` shows them; false leaves them empty
+  ///     and changes nothing else).
+  /// - Returns: The transactions, renewal states and facts the document holds.
+  /// - Throws: `ReceiptError` naming the path of a value that cannot be interpreted.
+  static func history(
+    of document: SignedDataDocument, source: String, keepsStatedFields: Bool = true
+  ) throws(ReceiptError) -> PurchaseHistory {
+    var builder = Builder(source: source, keepsStatedFields: keepsStatedFields)
     try builder.read(document)
     return builder.finish(document)
   }
 
   struct Builder {
     let source: String
+    let keepsStatedFields: Bool
     var collector = TransactionCollector()
     var renewals: [RenewalState] = []
     var warnings: [DataWarning] = []
@@ -128,7 +152,10 @@ enum SignedDataMapping {
     var receipt: ReceiptInfo?
     var contentNote: String?
 
-    init(source: String) { self.source = source }
+    init(source: String, keepsStatedFields: Bool) {
+      self.source = source
+      self.keepsStatedFields = keepsStatedFields
+    }
 
     mutating func read(_ document: SignedDataDocument) throws(ReceiptError) {
       for error in document.carriedErrors {
@@ -155,8 +182,8 @@ enum SignedDataMapping {
       case .transactionHistory(let r), .refundHistory(let r):
         environment = r.environment?.raw
         notes(r.notes, path: "")
-        for (i, item) in r.signedTransactions.enumerated() {
-          guard let jws = item.decoded else { continue }
+        for i in r.signedTransactions.indices {
+          guard case .decoded(let jws) = r.signedTransactions[i] else { continue }
           header(jws.header, jws.source)
           try transaction(jws.payload, path: "signedTransactions[\(i)] > payload")
         }
@@ -246,7 +273,7 @@ enum SignedDataMapping {
       if info.originalPurchaseDate == nil, let ms = a.originalPurchaseDateMilliseconds {
         info.originalPurchaseDate = Timestamp(unchecked: ms)
       }
-      info.statedFields = SignedDataMapping.statedFields(of: a)
+      if keepsStatedFields { info.statedFields = SignedDataMapping.statedFields(of: a) }
       receipt = info
       if environment == nil { environment = a.receiptType?.raw }
     }
@@ -265,7 +292,7 @@ enum SignedDataMapping {
       if type == nil && n.subtype == nil { info.notificationType = nil }
       info.environment = n.environment?.raw
       info.bundleID = n.data?.bundleId ?? n.summary?.bundleId ?? n.externalPurchaseToken?.bundleId
-      info.statedFields = SignedDataMapping.statedFields(of: n)
+      if keepsStatedFields { info.statedFields = SignedDataMapping.statedFields(of: n) }
       notification = info
       notificationSignedDate = n.signedDate
       if environment == nil { environment = n.environment?.raw }
@@ -405,7 +432,7 @@ enum SignedDataMapping {
         webOrderLineItemID: p.webOrderLineItemId, productType: SignedDataMapping.productType(p.type),
         price: nil, sources: .signedTransaction, vocabulary: .storeKit2)
       t.signedDate = p.signedDate
-      t.statedFields = SignedDataMapping.statedFields(of: p)
+      if keepsStatedFields { t.statedFields = SignedDataMapping.statedFields(of: p) }
       if let share = p.revocationPercentage, !(0...100_000).contains(share) {
         throw ReceiptError(
           .invalidValue, source: source, path: SignedDataPath.join(path(), "revocationPercentage"),
@@ -437,19 +464,21 @@ enum SignedDataMapping {
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
     mutating func add(_ t: PurchaseTransaction) {
-      if let held = collector.transactions.first(where: { $0.transactionID == t.transactionID }) {
-        let fields = held.differences(from: t)
+      // The collector finds the copy held by its id index and asks which wins only then: no search per add.
+      var difference: DataWarning?
+      collector.add(t) { held, new in
+        let newWins = held.isSignedEarlier(than: new)
+        let fields = held.differences(from: new)
         if !fields.isEmpty {
-          let winner = held.isSignedEarlier(than: t) ? t : held
-          let when = winner.signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
-          warnings.append(
-            DataWarning(
-              path: "transactionId \(t.transactionID)",
-              message:
-                "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used"))
+          let when = (newWins ? new : held).signedDate.map { " (signedDate \($0.iso8601))" } ?? ""
+          difference = DataWarning(
+            path: "transactionId \(new.transactionID)",
+            message:
+              "two signed copies differ in \(fields.joined(separator: ", ")); the later-signed copy\(when) is used")
         }
+        return newWins
       }
-      collector.add(t) { held, new in held.isSignedEarlier(than: new) }
+      if let difference { warnings.append(difference) }
     }
 
     mutating func renewal(_ p: JWSRenewalInfoPayload, path: String, status: StoreSubscriptionStatus?) {
@@ -464,7 +493,7 @@ enum SignedDataMapping {
         priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
         vocabulary: .storeKit2)
       r.signedDate = p.signedDate
-      r.statedFields = SignedDataMapping.statedFields(of: p)
+      if keepsStatedFields { r.statedFields = SignedDataMapping.statedFields(of: p) }
       merge(r, status: status)
     }
 

@@ -64,7 +64,7 @@ private enum TxKey: Int, CaseIterable {
   case isTrialPeriod, isInIntroOfferPeriod, isUpgraded, subscriptionGroup, webOrderLineItemID
   case promotionalOfferID, offerCodeRefName
 
-  var name: String {
+  var name: StaticString {
     switch self {
     case .transactionID: "transaction_id"
     case .originalTransactionID: "original_transaction_id"
@@ -99,7 +99,7 @@ private enum ReceiptKey: Int, CaseIterable {
   case receiptCreationDate, receiptCreationDateMs, requestDate, requestDateMs
   case originalPurchaseDate, originalPurchaseDateMs, inApp, expirationDate, expirationDateMs
 
-  var name: String {
+  var name: StaticString {
     switch self {
     case .bundleID: "bundle_id"
     case .bid: "bid"
@@ -125,7 +125,7 @@ private enum TopKey: Int, CaseIterable {
   case pendingRenewalInfo, latestExpiredReceiptInfo, notificationType, unifiedReceipt, password
   case autoRenewStatus, autoRenewProductID, expirationIntent, isInBillingRetryPeriod
 
-  var name: String {
+  var name: StaticString {
     switch self {
     case .status: "status"
     case .environment: "environment"
@@ -150,7 +150,7 @@ private enum TopKey: Int, CaseIterable {
 private enum UnifiedKey: Int, CaseIterable {
   case environment, latestReceipt, latestReceiptInfo, pendingRenewalInfo, status
 
-  var name: String {
+  var name: StaticString {
     switch self {
     case .environment: "environment"
     case .latestReceipt: "latest_receipt"
@@ -165,7 +165,7 @@ private enum PendingKey: Int, CaseIterable {
   case productID, autoRenewProductID, originalTransactionID, autoRenewStatus, expirationIntent
   case isInBillingRetryPeriod, gracePeriodExpiresDate, gracePeriodExpiresDateMs, priceConsentStatus
 
-  var name: String {
+  var name: StaticString {
     switch self {
     case .productID: "product_id"
     case .autoRenewProductID: "auto_renew_product_id"
@@ -180,17 +180,22 @@ private enum PendingKey: Int, CaseIterable {
   }
 }
 
+/// A key list: the names read, then `skipped` names the matcher knows only so that rows' keys are guessed in order
+/// (`ValueReading.forEachMember`), whose values are skipped as any unknown key's. Fewer than 63 in all.
 private struct Keys: Sendable {
-  let names: [String]
+  let names: [StaticString]
   let matcher: KeyMatcher
-  init(_ names: [String]) {
+  init(_ names: [StaticString], skipped: [StaticString] = []) {
     self.names = names
-    matcher = KeyMatcher(names)
+    matcher = KeyMatcher((names + skipped).map(\.description))
   }
 }
 
-private let txKeys = Keys(TxKey.allCases.map(\.name))
-private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name))
+/// Keys Apple writes in every transaction row that no rule reads.
+private let pacificDates: [StaticString] = ["purchase_date_pst", "original_purchase_date_pst", "expires_date_pst"]
+
+private let txKeys = Keys(TxKey.allCases.map(\.name), skipped: pacificDates)
+private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates)
 /// Top-level keys, then the receipt keys a bare receipt object has at the top.
 private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name))
 private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name))
@@ -203,7 +208,8 @@ private struct TransactionRow {
   var transactionID: String?
   var originalTransactionID: String?
   var productID: String?
-  var ownershipRaw: String?
+  /// nil when the row has no `in_app_ownership_type` (PURCHASED is then assumed).
+  var ownership: Ownership?
   var quantity: Int?
   var purchaseMs: Timestamp?, purchaseFormatted: Timestamp?
   var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: Timestamp?
@@ -225,7 +231,7 @@ private struct TransactionRow {
     case .transactionID: transactionID = try r.identifier()
     case .originalTransactionID: originalTransactionID = try r.identifier(repeating: true)
     case .productID: productID = try r.text(repeating: true)
-    case .ownership: ownershipRaw = try r.text(repeating: true)
+    case .ownership: ownership = try r.ownership()
     case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
     case .purchaseDate: purchaseFormatted = try r.formattedDate()
     case .purchaseDateMs: purchaseMs = try r.milliseconds()
@@ -247,18 +253,14 @@ private struct TransactionRow {
     }
   }
 
-  /// The finished transaction; a row without `transaction_id` or `product_id` is an error at `at`.
-  consuming func transaction(
+  /// The finished transaction; a row without `transaction_id` or `product_id` is an error at `at`. The row's
+  /// strings are moved into it (`take`), not copied and released again.
+  mutating func transaction(
     source: TransactionSources, reading r: ValueReading, at offset: Int, warnings: inout [DataWarning]
   ) throws -> PurchaseTransaction {
-    guard let transactionID else { throw r.fieldError("missing transaction_id", at: offset) }
-    guard let productID else { throw r.fieldError("missing product_id", at: offset) }
-    let ownership: Ownership
-    switch ownershipRaw {
-    case nil, "PURCHASED": ownership = .purchased
-    case "FAMILY_SHARED": ownership = .familyShared
-    case let raw?:
-      ownership = .unrecognized(raw)
+    guard let transactionID = transactionID.take() else { throw r.fieldError("missing transaction_id", at: offset) }
+    guard let productID = productID.take() else { throw r.fieldError("missing product_id", at: offset) }
+    if case .unrecognized(let raw)? = ownership {
       warnings.append(
         DataWarning(
           path: r.pathString + ".in_app_ownership_type",
@@ -266,18 +268,19 @@ private struct TransactionRow {
             "\(Excerpt.quoted(raw)) is not an ownership type Apple documents; kept as received and not counted as the purchaser's"
         ))
     }
+    let offer = offer(reading: r, warnings: &warnings)
+    let ownershipAssumed = ownership == nil
     return PurchaseTransaction(
-      transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,
-      ownership: ownership, ownershipAssumed: ownershipRaw == nil, quantity: quantity,
+      transactionID: transactionID, originalTransactionID: originalTransactionID.take(), productID: productID,
+      ownership: ownership.take() ?? .purchased, ownershipAssumed: ownershipAssumed, quantity: quantity,
       purchaseDate: purchaseMs ?? purchaseFormatted,
       originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted,
       expiresDate: expiresMs ?? expiresFormatted,
       revocation: (cancellationMs ?? cancellationFormatted).map {
-        Revocation(date: $0, reason: cancellationReason.map(RevocationReason.init(code:)))
+        Revocation(date: $0, reason: cancellationReason.take().map(RevocationReason.init(code:)))
       },
-      offer: offer(reading: r, warnings: &warnings),
-      isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup,
-      webOrderLineItemID: webOrderLineItemID, sources: source, vocabulary: .verifyReceipt)
+      offer: offer, isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup.take(),
+      webOrderLineItemID: webOrderLineItemID.take(), sources: source, vocabulary: .verifyReceipt)
   }
 
   /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's

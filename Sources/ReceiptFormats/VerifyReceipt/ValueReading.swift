@@ -1,8 +1,9 @@
 import ReceiptModel
 
 /// A step in a JSON path, for messages such as `latest_receipt_info[3].expires_date_ms`.
+/// Keys are the decoder's own names (static text), so a step costs no retain: every member of every row takes one.
 enum PathComponent {
-  case key(String)
+  case key(StaticString)
   case index(Int)
 }
 
@@ -15,6 +16,15 @@ struct ValueReading {
   var reader: JSONReader
   let source: String
   var path: [PathComponent] = []
+  /// The key of the member being read, the step after `path`; it joins `path` only when something nests under
+  /// it (an object or an array element), so that reading one member pushes and pops nothing.
+  var member: StaticString?
+  /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
+  /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
+  /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
+  var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
+  /// Guess keys as above; false scans and hashes every key (tests compare both ways).
+  var guessesKeys = true
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
   var interner = StringInterner()
@@ -35,9 +45,13 @@ struct ValueReading {
       switch component {
       case .key(let k):
         if !s.isEmpty { s += "." }
-        s += k
+        s += k.description
       case .index(let i): s += "[\(i)]"
       }
+    }
+    if let member {
+      if !s.isEmpty { s += "." }
+      s += member.description
     }
     return s.isEmpty ? "(top level)" : s
   }
@@ -48,16 +62,25 @@ struct ValueReading {
     return .field(source: source, path: pathString, message: message, line: place.line, column: place.column)
   }
 
-  mutating func withKey<R>(_ key: String, _ body: (inout ValueReading) throws -> R) rethrows -> R {
-    path.append(.key(key))
-    defer { path.removeLast() }
+  /// Runs `body` with the member being read (if any) moved into `path`, for what nests under it.
+  @inline(__always)
+  mutating func nesting<R>(_ body: (inout ValueReading) throws -> R) rethrows -> R {
+    guard let enclosing = member else { return try body(&self) }
+    path.append(.key(enclosing))
+    member = nil
+    defer {
+      path.removeLast()
+      member = enclosing
+    }
     return try body(&self)
   }
 
   mutating func withIndex<R>(_ index: Int, _ body: (inout ValueReading) throws -> R) rethrows -> R {
-    path.append(.index(index))
-    defer { path.removeLast() }
-    return try body(&self)
+    try nesting { r in
+      r.path.append(.index(index))
+      defer { r.path.removeLast() }
+      return try body(&r)
+    }
   }
 
   /// Rethrows JSON syntax errors as positioned `ReceiptError`s.
@@ -95,7 +118,8 @@ struct ValueReading {
     let (kind, at) = try peek()
     switch kind {
     case .string:
-      let token = try reader.readStringToken()
+      // `peek` left the reader at the opening quote, which `readStringToken` would look for again.
+      let token = try reader.scanString()
       return reader.isEmpty(token) ? nil : try string(&self, token, at)
     case .number:
       if let number { return try number(&self, at) }
@@ -122,6 +146,19 @@ struct ValueReading {
     try scalar(
       expected: "a string", string: { r, token, _ in r.string(token, repeating: repeating) },
       number: { r, _ in try r.numberAsText() })
+  }
+
+  /// `in_app_ownership_type`: Apple's two values compared in place (no String per row); any other value is kept
+  /// as its text, as `text(repeating:)` reads it. "" and null are nil.
+  mutating func ownership() throws -> Ownership? {
+    try scalar(
+      expected: "a string",
+      string: { r, token, _ in
+        if r.reader.stringEquals(token, "PURCHASED") { return .purchased }
+        if r.reader.stringEquals(token, "FAMILY_SHARED") { return .familyShared }
+        return .unrecognized(r.string(token, repeating: true))
+      },
+      number: { r, _ in .unrecognized(try r.numberAsText()) })
   }
 
   /// An identifier: a string, or an integer number kept as its digits.
@@ -292,25 +329,46 @@ struct ValueReading {
   /// A key receipt-tool reads that appears twice in one object is an error: the two values could
   /// disagree and the tool does not guess which one is meant.
   mutating func forEachMember(
-    _ keys: KeyMatcher, names: [String], _ body: (inout ValueReading, Int) throws -> Void
+    _ keys: KeyMatcher, names: [StaticString], _ body: (inout ValueReading, Int) throws -> Void
   ) throws {
     try reader.beginObject()
-    // Key lists have fewer than 64 names, so one word records which were seen.
-    var seen: UInt64 = 0
-    while let key = try reader.nextKey() {
-      guard let index = keys.index(of: key, in: reader) else {
-        try reader.skipValue()
-        continue
-      }
-      let bit: UInt64 = 1 << UInt64(index & 63)
-      guard seen & bit == 0 else {
-        throw withKey(names[index]) {
-          $0.fieldError(
-            "duplicate key; receipt-tool reads it and will not guess which value is meant", at: key.start &- 1)
+    try nesting { r in
+      // Key lists have fewer than 63 names, so one word records which were seen.
+      var seen: UInt64 = 0
+      var previous = 63
+      while try r.reader.beginKey() {
+        let keyAt = r.reader.offset
+        let guess = Int(r.keyAfter[previous])
+        let index: Int
+        if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
+          index = guess
+        } else {
+          let key = try r.reader.scanString()
+          guard let found = keys.index(of: key, in: r.reader) else {
+            try r.reader.endKey()
+            try r.reader.skipValue()
+            continue
+          }
+          index = found
+          r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
         }
+        try r.reader.endKey()
+        previous = index & 63
+        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key.
+        guard index < names.count else {
+          try r.reader.skipValue()
+          continue
+        }
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        r.member = names[index]
+        guard seen & bit == 0 else {
+          throw r.fieldError(
+            "duplicate key; receipt-tool reads it and will not guess which value is meant", at: keyAt)
+        }
+        seen |= bit
+        try body(&r, index)
+        r.member = nil
       }
-      seen |= bit
-      try withKey(names[index]) { try body(&$0, index) }
     }
   }
 }

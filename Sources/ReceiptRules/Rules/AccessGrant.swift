@@ -82,19 +82,28 @@ struct GrantFields {
   var ownership: Ownership
   var purchaseDate: Timestamp?
   var expiresDate: Timestamp?
-  var revocation: Revocation?
+  /// The revocation's dates and kind: plain values, where a `Revocation` copy retains its texts.
+  var revocation: RevocationMoments?
   var isUpgraded: Bool
   var productType: ProductType?
 
   init(_ t: PurchaseTransaction) {
     (productID, ownership, purchaseDate, expiresDate) = (t.productID, t.ownership, t.purchaseDate, t.expiresDate)
-    (revocation, isUpgraded, productType) = (t.revocation, t.isUpgraded, t.productType)
+    (revocation, isUpgraded, productType) = (t.revocation.map(RevocationMoments.init), t.isUpgraded, t.productType)
   }
 
   /// The fields of `all[index]`, read in place.
   init(_ all: [PurchaseTransaction], at index: Int) {
+    self = all.withUnsafeBufferPointer { GrantFields($0, at: index) }
+  }
+
+  /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
+  /// whole on the way (every field retained and released).
+  init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    // Checked as the array's subscript is.
+    precondition(index >= 0 && index < all.count, "Index out of range")
     (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
-    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation)
+    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
     (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
   }
 
@@ -103,6 +112,24 @@ struct GrantFields {
     self.init(known.transactions, at: index)
     if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
+
+  /// The same, `known.transactions` read through `all`.
+  init(_ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    self.init(all, at: index)
+    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  }
+}
+
+/// What of a `Revocation` decides access: when, whether it can mean an upgrade, and when it was reversed.
+struct RevocationMoments {
+  var date: Timestamp
+  var excludesUpgrade: Bool
+  var reversedAt: Timestamp?
+
+  init(_ r: Revocation) { (date, excludesUpgrade, reversedAt) = (r.date, r.excludesUpgrade, r.reversedAt) }
+
+  /// `Revocation.isInForce(at:)`.
+  func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
 }
 
 /// `accessGrant(of:catalog:at:)` on a transaction's fields.

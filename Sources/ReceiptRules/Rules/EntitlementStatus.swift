@@ -52,11 +52,21 @@ public struct ConsideredTransaction: Hashable, Sendable {
   var ownership: Ownership { transactions[index].ownership }
 
   init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
+    self = known.transactions.withUnsafeBufferPointer {
+      ConsideredTransaction(known, $0, index: index, catalog: catalog, at: time)
+    }
+  }
+
+  /// The same, `known.transactions` read through `all`.
+  init(
+    _ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
+    at time: Timestamp
+  ) {
     transactions = known.transactions
     self.index = index
     markedUpgraded = known.isMarkedUpgraded(at: index)
     // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
-    let fields = GrantFields(known, at: index)
+    let fields = GrantFields(known, all, at: index)
     (grant, productType) = (
       accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
@@ -160,7 +170,9 @@ func entitlementStatus(
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
-  let considered = indices.map { ConsideredTransaction(history, index: $0, catalog: catalog, at: time) }
+  let considered = history.transactions.withUnsafeBufferPointer { all in
+    indices.map { ConsideredTransaction(history, all, index: $0, catalog: catalog, at: time) }
+  }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
     continuation: continuation)
@@ -323,7 +335,7 @@ func upgradeTarget(ofTransactionAt index: Int, in history: KnownHistory, excludi
   let all = history.transactions
   guard all[index].subscriptionGroup != nil, let bought = all[index].purchaseDate else { return nil }
   let purchases = history.purchases
-  let dated = purchases.group(of: index, from: bought).first { !products.contains(all[$0.index].productID) }
+  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[$0.index].productID) }
   let firstUndated = purchases.undated(inGroup: Int(purchases.groupNumbers[index])).first {
     !products.contains(all[$0].productID)
   }
@@ -374,8 +386,7 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
       continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
-        guard let bought = all[i].purchaseDate else { return nil }
-        let next = known.purchases.chain(of: i, after: bought).first { !products.contains(all[$0.index].productID) }
+        let next = known.purchases.chainAfterItsPurchase(of: i).first { !products.contains(all[$0.index].productID) }
         return next.map { all[$0.index] }
       })
   }

@@ -56,9 +56,9 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
   guard mixed else { return [] }
   var replaced: [Int] = []
   for i in all.indices where !all[i].isUpgraded {
-    guard let bought = all[i].purchaseDate, let expires = all[i].expiresDate else { continue }
-    // Each chain's and group's purchases sorted by date: the purchases inside a period are found by binary
-    // search, not by reading the whole group for every period (N² on one group of many products).
+    guard all[i].purchaseDate != nil, let expires = all[i].expiresDate else { continue }
+    // Each chain's and group's purchases sorted by date: the purchases inside a period are read from where it
+    // stands in them, not by reading the whole group for every period (N² on one group of many products).
     // Bought inside the period (after `bought`, before `expires`), another product, the same ownership.
     func replaces(_ later: ArraySlice<DatedPurchases.Purchase>) -> Bool {
       for p in later {
@@ -68,7 +68,7 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
       }
       return false
     }
-    if replaces(purchases.chain(of: i, after: bought)) || replaces(purchases.group(of: i, after: bought)) {
+    if replaces(purchases.chainAfterItsPurchase(of: i)) || replaces(purchases.groupAfterItsPurchase(of: i)) {
       replaced.append(i)
     }
   }

@@ -1,0 +1,159 @@
+import Foundation
+import ReceiptModel
+import ReceiptModelTestSupport
+import ReceiptTestSupport
+import Testing
+
+// The key guess lives in the decoder's internal reader (ValueReading.forEachMember, KeyMatcher.readKey).
+@testable import ReceiptFormats
+
+/// verifyReceipt keys guessed from the key before and checked by a compare give what scanning and hashing every
+/// key gives: the same transactions, warnings and errors, whatever order, spelling or repetition the keys have.
+@Suite struct KeyGuessTests {
+  /// A document read with key guesses or without: its transactions and warnings, or its error's text.
+  static func read(_ bytes: [UInt8], guessing: Bool) -> String {
+    do {
+      let history = try JSONReader.withReader(bytes) { reader in
+        var reading = ValueReading(reader: reader, source: "doc.json")
+        reading.guessesKeys = guessing
+        return try reading.decodeDocument()
+      }
+      return "\(history.transactions)\n\(history.warnings)\n\(history.provenance.receipt as Any)"
+    } catch {
+      return "error: \(error)"
+    }
+  }
+
+  static func expectSameBothWays(_ text: String, _ note: String) {
+    let bytes = Array(text.utf8)
+    let guessed = read(bytes, guessing: true)
+    #expect(guessed == read(bytes, guessing: false), "\(note)")
+  }
+
+  static let shapes: [ReceiptShape] = [
+    ReceiptShape(name: "one-chain", transactions: 60),
+    ReceiptShape(
+      name: "many-chains", transactions: 150, chains: 20, products: 5, shuffled: true, randomIDs: true,
+      familySharedPercent: 25),
+    ReceiptShape(
+      name: "many-upgrades", transactions: 150, chains: 12, products: 12, shuffled: true, familySharedPercent: 25,
+      upgradedPercent: 30, refundedPercent: 5, seed: 41),
+  ]
+
+  /// Every shape with three seeds, as written and with each row's keys in a shuffled order.
+  @Test func shapesReadTheSameWithAndWithoutGuesses() throws {
+    for base in Self.shapes {
+      for offset in 0..<3 as Range<UInt64> {
+        var shape = base
+        shape.seed += offset
+        let text = shape.verifyReceipt(index: Int(offset))
+        Self.expectSameBothWays(text, "\(shape.name) seed \(shape.seed)")
+        var rng = SplitMix64(seed: shape.seed)
+        Self.expectSameBothWays(try Self.shufflingKeys(text, &rng), "\(shape.name) seed \(shape.seed), keys shuffled")
+      }
+    }
+  }
+
+  /// The text with the keys of every transaction row in a random order.
+  static func shufflingKeys(_ text: String, _ rng: inout SplitMix64) throws -> String {
+    guard var top = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+      let rows = top["latest_receipt_info"] as? [[String: Any]]
+    else { throw CocoaError(.coderReadCorrupt) }
+    var out: [String] = []
+    for row in rows {
+      var members = try row.map { key, value in
+        "\(try Self.json(key)):\(try Self.json(value))"
+      }
+      members.sort()
+      for i in stride(from: members.count - 1, to: 0, by: -1) {
+        members.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+      }
+      out.append("{" + members.joined(separator: ",") + "}")
+    }
+    top["latest_receipt_info"] = nil
+    let rest = String(decoding: try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys]), as: UTF8.self)
+    return String(rest.dropLast()) + #","latest_receipt_info":["# + out.joined(separator: ",") + "]}"
+  }
+
+  static func json(_ value: Any) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), as: UTF8.self)
+  }
+
+  /// Rows whose keys differ from a guess by one byte, are escaped, repeated, longer or shorter, or cut off.
+  @Test func oddKeysReadTheSameWithAndWithoutGuesses() {
+    let row =
+      #"{"quantity":"1","product_id":"com.example.pro.monthly","transaction_id":"1000000000000000","#
+      + #""original_transaction_id":"1000000000000000","purchase_date":"2024-01-01 00:00:00 Etc/GMT","#
+      + #""purchase_date_ms":"1704067200000","purchase_date_pst":"2024-01-01 00:00:00 America/Los_Angeles","#
+      + #""expires_date_ms":"1706659200000","in_app_ownership_type":"PURCHASED"}"#
+    func document(_ second: String) -> String {
+      let first = row.replacingOccurrences(of: "1000000000000000", with: "7")
+      return #"{"status":0,"receipt":{"bundle_id":"a","in_app":[]},"latest_receipt_info":["#
+        + [first, row, second].joined(separator: ",") + "]}"
+    }
+    let variants: [(String, String)] = [
+      ("as written", row),
+      ("escaped key", row.replacingOccurrences(of: #""product_id""#, with: #""product\u005fid""#)),
+      ("escaped repeat", String(row.dropLast()) + #","product\u005fid":"x"}"#),
+      ("repeated key", String(row.dropLast()) + #","quantity":"2"}"#),
+      ("repeated skipped key", String(row.dropLast()) + #","purchase_date_pst":"x"}"#),
+      ("longer key", row.replacingOccurrences(of: #""product_id""#, with: #""product_idx""#)),
+      ("shorter key", row.replacingOccurrences(of: #""product_id""#, with: #""product_i""#)),
+      ("key one byte off", row.replacingOccurrences(of: #""transaction_id""#, with: #""transaction_ie""#)),
+      ("no colon", row.replacingOccurrences(of: #""product_id":"#, with: #""product_id" "#)),
+      ("spaces around the colon", row.replacingOccurrences(of: #""product_id":"#, with: "\"product_id\" \n :\t")),
+      ("non-ASCII key", row.replacingOccurrences(of: #""quantity""#, with: "\"quäntity\"")),
+      ("key with a quote", row.replacingOccurrences(of: #""quantity""#, with: #""quan\"tity""#)),
+      ("cut in a key", String(row.prefix(40))),
+      ("empty key", String(row.dropLast()) + #","":"1"}"#),
+      ("no product", row.replacingOccurrences(of: #""product_id""#, with: #""product_ids""#)),
+    ]
+    for (note, second) in variants { Self.expectSameBothWays(document(second), note) }
+    // Receipt keys, top-level keys and pending renewals go through the same member loop.
+    Self.expectSameBothWays(#"{"status":0,"status":1}"#, "repeated top-level key")
+    Self.expectSameBothWays(#"{"status":0,"receipt":{"bundle_id":"a","bundle_id":"b"}}"#, "repeated receipt key")
+    Self.expectSameBothWays(
+      #"{"status":0,"pending_renewal_info":[{"product_id":"a"},{"product_id":"a","product_id":"b"}]}"#,
+      "repeated renewal key")
+  }
+
+  /// Every example and peer fixture in verifyReceipt's format.
+  @Test func examplesReadTheSameWithAndWithoutGuesses() throws {
+    var read = 0
+    for url in TestPaths.exampleAndPeerFixtureFiles(for: "the key-guess comparison") where url.pathExtension == "json" {
+      let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+      guard text.contains("\"status\"") || text.contains("\"in_app\"") else { continue }
+      Self.expectSameBothWays(text, url.lastPathComponent)
+      read += 1
+    }
+    #expect(read > 5)
+  }
+
+  /// `in_app_ownership_type` compared in place reads as its text did: Apple's two values (escaped or not), and
+  /// anything else kept as received with a warning.
+  @Test func ownershipComparedInPlaceReadsAsItsText() throws {
+    let cases: [(String, Ownership, Bool, Bool)] = [
+      (#""PURCHASED""#, .purchased, false, false),
+      (#""FAMILY_SHARED""#, .familyShared, false, false),
+      (#""PURCHASE\u0044""#, .purchased, false, false),
+      (#""FAMILY\u005fSHARED""#, .familyShared, false, false),
+      (#""""#, .purchased, true, false),
+      ("null", .purchased, true, false),
+      (#""FAMILY""#, .unrecognized("FAMILY"), false, true),
+      (#""purchased""#, .unrecognized("purchased"), false, true),
+      ("5", .unrecognized("5"), false, true),
+    ]
+    for (value, ownership, assumed, warned) in cases {
+      let text =
+        #"{"status":0,"latest_receipt_info":[{"transaction_id":"1","product_id":"p","in_app_ownership_type":"#
+        + value + "}]}"
+      let history = try JSONReader.withReader(Array(text.utf8)) { reader in
+        var reading = ValueReading(reader: reader, source: "doc.json")
+        return try reading.decodeDocument()
+      }
+      #expect(history.transactions.first?.ownership == ownership, "\(value)")
+      #expect(history.transactions.first?.ownershipAssumed == assumed, "\(value)")
+      #expect(history.warnings.contains { $0.path == "latest_receipt_info[0].in_app_ownership_type" } == warned)
+    }
+  }
+}
