@@ -28,7 +28,9 @@ package enum DecodeJSONRenderer {
       let template = JSONStreamWriter(elementsOf: w, continuing: false)
       // In parts (on every core, for a large history), each with its own memos: they give what one pass gives.
       parts.run(count: doc.transactions.count) { range in
-        var part = JSONStreamWriter(elementsOf: template, continuing: range.lowerBound > 0)
+        // About 700 bytes a transaction pretty-printed: room made once rather than doubled (and copied) ten times.
+        var part = JSONStreamWriter(
+          elementsOf: template, continuing: range.lowerBound > 0, capacity: min(1 << 20, 768 * range.count))
         var carried = CarriedJSON()
         var memo = ProductMemo()
         for i in range {

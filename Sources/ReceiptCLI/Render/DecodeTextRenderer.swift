@@ -220,6 +220,9 @@ package enum DecodeTextRenderer {
     var productLines: [(id: String, names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])] = []
     var ownershipLines: [(ownership: Ownership, assumed: Bool, names: FieldVocabulary, bytes: [UInt8])] = []
     var sourcesLines: [(sources: TransactionSources, bytes: [UInt8])] = []
+    /// Every product line laid out, by product id: a receipt of hundreds of products cycles through more than the
+    /// 16 kept in order, and a product line costs thousands of instructions to make.
+    var productLinesByID: [String: [(names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])]] = [:]
 
     /// What a product type is resolved from besides the product (`resolveProductType`).
     struct ProductFacts: Equatable {
@@ -241,7 +244,13 @@ package enum DecodeTextRenderer {
       for line in productLines where line.id == t.productID && line.names === t.vocabulary && line.facts == facts {
         return line.bytes
       }
-      let bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
+      let bytes: [UInt8]
+      if let found = productLinesByID[t.productID]?.first(where: { $0.names === t.vocabulary && $0.facts == facts }) {
+        bytes = found.bytes
+      } else {
+        bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
+        productLinesByID[t.productID, default: []].append((t.vocabulary, facts, bytes))
+      }
       if productLines.count == 16 { productLines.removeFirst() }
       productLines.append((t.productID, t.vocabulary, facts, bytes))
       return bytes

@@ -21,27 +21,36 @@ package struct JSONStreamWriter {
   ///   - indent: the level of the value written, as `rendered(pretty:indent:)` takes it.
   ///   - limit: the buffer is drained once it holds this many bytes (at `flushIfFull`).
   ///   - drain: receives the bytes written, valid during the call; nil keeps them all for `bytes`.
+  ///   - capacity: room for this many bytes at first, without `drain` (with one, `limit` and some).
   package init(
-    pretty: Bool, indent: Int = 0, limit: Int = 1 << 16, drain: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
+    pretty: Bool, indent: Int = 0, limit: Int = 1 << 16, drain: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil,
+    capacity: Int = 4096
   ) {
     self.pretty = pretty
     self.depth = indent
     self.limit = limit
     self.drain = drain
-    storage = Storage(capacity: drain == nil ? 4096 : limit + 4096)
+    storage = Storage(capacity: drain == nil ? capacity : limit + 4096)
   }
 
   /// A writer for elements of the array `writer` is writing, made apart (on another thread) and added with
-  /// `append(elements:)`; `continuing` when elements come before them.
-  package init(elementsOf writer: JSONStreamWriter, continuing: Bool) {
-    self.init(pretty: writer.pretty, indent: writer.depth)
+  /// `append(elements:)`; `continuing` when elements come before them. `capacity`: the bytes expected, so that
+  /// the buffer is not grown (and copied) on the way.
+  package init(elementsOf writer: JSONStreamWriter, continuing: Bool, capacity: Int = 4096) {
+    self.init(pretty: writer.pretty, indent: writer.depth, capacity: capacity)
     first = !continuing
   }
 
-  /// Adds elements written apart (`init(elementsOf:continuing:)`), at least one.
+  /// Adds elements written apart (`init(elementsOf:continuing:)`), at least one. A run of at least `limit`
+  /// bytes goes straight to `drain`, after what was written before it, instead of through the buffer.
   package mutating func append(elements bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
-    bytes.withUnsafeBufferPointer { storage.append($0) }
+    if let drain, bytes.count >= limit {
+      flush()
+      bytes.withUnsafeBufferPointer { drain($0) }
+    } else {
+      bytes.withUnsafeBufferPointer { storage.append($0) }
+    }
     first = false
   }
 

@@ -87,22 +87,11 @@ public enum CompactJWS {
     _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
     memo: inout HeaderMemo, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
-    let split = try self.split(text, base: base, memo: &memo)
-    let (payload, carried) = try memo.payload.withUnsafeBufferPointer { (all) throws(SignedDataError) in
-      try PayloadDecoding.decode(
-        UnsafeBufferPointer(rebasing: all[..<split.payloadCount]), expected: expected, base: base.into("payload"),
-        strict: strict, checks: checks)
+    try decode(text, base: base, memo: &memo, checks: checks) { (bytes) throws(SignedDataError) in
+      try PayloadDecoding.decode(bytes, expected: expected, base: base.into("payload"), strict: strict, checks: checks)
+    } facts: { payload in
+      (payload.signedDate, payload.kind == .appTransaction, payload.environment)
     }
-    if let checks {
-      checks.check(
-        signingInput: UnsafeBufferPointer(rebasing: text[split.lo..<split.second]),
-        signature: Array(memo.signature[..<split.signatureCount]), header: split.header, payload: payload,
-        path: base)
-    }
-    let jws = SignedJWS(
-      header: split.header, payload: payload, signatureByteCount: split.signatureCount,
-      source: signingSource(header: split.header, environment: payload.environment))
-    return (jws, carried)
   }
 
   /// Decodes one token whose place gives its payload's kind straight into that kind (no `SignedPayload` to copy
@@ -111,21 +100,35 @@ public enum CompactJWS {
     _ text: UnsafeBufferPointer<UInt8>, as type: P.Type, base: LazyPath, strict: Bool, memo: inout HeaderMemo,
     checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<P>, [SignedDataError]) {
+    try decode(text, base: base, memo: &memo, checks: checks) { (bytes) throws(SignedDataError) in
+      try PayloadDecoding.decode(bytes, as: P.self, base: base.into("payload"), strict: strict, checks: checks)
+    } facts: { payload in
+      (payload.signedDate, false, payload.environment)
+    }
+  }
+
+  /// Splits a token, reads its decoded payload with `read`, and (with `checks`) verifies its signature at the
+  /// moment `facts` gives: the payload's `signedDate` (an app transaction's `receiptCreationDate`).
+  @inline(__always)
+  static func decode<P: Sendable & Hashable>(
+    _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, memo: inout HeaderMemo, checks: JWSChecks?,
+    read: (UnsafeBufferPointer<UInt8>) throws(SignedDataError) -> (P, [SignedDataError]),
+    facts: (P) -> (signedDate: Timestamp?, isAppTransaction: Bool, environment: Coded<AppStoreEnvironment>?)
+  ) throws(SignedDataError) -> (SignedJWS<P>, [SignedDataError]) {
     let split = try self.split(text, base: base, memo: &memo)
     let (payload, carried) = try memo.payload.withUnsafeBufferPointer { (all) throws(SignedDataError) in
-      try PayloadDecoding.decode(
-        UnsafeBufferPointer(rebasing: all[..<split.payloadCount]), as: P.self, base: base.into("payload"),
-        strict: strict, checks: checks)
+      try read(UnsafeBufferPointer(rebasing: all[..<split.payloadCount]))
     }
+    let (signedDate, isAppTransaction, environment) = facts(payload)
     if let checks {
       checks.check(
         signingInput: UnsafeBufferPointer(rebasing: text[split.lo..<split.second]),
-        signature: Array(memo.signature[..<split.signatureCount]), header: split.header,
-        signedDate: payload.signedDate, isAppTransaction: false, path: base)
+        signature: Array(memo.signature[..<split.signatureCount]), header: split.header, signedDate: signedDate,
+        isAppTransaction: isAppTransaction, path: base)
     }
     let jws = SignedJWS(
       header: split.header, payload: payload, signatureByteCount: split.signatureCount,
-      source: signingSource(header: split.header, environment: payload.environment))
+      source: signingSource(header: split.header, environment: environment))
     return (jws, carried)
   }
 

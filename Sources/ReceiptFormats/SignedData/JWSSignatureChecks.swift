@@ -66,18 +66,6 @@ final class JWSChecks {
   /// Checks one JWS at its payload's `signedDate` (an app transaction's `receiptCreationDate`), or now where it
   /// has none: `signingInput` is `header.payload` exactly as received.
   func check(
-    signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, payload: SignedPayload,
-    path: LazyPath
-  ) {
-    let isApp: Bool
-    if case .appTransaction = payload { isApp = true } else { isApp = false }
-    check(
-      signingInput: signingInput, signature: signature, header: header, signedDate: payload.signedDate,
-      isAppTransaction: isApp, path: path)
-  }
-
-  /// `check` with the payload's moment given: its `signedDate` (an app transaction's `receiptCreationDate`).
-  func check(
     signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, signedDate: Timestamp?,
     isAppTransaction isApp: Bool, path: LazyPath
   ) {

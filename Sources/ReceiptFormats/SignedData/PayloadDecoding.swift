@@ -147,8 +147,7 @@ enum PayloadDecoding {
         // is read again the two-pass way below, so errors and their order are the same either way.
         if let expected, oneTypedPassSuffices.contains(expected),
           let (payload, carried) = try? readTyped(expected, reader, base: base, strict: strict, checks: checks),
-          payload.unreadKeys.count < PayloadReading.maxUnreadKeys,
-          !payload.unreadKeys.contains(where: { markerKeys.names.contains($0) })
+          onePassSettles(payload.unreadKeys)
         {
           return (payload, carried)
         }
@@ -188,9 +187,7 @@ enum PayloadDecoding {
         r.checks = checks
         let payload = try P.read(&r)
         try r.reader.finish()
-        guard payload.unreadKeys.count < PayloadReading.maxUnreadKeys,
-          !payload.unreadKeys.contains(where: { markerKeys.names.contains($0) })
-        else { return nil }
+        guard onePassSettles(payload.unreadKeys) else { return nil }
         return (payload, r.carried)
       }
       if let typed = typed ?? nil { return typed }
@@ -201,6 +198,12 @@ enum PayloadDecoding {
       throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(P.kind.noun)")
     }
     return (typed, carried)
+  }
+
+  /// Whether a typed pass that left `unreadKeys` settled the kind its place gave: fewer unknown keys than the
+  /// limit, and none another kind's marker.
+  static func onePassSettles(_ unreadKeys: [String]) -> Bool {
+    unreadKeys.count < PayloadReading.maxUnreadKeys && !unreadKeys.contains(where: { markerKeys.names.contains($0) })
   }
 
   /// Reads the payload as `kind`, to its end.
