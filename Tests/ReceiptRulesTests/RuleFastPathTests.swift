@@ -221,7 +221,23 @@ struct RuleFastPathTests {
   @Test func ledgerUpgradeMomentsByBinarySearchGiveTheScansAnswer() throws {
     var ledger = RevenueLedger()
     for (_, history, _) in try Self.histories() { ledger.add(history) }
-    // The scan the binary search replaced: the upgraded transaction's chain and group, every member read.
+    let scanned = Self.scannedUpgradeMoments(ledger)
+    #expect(ledger.upgradeMoments() == scanned)
+    #expect(scanned.count > 100, "the batch holds upgrades to compare")
+    // Dates spanning more than 278 years: sorted by comparing them, not as packed integers.
+    for (name, history, _) in try Self.histories() where name.hasPrefix("many-upgrades") {
+      var far = history
+      far.transactions[0].purchaseDate = Timestamp(milliseconds: 13_569_465_600_000)  // 2400-01-01
+      var wide = RevenueLedger()
+      wide.add(far)
+      let expected = Self.scannedUpgradeMoments(wide)
+      #expect(wide.upgradeMoments() == expected, "\(name)")
+      #expect(!expected.isEmpty, "\(name)")
+    }
+  }
+
+  /// The scan the ledger's upgrade moments replaced: the upgraded transaction's chain and group, every member read.
+  static func scannedUpgradeMoments(_ ledger: RevenueLedger) -> [Int: Timestamp] {
     let positions = 0..<ledger.distinctTransactions
     var scanned: [Int: Timestamp] = [:]
     for i in positions where ledger.isUpgraded(at: i) {
@@ -236,8 +252,22 @@ struct RuleFastPathTests {
       }
       scanned[i] = first
     }
-    #expect(ledger.upgradeMoments() == scanned)
-    #expect(scanned.count > 100, "the batch holds upgrades to compare")
+    return scanned
+  }
+
+  /// `byDate` orders dates as a sort by date does, packed into integers or not (a span over 2^43 ms).
+  @Test func datesPackedAsIntegersSortAsDates() {
+    var generator = SystemRandomNumberGenerator()
+    let spans: [Int64] = [1_000, 86_400_000 * 400, (1 << 43) - 1, 1 << 43, 200_000_000_000_000]
+    for span in spans {
+      let dates = (0..<3_000).compactMap { _ in
+        Timestamp(milliseconds: 1_000_000 + Int64.random(in: 0...span, using: &generator))
+      }
+      let order = RevenueLedger.byDate(dates)
+      #expect(order.sorted() == Array(dates.indices), "span \(span)")
+      #expect(order.map { dates[$0] } == dates.sorted(), "span \(span)")
+    }
+    #expect(RevenueLedger.byDate([]).isEmpty)
   }
 
   /// With proceeds, the report in parts (each subscription chain whole in one part, each part put in purchase
@@ -401,6 +431,26 @@ struct RuleFastPathTests {
         }
       }
     }
+  }
+
+  /// `sameBytes`, the shortcut before a lookup, says yes only for the same UTF-8 bytes: equal texts made apart
+  /// (one object or two, short and long, eight bytes and a tail), and never for texts that differ in a byte or a
+  /// length, nor for canonically equal texts of other bytes (those are left to the lookup's `==`).
+  @Test func sameBytesIsByteEquality() {
+    let texts = [
+      "", "a", "USD", "1000000123456789", "10000001234567890", "com.example.pro.monthly", "com.example.pro.yearly",
+      "com.example.pro.monthlz", "caf\u{E9}", "cafe\u{301}", String(repeating: "x", count: 40),
+      String(repeating: "x", count: 39) + "y",
+    ]
+    for a in texts {
+      for b in texts {
+        let apart = String(decoding: Array(b.utf8), as: UTF8.self)
+        #expect(sameBytes(a, b) == (Array(a.utf8) == Array(b.utf8)), "\(a) \(b)")
+        #expect(sameBytes(a, apart) == (Array(a.utf8) == Array(b.utf8)), "\(a) \(b) made apart")
+      }
+    }
+    #expect("caf\u{E9}" == "cafe\u{301}")
+    #expect(!sameBytes("caf\u{E9}", "cafe\u{301}"))
   }
 
   @Test func firstDocumentLoadedByFieldsGivesWhatEntriesGive() throws {

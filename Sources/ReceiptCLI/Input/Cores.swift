@@ -118,25 +118,6 @@ final class BackgroundResult<T>: @unchecked Sendable {
   }
 }
 
-/// A value read in place on any thread and freed on another one once nobody reads it: freeing a ledger of
-/// 100,000 transactions (every field of each released) takes tens of milliseconds the answer need not wait for.
-/// The holder keeps the only copy, so the thread that lets go of it is the one that frees it.
-final class FreedElsewhere<T>: @unchecked Sendable {
-  // Written only by `free`'s task, after every read (the caller's promise).
-  private var value: T?
-
-  init(_ value: T) { self.value = value }
-
-  /// `body` of the value; nil once freed.
-  func read<R, E: Error>(_ body: (T) throws(E) -> R) throws(E) -> R? {
-    guard let value else { return nil }
-    return try body(value)
-  }
-
-  /// Frees the value on another thread; nobody reads it after this.
-  func free() { Cores.detach { self.value = nil } }
-}
-
 /// A mutex with one condition to wait on, for state that threads share.
 final class SharedLock: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -269,7 +269,7 @@ public struct RevenueReport: Sendable {
   /// of the event; and by product id, the one before compared first (an interned id: a pointer check).
   mutating func rowNumber(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> Int {
     if grouping == .product {
-      if lastProductKey >= 0, lastProduct == productID { return lastProductKey }
+      if lastProductKey >= 0, sameBytes(lastProduct, productID) { return lastProductKey }
       let key = keyNumber(productID)
       (lastProduct, lastProductKey) = (productID, key)
       return key
@@ -281,25 +281,55 @@ public struct RevenueReport: Sendable {
     let day = date.milliseconds / 86_400_000
     if dayKeysGrouping != grouping {
       dayKeys = [:]
-      lastDayKey = nil
+      monthKeys = [:]
+      daySlots = []
+      lastDay = -1
       dayKeysGrouping = grouping
     }
-    if let last = lastDayKey, last.day == day { return last.key }
+    if day == lastDay { return lastDayKey }
+    // Days within `daySlotCount` of the first one asked about are found by an array read; others are hashed.
+    if daySlots.isEmpty {
+      daySlotBase = day - Int64(Self.daySlotCount / 2)
+      daySlots = [Int32](repeating: -1, count: Self.daySlotCount)
+    }
+    let slot = day - daySlotBase
+    let inSlots = slot >= 0 && slot < Int64(daySlots.count)
     let key: Int
-    if let known = dayKeys[day] {
+    if inSlots, daySlots[Int(slot)] >= 0 {
+      key = Int(daySlots[Int(slot)])
+    } else if !inSlots, let known = dayKeys[day] {
       key = known
+    } else if grouping == .month {
+      // A month's key is written once, not once per day of it.
+      let (year, month, _) = Timestamp.civil(fromDays: day)
+      let m = year &* 12 &+ month
+      if let known = monthKeys[m] {
+        key = known
+      } else {
+        key = keyNumber(grouping.key(productID: productID, date: date))
+        monthKeys[m] = key
+      }
+      if inSlots { daySlots[Int(slot)] = Int32(clamping: key) } else { dayKeys[day] = key }
     } else {
       key = keyNumber(grouping.key(productID: productID, date: date))
-      dayKeys[day] = key
+      // Row keys are a few per month or day: far fewer than Int32 holds.
+      if inSlots { daySlots[Int(slot)] = Int32(clamping: key) } else { dayKeys[day] = key }
     }
-    lastDayKey = (day, key)
+    (lastDay, lastDayKey) = (day, key)
     return key
   }
 
-  /// Row key numbers by UTC day in `dayKeysGrouping`, and the last one asked for (`rowNumber`).
+  /// Row key numbers by UTC day in `dayKeysGrouping` (-1: none yet): `daySlots[day - daySlotBase]`, and beyond
+  /// them `dayKeys`; and the day asked about last (`rowNumber`; -1: none, as no date before 1970 is kept here).
+  private var daySlots: [Int32] = []
+  private var daySlotBase: Int64 = 0
+  private static let daySlotCount = 1 << 16
   private var dayKeys: [Int64: Int] = [:]
+  /// `--by month`: row key numbers by year × 12 + month.
+  private var monthKeys: [Int64: Int] = [:]
   private var dayKeysGrouping: RevenueGrouping?
-  private var lastDayKey: (day: Int64, key: Int)?
+  private var lastDay: Int64 = -1
+  private var lastDayKey = 0
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
     if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
@@ -597,26 +627,47 @@ extension RevenueLedger {
       let group = subscriptionGroup(at: i).map { groups.number(of: $0) } ?? -1
       dated.append((at, i, chainNumber(at: i, in: &chains), group))
     }
-    dated.sort { $0.at < $1.at }
+    let order = Self.byDate(dated.map(\.at))
     var chainFirst = [Timestamp?](repeating: nil, count: chains.count)
     var groupFirst = [Timestamp?](repeating: nil, count: groups.count)
     var moments: [Int: Timestamp] = [:]
-    var end = dated.count
+    var end = order.count
     while end > 0 {
       // The purchases bought at one moment: none of them is after another, so they are asked about first.
       var start = end - 1
-      while start > 0, dated[start - 1].at == dated[end - 1].at { start -= 1 }
-      for p in dated[start..<end] where isUpgraded(at: p.position) {
+      while start > 0, dated[order[start - 1]].at == dated[order[end - 1]].at { start -= 1 }
+      for k in start..<end where isUpgraded(at: dated[order[k]].position) {
+        let p = dated[order[k]]
+        let inChain = chainFirst[p.chain]
         let inGroup = p.group >= 0 ? groupFirst[p.group] : nil
-        moments[p.position] = [chainFirst[p.chain], inGroup].compactMap { $0 }.min()
+        if let inChain, let inGroup {
+          moments[p.position] = min(inChain, inGroup)
+        } else {
+          moments[p.position] = inChain ?? inGroup
+        }
       }
-      for p in dated[start..<end] {
+      for k in start..<end {
+        let p = dated[order[k]]
         chainFirst[p.chain] = p.at
         if p.group >= 0 { groupFirst[p.group] = p.at }
       }
       end = start
     }
     return moments
+  }
+
+  /// The indices of `dates` in date order (equal dates in any order). When the dates span less than 2^43
+  /// milliseconds (278 years) and there are fewer than 2^20, each is one integer, its offset from the earliest
+  /// above its index, and plain integers are sorted: several times cheaper than sorting by a comparison closure.
+  static func byDate(_ dates: [Timestamp]) -> [Int] {
+    guard let earliest = dates.min()?.milliseconds, let latest = dates.max()?.milliseconds else { return [] }
+    let (span, overflow) = latest.subtractingReportingOverflow(earliest)
+    guard !overflow, span < 1 << 43, dates.count < 1 << 20 else {
+      return dates.indices.sorted { dates[$0] < dates[$1] }
+    }
+    var keys = dates.indices.map { UInt64(dates[$0].milliseconds &- earliest) << 20 | UInt64($0) }
+    keys.sort()
+    return keys.map { Int($0 & 0xF_FFFF) }
   }
 }
 

@@ -311,7 +311,7 @@ public struct RevenueLedger: Sendable {
     guard position >= firstDocument.count else {
       let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
       // A chain read in date order repeats the id before: that one is numbered without a lookup.
-      if numbering.lastNumber >= 0, numbering.lastID == id { return numbering.lastNumber }
+      if numbering.lastNumber >= 0, sameBytes(numbering.lastID, id) { return numbering.lastNumber }
       let n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
       (numbering.lastID, numbering.lastNumber) = (id, n)
       return n

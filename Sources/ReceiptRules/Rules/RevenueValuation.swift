@@ -6,6 +6,35 @@ public func minorDigits(ofCurrency code: String) -> Int {
   CurrencyTable.minorDigits(code.uppercased()) ?? 2
 }
 
+/// Whether two strings hold the same UTF-8 bytes, compared in place: a shortcut before a lookup that compares
+/// them as `==` does (`==` on two native strings of the same bytes that are not one object goes through Unicode
+/// comparison, several times the cost). Different bytes may still be equal strings: the caller then looks up.
+func sameBytes(_ a: String, _ b: String) -> Bool {
+  let same = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+      guard x.count == y.count else { return false }
+      guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+      // Eight bytes at a time, then the rest.
+      let (rawP, rawQ) = (UnsafeRawPointer(p), UnsafeRawPointer(q))
+      var i = 0
+      while i + 8 <= x.count {
+        if rawP.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          != rawQ.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        {
+          return false
+        }
+        i += 8
+      }
+      while i < x.count {
+        if p[i] != q[i] { return false }
+        i += 1
+      }
+      return true
+    }
+  }
+  return same.flatMap { $0 } ?? false
+}
+
 /// An amount of one currency in its minor units (cents for USD, yen for JPY).
 public struct Money: Hashable, Sendable {
   public var minorUnits: Int64
