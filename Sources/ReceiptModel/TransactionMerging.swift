@@ -15,20 +15,17 @@ extension PurchaseTransaction {
 
   /// `merged(with:otherWins:)` in place: merging copies no transaction, and so retains no field twice.
   public mutating func merge(_ other: consuming PurchaseTransaction, otherWins: Bool) {
-    if otherWins {
-      var secondary = other
-      swap(&self, &secondary)
-      fill(from: secondary)
-    } else {
-      fill(from: other)
-    }
+    var secondary = other
+    if otherWins { swap(&self, &secondary) }
+    fill(from: &secondary)
   }
 
-  /// Fills what this copy, the preferred one, lacks from the other copy `s`.
-  private mutating func fill(from s: borrowing PurchaseTransaction) {
-    if originalTransactionID == nil { originalTransactionID = s.originalTransactionID }
+  /// Fills what this copy, the preferred one, lacks from the other copy `s`, which is thrown away after: its
+  /// values are moved (`take`), not copied and released again.
+  private mutating func fill(from s: inout PurchaseTransaction) {
+    if originalTransactionID == nil { originalTransactionID = s.originalTransactionID.take() }
     if ownershipAssumed && !s.ownershipAssumed {
-      ownership = s.ownership
+      swap(&ownership, &s.ownership)
       ownershipAssumed = false
     }
     if quantity == nil { quantity = s.quantity }
@@ -38,7 +35,7 @@ extension PurchaseTransaction {
     // Two signed copies are each the whole transaction at their signedDate: a later one without a
     // revocation means Apple reversed it, at that signedDate; before it the customer was refunded.
     if signedDate == nil || s.signedDate == nil {
-      if revocation == nil { revocation = s.revocation }
+      if revocation == nil { revocation = s.revocation.take() }
       if revocation?.reason == nil, let reason = s.revocation?.reason { revocation?.reason = reason }
     } else if revocation == nil, var earlier = s.revocation, let at = signedDate, let then = s.signedDate,
       then < at
@@ -46,16 +43,16 @@ extension PurchaseTransaction {
       if earlier.reversedAt.map({ $0 > at }) ?? true { earlier.reversedAt = at }
       revocation = earlier
     }
-    if offer == nil { offer = s.offer }
+    if offer == nil { offer = s.offer.take() }
     isUpgraded = isUpgraded || s.isUpgraded
-    if subscriptionGroup == nil { subscriptionGroup = s.subscriptionGroup }
-    if webOrderLineItemID == nil { webOrderLineItemID = s.webOrderLineItemID }
+    if subscriptionGroup == nil { subscriptionGroup = s.subscriptionGroup.take() }
+    if webOrderLineItemID == nil { webOrderLineItemID = s.webOrderLineItemID.take() }
     if productType == nil { productType = s.productType }
-    if price == nil { price = s.price }
+    if price == nil { price = s.price.take() }
     if signedDate == nil { signedDate = s.signedDate }
     sources = sources.union(s.sources)
-    if carriedFields.isEmpty { carriedFields = s.carriedFields }
-    if statedFields.isEmpty { statedFields = s.statedFields }
+    if carriedFields.isEmpty { swap(&carriedFields, &s.carriedFields) }
+    if statedFields.isEmpty { swap(&statedFields, &s.statedFields) }
   }
 }
 
@@ -81,8 +78,16 @@ public struct TransactionCollector: Sendable {
       return
     }
     duplicates += 1
-    let otherWins = prefer(transactions[i], transaction)
-    transactions[i].merge(transaction, otherWins: otherWins)
+    Self.merge(transaction, into: &transactions[i], prefer: prefer)
+  }
+
+  /// The held copy merged in place (asking `prefer` about it copies neither copy).
+  private static func merge(
+    _ new: consuming PurchaseTransaction, into held: inout PurchaseTransaction,
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
+  ) {
+    let otherWins = prefer(held, new)
+    held.merge(new, otherWins: otherWins)
   }
 
   /// Changes the transaction held for `id` in place; nothing when none is held. Rare (a notification's own
@@ -92,9 +97,11 @@ public struct TransactionCollector: Sendable {
     change(&transactions[i])
   }
 
-  /// Reserves room for `count` more transactions.
-  public mutating func reserve(_ count: Int) {
+  /// Reserves room for `count` more transactions, and for `ids` more ids in the index (whose slots are
+  /// written when reserved, so a generous guess costs pages; it grows past a short one).
+  public mutating func reserve(_ count: Int, ids: Int = 0) {
     transactions.reserveCapacity(transactions.count + count)
+    if ids > 0 { index.reserve(ids) }
   }
 }
 
