@@ -63,6 +63,9 @@ public struct TransactionCollector: Sendable {
   /// How many copies were merged into a transaction already seen.
   public private(set) var duplicates = 0
   private var index = TransactionIDIndex()
+  /// `add(lastFirst:)`'s numeric keys, kept for the next batch's, and what its reads found (kept, so they are made).
+  private var keys: [UInt64?] = []
+  private var touched: UInt64 = 0
 
   public init() {}
 
@@ -79,6 +82,42 @@ public struct TransactionCollector: Sendable {
     }
     duplicates += 1
     Self.merge(transaction, into: &transactions[i], prefer: prefer)
+  }
+
+  /// Adds `lastFirst`'s transactions in order (the last element first added), moving each out; as `add` one by
+  /// one. Their ids' first slots in the index are read before any is added: random ids (many chains) probe a
+  /// table of megabytes, and independent reads wait for memory together rather than one after another.
+  /// - Parameters:
+  ///   - lastFirst: transactions in reverse order; empty on return.
+  ///   - prefer: whether the new copy's values win over the one already held.
+  public mutating func add(
+    lastFirst: inout [PurchaseTransaction],
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
+  ) {
+    if lastFirst.count < 2 {
+      if let transaction = lastFirst.popLast() { add(transaction, prefer: prefer) }
+      return
+    }
+    keys.removeAll(keepingCapacity: true)
+    // Read in place: `for t in lastFirst` would copy every transaction.
+    lastFirst.withUnsafeBufferPointer { rows in
+      for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
+    }
+    touched = index.touch(keys)
+    while let transaction = lastFirst.popLast() {
+      let found =
+        if let key = keys.removeLast() {
+          index.position(ofNumericKey: key, inserting: transactions.count)
+        } else {
+          index.position(of: transaction.transactionID, inserting: transactions.count)
+        }
+      guard let i = found else {
+        transactions.append(transaction)
+        continue
+      }
+      duplicates += 1
+      Self.merge(transaction, into: &transactions[i], prefer: prefer)
+    }
   }
 
   /// The held copy merged in place (asking `prefer` about it copies neither copy).
