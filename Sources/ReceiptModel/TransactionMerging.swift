@@ -76,7 +76,21 @@ public struct TransactionCollector: Sendable {
     _ transaction: consuming PurchaseTransaction,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
   ) {
-    guard let i = index.position(of: transaction.transactionID, inserting: transactions.count) else {
+    add(transaction, key: TransactionIDIndex.numericKey(transaction.transactionID), prefer: prefer)
+  }
+
+  /// `add` of a transaction whose id's `TransactionIDIndex.numericKey` is `key`.
+  private mutating func add(
+    _ transaction: consuming PurchaseTransaction, key: UInt64?,
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
+  ) {
+    let found =
+      if let key {
+        index.position(ofNumericKey: key, inserting: transactions.count)
+      } else {
+        index.position(of: transaction.transactionID, inserting: transactions.count)
+      }
+    guard let i = found else {
       transactions.append(transaction)
       return
     }
@@ -104,20 +118,8 @@ public struct TransactionCollector: Sendable {
       for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
     }
     touched = index.touch(keys)
-    while let transaction = lastFirst.popLast() {
-      let found =
-        if let key = keys.removeLast() {
-          index.position(ofNumericKey: key, inserting: transactions.count)
-        } else {
-          index.position(of: transaction.transactionID, inserting: transactions.count)
-        }
-      guard let i = found else {
-        transactions.append(transaction)
-        continue
-      }
-      duplicates += 1
-      Self.merge(transaction, into: &transactions[i], prefer: prefer)
-    }
+    // Passed on as it is removed: a `while let` binding would be copied into `add`.
+    while !lastFirst.isEmpty { add(lastFirst.removeLast(), key: keys.removeLast(), prefer: prefer) }
   }
 
   /// The held copy merged in place (asking `prefer` about it copies neither copy).
