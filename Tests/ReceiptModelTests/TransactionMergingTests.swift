@@ -148,6 +148,28 @@ import Testing
       }
       #expect(collector.transactions == expected)
       #expect(collector.duplicates == duplicates)
+      // The same copies in batches (`add(lastFirst:)`, as a piece's rows come) of 1 to 40: the same history.
+      let copies = collector.transactions.indices.flatMap { k -> [PurchaseTransaction] in
+        let id = expected[k].transactionID
+        let v = k / 2
+        return [Self.full, variants[v], variants[(v * 7 + 3) % variants.count]].map {
+          var t = $0
+          t.transactionID = id
+          return t
+        }
+      }
+      for size in [1, 2, 3, 7, 40] {
+        var batched = TransactionCollector()
+        var start = 0
+        while start < copies.count {
+          var lastFirst = Array(copies[start..<min(copies.count, start + size)].reversed())
+          batched.add(lastFirst: &lastFirst) { _, _ in preferNew }
+          #expect(lastFirst.isEmpty)
+          start += size
+        }
+        #expect(batched.transactions == expected, "batches of \(size)")
+        #expect(batched.duplicates == duplicates, "batches of \(size)")
+      }
     }
   }
 }
