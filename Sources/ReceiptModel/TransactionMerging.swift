@@ -103,19 +103,25 @@ public struct TransactionCollector: Sendable {
   /// table of megabytes, and independent reads wait for memory together rather than one after another.
   /// - Parameters:
   ///   - lastFirst: transactions in reverse order; empty on return.
+  ///   - given: each one's `TransactionIDIndex.numericKey`, when the caller has them (worked out on the thread
+  ///     that parsed them); otherwise (another count, say none) they are worked out here.
   ///   - prefer: whether the new copy's values win over the one already held.
   public mutating func add(
-    lastFirst: inout [PurchaseTransaction],
+    lastFirst: inout [PurchaseTransaction], keys given: [UInt64?] = [],
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
   ) {
     if lastFirst.count < 2 {
       if let transaction = lastFirst.popLast() { add(transaction, prefer: prefer) }
       return
     }
-    keys.removeAll(keepingCapacity: true)
-    // Read in place: `for t in lastFirst` would copy every transaction.
-    lastFirst.withUnsafeBufferPointer { rows in
-      for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
+    if given.count == lastFirst.count {
+      keys = given
+    } else {
+      keys.removeAll(keepingCapacity: true)
+      // Read in place: `for t in lastFirst` would copy every transaction.
+      lastFirst.withUnsafeBufferPointer { rows in
+        for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
+      }
     }
     touched = index.touch(keys)
     // Passed on as it is removed: a `while let` binding would be copied into `add`.

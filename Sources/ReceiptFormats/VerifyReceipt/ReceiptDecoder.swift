@@ -588,7 +588,7 @@ extension ValueReading {
       try TransactionArraySplit.read(
         &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: transaction
       ) {
-        collector.add(lastFirst: &$0, prefer: latestReceiptInfoWins)
+        collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins)
       }
       return
     }
