@@ -287,7 +287,8 @@ public struct RevenueReport: Sendable {
       dayKeysGrouping = grouping
     }
     if day == lastDay { return lastDayKey }
-    // Days within `daySlotCount` of the first one asked about are found by an array read; others are hashed.
+    // Days within `daySlotCount / 2` either side of the first one asked about are found by an array read;
+    // others are hashed.
     if daySlots.isEmpty {
       daySlotBase = day - Int64(Self.daySlotCount / 2)
       daySlots = [Int32](repeating: -1, count: Self.daySlotCount)
