@@ -43,13 +43,6 @@ public enum CompactJWS {
     var payload: [UInt8] = []
     var signature: [UInt8] = []
 
-    init() {}
-
-    init(segment: [UInt8], header: JWSHeader?) {
-      self.segment = segment
-      self.header = header
-    }
-
     /// The header held for exactly these segment bytes.
     func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
       guard let header, bytes.count == segment.count else { return nil }
