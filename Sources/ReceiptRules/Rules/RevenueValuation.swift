@@ -14,22 +14,7 @@ func sameBytes(_ a: String, _ b: String) -> Bool {
     b.utf8.withContiguousStorageIfAvailable { y -> Bool in
       guard x.count == y.count else { return false }
       guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
-      // Eight bytes at a time, then the rest.
-      let (rawP, rawQ) = (UnsafeRawPointer(p), UnsafeRawPointer(q))
-      var i = 0
-      while i + 8 <= x.count {
-        if rawP.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          != rawQ.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        {
-          return false
-        }
-        i += 8
-      }
-      while i < x.count {
-        if p[i] != q[i] { return false }
-        i += 1
-      }
-      return true
+      return bytesEqual(p, q, count: x.count)
     }
   }
   return same.flatMap { $0 } ?? false
