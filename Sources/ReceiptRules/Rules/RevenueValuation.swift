@@ -20,6 +20,19 @@ func sameBytes(_ a: String, _ b: String) -> Bool {
   return same.flatMap { $0 } ?? false
 }
 
+/// FNV-1a (32 bits) of `bytes`: the catalog lookup's slot and revenue's part of a subscription chain.
+func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+  var hash: UInt32 = 2_166_136_261
+  for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+  return hash
+}
+
+/// FNV-1a of `text`'s UTF-8 bytes, a native string's read in place (the view's iterator costs several times more
+/// a byte).
+func fnv1a(_ text: String) -> UInt32 {
+  text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
+}
+
 /// An amount of one currency in its minor units (cents for USD, yen for JPY).
 public struct Money: Hashable, Sendable {
   public var minorUnits: Int64
@@ -174,14 +187,5 @@ struct CatalogLookup {
   }
 
   /// FNV-1a of the id's UTF-8 bytes, cut to a slot.
-  static func slot(of id: String) -> Int {
-    func fnv<S: Sequence<UInt8>>(_ bytes: S) -> UInt32 {
-      var hash: UInt32 = 2_166_136_261
-      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-      return hash
-    }
-    // A native string's bytes in place; the view's iterator costs several times more a byte.
-    let hash = id.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(id.utf8)
-    return Int(hash % UInt32(slotCount))
-  }
+  static func slot(of id: String) -> Int { Int(fnv1a(id) % UInt32(slotCount)) }
 }
