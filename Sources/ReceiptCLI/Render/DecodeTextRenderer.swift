@@ -214,14 +214,14 @@ package enum DecodeTextRenderer {
     var ownershipText: TerminalText = ""
     var sources: TransactionSources?
     var sourcesText: TerminalText = ""
-    /// The product, ownership and sources values of `appendPlainTransactionBlock`, as `appendFieldValue` lays
-    /// them out (a product line is usually wrapped), by what each is made from: a receipt goes back and forth
-    /// among a few products and owners, which the one-value memos above miss at every change. At most 16 each.
-    var productLines: [(id: String, names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])] = []
+    /// The ownership and sources values of `appendPlainTransactionBlock`, as `appendFieldValue` lays them out,
+    /// by what each is made from: a receipt goes back and forth among a few owners and sources, which the
+    /// one-value memos above miss at every change. At most 16 each.
     var ownershipLines: [(ownership: Ownership, assumed: Bool, names: FieldVocabulary, bytes: [UInt8])] = []
     var sourcesLines: [(sources: TransactionSources, bytes: [UInt8])] = []
-    /// Every product line laid out, by product id: a receipt of hundreds of products cycles through more than the
-    /// 16 kept in order, and a product line costs thousands of instructions to make.
+    /// Every product line laid out (usually wrapped), by product id: a product line costs thousands of
+    /// instructions to make, and a receipt may cycle through hundreds of products. (A list of the last 16 looked
+    /// at first cost more in comparing ids than it saved in hashing them.)
     var productLinesByID: [String: [(names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])]] = [:]
 
     /// What a product type is resolved from besides the product (`resolveProductType`).
@@ -241,18 +241,11 @@ package enum DecodeTextRenderer {
       of t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, valueIndent: Int
     ) -> [UInt8] {
       let facts = ProductFacts(stated: t.productType, hasExpiry: t.expiresDate != nil, ownership: t.ownership)
-      for line in productLines where line.id == t.productID && line.names === t.vocabulary && line.facts == facts {
-        return line.bytes
-      }
-      let bytes: [UInt8]
       if let found = productLinesByID[t.productID]?.first(where: { $0.names === t.vocabulary && $0.facts == facts }) {
-        bytes = found.bytes
-      } else {
-        bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
-        productLinesByID[t.productID, default: []].append((t.vocabulary, facts, bytes))
+        return found.bytes
       }
-      if productLines.count == 16 { productLines.removeFirst() }
-      productLines.append((t.productID, t.vocabulary, facts, bytes))
+      let bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
+      productLinesByID[t.productID, default: []].append((t.vocabulary, facts, bytes))
       return bytes
     }
 
