@@ -93,9 +93,6 @@ public struct KeyMatcher: Sendable {
     }
   }
 
-  /// How many names the matcher knows.
-  var count: Int { lengths.count }
-
   /// The index of a key read by `reader`, unescaping it first when needed.
   public func index(of key: JSONStringToken, in reader: JSONReader) -> Int? {
     if key.hasEscapes {
