@@ -49,9 +49,9 @@ public struct DatedPurchases: Sendable {
 
   /// Indexes a history's transactions (positions are their indices).
   public init(_ transactions: [PurchaseTransaction]) {
-    var chains = KeyNumbering()
-    var groups = KeyNumbering()
-    var products = KeyNumbering()
+    var chains = SharedKeyNumbering()
+    var groups = SharedKeyNumbering()
+    var products = SharedKeyNumbering()
     var chainNumbers: [Int32] = []
     var groupNumbers: [Int32] = []
     var productNumbers: [Int32] = []
@@ -59,10 +59,13 @@ public struct DatedPurchases: Sendable {
     groupNumbers.reserveCapacity(transactions.count)
     productNumbers.reserveCapacity(transactions.count)
     // Through the buffer: an array element read field by field can be copied whole on the way (every field
-    // retained and released).
+    // retained and released). `transactions` holds every key until the numbering is done, as
+    // `SharedKeyNumbering` needs.
     transactions.withUnsafeBufferPointer { all in
       for i in all.indices {
-        chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: all[i].chainID)))
+        let chain =
+          all[i].originalTransactionID.map { chains.number(of: $0) } ?? chains.number(of: all[i].transactionID)
+        chainNumbers.append(Int32(truncatingIfNeeded: chain))
         groupNumbers.append(all[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
         productNumbers.append(Int32(truncatingIfNeeded: products.number(of: all[i].productID)))
       }
@@ -378,6 +381,41 @@ public struct DatedPurchases: Sendable {
       if list[middle].at > time || (inclusive && list[middle].at == time) { high = middle } else { low = middle + 1 }
     }
     return list[low...]
+  }
+}
+
+/// `KeyNumbering` that first looks a key up by the bits of its String value: the reader shares one String per
+/// repeating value (product ids, original transaction ids, groups: its `StringInterner`), and two Strings with
+/// the same bits are the same text (the same storage and length, or the same small-string bytes), so most keys
+/// are found without reading their text. A direct-mapped table of the last 256 sets of bits seen; a key whose
+/// bits are not in it goes to `KeyNumbering`, so the numbers are `KeyNumbering`'s.
+///
+/// The bits name storage only while it is alive: every key numbered must stay alive (held by the caller) for as
+/// long as this numbering is used, so that no storage is freed and reused for other text.
+public struct SharedKeyNumbering: Sendable {
+  /// Bits of a String value and its number (-1: empty slot).
+  private struct Slot {
+    var low: UInt64
+    var high: UInt64
+    var number: Int
+  }
+
+  private var numbering = KeyNumbering()
+  private var slots = [Slot](repeating: Slot(low: 0, high: 0, number: -1), count: 256)
+
+  public init() {}
+
+  /// How many keys are numbered.
+  public var count: Int { numbering.count }
+
+  /// The number of `key`, a new one when it is new: `KeyNumbering.number(of:)`.
+  public mutating func number(of key: String) -> Int {
+    let (low, high) = unsafeBitCast(key, to: (UInt64, UInt64).self)
+    let slot = Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    if slots[slot].number >= 0, slots[slot].low == low, slots[slot].high == high { return slots[slot].number }
+    let number = numbering.number(of: key)
+    slots[slot] = Slot(low: low, high: high, number: number)
+    return number
   }
 }
 
