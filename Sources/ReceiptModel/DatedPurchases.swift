@@ -357,6 +357,33 @@ public struct DatedPurchases: Sendable {
     return byGroup[low..<groupStarts[g + 1]]
   }
 
+  /// The earliest purchase of the chain of the transaction at `index` bought after it:
+  /// `chainAfterItsPurchase(of: index).first`, without making a slice.
+  public func firstInChainAfterItsPurchase(of index: Int) -> Purchase? {
+    let chain = Int(chainNumbers[index])
+    return Self.first(after: chainRanks[index], in: byChain, end: chainStarts[chain + 1], start: chainStarts[chain])
+  }
+
+  /// The earliest purchase of the group of the transaction at `index` bought after it:
+  /// `groupAfterItsPurchase(of: index).first`, without making a slice.
+  public func firstInGroupAfterItsPurchase(of index: Int) -> Purchase? {
+    let g = Int(groupNumbers[index])
+    guard g >= 0 else { return nil }
+    return Self.first(after: groupRanks[index], in: byGroup, end: groupStarts[g + 1], start: groupStarts[g])
+  }
+
+  /// `after(rank:in:end:start:).first`.
+  private static func first(after rank: Int, in list: [Purchase], end: Int, start: Int) -> Purchase? {
+    guard rank >= 0 else { return nil }
+    let at = list[rank].at
+    var high = rank + 1
+    while high < end, list[high].at == at {
+      guard high - rank < 8 else { return after(at, in: list[start..<end]).first }
+      high += 1
+    }
+    return high < end ? list[high] : nil
+  }
+
   /// The purchases after the one at `rank` of `list[start..<end]` (sorted by date) bought later than it.
   private static func after(rank: Int, in list: [Purchase], end: Int, start: Int) -> ArraySlice<Purchase> {
     guard rank >= 0 else { return [] }

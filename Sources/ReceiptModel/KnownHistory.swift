@@ -52,7 +52,8 @@ public struct KnownHistory: Sendable {
     func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
     // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
     let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
-    let upgrades = UpgradeMoments(all, purchases: nothingBoughtLater ? nil : purchases, isUpgraded: isUpgraded)
+    let upgrades = UpgradeMoments(
+      all, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time, isUpgraded: isUpgraded)
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
       (
@@ -149,23 +150,47 @@ public struct UpgradeMoments: Sendable, Equatable {
   }
 
   /// The same, reading `purchases` (the index of `transactions`; nil: nothing is upgraded), with `isUpgraded`
-  /// saying which are upgraded.
-  public init(_ transactions: [PurchaseTransaction], purchases: DatedPurchases?, isUpgraded: (Int) -> Bool) {
+  /// saying which are upgraded; only of those bought at or before `boughtBy` when it is given (the others
+  /// have none): a history known at a moment leaves later purchases out.
+  public init(
+    _ transactions: [PurchaseTransaction], purchases: DatedPurchases?, boughtBy time: Timestamp? = nil,
+    isUpgraded: (Int) -> Bool
+  ) {
     guard let purchases else { return }
-    // By index: most are not upgraded, and a copy of each would retain and release every field.
-    for i in transactions.indices where isUpgraded(i) {
-      // Read from where it stands in its chain's and group's purchases sorted by date (RuleFastPathTests
-      // compares a scan); an undated one has none after it.
-      func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-        later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
+    var moments: [Timestamp?] = []
+    // By index and through the buffer: most are not upgraded, and a copy of each would retain and release
+    // every field.
+    transactions.withUnsafeBufferPointer { all in
+      for i in all.indices where isUpgraded(i) {
+        if let time, all[i].purchaseDate.map({ $0 > time }) ?? true { continue }
+        guard let earliest = Self.moment(of: i, all, purchases) else { continue }
+        if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
+        moments[i] = earliest
       }
-      let inChain = first(purchases.chainAfterItsPurchase(of: i))
-      let inGroup = first(purchases.groupAfterItsPurchase(of: i))
-      let earliest = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
-      guard let earliest else { continue }
-      if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: transactions.count) }
-      moments[i] = earliest
     }
+    self.moments = moments
+  }
+
+  /// The first purchase after the transaction at `i` in its chain or group with another transaction id, read
+  /// from where it stands in their purchases sorted by date (RuleFastPathTests compares a scan); an undated
+  /// one has none after it.
+  private static func moment(
+    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ purchases: DatedPurchases
+  ) -> Timestamp? {
+    // The earlier of the two lists' first purchases, when its id is another: no purchase of either list is
+    // earlier, so it is the moment (one id compared, no slice made).
+    let inChain = purchases.firstInChainAfterItsPurchase(of: i)
+    let inGroup = purchases.firstInGroupAfterItsPurchase(of: i)
+    let earlier = inChain.map { c in inGroup.map { $0.at < c.at ? $0 : c } ?? c } ?? inGroup
+    guard let earlier else { return nil }
+    if all[earlier.index].transactionID != all[i].transactionID { return earlier.at }
+    // A copy of the transaction bought again later: read on through both lists.
+    func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
+      later.first { $0.index != i && all[$0.index].transactionID != all[i].transactionID }?.at
+    }
+    let chainFirst = first(purchases.chainAfterItsPurchase(of: i))
+    let groupFirst = first(purchases.groupAfterItsPurchase(of: i))
+    return chainFirst.map { c in groupFirst.map { min(c, $0) } ?? c } ?? groupFirst
   }
 
   /// The upgrade moment of the transaction at `index`, when its replacement is in the data.

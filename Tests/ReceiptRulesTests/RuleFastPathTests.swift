@@ -178,6 +178,81 @@ struct RuleFastPathTests {
     #expect(upgraded > 100, "the shapes hold upgrades to compare")
   }
 
+  /// `UpgradeMoments` as it was before it read the two lists' first purchases (the slow path): both lists
+  /// sliced and read on to the first purchase with another transaction id, for every upgraded transaction.
+  static func slicedUpgradeMoments(
+    _ transactions: [PurchaseTransaction], purchases: DatedPurchases, isUpgraded: (Int) -> Bool
+  ) -> [Timestamp?] {
+    transactions.indices.map { i in
+      guard isUpgraded(i) else { return nil }
+      func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
+        later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
+      }
+      let inChain = first(purchases.chainAfterItsPurchase(of: i))
+      let inGroup = first(purchases.groupAfterItsPurchase(of: i))
+      return inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
+    }
+  }
+
+  /// Every shape's history with copies of some transactions bought again later under the same id (in its chain
+  /// and group, and outside both), and ids of equal text in other bytes (é as one scalar and as two).
+  static func historiesWithRepeatedIDs() throws -> [(name: String, history: PurchaseHistory)] {
+    try histories().map { name, history, _ in
+      var h = history
+      let all = h.transactions
+      for i in stride(from: 0, to: all.count, by: 7) {
+        guard let bought = all[i].purchaseDate else { continue }
+        var copy = all[i]
+        let later: Int64 = Int64(i % 3) * 3_600_000 + 1
+        copy.purchaseDate = Timestamp(milliseconds: bought.milliseconds + later)
+        if i % 21 == 0 { copy.originalTransactionID = "elsewhere" }
+        h.transactions.append(copy)
+      }
+      for i in stride(from: 3, to: all.count, by: 11) {
+        h.transactions[i].transactionID = "caf\u{E9}-\(i)"
+        guard let bought = all[i].purchaseDate else { continue }
+        var copy = all[i]
+        copy.transactionID = "cafe\u{301}-\(i)"
+        copy.purchaseDate = Timestamp(milliseconds: bought.milliseconds + 60_000)
+        h.transactions.append(copy)
+      }
+      return ("\(name) with repeated ids", h)
+    }
+  }
+
+  @Test func upgradeMomentsFromTheListsFirstPurchasesGiveTheSlicedAnswer() throws {
+    var compared = 0
+    var repeated = 0
+    let shapes = try Self.histories().map { ($0.name, $0.history) } + Self.historiesWithRepeatedIDs()
+    for (name, history) in shapes {
+      let all = history.transactions
+      let purchases = DatedPurchases(all)
+      var marked = [Bool](repeating: false, count: all.count)
+      for i in replacedPeriods(of: all, purchases: purchases) { marked[i] = true }
+      let isUpgraded = { (i: Int) in all[i].isUpgraded || marked[i] }
+      let sliced = Self.slicedUpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
+      let fast = UpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
+      #expect(all.indices.map { fast.moment(of: $0) } == sliced, "\(name)")
+      // Known at a moment: only those bought by then have one.
+      for time in Self.moments {
+        let known = UpgradeMoments(all, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
+        let expected = all.indices.map { i in all[i].purchaseDate.map { $0 <= time } == true ? sliced[i] : nil }
+        #expect(all.indices.map { known.moment(of: $0) } == expected, "\(name) at \(time.iso8601)")
+      }
+      compared += sliced.compactMap { $0 }.count
+      // A copy bought later under the same id is no replacement: the slow path reads past it.
+      for i in all.indices where isUpgraded(i) {
+        if let next = purchases.firstInChainAfterItsPurchase(of: i),
+          all[next.index].transactionID == all[i].transactionID
+        {
+          repeated += 1
+        }
+      }
+    }
+    #expect(compared > 1_000, "the shapes hold upgrade moments to compare")
+    #expect(repeated > 20, "repeated ids come first after their transaction")
+  }
+
   @Test func replacedPeriodsByBinarySearchGiveTheScansAnswer() throws {
     var replaced = 0
     for (name, history, _) in try Self.histories() {
