@@ -360,41 +360,51 @@ public struct DatedPurchases: Sendable {
   /// The earliest purchase of the chain of the transaction at `index` bought after it:
   /// `chainAfterItsPurchase(of: index).first`, without making a slice.
   public func firstInChainAfterItsPurchase(of index: Int) -> Purchase? {
-    let chain = Int(chainNumbers[index])
-    return Self.first(after: chainRanks[index], in: byChain, end: chainStarts[chain + 1], start: chainStarts[chain])
+    let range = chainRangeAfterItsPurchase(of: index)
+    return range.isEmpty ? nil : byChain[range.lowerBound]
   }
 
   /// The earliest purchase of the group of the transaction at `index` bought after it:
   /// `groupAfterItsPurchase(of: index).first`, without making a slice.
   public func firstInGroupAfterItsPurchase(of index: Int) -> Purchase? {
-    let g = Int(groupNumbers[index])
-    guard g >= 0 else { return nil }
-    return Self.first(after: groupRanks[index], in: byGroup, end: groupStarts[g + 1], start: groupStarts[g])
+    let range = groupRangeAfterItsPurchase(of: index)
+    return range.isEmpty ? nil : byGroup[range.lowerBound]
   }
 
-  /// `after(rank:in:end:start:).first`.
-  private static func first(after rank: Int, in list: [Purchase], end: Int, start: Int) -> Purchase? {
-    guard rank >= 0 else { return nil }
-    let at = list[rank].at
-    var high = rank + 1
-    while high < end, list[high].at == at {
-      guard high - rank < 8 else { return after(at, in: list[start..<end]).first }
-      high += 1
-    }
-    return high < end ? list[high] : nil
+  /// Every chain's purchases, chain by chain, each sorted by date: what `chainRangeAfterItsPurchase` points in.
+  public var chainPurchases: [Purchase] { byChain }
+  /// Every group's purchases, group by group, each sorted by date: what `groupRangeAfterItsPurchase` points in.
+  public var groupPurchases: [Purchase] { byGroup }
+
+  /// Where `chainAfterItsPurchase(of: index)` stands in `chainPurchases`: for a loop that reads them in place.
+  public func chainRangeAfterItsPurchase(of index: Int) -> Range<Int> {
+    let chain = Int(chainNumbers[index])
+    return Self.range(after: chainRanks[index], in: byChain, end: chainStarts[chain + 1], start: chainStarts[chain])
+  }
+
+  /// Where `groupAfterItsPurchase(of: index)` stands in `groupPurchases`.
+  public func groupRangeAfterItsPurchase(of index: Int) -> Range<Int> {
+    let g = Int(groupNumbers[index])
+    guard g >= 0 else { return 0..<0 }
+    return Self.range(after: groupRanks[index], in: byGroup, end: groupStarts[g + 1], start: groupStarts[g])
   }
 
   /// The purchases after the one at `rank` of `list[start..<end]` (sorted by date) bought later than it.
   private static func after(rank: Int, in list: [Purchase], end: Int, start: Int) -> ArraySlice<Purchase> {
-    guard rank >= 0 else { return [] }
+    list[range(after: rank, in: list, end: end, start: start)]
+  }
+
+  /// Where `after(rank:in:end:start:)` stands in `list` (empty for rank -1).
+  private static func range(after rank: Int, in list: [Purchase], end: Int, start: Int) -> Range<Int> {
+    guard rank >= 0 else { return 0..<0 }
     let at = list[rank].at
     // On past purchases at the same moment; a long run of them is searched for instead.
     var high = rank + 1
     while high < end, list[high].at == at {
-      guard high - rank < 8 else { return after(at, in: list[start..<end]) }
+      guard high - rank < 8 else { return after(at, in: list[start..<end]).indices }
       high += 1
     }
-    return list[high..<end]
+    return high..<end
   }
 
   /// The purchases of `list` (sorted by date) bought after `time`, or at it when `inclusive`.

@@ -263,6 +263,20 @@ struct RuleFastPathTests {
     #expect(replaced > 100, "the shapes hold replaced periods to compare")
   }
 
+  @Test func replacedPeriodsReadInPlaceGiveTheScansAnswerWithEveryOwnership() throws {
+    var replaced = 0
+    let owners: [Ownership] = [.unknown, .unrecognized("SHARED_LATER"), .unrecognized("OTHER"), .purchased]
+    for (name, history, _) in try Self.histories() {
+      var h = history
+      for i in stride(from: 0, to: h.transactions.count, by: 3) { h.transactions[i].ownership = owners[i / 3 % 4] }
+      let marked = replacedPeriods(of: h.transactions, purchases: DatedPurchases(h.transactions))
+      let scanned = Self.scannedReplacedPeriods(h.transactions)
+      #expect(marked == h.transactions.indices.filter { scanned[$0] && !h.transactions[$0].isUpgraded }, "\(name)")
+      replaced += marked.filter { h.transactions[$0].ownership != .purchased }.count
+    }
+    #expect(replaced > 20, "periods of other ownerships are replaced too")
+  }
+
   @Test func entitlementsByProductIndexGiveEachEntitlementsOwnAnswer() throws {
     var upgradedAnswers = 0
     for (name, history, catalog) in try Self.histories() {
