@@ -110,19 +110,18 @@ public struct DatedPurchases: Sendable {
   }
 
   private init(
-    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32], byChain: [Purchase], chainStarts: [Int],
-    byGroup: [Purchase], groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int], latestPurchase: Timestamp?
+    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32],
+    products: (byProduct: [Int], starts: [Int], inOrder: [Int]),
+    chains: (list: [Purchase], starts: [Int], ranks: [Int]),
+    groups: (list: [Purchase], starts: [Int], ranks: [Int]), undatedByGroup: [Int], undatedStarts: [Int],
+    latestPurchase: Timestamp?
   ) {
     self.chainNumbers = chainNumbers
     self.groupNumbers = groupNumbers
     self.productNumbers = productNumbers
-    (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
-    self.byChain = byChain
-    self.chainStarts = chainStarts
-    chainRanks = Self.ranks(of: byChain, count: chainNumbers.count)
-    self.byGroup = byGroup
-    self.groupStarts = groupStarts
-    groupRanks = Self.ranks(of: byGroup, count: chainNumbers.count)
+    (byProduct, productStarts, productsInOrder) = products
+    (byChain, chainStarts, chainRanks) = chains
+    (byGroup, groupStarts, groupRanks) = groups
     self.undatedByGroup = undatedByGroup
     self.undatedStarts = undatedStarts
     self.latestPurchase = latestPurchase
@@ -258,51 +257,74 @@ public struct DatedPurchases: Sendable {
     return (list, starts, ranks)
   }
 
-  /// Where each of `count` positions stands in `list` (-1: not in it).
-  private static func ranks(of list: [Purchase], count: Int) -> [Int] {
-    var ranks = [Int](repeating: -1, count: count)
-    for j in list.indices { ranks[list[j].index] = j }
-    return ranks
-  }
-
   /// The same index for a history that keeps only some positions: `newPosition[old]` is the position in the
   /// smaller history, -1 for one left out (positions kept keep their order). Chain and group numbers stay.
   public func keeping(_ newPosition: [Int]) -> DatedPurchases {
-    func kept(_ list: [Purchase], _ starts: [Int]) -> ([Purchase], [Int]) {
+    var keptCount = 0
+    for p in newPosition where p >= 0 { keptCount += 1 }
+    // Each list's kept purchases in the same order, and where each now stands (no pass to find it afterwards).
+    func kept(_ list: [Purchase], _ starts: [Int]) -> (list: [Purchase], starts: [Int], ranks: [Int]) {
       var out: [Purchase] = []
       out.reserveCapacity(list.count)
       var outStarts = [0]
       outStarts.reserveCapacity(starts.count)
-      for k in 0..<max(0, starts.count - 1) {
-        for p in list[starts[k]..<starts[k + 1]] where newPosition[p.index] >= 0 {
-          out.append(Purchase(at: p.at, index: newPosition[p.index]))
+      var ranks = [Int](repeating: -1, count: keptCount)
+      newPosition.withUnsafeBufferPointer { newPosition in
+        list.withUnsafeBufferPointer { list in
+          for k in 0..<max(0, starts.count - 1) {
+            for r in starts[k]..<starts[k + 1] {
+              let position = newPosition[list[r].index]
+              guard position >= 0 else { continue }
+              ranks[position] = out.count
+              out.append(Purchase(at: list[r].at, index: position))
+            }
+            outStarts.append(out.count)
+          }
         }
-        outStarts.append(out.count)
+      }
+      return (out, outStarts, ranks)
+    }
+    // Positions by list of keys (product, or group's undated), narrowed in place: kept positions keep their order.
+    func narrowed(_ list: [Int], _ starts: [Int]) -> (list: [Int], starts: [Int]) {
+      var out: [Int] = []
+      out.reserveCapacity(keptCount)
+      var outStarts = [0]
+      outStarts.reserveCapacity(starts.count)
+      newPosition.withUnsafeBufferPointer { newPosition in
+        for k in 0..<max(0, starts.count - 1) {
+          for old in list[starts[k]..<starts[k + 1]] where newPosition[old] >= 0 { out.append(newPosition[old]) }
+          outStarts.append(out.count)
+        }
       }
       return (out, outStarts)
     }
     var chains: [Int32] = []
     var groups: [Int32] = []
     var products: [Int32] = []
+    chains.reserveCapacity(keptCount)
+    groups.reserveCapacity(keptCount)
+    if !productNumbers.isEmpty { products.reserveCapacity(keptCount) }
     for old in newPosition.indices where newPosition[old] >= 0 {
       chains.append(chainNumbers[old])
       groups.append(groupNumbers[old])
       if !productNumbers.isEmpty { products.append(productNumbers[old]) }
     }
-    let (c, cs) = kept(byChain, chainStarts)
-    let (g, gs) = kept(byGroup, groupStarts)
-    var undated: [Int] = []
-    var undatedStarts = [0]
-    for k in 0..<max(0, self.undatedStarts.count - 1) {
-      for old in undatedByGroup[self.undatedStarts[k]..<self.undatedStarts[k + 1]] where newPosition[old] >= 0 {
-        undated.append(newPosition[old])
-      }
-      undatedStarts.append(undated.count)
+    let c = kept(byChain, chainStarts)
+    let g = kept(byGroup, groupStarts)
+    let undated = narrowed(undatedByGroup, undatedStarts)
+    // Products keep their numbers; those with a kept position, in the order of their first one.
+    let byProduct = narrowed(self.byProduct, productStarts)
+    var firsts: [(position: Int, product: Int)] = []
+    for k in 0..<max(0, byProduct.starts.count - 1) where byProduct.starts[k] < byProduct.starts[k + 1] {
+      firsts.append((byProduct.list[byProduct.starts[k]], k))
     }
+    firsts.sort { $0.position < $1.position }
+    var latest: Timestamp?
+    for p in c.list where latest.map({ p.at > $0 }) ?? true { latest = p.at }
     return DatedPurchases(
-      chainNumbers: chains, groupNumbers: groups, productNumbers: products, byChain: c, chainStarts: cs, byGroup: g,
-      groupStarts: gs, undatedByGroup: undated, undatedStarts: undatedStarts,
-      latestPurchase: c.lazy.map(\.at).max())
+      chainNumbers: chains, groupNumbers: groups, productNumbers: products,
+      products: (byProduct.list, byProduct.starts, firsts.map(\.product)), chains: c, groups: g,
+      undatedByGroup: undated.list, undatedStarts: undated.starts, latestPurchase: latest)
   }
 
   /// How many chains and groups are numbered.
