@@ -107,16 +107,19 @@ struct GrantFields {
     (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
   }
 
-  /// The fields of the known history's transaction at `index`, as known (taken as upgraded included).
-  init(_ known: KnownHistory, at index: Int) {
-    self.init(known.transactions, at: index)
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  /// The fields of the known transaction at `index`, as known (what the moment changes applied).
+  init(_ known: KnownTransactions, at index: Int) {
+    self = known.data.withUnsafeBufferPointer { GrantFields(known, $0, at: index) }
   }
 
-  /// The same, `known.transactions` read through `all`.
-  init(_ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    self.init(all, at: index)
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  /// The same, `known.data` read through `data`.
+  init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    self.init(data, at: known.position(of: index))
+    let o = known.overrides(at: index)
+    guard !o.isEmpty else { return }
+    isUpgraded = o.isUpgraded(isUpgraded)
+    if o.contains(.withoutRevocation) { revocation = nil }
+    if o.contains(.withoutReversal) { revocation?.reversedAt = nil }
   }
 }
 

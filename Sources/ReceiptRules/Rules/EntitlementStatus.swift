@@ -18,55 +18,58 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 
 /// One transaction considered for an entitlement, and the decision on it.
 ///
-/// It holds the known history's transactions (one shared array) and an index, not a copy of the transaction:
-/// a copy would retain and release every field, once per transaction per entitlement, and again when the
-/// answer is destroyed.
+/// It holds the data's transactions (one shared array), the position of its own and what the moment changes in
+/// it, not a copy of the transaction: a copy would retain and release every field, once per transaction per
+/// entitlement, and again when the answer is destroyed.
 public struct ConsideredTransaction: Hashable, Sendable {
-  /// The known history's transactions, shared.
+  /// The data's transactions, shared (`KnownTransactions.data`).
   private let transactions: [PurchaseTransaction]
-  /// The transaction's index in `transactions` (the known history's).
+  /// The transaction's position in `transactions`.
+  private let position: Int
+  /// The transaction's index in the known history.
   let index: Int
-  /// Taken as upgraded though `transactions` does not flag it (`KnownHistory.isMarkedUpgraded(at:)`).
-  private let markedUpgraded: Bool
+  /// What the moment changes in it (`KnownTransactions.overrides(at:)`).
+  private let overrides: KnownOverrides
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
   public var productType: ResolvedProductType?
 
-  /// The transaction as known, read in place (a copy only when it is taken as upgraded).
+  /// The transaction as known, read in place (a copy only when the moment changes it).
   public var transaction: PurchaseTransaction {
     _read {
-      if markedUpgraded {
-        var t = transactions[index]
-        t.isUpgraded = true
-        yield t
+      if overrides.isEmpty {
+        yield transactions[position]
       } else {
-        yield transactions[index]
+        var t = transactions[position]
+        overrides.apply(to: &t)
+        yield t
       }
     }
   }
 
-  // Fields the rules read of every considered transaction, read in place (none of them is marked).
-  var purchaseDate: Timestamp? { transactions[index].purchaseDate }
-  var expiresDate: Timestamp? { transactions[index].expiresDate }
-  var ownership: Ownership { transactions[index].ownership }
+  // Fields the rules read of every considered transaction, read in place (the moment changes none of them).
+  var purchaseDate: Timestamp? { transactions[position].purchaseDate }
+  var expiresDate: Timestamp? { transactions[position].expiresDate }
+  var ownership: Ownership { transactions[position].ownership }
 
   init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
-    self = known.transactions.withUnsafeBufferPointer {
-      ConsideredTransaction(known, $0, index: index, catalog: catalog, at: time)
+    self = known.transactions.data.withUnsafeBufferPointer {
+      ConsideredTransaction(known.transactions, $0, index: index, catalog: catalog, at: time)
     }
   }
 
-  /// The same, `known.transactions` read through `all`.
+  /// The same, `known.data` read through `data`.
   init(
-    _ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
+    _ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
     at time: Timestamp
   ) {
-    transactions = known.transactions
+    transactions = known.data
+    position = known.position(of: index)
     self.index = index
-    markedUpgraded = known.isMarkedUpgraded(at: index)
-    // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
-    let fields = GrantFields(known, all, at: index)
+    overrides = known.overrides(at: index)
+    // The fields read in place: `transactions[position]` as an argument is a copy (every field retained and released).
+    let fields = GrantFields(known, data, at: index)
     (grant, productType) = (
       accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
@@ -170,8 +173,9 @@ func entitlementStatus(
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
-  let considered = history.transactions.withUnsafeBufferPointer { all in
-    indices.map { ConsideredTransaction(history, all, index: $0, catalog: catalog, at: time) }
+  let known = history.transactions
+  let considered = known.data.withUnsafeBufferPointer { data in
+    indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
   }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,

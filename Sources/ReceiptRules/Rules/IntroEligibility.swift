@@ -238,7 +238,7 @@ private func undeterminedSubscription(
 }
 
 /// The position of the subscription active at `time` that lasts longest (the first of equals).
-private func currentSubscription(in positions: [Int], of all: [PurchaseTransaction], at time: Timestamp) -> Int? {
+private func currentSubscription(in positions: [Int], of all: KnownTransactions, at time: Timestamp) -> Int? {
   let active = positions.filter { i in
     guard let expires = all[i].expiresDate, time < expires, !all[i].isUpgraded else { return false }
     if let start = all[i].purchaseDate, time < start { return false }
@@ -265,7 +265,7 @@ private func retryingRenewal(
 }
 
 /// The position of the first transaction by purchase date (undated ones last, then the data's order).
-private func earliest(_ positions: [Int], of all: [PurchaseTransaction]) -> Int? {
+private func earliest(_ positions: [Int], of all: KnownTransactions) -> Int? {
   var best: Int?
   for i in positions {
     guard let b = best else {

@@ -65,6 +65,14 @@ public struct SubscriptionGroups: Sendable {
   ///   - catalog: The catalog.
   ///   - transactions: The customer's transactions.
   public init(catalog: Catalog, transactions: [PurchaseTransaction]) {
+    self.init(catalog: catalog, transactions: KnownTransactions(transactions))
+  }
+
+  /// The same, from the transactions of a history as known at a moment.
+  /// - Parameters:
+  ///   - catalog: The catalog.
+  ///   - transactions: The customer's transactions as known.
+  public init(catalog: Catalog, transactions: KnownTransactions) {
     for product in catalog.allProducts {
       guard let group = product.subscriptionGroup else { continue }
       let node = product.groupIsLocalToFile ? "c:\(product.origin)\u{0}\(group)" : "r:\(group)"
