@@ -65,23 +65,28 @@ public struct KnownHistory: Sendable {
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isBoughtLater(_ i: Int) -> Bool { all[i].purchaseDate.map { $0 > time } ?? false }
     // The data's own array is read in place: a copy of each known transaction would retain and release every
-    // field (37 MB of fresh pages for 100,000). Positions only when something was bought later, overrides only
-    // when some apply (a handful per history).
+    // field (37 MB of fresh pages for 100,000). Only those the moment changes are copied (a handful per
+    // history), and positions are written only when something was bought later or changed.
     let kept = nothingBoughtLater ? nil : all.indices.filter { !isBoughtLater($0) }
+    var positions = kept.map { $0.map { Int32($0) } }
+    var patched: [PurchaseTransaction] = []
     var changes: [KnownOverrides] = []
-    let count = kept?.count ?? all.count
-    for k in 0..<count {
-      let o = overrides(kept?[k] ?? k)
+    for k in 0..<(kept?.count ?? all.count) {
+      let i = kept?[k] ?? k
+      let o = overrides(i)
       guard !o.isEmpty else { continue }
-      if changes.isEmpty { changes = [KnownOverrides](repeating: [], count: count) }
-      changes[k] = o
+      if positions == nil { positions = all.indices.map { Int32($0) } }
+      positions?[k] = ~Int32(patched.count)
+      var t = all[i]
+      o.apply(to: &t)
+      patched.append(t)
+      changes.append(o)
     }
+    transactions = KnownTransactions(all, positions: positions, patched: patched, overrides: changes)
     guard let kept, kept.count < all.count else {
-      transactions = KnownTransactions(all, positions: nil, overrides: changes)
       self.purchases = purchases
       return
     }
-    transactions = KnownTransactions(all, positions: kept.map { Int32($0) }, overrides: changes)
     // Only positions move (dates, chains and groups do not): the index is narrowed, not rebuilt.
     var newPosition = [Int](repeating: -1, count: all.count)
     for (k, i) in kept.enumerated() { newPosition[i] = k }
@@ -136,54 +141,54 @@ public struct KnownOverrides: OptionSet, Hashable, Sendable {
 }
 
 /// The transactions of a history known at a moment: the data's array, the positions in it of those bought by
-/// then, and per known transaction what the moment changes in it. Index `i` is the data's transaction at
-/// `position(of: i)`; its subscript yields that transaction in place when nothing changes it, and a patched
-/// copy only when something does.
+/// then, and copies of the few the moment changes (a refund or upgrade later, a replaced period). Index `i` is
+/// read where `position(of: i)` says; the subscript yields the transaction there in place (one yield, so that
+/// it is inlined and nothing is retained), never a copy of the data's.
 public struct KnownTransactions: RandomAccessCollection, Sendable {
   /// The data's transactions, every one (those bought later too).
   public let data: [PurchaseTransaction]
-  /// The positions in `data` of the known transactions, ascending; nil: every one, at its own position.
+  /// The transactions the moment changes, as known (what it changes applied), in the data's order.
+  public let patched: [PurchaseTransaction]
+  /// Per known transaction, its position in `data`, or the complement (`~`) of its place in `patched`; nil:
+  /// every one of `data`, at its own position.
   @usableFromInline let positions: [Int32]?
-  /// What the moment changes, by known index; empty: nothing.
+  /// What the moment changes in each of `patched`.
   @usableFromInline let changes: [KnownOverrides]
 
-  init(_ data: [PurchaseTransaction], positions: [Int32]?, overrides: [KnownOverrides]) {
-    (self.data, self.positions, changes) = (data, positions, overrides)
+  init(_ data: [PurchaseTransaction], positions: [Int32]?, patched: [PurchaseTransaction], overrides: [KnownOverrides])
+  {
+    (self.data, self.positions, self.patched, changes) = (data, positions, patched, overrides)
   }
 
   /// Every transaction of `transactions`, as it is.
-  public init(_ transactions: [PurchaseTransaction]) { self.init(transactions, positions: nil, overrides: []) }
+  public init(_ transactions: [PurchaseTransaction]) {
+    self.init(transactions, positions: nil, patched: [], overrides: [])
+  }
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { positions?.count ?? data.count }
 
-  /// The position in `data` of the known transaction at `index`.
+  /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it, the
+  /// complement (`~`, negative) of its place in `patched`.
   @inlinable public func position(of index: Int) -> Int { positions.map { Int($0[index]) } ?? index }
 
-  /// What the moment changes in the known transaction at `index`.
-  @inlinable public func overrides(at index: Int) -> KnownOverrides { changes.isEmpty ? [] : changes[index] }
+  /// What the moment changes in the known transaction at `index` (empty: it is the data's).
+  @inlinable public func overrides(at index: Int) -> KnownOverrides {
+    let p = position(of: index)
+    return p < 0 ? changes[~p] : []
+  }
 
-  /// Whether anything known differs from the data's transaction (otherwise `data[position(of:)]` is it).
-  public var overridesAny: Bool { !changes.isEmpty }
-
-  /// The known transaction at `index`: the data's, borrowed, or a patched copy when the moment changes it.
+  /// The known transaction at `index`, in place: the data's, or its patched copy when the moment changes it.
   @inlinable public subscript(index: Int) -> PurchaseTransaction {
     _read {
-      let o = overrides(at: index)
-      if o.isEmpty {
-        yield data[position(of: index)]
-      } else {
-        var t = data[position(of: index)]
-        o.apply(to: &t)
-        yield t
-      }
+      let p = position(of: index)
+      let array = p < 0 ? patched : data
+      yield array[p < 0 ? ~p : p]
     }
   }
 
   /// Whether the transaction at `index` is upgraded as known.
-  @inlinable public func isUpgraded(at index: Int) -> Bool {
-    overrides(at: index).isUpgraded(data[position(of: index)].isUpgraded)
-  }
+  @inlinable public func isUpgraded(at index: Int) -> Bool { self[index].isUpgraded }
 }
 
 extension PurchaseHistory {

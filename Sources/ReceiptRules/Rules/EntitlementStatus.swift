@@ -18,37 +18,25 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 
 /// One transaction considered for an entitlement, and the decision on it.
 ///
-/// It holds the data's transactions (one shared array), the position of its own and what the moment changes in
-/// it, not a copy of the transaction: a copy would retain and release every field, once per transaction per
-/// entitlement, and again when the answer is destroyed.
+/// It holds the known history's transactions (the data's shared array, or the copies of those the moment
+/// changes) and a position, not a copy of the transaction: a copy would retain and release every field, once per
+/// transaction per entitlement, and again when the answer is destroyed.
 public struct ConsideredTransaction: Hashable, Sendable {
-  /// The data's transactions, shared (`KnownTransactions.data`).
+  /// `KnownTransactions.data`, or `.patched` when the moment changes the transaction, shared.
   private let transactions: [PurchaseTransaction]
   /// The transaction's position in `transactions`.
   private let position: Int
   /// The transaction's index in the known history.
   let index: Int
-  /// What the moment changes in it (`KnownTransactions.overrides(at:)`).
-  private let overrides: KnownOverrides
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
   /// How the product's type is known, when it is.
   public var productType: ResolvedProductType?
 
-  /// The transaction as known, read in place (a copy only when the moment changes it).
-  public var transaction: PurchaseTransaction {
-    _read {
-      if overrides.isEmpty {
-        yield transactions[position]
-      } else {
-        var t = transactions[position]
-        overrides.apply(to: &t)
-        yield t
-      }
-    }
-  }
+  /// The transaction as known, read in place.
+  public var transaction: PurchaseTransaction { _read { yield transactions[position] } }
 
-  // Fields the rules read of every considered transaction, read in place (the moment changes none of them).
+  // Fields the rules read of every considered transaction, read in place.
   var purchaseDate: Timestamp? { transactions[position].purchaseDate }
   var expiresDate: Timestamp? { transactions[position].expiresDate }
   var ownership: Ownership { transactions[position].ownership }
@@ -64,10 +52,9 @@ public struct ConsideredTransaction: Hashable, Sendable {
     _ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
     at time: Timestamp
   ) {
-    transactions = known.data
-    position = known.position(of: index)
+    let p = known.position(of: index)
+    (transactions, position) = p < 0 ? (known.patched, ~p) : (known.data, p)
     self.index = index
-    overrides = known.overrides(at: index)
     // The fields read in place: `transactions[position]` as an argument is a copy (every field retained and released).
     let fields = GrantFields(known, data, at: index)
     (grant, productType) = (
