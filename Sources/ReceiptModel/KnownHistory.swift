@@ -65,16 +65,24 @@ public struct KnownHistory: Sendable {
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
     func isBoughtLater(_ i: Int) -> Bool { all[i].purchaseDate.map { $0 > time } ?? false }
     // The data's own array is read in place: a copy of each known transaction would retain and release every
-    // field (37 MB of fresh pages for 100,000). Only those the moment changes are copied (a handful per
-    // history), and positions are written only when something was bought later or changed.
+    // field (37 MB of fresh pages for 100,000). Replaced periods (taken as upgraded, which can be most of a
+    // history) are marked beside it; only the few whose refund, reversal or upgrade is later are copied. Positions
+    // are written only when something was bought later or copied.
     let kept = nothingBoughtLater ? nil : all.indices.filter { !isBoughtLater($0) }
+    let count = kept?.count ?? all.count
     var positions = kept.map { $0.map { Int32($0) } }
+    var marks: [Bool] = []
     var patched: [PurchaseTransaction] = []
     var changes: [KnownOverrides] = []
-    for k in 0..<(kept?.count ?? all.count) {
+    for k in 0..<count {
       let i = kept?[k] ?? k
       let o = overrides(i)
-      guard !o.isEmpty else { continue }
+      if o.isEmpty { continue }
+      if o == .upgraded {
+        if marks.isEmpty { marks = [Bool](repeating: false, count: count) }
+        marks[k] = true
+        continue
+      }
       if positions == nil { positions = all.indices.map { Int32($0) } }
       positions?[k] = ~Int32(patched.count)
       var t = all[i]
@@ -82,7 +90,8 @@ public struct KnownHistory: Sendable {
       patched.append(t)
       changes.append(o)
     }
-    transactions = KnownTransactions(all, positions: positions, patched: patched, overrides: changes)
+    transactions = KnownTransactions(
+      all, positions: positions, marks: marks, patched: patched, overrides: changes)
     guard let kept, kept.count < all.count else {
       self.purchases = purchases
       return
@@ -141,45 +150,66 @@ public struct KnownOverrides: OptionSet, Hashable, Sendable {
 }
 
 /// The transactions of a history known at a moment: the data's array, the positions in it of those bought by
-/// then, and copies of the few the moment changes (a refund or upgrade later, a replaced period). Index `i` is
-/// read where `position(of: i)` says; the subscript yields the transaction there in place (one yield, so that
-/// it is inlined and nothing is retained), never a copy of the data's.
+/// then, marks on those taken as upgraded, and copies of the few the moment changes otherwise (a refund or
+/// upgrade later). Index `i` is read where `position(of: i)` says, never from a copy of the data's array.
 public struct KnownTransactions: RandomAccessCollection, Sendable {
   /// The data's transactions, every one (those bought later too).
   public let data: [PurchaseTransaction]
-  /// The transactions the moment changes, as known (what it changes applied), in the data's order.
+  /// The transactions the moment changes other than by taking them as upgraded, as known, in the data's order.
   public let patched: [PurchaseTransaction]
   /// Per known transaction, its position in `data`, or the complement (`~`) of its place in `patched`; nil:
   /// every one of `data`, at its own position.
   @usableFromInline let positions: [Int32]?
+  /// Per known transaction, whether it is taken as upgraded though `data` does not flag it (empty: none is).
+  @usableFromInline let marks: [Bool]
   /// What the moment changes in each of `patched`.
   @usableFromInline let changes: [KnownOverrides]
 
-  init(_ data: [PurchaseTransaction], positions: [Int32]?, patched: [PurchaseTransaction], overrides: [KnownOverrides])
-  {
-    (self.data, self.positions, self.patched, changes) = (data, positions, patched, overrides)
+  init(
+    _ data: [PurchaseTransaction], positions: [Int32]?, marks: [Bool], patched: [PurchaseTransaction],
+    overrides: [KnownOverrides]
+  ) {
+    (self.data, self.positions, self.marks, self.patched, changes) = (data, positions, marks, patched, overrides)
   }
 
   /// Every transaction of `transactions`, as it is.
   public init(_ transactions: [PurchaseTransaction]) {
-    self.init(transactions, positions: nil, patched: [], overrides: [])
+    self.init(transactions, positions: nil, marks: [], patched: [], overrides: [])
   }
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { positions?.count ?? data.count }
 
-  /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it, the
-  /// complement (`~`, negative) of its place in `patched`.
+  /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it (other
+  /// than by taking it as upgraded), the complement (`~`, negative) of its place in `patched`.
   @inlinable public func position(of index: Int) -> Int { positions.map { Int($0[index]) } ?? index }
+
+  /// Whether the known transaction at `index` is taken as upgraded though the data does not flag it.
+  @inlinable public func isMarkedUpgraded(at index: Int) -> Bool { !marks.isEmpty && marks[index] }
 
   /// What the moment changes in the known transaction at `index` (empty: it is the data's).
   @inlinable public func overrides(at index: Int) -> KnownOverrides {
     let p = position(of: index)
-    return p < 0 ? changes[~p] : []
+    return p < 0 ? changes[~p] : isMarkedUpgraded(at: index) ? .upgraded : []
   }
 
-  /// The known transaction at `index`, in place: the data's, or its patched copy when the moment changes it.
+  /// The known transaction at `index`: read in place, a copy only when it is taken as upgraded.
   @inlinable public subscript(index: Int) -> PurchaseTransaction {
+    _read {
+      if isMarkedUpgraded(at: index) {
+        var t = data[position(of: index)]
+        t.isUpgraded = true
+        yield t
+      } else {
+        yield self[unmarked: index]
+      }
+    }
+  }
+
+  /// The known transaction at `index` without its upgrade mark (`isMarkedUpgraded(at:)`): every field but
+  /// `isUpgraded` as known, read in place. One yield, so that it is inlined into a loop and nothing is retained
+  /// (`self[index]`'s two yields make a call per read): what loops over many transactions read.
+  @inlinable public subscript(unmarked index: Int) -> PurchaseTransaction {
     _read {
       let p = position(of: index)
       let array = p < 0 ? patched : data
@@ -188,7 +218,12 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
   }
 
   /// Whether the transaction at `index` is upgraded as known.
-  @inlinable public func isUpgraded(at index: Int) -> Bool { self[index].isUpgraded }
+  @inlinable public func isUpgraded(at index: Int) -> Bool {
+    isMarkedUpgraded(at: index) || self[unmarked: index].isUpgraded
+  }
+
+  /// The refund or revocation of the transaction at `index` as known.
+  @inlinable public func revocation(at index: Int) -> Revocation? { self[unmarked: index].revocation }
 }
 
 extension PurchaseHistory {

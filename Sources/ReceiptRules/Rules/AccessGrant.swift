@@ -117,6 +117,7 @@ struct GrantFields {
     let p = known.position(of: index)
     // A transaction the moment changes is read from its patched copy (a handful per history).
     self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)
+    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
 }
 
