@@ -107,15 +107,16 @@ struct GrantFields {
     (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
   }
 
-  /// The fields of the known history's transaction at `index`, as known (taken as upgraded included).
-  init(_ known: KnownHistory, at index: Int) {
-    self.init(known.transactions, at: index)
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  /// The fields of the known transaction at `index`, as known (what the moment changes applied).
+  init(_ known: KnownTransactions, at index: Int) {
+    self = known.data.withUnsafeBufferPointer { GrantFields(known, $0, at: index) }
   }
 
-  /// The same, `known.transactions` read through `all`.
-  init(_ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    self.init(all, at: index)
+  /// The same, `known.data` read through `data`.
+  init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    let p = known.position(of: index)
+    // A transaction the moment changes is read from its patched copy (a handful per history).
+    self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)
     if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
 }
