@@ -279,6 +279,42 @@ struct RuleFastPathTests {
     #expect(replaced > 20, "periods of other ownerships are replaced too")
   }
 
+  @Test func sharingContradictionsOnlyWhereTheCatalogHasAnUnshareableTypeGiveTheScansAnswer() throws {
+    var contradictions = 0
+    for (name, history, catalog) in try Self.histories() {
+      // The shape's catalog (consumables), none, one whose products can all be shared, one non-renewing.
+      let shareable = Catalog(
+        catalog.allProducts.map { p in
+          var p = p
+          if p.type == .consumable { p.type = .nonConsumable }
+          return p
+        })
+      var nonRenewing = shareable
+      if var first = shareable.allProducts.first {
+        first.type = .nonRenewing
+        nonRenewing.add(first)
+      }
+      for catalog in [catalog, Catalog(), shareable, nonRenewing] {
+        for time in Self.moments {
+          let known = knownHistory(of: history, at: time)
+          // The scan: every FAMILY_SHARED transaction's resolved type, one sentence per product.
+          var seen = Set<String>()
+          var scanned: [String] = []
+          for i in known.transactions.indices {
+            let t = known.transaction(at: i)
+            guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: catalog),
+              resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
+            else { continue }
+            scanned.append(catalogContradiction(t, resolved))
+          }
+          #expect(sharingContradictions(of: known, catalog: catalog) == scanned, "\(name) at \(time.iso8601)")
+          contradictions += scanned.count
+        }
+      }
+    }
+    #expect(contradictions > 20, "the shapes' catalogs contradict family sharing")
+  }
+
   @Test func entitlementsByProductIndexGiveEachEntitlementsOwnAnswer() throws {
     var upgradedAnswers = 0
     for (name, history, catalog) in try Self.histories() {

@@ -422,6 +422,11 @@ public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog,
 ///   - catalog: product facts the data does not carry.
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [String] {
+  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`): a
+  // catalog without one has nothing to contradict, and no transaction is read.
+  guard catalog.products.values.contains(where: { $0.type == .consumable || $0.type == .nonRenewing }) else {
+    return []
+  }
   var seen = Set<String>()
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
