@@ -160,23 +160,25 @@ public struct DatedPurchases: Sendable {
     var earliest = Int64.max
     // Whether every date is a whole number of hours, or of seconds, from the first: then the dates are packed
     // in those units, and the sort takes fewer passes (Apple's dates are mostly whole seconds).
-    var first: Int64?
+    let first = dates.lazy.compactMap { $0 }.first?.milliseconds ?? 0
     var wholeHours = true
     var wholeSeconds = true
-    for i in dates.indices {
-      guard let at = dates[i] else { continue }
-      if let last = order.last, last.at > at { inOrder = false }
-      earliest = min(earliest, at.milliseconds)
-      order.append(Purchase(at: at, index: i))
-      let apart = at.milliseconds &- (first ?? at.milliseconds)
-      if first == nil { first = at.milliseconds }
-      if wholeHours { wholeHours = apart % 3_600_000 == 0 }
-      if wholeSeconds, !wholeHours { wholeSeconds = apart % 1_000 == 0 }
+    var previous = Int64.min
+    var latest = Int64.min
+    dates.withUnsafeBufferPointer { dates in
+      for i in dates.indices {
+        guard let at = dates[i]?.milliseconds else { continue }
+        if previous > at { inOrder = false }
+        previous = at
+        earliest = min(earliest, at)
+        latest = max(latest, at)
+        order.append(Purchase(at: Timestamp(unchecked: at), index: i))
+        if wholeHours { wholeHours = (at &- first) % 3_600_000 == 0 }
+        if wholeSeconds, !wholeHours { wholeSeconds = (at &- first) % 1_000 == 0 }
+      }
     }
     guard !inOrder else { return order }
     let positionBits = UInt64(Int.bitWidth - dates.count.leadingZeroBitCount)
-    var latest = Int64.min
-    for p in order { latest = max(latest, p.at.milliseconds) }
     let (span, overflow) = latest.subtractingReportingOverflow(earliest)
     guard !overflow, positionBits < 64, UInt64(span) < (1 as UInt64) << (64 - positionBits) else {
       order.sort { ($0.at, $0.index) < ($1.at, $1.index) }
@@ -187,18 +189,23 @@ public struct DatedPurchases: Sendable {
     let unit: Int64 = wholeHours ? 3_600_000 : wholeSeconds ? 1_000 : 1
     var keys: [UInt64]
     switch unit {
-    case 3_600_000: keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 3_600_000) << positionBits }
-    case 1_000: keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 1_000) << positionBits }
-    default: keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits }
+    case 3_600_000:
+      keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 3_600_000) << positionBits | UInt64($0.index) }
+    case 1_000:
+      keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 1_000) << positionBits | UInt64($0.index) }
+    default: keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits | UInt64($0.index) }
     }
-    for j in keys.indices { keys[j] |= UInt64(order[j].index) }
     let units = UInt64(span / unit)
     let keyBits = positionBits + UInt64(UInt64.bitWidth - units.leadingZeroBitCount)
     if keys.count >= radixSortMinimum { radixSort(&keys, bits: Int(keyBits)) } else { keys.sort() }
-    for j in keys.indices {
-      let index = Int(keys[j] & positionMask)
-      let at = earliest &+ Int64(keys[j] >> positionBits) &* unit
-      order[j] = Purchase(at: Timestamp(unchecked: at), index: index)
+    keys.withUnsafeBufferPointer { keys in
+      order.withUnsafeMutableBufferPointer { order in
+        for j in keys.indices {
+          let index = Int(keys[j] & positionMask)
+          let at = earliest &+ Int64(keys[j] >> positionBits) &* unit
+          order[j] = Purchase(at: Timestamp(unchecked: at), index: index)
+        }
+      }
     }
     return order
   }
@@ -243,16 +250,31 @@ public struct DatedPurchases: Sendable {
     var keyCount = 0
     for k in keys where Int(k) >= keyCount { keyCount = Int(k) + 1 }
     var starts = [Int](repeating: 0, count: keyCount + 1)
-    for p in order where keys[p.index] >= 0 { starts[Int(keys[p.index]) + 1] += 1 }
-    for k in 0..<keyCount { starts[k + 1] += starts[k] }
-    var list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+    var list = [Purchase]()
     var ranks = [Int](repeating: -1, count: keys.count)
-    var next = starts
-    for p in order where keys[p.index] >= 0 {
-      let k = Int(keys[p.index])
-      list[next[k]] = p
-      ranks[p.index] = next[k]
-      next[k] += 1
+    // Through buffers (every key is below `keyCount`, every position below `keys.count`): the array
+    // subscripts' checks cost as much as the counting.
+    keys.withUnsafeBufferPointer { keys in
+      order.withUnsafeBufferPointer { order in
+        starts.withUnsafeMutableBufferPointer { starts in
+          for p in order where keys[p.index] >= 0 { starts[Int(keys[p.index]) + 1] += 1 }
+          for k in 0..<keyCount { starts[k + 1] += starts[k] }
+        }
+        list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+        var next = starts
+        list.withUnsafeMutableBufferPointer { list in
+          ranks.withUnsafeMutableBufferPointer { ranks in
+            next.withUnsafeMutableBufferPointer { next in
+              for p in order where keys[p.index] >= 0 {
+                let k = Int(keys[p.index])
+                list[next[k]] = p
+                ranks[p.index] = next[k]
+                next[k] += 1
+              }
+            }
+          }
+        }
+      }
     }
     return (list, starts, ranks)
   }
