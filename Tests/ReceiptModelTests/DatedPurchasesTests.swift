@@ -84,6 +84,11 @@ struct Seeded {
       let chain = Array(purchases.chainAfterItsPurchase(of: i))
       let after = Array(purchases.groupAfterItsPurchase(of: i))
       let from = Array(purchases.groupFromItsPurchase(of: i))
+      // The same purchases read in place: their first, and where they stand in the flat lists.
+      #expect(purchases.firstInChainAfterItsPurchase(of: i) == chain.first, "\(name): first in chain \(i)")
+      #expect(purchases.firstInGroupAfterItsPurchase(of: i) == after.first, "\(name): first in group \(i)")
+      #expect(Array(purchases.chainPurchases[purchases.chainRangeAfterItsPurchase(of: i)]) == chain, "\(name)")
+      #expect(Array(purchases.groupPurchases[purchases.groupRangeAfterItsPurchase(of: i)]) == after, "\(name)")
       guard let bought = dates[i] else {
         #expect(chain.isEmpty && after.isEmpty && from.isEmpty, "\(name): undated \(i)")
         continue
