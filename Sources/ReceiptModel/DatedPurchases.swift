@@ -510,6 +510,8 @@ public struct SharedKeyNumbering: Sendable {
 
   /// The number of `key`, a new one when it is new: `KeyNumbering.number(of:)`.
   public mutating func number(of key: String) -> Int {
+    // A String is two words on 64-bit platforms; on any other, straight to the text.
+    guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return numbering.number(of: key) }
     let (low, high) = unsafeBitCast(key, to: (UInt64, UInt64).self)
     let slot = Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> 56)
     if slots[slot].number >= 0, slots[slot].low == low, slots[slot].high == high { return slots[slot].number }
