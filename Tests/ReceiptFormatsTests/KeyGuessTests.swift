@@ -156,4 +156,50 @@ import Testing
       #expect(history.warnings.contains { $0.path == "latest_receipt_info[0].in_app_ownership_type" } == warned)
     }
   }
+
+  /// The guess itself (`KeyMatcher.readKey`): at a key that is the guessed name it steps past the key, so that the
+  /// `:` and the value read as after a scanned key; at any other key (another name, one byte off, longer, shorter,
+  /// escaped, cut off), for a name out of range or one holding a quote, it answers no and moves nothing. So the
+  /// guesses the tests above compare are taken where they should be, not all missed.
+  @Test func readKeyStepsOverExactlyTheGuessedName() throws {
+    let names = ["transaction_id", "product_id", "expires_date_ms", "a", "purchase_date_pst", "quantity", "q\"uote"]
+    let matcher = KeyMatcher(names)
+    /// Whether `guess` is read at the key written `key`, and then the member's value (nil on a miss).
+    func attempt(_ key: String, _ guess: Int) throws -> (hit: Bool, value: JSONValue?) {
+      try JSONReader.withReader(Array("{\(key):7}".utf8)) { reader in
+        try reader.beginObject()
+        guard try reader.beginKey() else { return (false, nil) }
+        let at = reader.offset
+        guard matcher.readKey(guess, from: &reader) else {
+          #expect(reader.offset == at, "a miss moves nothing: \(key) as \(guess)")
+          return (false, nil)
+        }
+        try reader.endKey()
+        return (true, try reader.readValue())
+      }
+    }
+    for (i, name) in names.enumerated() {
+      let written = String(
+        decoding: try JSONSerialization.data(withJSONObject: name, options: [.fragmentsAllowed]), as: UTF8.self)
+      let guessable = !name.contains("\"")
+      let exact = try attempt(written, i)
+      #expect(exact.hit == guessable, "\(name)")
+      if guessable { #expect(exact.value == .number("7"), "\(name)") }
+      for j in [-1, names.count, 63, 255] + names.indices.filter({ $0 != i }) {
+        #expect(try !attempt(written, j).hit, "\(name) as \(j)")
+      }
+      guard guessable else { continue }
+      let bytes = Array(name.utf8)
+      var changed = bytes
+      changed[changed.count - 1] ^= 0x01
+      let escaped = "\\u00" + String(bytes[0], radix: 16) + String(decoding: bytes.dropFirst(), as: UTF8.self)
+      let misses =
+        [
+          String(decoding: changed, as: UTF8.self), name + "x", String(name.dropLast()), escaped,
+        ].map { "\"\($0)\"" } + ["\"" + name]
+      for miss in misses {
+        #expect(try !attempt(miss, i).hit, "\(miss) as \(name)")
+      }
+    }
+  }
 }

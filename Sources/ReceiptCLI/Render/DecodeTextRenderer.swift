@@ -214,14 +214,14 @@ package enum DecodeTextRenderer {
     var ownershipText: TerminalText = ""
     var sources: TransactionSources?
     var sourcesText: TerminalText = ""
-    /// The product, ownership and sources values of `appendPlainTransactionBlock`, as `appendFieldValue` lays
-    /// them out (a product line is usually wrapped), by what each is made from: a receipt goes back and forth
-    /// among a few products and owners, which the one-value memos above miss at every change. At most 16 each.
-    var productLines: [(id: String, names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])] = []
+    /// The ownership and sources values of `appendPlainTransactionBlock`, as `appendFieldValue` lays them out,
+    /// by what each is made from: a receipt goes back and forth among a few owners and sources, which the
+    /// one-value memos above miss at every change. At most 16 each.
     var ownershipLines: [(ownership: Ownership, assumed: Bool, names: FieldVocabulary, bytes: [UInt8])] = []
     var sourcesLines: [(sources: TransactionSources, bytes: [UInt8])] = []
-    /// Every product line laid out, by product id: a receipt of hundreds of products cycles through more than the
-    /// 16 kept in order, and a product line costs thousands of instructions to make.
+    /// Every product line laid out (usually wrapped), by product id: a product line costs thousands of
+    /// instructions to make, and a receipt may cycle through hundreds of products. (A list of the last 16 looked
+    /// at first cost more in comparing ids than it saved in hashing them.)
     var productLinesByID: [String: [(names: FieldVocabulary, facts: ProductFacts, bytes: [UInt8])]] = [:]
 
     /// What a product type is resolved from besides the product (`resolveProductType`).
@@ -241,18 +241,11 @@ package enum DecodeTextRenderer {
       of t: PurchaseTransaction, catalog: Catalog, layout: TextLayout, valueIndent: Int
     ) -> [UInt8] {
       let facts = ProductFacts(stated: t.productType, hasExpiry: t.expiresDate != nil, ownership: t.ownership)
-      for line in productLines where line.id == t.productID && line.names === t.vocabulary && line.facts == facts {
-        return line.bytes
-      }
-      let bytes: [UInt8]
       if let found = productLinesByID[t.productID]?.first(where: { $0.names === t.vocabulary && $0.facts == facts }) {
-        bytes = found.bytes
-      } else {
-        bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
-        productLinesByID[t.productID, default: []].append((t.vocabulary, facts, bytes))
+        return found.bytes
       }
-      if productLines.count == 16 { productLines.removeFirst() }
-      productLines.append((t.productID, t.vocabulary, facts, bytes))
+      let bytes = Self.laidOut(product(of: t, catalog: catalog), layout: layout, valueIndent: valueIndent)
+      productLinesByID[t.productID, default: []].append((t.vocabulary, facts, bytes))
       return bytes
     }
 
@@ -359,12 +352,9 @@ package enum DecodeTextRenderer {
       out.appendNewline()
     }
     out.appendSpaces(2)
-    if TerminalSafeText.isPrintableASCII(t.transactionID, allowingNewline: false) {
-      out.append(literal: "Transaction ")
-      out.append(TerminalText(t.transactionID))
-    } else {
-      out.append("Transaction \(t.transactionID)" as TerminalText)
-    }
+    // The id sanitised alone is what interpolating it sanitises: the literal has nothing to escape.
+    out.append(literal: "Transaction ")
+    out.append(TerminalText(t.transactionID))
     out.appendNewline()
     label(.product)
     out.append(built: repeated.productLine(of: t, catalog: catalog, layout: layout, valueIndent: valueIndent))
@@ -386,15 +376,9 @@ package enum DecodeTextRenderer {
       label(.expires)
       date(e)
     }
-    var flags: [String] = []
-    if t.offer?.isFreeTrial == true { flags.append("free trial") }
-    if let offer = t.offer, let pricing = offer.pricing, pricing != .freeTrial {
-      flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
-    }
-    if t.isUpgraded { flags.append("upgraded") }
-    if !flags.isEmpty {
+    if let flags = flags(of: t) {
       label(.flags)
-      input(flags.joined(separator: ", "))
+      input(flags)
     }
     if let q = t.quantity, q != 1 {
       label(.quantity)
@@ -411,29 +395,29 @@ package enum DecodeTextRenderer {
 
   /// The labels of `appendPlainTransactionBlock`, each with its row's indent before it and padding after it
   /// (4 and 14 columns, as `appendFields` lays out labels of 12 characters or fewer), made once.
-  enum Label {
+  enum Label: Int, CaseIterable {
     case product, entitlements, ownership, originalID, purchased, expires, flags, quantity, group, from
 
-    var prefix: [UInt8] {
+    var name: String {
       switch self {
-      case .product: Self.prefixes[0]
-      case .entitlements: Self.prefixes[1]
-      case .ownership: Self.prefixes[2]
-      case .originalID: Self.prefixes[3]
-      case .purchased: Self.prefixes[4]
-      case .expires: Self.prefixes[5]
-      case .flags: Self.prefixes[6]
-      case .quantity: Self.prefixes[7]
-      case .group: Self.prefixes[8]
-      case .from: Self.prefixes[9]
+      case .product: "Product"
+      case .entitlements: "Entitlements"
+      case .ownership: "Ownership"
+      case .originalID: "Original ID"
+      case .purchased: "Purchased"
+      case .expires: "Expires"
+      case .flags: "Flags"
+      case .quantity: "Quantity"
+      case .group: "Group"
+      case .from: "From"
       }
     }
 
-    static let prefixes: [[UInt8]] = [
-      "Product", "Entitlements", "Ownership", "Original ID", "Purchased", "Expires", "Flags", "Quantity", "Group",
-      "From",
-    ].map { name in
-      Array(repeating: 0x20, count: 4) + Array(name.utf8) + Array(repeating: 0x20, count: 14 - name.utf8.count)
+    var prefix: [UInt8] { Self.prefixes[rawValue] }
+
+    private static let prefixes: [[UInt8]] = allCases.map { label in
+      let name = Array(label.name.utf8)
+      return Array(repeating: 0x20, count: 4) + name + Array(repeating: 0x20, count: 14 - name.count)
     }
   }
 
@@ -461,13 +445,7 @@ package enum DecodeTextRenderer {
       rows.append(("Cancelled", TerminalText(revocation.date.iso8601 + (revocation.reason.map(reasonText) ?? ""))))
       if let type = revocation.type { rows.append(("Revocation", TerminalText(type))) }
     }
-    var flags: [String] = []
-    if t.offer?.isFreeTrial == true { flags.append("free trial") }
-    if let offer = t.offer, let pricing = offer.pricing, pricing != .freeTrial {
-      flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
-    }
-    if t.isUpgraded { flags.append("upgraded") }
-    if !flags.isEmpty { rows.append(("Flags", TerminalText(flags.joined(separator: ", ")))) }
+    if let flags = flags(of: t) { rows.append(("Flags", TerminalText(flags))) }
     if let q = t.quantity, q != 1 { rows.append(("Quantity", "\(q)")) }
     if let g = t.subscriptionGroup { rows.append(("Group", TerminalText(g))) }
     if let offer = t.offer, let id = offer.identifier { rows.append(("\(offerLabel(offer.kind))", TerminalText(id))) }
@@ -477,6 +455,17 @@ package enum DecodeTextRenderer {
     out.append(layout.paint("Transaction \(t.transactionID)", .bold))
     out.appendNewline()
     layout.appendFields(rows, indent: 4, minimumLabelWidth: 14, to: &out)
+  }
+
+  /// The Flags row's value (free trial, intro or offer price, upgraded); nil when none applies.
+  static func flags(of t: PurchaseTransaction) -> String? {
+    var flags: [String] = []
+    if t.offer?.isFreeTrial == true { flags.append("free trial") }
+    if let offer = t.offer, let pricing = offer.pricing, pricing != .freeTrial {
+      flags.append(offer.usesIntroductoryOffer ? "intro price" : "offer price")
+    }
+    if t.isUpgraded { flags.append("upgraded") }
+    return flags.isEmpty ? nil : flags.joined(separator: ", ")
   }
 
   /// A row per named field (`Type 1707  3 (product_type, not relied on)`), and one listing the undocumented

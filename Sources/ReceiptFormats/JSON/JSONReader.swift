@@ -237,7 +237,7 @@ public struct JSONReader {
   @inline(__always)
   mutating func skipKey(ifItIs name: UnsafePointer<UInt8>, count: Int) -> Bool {
     guard end &- pos > count &+ 1, buf[pos &+ 1 &+ count] == UInt8(ascii: "\""), let base = buf.baseAddress,
-      KeyMatcher.equal(base + (pos &+ 1), name, count)
+      bytesEqual(base + (pos &+ 1), name, count: count)
     else { return false }
     pos &+= count &+ 2
     return true

@@ -73,37 +73,12 @@ public struct KeyMatcher: Sendable {
           if candidate < 0 { return nil }
           if lengths[candidate] == key.count {
             guard let a = all.baseAddress, let b = key.baseAddress else { return candidate }
-            if KeyMatcher.equal(a + starts[candidate], b, key.count) { return candidate }
+            if bytesEqual(a + starts[candidate], b, count: key.count) { return candidate }
           }
           slot = (slot + 1) & mask
         }
       }
     }
-  }
-
-  /// Whether `count` bytes at `a` and `b` are equal: eight at a time (the last word overlapping the one before),
-  /// inline, since keys are a few words long and a call to `memcmp` per key costs more than comparing them.
-  @inline(__always)
-  static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    guard count >= 8 else {
-      var i = 0
-      while i < count {
-        if a[i] != b[i] { return false }
-        i &+= 1
-      }
-      return true
-    }
-    let ra = UnsafeRawPointer(a)
-    let rb = UnsafeRawPointer(b)
-    var i = 0
-    while i &+ 8 < count {
-      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-        return false
-      }
-      i &+= 8
-    }
-    return ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-      == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   }
 
   /// At a key's opening quote: whether the key is name `index` (any Int; out of range is no), stepping past the
@@ -117,9 +92,6 @@ public struct KeyMatcher: Sendable {
       return reader.skipKey(ifItIs: base + start, count: length)
     }
   }
-
-  /// How many names the matcher knows.
-  var count: Int { lengths.count }
 
   /// The index of a key read by `reader`, unescaping it first when needed.
   public func index(of key: JSONStringToken, in reader: JSONReader) -> Int? {

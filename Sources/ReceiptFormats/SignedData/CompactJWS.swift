@@ -43,29 +43,12 @@ public enum CompactJWS {
     var payload: [UInt8] = []
     var signature: [UInt8] = []
 
-    init() {}
-
-    init(segment: [UInt8], header: JWSHeader?) {
-      self.segment = segment
-      self.header = header
-    }
-
     /// The header held for exactly these segment bytes.
     func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
       guard let header, bytes.count == segment.count else { return nil }
       let same = segment.withUnsafeBufferPointer { held in
         guard let a = held.baseAddress, let b = bytes.baseAddress else { return held.count == 0 }
-        var i = 0
-        while held.count &- i >= 8 {
-          let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
-          if x != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
-          i &+= 8
-        }
-        while i < held.count {
-          if a[i] != b[i] { return false }
-          i &+= 1
-        }
-        return true
+        return bytesEqual(a, b, count: held.count)
       }
       return same ? header : nil
     }

@@ -138,6 +138,15 @@ enum PayloadDecoding {
     _ bytes: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
     checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
+    try decode(bytes, expected: expected, base: base, strict: strict, checks: checks, typedPassTried: false)
+  }
+
+  /// `decode`, its one typed pass skipped when the caller tried that pass already (`decode(_:as:)`) and it did
+  /// not settle the kind: it would fail the same way again.
+  private static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
+    checks: JWSChecks?, typedPassTried: Bool
+  ) throws(SignedDataError) -> (SignedPayload, carried: [SignedDataError]) {
     do {
       return try JSONReader.withReader(buffer: bytes) { reader in
         // Nested signatures checked by a pass that is then read again are checked again: forget the first.
@@ -145,7 +154,7 @@ enum PayloadDecoding {
         // When the place gives the kind, one typed pass usually settles it: another kind's markers could only
         // be among the keys it did not know. Anything else (a failure, such a marker, very many unknown keys)
         // is read again the two-pass way below, so errors and their order are the same either way.
-        if let expected, oneTypedPassSuffices.contains(expected),
+        if !typedPassTried, let expected, oneTypedPassSuffices.contains(expected),
           let (payload, carried) = try? readTyped(expected, reader, base: base, strict: strict, checks: checks),
           onePassSettles(payload.unreadKeys)
         {
@@ -175,12 +184,13 @@ enum PayloadDecoding {
   }
 
   /// Decodes `bytes` as the payload kind its place gives, `P`, straight into `P`: one typed pass, as `decode`
-  /// tries first, and where that does not settle it `decode` itself, the payload then taken out. The same answer
-  /// and errors as `decode(_:expected: P.kind, ...)`.
+  /// tries first, and where that does not settle it the rest of `decode`, the payload then taken out. The same
+  /// answer and errors as `decode(_:expected: P.kind, ...)`.
   static func decode<P: PlacedPayload>(
     _ bytes: UnsafeBufferPointer<UInt8>, as type: P.Type, base: LazyPath, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (P, carried: [SignedDataError]) {
-    if oneTypedPassSuffices.contains(P.kind) {
+    let typedPassTried = oneTypedPassSuffices.contains(P.kind)
+    if typedPassTried {
       let checked = checks?.tally
       let typed = try? JSONReader.withReader(buffer: bytes) { reader -> (P, [SignedDataError])? in
         var r = PayloadReading(reader: reader, base: base, strict: strict)
@@ -193,7 +203,8 @@ enum PayloadDecoding {
       if let typed = typed ?? nil { return typed }
       if let checked { checks?.forget(since: checked) }
     }
-    let (payload, carried) = try decode(bytes, expected: P.kind, base: base, strict: strict, checks: checks)
+    let (payload, carried) = try decode(
+      bytes, expected: P.kind, base: base, strict: strict, checks: checks, typedPassTried: typedPassTried)
     guard let typed = P.taken(from: payload) else {
       throw SignedDataError(.kindMismatch, path: base.text, detail: "expected \(P.kind.noun)")
     }

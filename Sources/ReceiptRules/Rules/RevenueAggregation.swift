@@ -287,7 +287,8 @@ public struct RevenueReport: Sendable {
       dayKeysGrouping = grouping
     }
     if day == lastDay { return lastDayKey }
-    // Days within `daySlotCount` of the first one asked about are found by an array read; others are hashed.
+    // Days within `daySlotCount / 2` either side of the first one asked about are found by an array read;
+    // others are hashed.
     if daySlots.isEmpty {
       daySlotBase = day - Int64(Self.daySlotCount / 2)
       daySlots = [Int32](repeating: -1, count: Self.daySlotCount)
@@ -614,60 +615,28 @@ extension RevenueLedger {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
     guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
-    // Chains and groups numbered (no key hashed per transaction), the dated purchases sorted by date once, and
-    // read latest first: each chain's and group's earliest purchase so far is then the first one after any
-    // earlier date (a pass over the group per upgrade was quadratic on a batch whose customers share their app's
-    // groups). RuleFastPathTests compares the scan.
+    // Chains and groups numbered (no key hashed per transaction) and the purchases indexed by date as the known
+    // history's are (`DatedPurchases`): the replacing purchase is read from where the upgraded one stands in its
+    // chain and group, as `UpgradeMoments` reads it (a pass over the group per upgrade was quadratic on a batch
+    // whose customers share their app's groups). RuleFastPathTests compares the scan.
     var chains = ChainNumbering()
     var groups = KeyNumbering()
-    var dated: [(at: Timestamp, position: Int, chain: Int, group: Int)] = []
-    dated.reserveCapacity(positions.count)
+    var chainNumbers: [Int32] = []
+    var groupNumbers: [Int32] = []
+    chainNumbers.reserveCapacity(positions.count)
+    groupNumbers.reserveCapacity(positions.count)
     for i in positions {
-      guard let at = purchaseDate(at: i) else { continue }
-      let group = subscriptionGroup(at: i).map { groups.number(of: $0) } ?? -1
-      dated.append((at, i, chainNumber(at: i, in: &chains), group))
+      chainNumbers.append(Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
+      groupNumbers.append(subscriptionGroup(at: i).map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
     }
-    let order = Self.byDate(dated.map(\.at))
-    var chainFirst = [Timestamp?](repeating: nil, count: chains.count)
-    var groupFirst = [Timestamp?](repeating: nil, count: groups.count)
+    let purchases = DatedPurchases(chainNumbers: chainNumbers, groupNumbers: groupNumbers) { purchaseDate(at: $0) }
     var moments: [Int: Timestamp] = [:]
-    var end = order.count
-    while end > 0 {
-      // The purchases bought at one moment: none of them is after another, so they are asked about first.
-      var start = end - 1
-      while start > 0, dated[order[start - 1]].at == dated[order[end - 1]].at { start -= 1 }
-      for k in start..<end where isUpgraded(at: dated[order[k]].position) {
-        let p = dated[order[k]]
-        let inChain = chainFirst[p.chain]
-        let inGroup = p.group >= 0 ? groupFirst[p.group] : nil
-        if let inChain, let inGroup {
-          moments[p.position] = min(inChain, inGroup)
-        } else {
-          moments[p.position] = inChain ?? inGroup
-        }
-      }
-      for k in start..<end {
-        let p = dated[order[k]]
-        chainFirst[p.chain] = p.at
-        if p.group >= 0 { groupFirst[p.group] = p.at }
-      }
-      end = start
+    for i in positions where isUpgraded(at: i) {
+      let inChain = purchases.chainAfterItsPurchase(of: i).first?.at
+      let inGroup = purchases.groupAfterItsPurchase(of: i).first?.at
+      if let earliest = inChain.map({ c in inGroup.map { min(c, $0) } ?? c }) ?? inGroup { moments[i] = earliest }
     }
     return moments
-  }
-
-  /// The indices of `dates` in date order (equal dates in any order). When the dates span less than 2^43
-  /// milliseconds (278 years) and there are fewer than 2^20, each is one integer, its offset from the earliest
-  /// above its index, and plain integers are sorted: several times cheaper than sorting by a comparison closure.
-  static func byDate(_ dates: [Timestamp]) -> [Int] {
-    guard let earliest = dates.min()?.milliseconds, let latest = dates.max()?.milliseconds else { return [] }
-    let (span, overflow) = latest.subtractingReportingOverflow(earliest)
-    guard !overflow, span < 1 << 43, dates.count < 1 << 20 else {
-      return dates.indices.sorted { dates[$0] < dates[$1] }
-    }
-    var keys = dates.indices.map { UInt64(dates[$0].milliseconds &- earliest) << 20 | UInt64($0) }
-    keys.sort()
-    return keys.map { Int($0 & 0xF_FFFF) }
   }
 }
 

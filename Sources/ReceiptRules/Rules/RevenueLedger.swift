@@ -343,20 +343,9 @@ public struct RevenueLedger: Sendable {
   /// Which of `count` parts the subscription chain of the transaction at `position` goes to: from FNV-1a of the
   /// chain id's text, so that a chain's transactions, however kept, go to one part, and no index is built.
   func chainPart(at position: Int, of count: Int) -> Int {
-    func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-      var hash: UInt32 = 2_166_136_261
-      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-      return hash
-    }
-    func fnv(text: String) -> UInt32 {
-      // A native string's bytes in place; another is copied to be read so.
-      if let hash = text.utf8.withContiguousStorageIfAvailable(fnv) { return hash }
-      var text = text
-      return text.withUTF8(fnv)
-    }
     let hash: UInt32
     if position < firstDocument.count {
-      hash = fnv(text: firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
+      hash = fnv1a(firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
     } else {
       let e = entries[position - firstDocument.count]
       switch e.originalID ?? e.id {
@@ -370,9 +359,9 @@ public struct RevenueLedger: Sendable {
             buffer[at] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
             rest /= 10
           } while rest > 0 && at > 0
-          return fnv(UnsafeBufferPointer(rebasing: buffer[at...]))
+          return fnv1a(UnsafeBufferPointer(rebasing: buffer[at...]))
         }
-      case .text(let k): hash = fnv(text: texts[k])
+      case .text(let k): hash = fnv1a(texts[k])
       }
     }
     // The high bits of a multiplicative mix: FNV's low bits alone follow the last byte.

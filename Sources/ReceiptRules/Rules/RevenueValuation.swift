@@ -14,25 +14,23 @@ func sameBytes(_ a: String, _ b: String) -> Bool {
     b.utf8.withContiguousStorageIfAvailable { y -> Bool in
       guard x.count == y.count else { return false }
       guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
-      // Eight bytes at a time, then the rest.
-      let (rawP, rawQ) = (UnsafeRawPointer(p), UnsafeRawPointer(q))
-      var i = 0
-      while i + 8 <= x.count {
-        if rawP.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          != rawQ.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        {
-          return false
-        }
-        i += 8
-      }
-      while i < x.count {
-        if p[i] != q[i] { return false }
-        i += 1
-      }
-      return true
+      return bytesEqual(p, q, count: x.count)
     }
   }
   return same.flatMap { $0 } ?? false
+}
+
+/// FNV-1a (32 bits) of `bytes`: the catalog lookup's slot and revenue's part of a subscription chain.
+func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+  var hash: UInt32 = 2_166_136_261
+  for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+  return hash
+}
+
+/// FNV-1a of `text`'s UTF-8 bytes, a native string's read in place (the view's iterator costs several times more
+/// a byte).
+func fnv1a(_ text: String) -> UInt32 {
+  text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
 }
 
 /// An amount of one currency in its minor units (cents for USD, yen for JPY).
@@ -189,14 +187,5 @@ struct CatalogLookup {
   }
 
   /// FNV-1a of the id's UTF-8 bytes, cut to a slot.
-  static func slot(of id: String) -> Int {
-    func fnv<S: Sequence<UInt8>>(_ bytes: S) -> UInt32 {
-      var hash: UInt32 = 2_166_136_261
-      for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-      return hash
-    }
-    // A native string's bytes in place; the view's iterator costs several times more a byte.
-    let hash = id.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(id.utf8)
-    return Int(hash % UInt32(slotCount))
-  }
+  static func slot(of id: String) -> Int { Int(fnv1a(id) % UInt32(slotCount)) }
 }
