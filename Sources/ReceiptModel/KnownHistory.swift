@@ -75,6 +75,7 @@ public struct KnownHistory: Sendable {
     var positions = kept.map { $0.map { Int32($0) } }
     var marks: [Bool] = []
     var patched: [PurchaseTransaction] = []
+    var patchedAt: [Int] = []
     var changes: [KnownOverrides] = []
     for k in 0..<count {
       let i = kept?[k] ?? k
@@ -90,10 +91,11 @@ public struct KnownHistory: Sendable {
       var t = all[i]
       o.apply(to: &t)
       patched.append(t)
+      patchedAt.append(i)
       changes.append(o)
     }
     transactions = KnownTransactions(
-      all, positions: positions, marks: marks, patched: patched, overrides: changes)
+      all, positions: positions, marks: marks, patched: patched, at: patchedAt, overrides: changes)
     guard let kept, kept.count < all.count else {
       self.purchases = purchases
       return
@@ -166,21 +168,29 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
   @usableFromInline let marks: [Bool]
   /// What the moment changes in each of `patched`.
   @usableFromInline let changes: [KnownOverrides]
+  /// The position in `data` of each of `patched`.
+  @usableFromInline let patchedAt: [Int]
 
   init(
     _ data: [PurchaseTransaction], positions: [Int32]?, marks: [Bool], patched: [PurchaseTransaction],
-    overrides: [KnownOverrides]
+    at patchedAt: [Int], overrides: [KnownOverrides]
   ) {
-    (self.data, self.positions, self.marks, self.patched, changes) = (data, positions, marks, patched, overrides)
+    (self.data, self.positions, self.marks, self.patched) = (data, positions, marks, patched)
+    (self.patchedAt, changes) = (patchedAt, overrides)
   }
 
   /// Every transaction of `transactions`, as it is.
   public init(_ transactions: [PurchaseTransaction]) {
-    self.init(transactions, positions: nil, marks: [], patched: [], overrides: [])
+    self.init(transactions, positions: nil, marks: [], patched: [], at: [], overrides: [])
   }
+
+  public typealias Index = Int
+  // A range, not `DefaultIndices` (which holds a copy of the collection: four arrays retained per loop).
+  public typealias Indices = Range<Int>
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { positions?.count ?? data.count }
+  public var indices: Range<Int> { 0..<endIndex }
 
   /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it (other
   /// than by taking it as upgraded), the complement (`~`, negative) of its place in `patched`.
@@ -195,37 +205,47 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
     return p < 0 ? changes[~p] : isMarkedUpgraded(at: index) ? .upgraded : []
   }
 
+  /// The position in `data` of the known transaction at `index`, patched or not.
+  @inlinable public func dataPosition(of index: Int) -> Int {
+    let p = position(of: index)
+    return p < 0 ? patchedAt[~p] : p
+  }
+
   /// The known transaction at `index`: read in place, a copy only when it is taken as upgraded.
   @inlinable public subscript(index: Int) -> PurchaseTransaction {
     _read {
-      if isMarkedUpgraded(at: index) {
-        var t = data[position(of: index)]
+      let p = position(of: index)
+      if p < 0 {
+        yield patched[~p]
+      } else if isMarkedUpgraded(at: index) {
+        var t = data[p]
         t.isUpgraded = true
         yield t
       } else {
-        yield self[unmarked: index]
+        yield data[p]
       }
     }
   }
 
-  /// The known transaction at `index` without its upgrade mark (`isMarkedUpgraded(at:)`): every field but
-  /// `isUpgraded` as known, read in place. One yield, so that it is inlined into a loop and nothing is retained
-  /// (`self[index]`'s two yields make a call per read): what loops over many transactions read.
-  @inlinable public subscript(unmarked index: Int) -> PurchaseTransaction {
-    _read {
-      let p = position(of: index)
-      let array = p < 0 ? patched : data
-      yield array[p < 0 ? ~p : p]
-    }
+  /// The data's transaction at known index `index`, as the data states it: every field as known but
+  /// `isUpgraded` and `revocation`, which the moment can change (read them with `isUpgraded(at:)` and
+  /// `revocation(at:)`). In place and with one yield, so that it is inlined into a loop and nothing is retained
+  /// (`self[index]`'s several yields make a call per read): what loops over many transactions read.
+  @inlinable public subscript(stated index: Int) -> PurchaseTransaction {
+    _read { yield data[dataPosition(of: index)] }
   }
 
   /// Whether the transaction at `index` is upgraded as known.
   @inlinable public func isUpgraded(at index: Int) -> Bool {
-    isMarkedUpgraded(at: index) || self[unmarked: index].isUpgraded
+    let p = position(of: index)
+    return p < 0 ? patched[~p].isUpgraded : isMarkedUpgraded(at: index) || data[p].isUpgraded
   }
 
   /// The refund or revocation of the transaction at `index` as known.
-  @inlinable public func revocation(at index: Int) -> Revocation? { self[unmarked: index].revocation }
+  @inlinable public func revocation(at index: Int) -> Revocation? {
+    let p = position(of: index)
+    return p < 0 ? patched[~p].revocation : data[p].revocation
+  }
 }
 
 extension PurchaseHistory {

@@ -89,11 +89,12 @@ struct KnownViewTests {
             #expect(known.isUpgraded == copied.isUpgraded && view.isUpgraded(at: i) == copied.isUpgraded)
             #expect(known.revocation == copied.revocation && known.ownership == copied.ownership)
             #expect(view.transaction(at: i) == copied)
-            // Without its upgrade mark: the same but for `isUpgraded`, which the mark sets.
-            var unmarked = view.transactions[unmarked: i]
-            #expect(!(view.transactions.isMarkedUpgraded(at: i) && unmarked.isUpgraded))
-            if view.transactions.isMarkedUpgraded(at: i) { unmarked.isUpgraded = true }
-            #expect(unmarked == copied, "\(what): transaction \(i) without its mark")
+            // As the data states it: the data's transaction, the same but for what the moment changes.
+            var stated = view.transactions[stated: i]
+            #expect(stated == history.transactions[view.transactions.dataPosition(of: i)])
+            #expect(view.transactions.revocation(at: i) == copied.revocation, "\(what): transaction \(i)")
+            (stated.isUpgraded, stated.revocation) = (copied.isUpgraded, copied.revocation)
+            #expect(stated == copied, "\(what): transaction \(i) as stated")
             // As the rules read it: field by field, and as a considered transaction.
             let fields = GrantFields(view.transactions, at: i)
             #expect(

@@ -99,7 +99,7 @@ struct GrantFields {
 
   /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
   /// whole on the way (every field retained and released).
-  init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+  @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
     // Checked as the array's subscript is.
     precondition(index >= 0 && index < all.count, "Index out of range")
     (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
@@ -109,11 +109,15 @@ struct GrantFields {
 
   /// The fields of the known transaction at `index`, as known (what the moment changes applied).
   init(_ known: KnownTransactions, at index: Int) {
-    self = known.data.withUnsafeBufferPointer { GrantFields(known, $0, at: index) }
+    let p = known.position(of: index)
+    // Only the position goes into the closure: `known` captured would be copied (four arrays retained).
+    self =
+      p < 0 ? GrantFields(known.patched, at: ~p) : known.data.withUnsafeBufferPointer { GrantFields($0, at: p) }
+    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
 
   /// The same, `known.data` read through `data`.
-  init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+  @inline(__always) init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
     let p = known.position(of: index)
     // A transaction the moment changes is read from its patched copy (a handful per history).
     self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)

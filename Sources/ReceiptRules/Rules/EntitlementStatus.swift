@@ -48,6 +48,14 @@ public struct ConsideredTransaction: Hashable, Sendable {
     }
   }
 
+  /// `transaction`, copied once, for a caller that keeps it: from another module, `let t = transaction` is a
+  /// coroutine call and an allocation, and two copies of a transaction taken as upgraded.
+  public func copiedTransaction() -> PurchaseTransaction {
+    var t = transactions[position]
+    if markedUpgraded { t.isUpgraded = true }
+    return t
+  }
+
   // Fields the rules read of every considered transaction, read in place (none of them is marked).
   var purchaseDate: Timestamp? { transactions[position].purchaseDate }
   var expiresDate: Timestamp? { transactions[position].expiresDate }
@@ -158,7 +166,7 @@ public func entitlementStatus(
   let all = history.transactions
   // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
   return entitlementStatus(
-    definition, considering: all.indices.filter { definition.productIDs.contains(all[unmarked: $0].productID) },
+    definition, considering: all.indices.filter { definition.productIDs.contains(all[stated: $0].productID) },
     history: history, catalog: catalog,
     upgradeTarget: { upgradeTarget(of: all[$0], in: history, excluding: $1) },
     continuation: { subscriptionContinuation(of: all[$0], in: history, outside: $1) })
@@ -323,11 +331,11 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
   var target: (String, Timestamp)?
   let all = history.transactions
   for i in all.indices
-  where all[unmarked: i].subscriptionGroup == group && !products.contains(all[unmarked: i].productID) {
-    let at = all[unmarked: i].purchaseDate ?? bought
+  where all[stated: i].subscriptionGroup == group && !products.contains(all[stated: i].productID) {
+    let at = all[stated: i].purchaseDate ?? bought
     guard at >= bought else { continue }
     if let current = target, current.1 <= at { continue }
-    target = (all[unmarked: i].productID, at)
+    target = (all[stated: i].productID, at)
   }
   return target?.0
 }
@@ -338,20 +346,20 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
 /// data's order on a tie.
 func upgradeTarget(ofTransactionAt index: Int, in history: KnownHistory, excluding products: [String]) -> String? {
   let all = history.transactions
-  guard all[unmarked: index].subscriptionGroup != nil, let bought = all[unmarked: index].purchaseDate else {
+  guard all[stated: index].subscriptionGroup != nil, let bought = all[stated: index].purchaseDate else {
     return nil
   }
   let purchases = history.purchases
-  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[unmarked: $0.index].productID) }
+  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[stated: $0.index].productID) }
   let firstUndated = purchases.undated(inGroup: Int(purchases.groupNumbers[index])).first {
-    !products.contains(all[unmarked: $0].productID)
+    !products.contains(all[stated: $0].productID)
   }
   switch (dated, firstUndated) {
   case (nil, nil): return nil
-  case (let d?, nil): return all[unmarked: d.index].productID
-  case (nil, let u?): return all[unmarked: u].productID
+  case (let d?, nil): return all[stated: d.index].productID
+  case (nil, let u?): return all[stated: u].productID
   case (let d?, let u?):
-    return d.at == bought && d.index < u ? all[unmarked: d.index].productID : all[unmarked: u].productID
+    return d.at == bought && d.index < u ? all[stated: d.index].productID : all[stated: u].productID
   }
 }
 
@@ -380,7 +388,7 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
   var productNumber: [String: Int] = [:]
   for product in known.purchases.productsInOrder {
     if let first = known.purchases.positions(ofProduct: product).first {
-      productNumber[all[unmarked: first].productID] = product
+      productNumber[all[stated: first].productID] = product
     }
   }
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
@@ -397,7 +405,7 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
       continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
         let next = known.purchases.chainAfterItsPurchase(of: i).first {
-          !products.contains(all[unmarked: $0.index].productID)
+          !products.contains(all[stated: $0.index].productID)
         }
         return next.map { all[$0.index] }
       })
@@ -431,11 +439,13 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
   let all = known.transactions
-  for i in all.indices where all[unmarked: i].ownership == .familyShared {
-    guard let resolved = resolveProductType(of: GrantFields(all, at: i), catalog: catalog),
-      resolved.catalogContradictsSharing, seen.insert(all[unmarked: i].productID).inserted
-    else { continue }
-    sentences.append(catalogContradiction(all[i], resolved))
+  all.data.withUnsafeBufferPointer { data in
+    for i in all.indices where all[stated: i].ownership == .familyShared {
+      guard let resolved = resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog),
+        resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
+      else { continue }
+      sentences.append(catalogContradiction(all[i], resolved))
+    }
   }
   return sentences
 }

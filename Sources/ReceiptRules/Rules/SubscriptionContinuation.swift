@@ -17,8 +17,8 @@ func subscriptionContinuation(
   // By index, read in place: only the one returned is copied.
   let all = history.transactions
   var first: (index: Int, at: Timestamp)?
-  for i in all.indices where all[unmarked: i].chainID == chain && !products.contains(all[unmarked: i].productID) {
-    guard let at = all[unmarked: i].purchaseDate, at > bought else { continue }
+  for i in all.indices where all[stated: i].chainID == chain && !products.contains(all[stated: i].productID) {
+    guard let at = all[stated: i].purchaseDate, at > bought else { continue }
     if let f = first, f.at <= at { continue }
     first = (i, at)
   }

@@ -83,17 +83,17 @@ public struct SubscriptionGroups: Sendable {
     // each transaction would retain and release every field.
     var groupsOfProduct: [String: Set<String>] = [:]
     for i in transactions.indices {
-      let productID = transactions[unmarked: i].productID
-      if let group = transactions[unmarked: i].subscriptionGroup {
+      let productID = transactions[stated: i].productID
+      if let group = transactions[stated: i].subscriptionGroup {
         if groupsOfProduct[productID, default: []].insert(group).inserted { union("p:\(productID)", "r:\(group)") }
         placedByID.insert(productID)
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
       guard resolveProductType(of: GrantFields(transactions, at: i), catalog: catalog)?.type == .autoRenewable
       else { continue }
-      let chain = transactions[unmarked: i].chainID
+      let chain = transactions[stated: i].chainID
       if chains[productID, default: []].insert(chain).inserted { union("p:\(productID)", "o:\(chain)") }
-      chainField[productID] = transactions[unmarked: i].vocabulary.originalTransactionID
+      chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
     }
     for node in parent.keys {
       let root = find(node)
