@@ -49,9 +49,9 @@ public struct DatedPurchases: Sendable {
 
   /// Indexes a history's transactions (positions are their indices).
   public init(_ transactions: [PurchaseTransaction]) {
-    var chains = KeyNumbering()
-    var groups = KeyNumbering()
-    var products = KeyNumbering()
+    var chains = SharedKeyNumbering()
+    var groups = SharedKeyNumbering()
+    var products = SharedKeyNumbering()
     var chainNumbers: [Int32] = []
     var groupNumbers: [Int32] = []
     var productNumbers: [Int32] = []
@@ -59,10 +59,13 @@ public struct DatedPurchases: Sendable {
     groupNumbers.reserveCapacity(transactions.count)
     productNumbers.reserveCapacity(transactions.count)
     // Through the buffer: an array element read field by field can be copied whole on the way (every field
-    // retained and released).
+    // retained and released). `transactions` holds every key until the numbering is done, as
+    // `SharedKeyNumbering` needs.
     transactions.withUnsafeBufferPointer { all in
       for i in all.indices {
-        chainNumbers.append(Int32(truncatingIfNeeded: chains.number(of: all[i].chainID)))
+        let chain =
+          all[i].originalTransactionID.map { chains.number(of: $0) } ?? chains.number(of: all[i].transactionID)
+        chainNumbers.append(Int32(truncatingIfNeeded: chain))
         groupNumbers.append(all[i].subscriptionGroup.map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
         productNumbers.append(Int32(truncatingIfNeeded: products.number(of: all[i].productID)))
       }
@@ -107,19 +110,18 @@ public struct DatedPurchases: Sendable {
   }
 
   private init(
-    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32], byChain: [Purchase], chainStarts: [Int],
-    byGroup: [Purchase], groupStarts: [Int], undatedByGroup: [Int], undatedStarts: [Int], latestPurchase: Timestamp?
+    chainNumbers: [Int32], groupNumbers: [Int32], productNumbers: [Int32],
+    products: (byProduct: [Int], starts: [Int], inOrder: [Int]),
+    chains: (list: [Purchase], starts: [Int], ranks: [Int]),
+    groups: (list: [Purchase], starts: [Int], ranks: [Int]), undatedByGroup: [Int], undatedStarts: [Int],
+    latestPurchase: Timestamp?
   ) {
     self.chainNumbers = chainNumbers
     self.groupNumbers = groupNumbers
     self.productNumbers = productNumbers
-    (byProduct, productStarts, productsInOrder) = Self.productLists(productNumbers)
-    self.byChain = byChain
-    self.chainStarts = chainStarts
-    chainRanks = Self.ranks(of: byChain, count: chainNumbers.count)
-    self.byGroup = byGroup
-    self.groupStarts = groupStarts
-    groupRanks = Self.ranks(of: byGroup, count: chainNumbers.count)
+    (byProduct, productStarts, productsInOrder) = products
+    (byChain, chainStarts, chainRanks) = chains
+    (byGroup, groupStarts, groupRanks) = groups
     self.undatedByGroup = undatedByGroup
     self.undatedStarts = undatedStarts
     self.latestPurchase = latestPurchase
@@ -156,28 +158,54 @@ public struct DatedPurchases: Sendable {
     order.reserveCapacity(dates.count)
     var inOrder = true
     var earliest = Int64.max
-    for i in dates.indices {
-      guard let at = dates[i] else { continue }
-      if let last = order.last, last.at > at { inOrder = false }
-      earliest = min(earliest, at.milliseconds)
-      order.append(Purchase(at: at, index: i))
+    // Whether every date is a whole number of hours, or of seconds, from the first: then the dates are packed
+    // in those units, and the sort takes fewer passes (Apple's dates are mostly whole seconds).
+    let first = dates.lazy.compactMap { $0 }.first?.milliseconds ?? 0
+    var wholeHours = true
+    var wholeSeconds = true
+    var previous = Int64.min
+    var latest = Int64.min
+    dates.withUnsafeBufferPointer { dates in
+      for i in dates.indices {
+        guard let at = dates[i]?.milliseconds else { continue }
+        if previous > at { inOrder = false }
+        previous = at
+        earliest = min(earliest, at)
+        latest = max(latest, at)
+        order.append(Purchase(at: Timestamp(unchecked: at), index: i))
+        if wholeHours { wholeHours = (at &- first) % 3_600_000 == 0 }
+        if wholeSeconds, !wholeHours { wholeSeconds = (at &- first) % 1_000 == 0 }
+      }
     }
     guard !inOrder else { return order }
     let positionBits = UInt64(Int.bitWidth - dates.count.leadingZeroBitCount)
-    var latest = Int64.min
-    for p in order { latest = max(latest, p.at.milliseconds) }
     let (span, overflow) = latest.subtractingReportingOverflow(earliest)
     guard !overflow, positionBits < 64, UInt64(span) < (1 as UInt64) << (64 - positionBits) else {
       order.sort { ($0.at, $0.index) < ($1.at, $1.index) }
       return order
     }
     let positionMask = ((1 as UInt64) << positionBits) &- 1
-    var keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits | UInt64($0.index) }
-    let keyBits = positionBits + UInt64(UInt64.bitWidth - UInt64(span).leadingZeroBitCount)
+    // Divided by a constant in each case: a division by a variable costs tens of cycles a key.
+    let unit: Int64 = wholeHours ? 3_600_000 : wholeSeconds ? 1_000 : 1
+    var keys: [UInt64]
+    switch unit {
+    case 3_600_000:
+      keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 3_600_000) << positionBits | UInt64($0.index) }
+    case 1_000:
+      keys = order.map { UInt64(($0.at.milliseconds &- earliest) / 1_000) << positionBits | UInt64($0.index) }
+    default: keys = order.map { UInt64($0.at.milliseconds &- earliest) << positionBits | UInt64($0.index) }
+    }
+    let units = UInt64(span / unit)
+    let keyBits = positionBits + UInt64(UInt64.bitWidth - units.leadingZeroBitCount)
     if keys.count >= radixSortMinimum { radixSort(&keys, bits: Int(keyBits)) } else { keys.sort() }
-    for j in keys.indices {
-      let index = Int(keys[j] & positionMask)
-      order[j] = Purchase(at: Timestamp(unchecked: earliest &+ Int64(keys[j] >> positionBits)), index: index)
+    keys.withUnsafeBufferPointer { keys in
+      order.withUnsafeMutableBufferPointer { order in
+        for j in keys.indices {
+          let index = Int(keys[j] & positionMask)
+          let at = earliest &+ Int64(keys[j] >> positionBits) &* unit
+          order[j] = Purchase(at: Timestamp(unchecked: at), index: index)
+        }
+      }
     }
     return order
   }
@@ -222,65 +250,103 @@ public struct DatedPurchases: Sendable {
     var keyCount = 0
     for k in keys where Int(k) >= keyCount { keyCount = Int(k) + 1 }
     var starts = [Int](repeating: 0, count: keyCount + 1)
-    for p in order where keys[p.index] >= 0 { starts[Int(keys[p.index]) + 1] += 1 }
-    for k in 0..<keyCount { starts[k + 1] += starts[k] }
-    var list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+    var list = [Purchase]()
     var ranks = [Int](repeating: -1, count: keys.count)
-    var next = starts
-    for p in order where keys[p.index] >= 0 {
-      let k = Int(keys[p.index])
-      list[next[k]] = p
-      ranks[p.index] = next[k]
-      next[k] += 1
+    // Through buffers (every key is below `keyCount`, every position below `keys.count`): the array
+    // subscripts' checks cost as much as the counting.
+    keys.withUnsafeBufferPointer { keys in
+      order.withUnsafeBufferPointer { order in
+        starts.withUnsafeMutableBufferPointer { starts in
+          for p in order where keys[p.index] >= 0 { starts[Int(keys[p.index]) + 1] += 1 }
+          for k in 0..<keyCount { starts[k + 1] += starts[k] }
+        }
+        list = [Purchase](repeating: Purchase(at: .epoch, index: 0), count: starts[keyCount])
+        var next = starts
+        list.withUnsafeMutableBufferPointer { list in
+          ranks.withUnsafeMutableBufferPointer { ranks in
+            next.withUnsafeMutableBufferPointer { next in
+              for p in order where keys[p.index] >= 0 {
+                let k = Int(keys[p.index])
+                list[next[k]] = p
+                ranks[p.index] = next[k]
+                next[k] += 1
+              }
+            }
+          }
+        }
+      }
     }
     return (list, starts, ranks)
-  }
-
-  /// Where each of `count` positions stands in `list` (-1: not in it).
-  private static func ranks(of list: [Purchase], count: Int) -> [Int] {
-    var ranks = [Int](repeating: -1, count: count)
-    for j in list.indices { ranks[list[j].index] = j }
-    return ranks
   }
 
   /// The same index for a history that keeps only some positions: `newPosition[old]` is the position in the
   /// smaller history, -1 for one left out (positions kept keep their order). Chain and group numbers stay.
   public func keeping(_ newPosition: [Int]) -> DatedPurchases {
-    func kept(_ list: [Purchase], _ starts: [Int]) -> ([Purchase], [Int]) {
+    var keptCount = 0
+    for p in newPosition where p >= 0 { keptCount += 1 }
+    // Each list's kept purchases in the same order, and where each now stands (no pass to find it afterwards).
+    func kept(_ list: [Purchase], _ starts: [Int]) -> (list: [Purchase], starts: [Int], ranks: [Int]) {
       var out: [Purchase] = []
       out.reserveCapacity(list.count)
       var outStarts = [0]
       outStarts.reserveCapacity(starts.count)
-      for k in 0..<max(0, starts.count - 1) {
-        for p in list[starts[k]..<starts[k + 1]] where newPosition[p.index] >= 0 {
-          out.append(Purchase(at: p.at, index: newPosition[p.index]))
+      var ranks = [Int](repeating: -1, count: keptCount)
+      newPosition.withUnsafeBufferPointer { newPosition in
+        list.withUnsafeBufferPointer { list in
+          for k in 0..<max(0, starts.count - 1) {
+            for r in starts[k]..<starts[k + 1] {
+              let position = newPosition[list[r].index]
+              guard position >= 0 else { continue }
+              ranks[position] = out.count
+              out.append(Purchase(at: list[r].at, index: position))
+            }
+            outStarts.append(out.count)
+          }
         }
-        outStarts.append(out.count)
+      }
+      return (out, outStarts, ranks)
+    }
+    // Positions by list of keys (product, or group's undated), narrowed in place: kept positions keep their order.
+    func narrowed(_ list: [Int], _ starts: [Int]) -> (list: [Int], starts: [Int]) {
+      var out: [Int] = []
+      out.reserveCapacity(keptCount)
+      var outStarts = [0]
+      outStarts.reserveCapacity(starts.count)
+      newPosition.withUnsafeBufferPointer { newPosition in
+        for k in 0..<max(0, starts.count - 1) {
+          for old in list[starts[k]..<starts[k + 1]] where newPosition[old] >= 0 { out.append(newPosition[old]) }
+          outStarts.append(out.count)
+        }
       }
       return (out, outStarts)
     }
     var chains: [Int32] = []
     var groups: [Int32] = []
     var products: [Int32] = []
+    chains.reserveCapacity(keptCount)
+    groups.reserveCapacity(keptCount)
+    if !productNumbers.isEmpty { products.reserveCapacity(keptCount) }
     for old in newPosition.indices where newPosition[old] >= 0 {
       chains.append(chainNumbers[old])
       groups.append(groupNumbers[old])
       if !productNumbers.isEmpty { products.append(productNumbers[old]) }
     }
-    let (c, cs) = kept(byChain, chainStarts)
-    let (g, gs) = kept(byGroup, groupStarts)
-    var undated: [Int] = []
-    var undatedStarts = [0]
-    for k in 0..<max(0, self.undatedStarts.count - 1) {
-      for old in undatedByGroup[self.undatedStarts[k]..<self.undatedStarts[k + 1]] where newPosition[old] >= 0 {
-        undated.append(newPosition[old])
-      }
-      undatedStarts.append(undated.count)
+    let c = kept(byChain, chainStarts)
+    let g = kept(byGroup, groupStarts)
+    let undated = narrowed(undatedByGroup, undatedStarts)
+    // Products keep their numbers; those with a kept position, in the order of their first one.
+    let byProduct = narrowed(self.byProduct, productStarts)
+    var firsts: [(position: Int, product: Int)] = []
+    for k in 0..<max(0, byProduct.starts.count - 1) where byProduct.starts[k] < byProduct.starts[k + 1] {
+      firsts.append((byProduct.list[byProduct.starts[k]], k))
     }
+    firsts.sort { $0.position < $1.position }
+    var latest: Timestamp?
+    for p in c.list where latest.map({ p.at > $0 }) ?? true { latest = p.at }
     return DatedPurchases(
-      chainNumbers: chains, groupNumbers: groups, productNumbers: products, byChain: c, chainStarts: cs, byGroup: g,
-      groupStarts: gs, undatedByGroup: undated, undatedStarts: undatedStarts,
-      latestPurchase: c.lazy.map(\.at).max())
+      chainNumbers: chains, groupNumbers: groups, productNumbers: products,
+      products: (byProduct.list, byProduct.starts, firsts.map(\.product)), chains: c, groups: g,
+      undatedByGroup: undated.list, undatedStarts: undated.starts, latestPurchase: latest)
   }
 
   /// How many chains and groups are numbered.
@@ -354,17 +420,54 @@ public struct DatedPurchases: Sendable {
     return byGroup[low..<groupStarts[g + 1]]
   }
 
+  /// The earliest purchase of the chain of the transaction at `index` bought after it:
+  /// `chainAfterItsPurchase(of: index).first`, without making a slice.
+  public func firstInChainAfterItsPurchase(of index: Int) -> Purchase? {
+    let range = chainRangeAfterItsPurchase(of: index)
+    return range.isEmpty ? nil : byChain[range.lowerBound]
+  }
+
+  /// The earliest purchase of the group of the transaction at `index` bought after it:
+  /// `groupAfterItsPurchase(of: index).first`, without making a slice.
+  public func firstInGroupAfterItsPurchase(of index: Int) -> Purchase? {
+    let range = groupRangeAfterItsPurchase(of: index)
+    return range.isEmpty ? nil : byGroup[range.lowerBound]
+  }
+
+  /// Every chain's purchases, chain by chain, each sorted by date: what `chainRangeAfterItsPurchase` points in.
+  public var chainPurchases: [Purchase] { byChain }
+  /// Every group's purchases, group by group, each sorted by date: what `groupRangeAfterItsPurchase` points in.
+  public var groupPurchases: [Purchase] { byGroup }
+
+  /// Where `chainAfterItsPurchase(of: index)` stands in `chainPurchases`: for a loop that reads them in place.
+  public func chainRangeAfterItsPurchase(of index: Int) -> Range<Int> {
+    let chain = Int(chainNumbers[index])
+    return Self.range(after: chainRanks[index], in: byChain, end: chainStarts[chain + 1], start: chainStarts[chain])
+  }
+
+  /// Where `groupAfterItsPurchase(of: index)` stands in `groupPurchases`.
+  public func groupRangeAfterItsPurchase(of index: Int) -> Range<Int> {
+    let g = Int(groupNumbers[index])
+    guard g >= 0 else { return 0..<0 }
+    return Self.range(after: groupRanks[index], in: byGroup, end: groupStarts[g + 1], start: groupStarts[g])
+  }
+
   /// The purchases after the one at `rank` of `list[start..<end]` (sorted by date) bought later than it.
   private static func after(rank: Int, in list: [Purchase], end: Int, start: Int) -> ArraySlice<Purchase> {
-    guard rank >= 0 else { return [] }
+    list[range(after: rank, in: list, end: end, start: start)]
+  }
+
+  /// Where `after(rank:in:end:start:)` stands in `list` (empty for rank -1).
+  private static func range(after rank: Int, in list: [Purchase], end: Int, start: Int) -> Range<Int> {
+    guard rank >= 0 else { return 0..<0 }
     let at = list[rank].at
     // On past purchases at the same moment; a long run of them is searched for instead.
     var high = rank + 1
     while high < end, list[high].at == at {
-      guard high - rank < 8 else { return after(at, in: list[start..<end]) }
+      guard high - rank < 8 else { return after(at, in: list[start..<end]).indices }
       high += 1
     }
-    return list[high..<end]
+    return high..<end
   }
 
   /// The purchases of `list` (sorted by date) bought after `time`, or at it when `inclusive`.
@@ -378,6 +481,43 @@ public struct DatedPurchases: Sendable {
       if list[middle].at > time || (inclusive && list[middle].at == time) { high = middle } else { low = middle + 1 }
     }
     return list[low...]
+  }
+}
+
+/// `KeyNumbering` that first looks a key up by the bits of its String value: the reader shares one String per
+/// repeating value (product ids, original transaction ids, groups: its `StringInterner`), and two Strings with
+/// the same bits are the same text (the same storage and length, or the same small-string bytes), so most keys
+/// are found without reading their text. A direct-mapped table of the last 256 sets of bits seen; a key whose
+/// bits are not in it goes to `KeyNumbering`, so the numbers are `KeyNumbering`'s.
+///
+/// The bits name storage only while it is alive: every key numbered must stay alive (held by the caller) for as
+/// long as this numbering is used, so that no storage is freed and reused for other text.
+public struct SharedKeyNumbering: Sendable {
+  /// Bits of a String value and its number (-1: empty slot).
+  private struct Slot {
+    var low: UInt64
+    var high: UInt64
+    var number: Int
+  }
+
+  private var numbering = KeyNumbering()
+  private var slots = [Slot](repeating: Slot(low: 0, high: 0, number: -1), count: 256)
+
+  public init() {}
+
+  /// How many keys are numbered.
+  public var count: Int { numbering.count }
+
+  /// The number of `key`, a new one when it is new: `KeyNumbering.number(of:)`.
+  public mutating func number(of key: String) -> Int {
+    // A String is two words on 64-bit platforms; on any other, straight to the text.
+    guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return numbering.number(of: key) }
+    let (low, high) = unsafeBitCast(key, to: (UInt64, UInt64).self)
+    let slot = Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    if slots[slot].number >= 0, slots[slot].low == low, slots[slot].high == high { return slots[slot].number }
+    let number = numbering.number(of: key)
+    slots[slot] = Slot(low: low, high: high, number: number)
+    return number
   }
 }
 
@@ -451,6 +591,11 @@ public struct KeyNumbering: Sendable {
         guard x == UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
         i += 8
       }
+      // The last eight bytes, overlapping the words before, when there are eight.
+      if i < key.count, key.count >= 8 {
+        let x = UnsafeRawPointer(a).loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
+        return x == UnsafeRawPointer(b).loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
+      }
       while i < key.count {
         guard a[i] == b[i] else { return false }
         i += 1
@@ -482,9 +627,14 @@ public struct KeyNumbering: Sendable {
       i += 8
     }
     var tail: UInt64 = 0
-    while i < bytes.count {
-      tail = tail << 8 | UInt64(bytes[i])
-      i += 1
+    if i < bytes.count, bytes.count >= 8 {
+      // The last eight bytes, overlapping the words before: one load instead of a byte at a time.
+      tail = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+    } else {
+      while i < bytes.count {
+        tail = tail << 8 | UInt64(bytes[i])
+        i += 1
+      }
     }
     h = (h ^ tail) &* 0x9E37_79B9_7F4A_7C15
     return h ^ (h >> 32)

@@ -10,12 +10,10 @@
 public struct KnownHistory: Sendable {
   /// The moment the history is known at.
   public let time: Timestamp
-  /// Transactions bought by `time`, in the data's order, with later refunds and upgrades removed. When nothing
-  /// is removed this is the data's own array, and transactions taken as upgraded (`init(_:at:upgrading:purchases:)`)
-  /// are not flagged in it: read `isUpgraded(at:)`, or `transaction(at:)` for the whole transaction as known.
-  public let transactions: [PurchaseTransaction]
-  /// The transactions taken as upgraded that `transactions` does not flag, by index (empty: none).
-  private let markedUpgraded: [Bool]
+  /// Transactions bought by `time`, in the data's order, as known then (later refunds and upgrades removed,
+  /// replaced periods taken as upgraded): the data's own array read in place, with what the moment changes
+  /// described beside it, not a copy of every transaction.
+  public let transactions: KnownTransactions
   /// Renewal states as the data gives them, at the data's own moment.
   public let renewals: [RenewalState]
   /// The moment the data describes, when it names one.
@@ -52,67 +50,67 @@ public struct KnownHistory: Sendable {
     func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
     // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
     let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
-    let upgrades = UpgradeMoments(all, purchases: nothingBoughtLater ? nil : purchases, isUpgraded: isUpgraded)
+    // Only transactions bought by then are known, and only theirs are asked for.
+    let upgrades = UpgradeMoments(
+      all, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time, isUpgraded: isUpgraded)
+    // What the moment changes in the transaction at `i` (none when it was bought later).
+    func overrides(_ i: Int) -> KnownOverrides {
+      var o: KnownOverrides = []
+      if let r = all[i].revocation, r.date > time || r.reversedAt != nil {
+        // Refunded by then and reversed later: the refund stands. Otherwise it is later, or reversed by then.
+        o.insert(r.date <= time && r.reversedAt.map { $0 > time } == true ? .withoutReversal : .withoutRevocation)
+      }
+      let upgraded = isUpgraded(i) && upgrades.moment(of: i).map { $0 > time } != true
+      if upgraded != all[i].isUpgraded { o.insert(upgraded ? .upgraded : .notUpgraded) }
+      return o
+    }
     // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
-    func isLater(_ i: Int) -> (bought: Bool, revoked: Bool, upgraded: Bool) {
-      (
-        all[i].purchaseDate.map { $0 > time } ?? false,
-        all[i].revocation.map { $0.date > time || $0.reversedAt != nil } ?? false,
-        isUpgraded(i) && upgrades.moment(of: i).map { $0 > time } == true
-      )
-    }
-    // Mostly nothing happened after `time`: the data's own array and index are shared, not copied, and the
-    // transactions taken as upgraded are marked beside it (a marked copy retains and releases every field).
-    guard all.indices.contains(where: { isLater($0) != (false, false, false) }) else {
-      transactions = all
-      self.purchases = purchases
-      markedUpgraded = marked
-      return
-    }
-    markedUpgraded = []
-    var known: [PurchaseTransaction] = []
-    known.reserveCapacity(all.count)
-    var newPosition: [Int] = []
-    newPosition.reserveCapacity(all.count)
-    for i in all.indices {
-      let later = isLater(i)
-      if later.bought {
-        newPosition.append(-1)
+    func isBoughtLater(_ i: Int) -> Bool { all[i].purchaseDate.map { $0 > time } ?? false }
+    // The data's own array is read in place: a copy of each known transaction would retain and release every
+    // field (37 MB of fresh pages for 100,000). Replaced periods (taken as upgraded, which can be most of a
+    // history) are marked beside it; only the few whose refund, reversal or upgrade is later are copied. Positions
+    // are written only when something was bought later or copied.
+    let kept = nothingBoughtLater ? nil : all.indices.filter { !isBoughtLater($0) }
+    let count = kept?.count ?? all.count
+    var positions = kept.map { $0.map { Int32($0) } }
+    var marks: [Bool] = []
+    var patched: [PurchaseTransaction] = []
+    var patchedAt: [Int] = []
+    var changes: [KnownOverrides] = []
+    for k in 0..<count {
+      let i = kept?[k] ?? k
+      let o = overrides(i)
+      if o.isEmpty { continue }
+      if o == .upgraded {
+        if marks.isEmpty { marks = [Bool](repeating: false, count: count) }
+        marks[k] = true
         continue
       }
-      newPosition.append(known.count)
-      known.append(all[i])
-      let last = known.count - 1
-      if isUpgraded(i) != all[i].isUpgraded { known[last].isUpgraded = true }
-      if later.revoked {
-        if let r = known[last].revocation, r.date <= time, let reversed = r.reversedAt, reversed > time {
-          known[last].revocation?.reversedAt = nil
-        } else {
-          known[last].revocation = nil
-        }
-      }
-      if later.upgraded { known[last].isUpgraded = false }
+      if positions == nil { positions = all.indices.map { Int32($0) } }
+      positions?[k] = ~Int32(patched.count)
+      var t = all[i]
+      o.apply(to: &t)
+      patched.append(t)
+      patchedAt.append(i)
+      changes.append(o)
     }
-    transactions = known
+    transactions = KnownTransactions(
+      all, positions: positions, marks: marks, patched: patched, at: patchedAt, overrides: changes)
+    guard let kept, kept.count < all.count else {
+      self.purchases = purchases
+      return
+    }
     // Only positions move (dates, chains and groups do not): the index is narrowed, not rebuilt.
-    self.purchases = known.count == all.count ? purchases : purchases.keeping(newPosition)
+    var newPosition = [Int](repeating: -1, count: all.count)
+    for (k, i) in kept.enumerated() { newPosition[i] = k }
+    self.purchases = purchases.keeping(newPosition)
   }
 
-  /// Whether the transaction at `index` is upgraded as known at `time` (`transactions[index].isUpgraded`, or
-  /// taken as upgraded).
-  public func isUpgraded(at index: Int) -> Bool {
-    transactions[index].isUpgraded || isMarkedUpgraded(at: index)
-  }
+  /// Whether the transaction at `index` is upgraded as known at `time`.
+  public func isUpgraded(at index: Int) -> Bool { transactions.isUpgraded(at: index) }
 
-  /// Whether the transaction at `index` is taken as upgraded though `transactions` does not flag it.
-  public func isMarkedUpgraded(at index: Int) -> Bool { !markedUpgraded.isEmpty && markedUpgraded[index] }
-
-  /// The transaction at `index` as known at `time`, flagged upgraded when it is taken as upgraded.
-  public func transaction(at index: Int) -> PurchaseTransaction {
-    var t = transactions[index]
-    if isMarkedUpgraded(at: index) { t.isUpgraded = true }
-    return t
-  }
+  /// The transaction at `index` as known at `time` (a copy: `transactions[index]` reads it in place).
+  public func transaction(at index: Int) -> PurchaseTransaction { transactions[index] }
 
   /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
   public var renewalsAreLater: DataMoment? {
@@ -124,6 +122,129 @@ public struct KnownHistory: Sendable {
   public func renewal(originalTransactionID: String?) -> RenewalState? {
     guard let originalTransactionID else { return nil }
     return renewals.first { $0.originalTransactionID == originalTransactionID }
+  }
+}
+
+/// What the moment a history is known at changes in one of its transactions: kept beside the data's
+/// transaction instead of in a copy of it.
+public struct KnownOverrides: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Taken as upgraded though the data does not flag it: a replaced period, whose replacement is known.
+  public static let upgraded = KnownOverrides(rawValue: 1)
+  /// Upgraded in the data, but the purchase that replaced it is later: not upgraded yet.
+  public static let notUpgraded = KnownOverrides(rawValue: 2)
+  /// Its refund or revocation is later, or was reversed by then: none holds.
+  public static let withoutRevocation = KnownOverrides(rawValue: 4)
+  /// Refunded by then, and the refund reversed later: the refund stands.
+  public static let withoutReversal = KnownOverrides(rawValue: 8)
+
+  /// `isUpgraded` as known, the data's being `data`.
+  @inlinable public func isUpgraded(_ data: Bool) -> Bool {
+    contains(.upgraded) ? true : contains(.notUpgraded) ? false : data
+  }
+
+  /// Applies the overrides to the data's transaction.
+  public func apply(to t: inout PurchaseTransaction) {
+    t.isUpgraded = isUpgraded(t.isUpgraded)
+    if contains(.withoutRevocation) { t.revocation = nil }
+    if contains(.withoutReversal) { t.revocation?.reversedAt = nil }
+  }
+}
+
+/// The transactions of a history known at a moment: the data's array, the positions in it of those bought by
+/// then, marks on those taken as upgraded, and copies of the few the moment changes otherwise (a refund or
+/// upgrade later). Index `i` is read where `position(of: i)` says, never from a copy of the data's array.
+public struct KnownTransactions: RandomAccessCollection, Sendable {
+  /// The data's transactions, every one (those bought later too).
+  public let data: [PurchaseTransaction]
+  /// The transactions the moment changes other than by taking them as upgraded, as known, in the data's order.
+  public let patched: [PurchaseTransaction]
+  /// Per known transaction, its position in `data`, or the complement (`~`) of its place in `patched`; nil:
+  /// every one of `data`, at its own position.
+  @usableFromInline let positions: [Int32]?
+  /// Per known transaction, whether it is taken as upgraded though `data` does not flag it (empty: none is).
+  @usableFromInline let marks: [Bool]
+  /// What the moment changes in each of `patched`.
+  @usableFromInline let changes: [KnownOverrides]
+  /// The position in `data` of each of `patched`.
+  @usableFromInline let patchedAt: [Int]
+
+  init(
+    _ data: [PurchaseTransaction], positions: [Int32]?, marks: [Bool], patched: [PurchaseTransaction],
+    at patchedAt: [Int], overrides: [KnownOverrides]
+  ) {
+    (self.data, self.positions, self.marks, self.patched) = (data, positions, marks, patched)
+    (self.patchedAt, changes) = (patchedAt, overrides)
+  }
+
+  /// Every transaction of `transactions`, as it is.
+  public init(_ transactions: [PurchaseTransaction]) {
+    self.init(transactions, positions: nil, marks: [], patched: [], at: [], overrides: [])
+  }
+
+  public typealias Index = Int
+  // A range, not `DefaultIndices` (which holds a copy of the collection: four arrays retained per loop).
+  public typealias Indices = Range<Int>
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { positions?.count ?? data.count }
+  public var indices: Range<Int> { 0..<endIndex }
+
+  /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it (other
+  /// than by taking it as upgraded), the complement (`~`, negative) of its place in `patched`.
+  @inlinable public func position(of index: Int) -> Int { positions.map { Int($0[index]) } ?? index }
+
+  /// Whether the known transaction at `index` is taken as upgraded though the data does not flag it.
+  @inlinable public func isMarkedUpgraded(at index: Int) -> Bool { !marks.isEmpty && marks[index] }
+
+  /// What the moment changes in the known transaction at `index` (empty: it is the data's).
+  @inlinable public func overrides(at index: Int) -> KnownOverrides {
+    let p = position(of: index)
+    return p < 0 ? changes[~p] : isMarkedUpgraded(at: index) ? .upgraded : []
+  }
+
+  /// The position in `data` of the known transaction at `index`, patched or not.
+  @inlinable public func dataPosition(of index: Int) -> Int {
+    let p = position(of: index)
+    return p < 0 ? patchedAt[~p] : p
+  }
+
+  /// The known transaction at `index`: read in place, a copy only when it is taken as upgraded.
+  @inlinable public subscript(index: Int) -> PurchaseTransaction {
+    _read {
+      let p = position(of: index)
+      if p < 0 {
+        yield patched[~p]
+      } else if isMarkedUpgraded(at: index) {
+        var t = data[p]
+        t.isUpgraded = true
+        yield t
+      } else {
+        yield data[p]
+      }
+    }
+  }
+
+  /// The data's transaction at known index `index`, as the data states it: every field as known but
+  /// `isUpgraded` and `revocation`, which the moment can change (read them with `isUpgraded(at:)` and
+  /// `revocation(at:)`). In place and with one yield, so that it is inlined into a loop and nothing is retained
+  /// (`self[index]`'s several yields make a call per read): what loops over many transactions read.
+  @inlinable public subscript(stated index: Int) -> PurchaseTransaction {
+    _read { yield data[dataPosition(of: index)] }
+  }
+
+  /// Whether the transaction at `index` is upgraded as known.
+  @inlinable public func isUpgraded(at index: Int) -> Bool {
+    let p = position(of: index)
+    return p < 0 ? patched[~p].isUpgraded : isMarkedUpgraded(at: index) || data[p].isUpgraded
+  }
+
+  /// The refund or revocation of the transaction at `index` as known.
+  @inlinable public func revocation(at index: Int) -> Revocation? {
+    let p = position(of: index)
+    return p < 0 ? patched[~p].revocation : data[p].revocation
   }
 }
 
@@ -149,23 +270,47 @@ public struct UpgradeMoments: Sendable, Equatable {
   }
 
   /// The same, reading `purchases` (the index of `transactions`; nil: nothing is upgraded), with `isUpgraded`
-  /// saying which are upgraded.
-  public init(_ transactions: [PurchaseTransaction], purchases: DatedPurchases?, isUpgraded: (Int) -> Bool) {
+  /// saying which are upgraded; only of those bought at or before `boughtBy` when it is given (the others
+  /// have none): a history known at a moment leaves later purchases out.
+  public init(
+    _ transactions: [PurchaseTransaction], purchases: DatedPurchases?, boughtBy time: Timestamp? = nil,
+    isUpgraded: (Int) -> Bool
+  ) {
     guard let purchases else { return }
-    // By index: most are not upgraded, and a copy of each would retain and release every field.
-    for i in transactions.indices where isUpgraded(i) {
-      // Read from where it stands in its chain's and group's purchases sorted by date (RuleFastPathTests
-      // compares a scan); an undated one has none after it.
-      func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-        later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
+    var moments: [Timestamp?] = []
+    // By index and through the buffer: most are not upgraded, and a copy of each would retain and release
+    // every field.
+    transactions.withUnsafeBufferPointer { all in
+      for i in all.indices where isUpgraded(i) {
+        if let time, all[i].purchaseDate.map({ $0 > time }) ?? true { continue }
+        guard let earliest = Self.moment(of: i, all, purchases) else { continue }
+        if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
+        moments[i] = earliest
       }
-      let inChain = first(purchases.chainAfterItsPurchase(of: i))
-      let inGroup = first(purchases.groupAfterItsPurchase(of: i))
-      let earliest = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
-      guard let earliest else { continue }
-      if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: transactions.count) }
-      moments[i] = earliest
     }
+    self.moments = moments
+  }
+
+  /// The first purchase after the transaction at `i` in its chain or group with another transaction id, read
+  /// from where it stands in their purchases sorted by date (RuleFastPathTests compares a scan); an undated
+  /// one has none after it.
+  private static func moment(
+    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ purchases: DatedPurchases
+  ) -> Timestamp? {
+    // The earlier of the two lists' first purchases, when its id is another: no purchase of either list is
+    // earlier, so it is the moment (one id compared, no slice made).
+    let inChain = purchases.firstInChainAfterItsPurchase(of: i)
+    let inGroup = purchases.firstInGroupAfterItsPurchase(of: i)
+    let earlier = inChain.map { c in inGroup.map { $0.at < c.at ? $0 : c } ?? c } ?? inGroup
+    guard let earlier else { return nil }
+    if all[earlier.index].transactionID != all[i].transactionID { return earlier.at }
+    // A copy of the transaction bought again later: read on through both lists.
+    func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
+      later.first { $0.index != i && all[$0.index].transactionID != all[i].transactionID }?.at
+    }
+    let chainFirst = first(purchases.chainAfterItsPurchase(of: i))
+    let groupFirst = first(purchases.groupAfterItsPurchase(of: i))
+    return chainFirst.map { c in groupFirst.map { min(c, $0) } ?? c } ?? groupFirst
   }
 
   /// The upgrade moment of the transaction at `index`, when its replacement is in the data.

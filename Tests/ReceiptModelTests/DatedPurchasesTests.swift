@@ -48,7 +48,19 @@ struct Seeded {
     // Fewer than `radixSortMinimum`: a comparison sort of the packed keys.
     let few = Self.dates(count: 300, choices: 20, start: 1_577_836_800_000, step: 60_000, undatedOneIn: 9, rng: &rng)
     #expect(few.count < DatedPurchases.radixSortMinimum && shuffled.count >= DatedPurchases.radixSortMinimum)
-    for (name, dates) in [("shuffled", shuffled), ("few", few), ("in order", inOrder), ("wide", wide), ("none", [])] {
+    // Whole seconds apart but not whole hours (from a start that is neither); whole hours but for one date a
+    // millisecond off, or a second off; negative distances from the first date.
+    let seconds = Self.dates(
+      count: 3_000, choices: 900, start: 1_577_836_800_123, step: 7_000, undatedOneIn: 9, rng: &rng)
+    var hoursButOne = shuffled
+    hoursButOne[2_000] = Timestamp(milliseconds: 1_577_836_800_001)
+    var hoursButASecond = shuffled
+    hoursButASecond[2_500] = Timestamp(milliseconds: 1_577_836_801_000)
+    let cases: [(String, [Timestamp?])] = [
+      ("shuffled", shuffled), ("few", few), ("in order", inOrder), ("wide", wide), ("none", []),
+      ("seconds", seconds), ("hours but a millisecond", hoursButOne), ("hours but a second", hoursButASecond),
+    ]
+    for (name, dates) in cases {
       #expect(DatedPurchases.datedOrder(dates) == Self.sortedByDateThenPosition(dates), "\(name)")
     }
     // The widest span with as many positions as still fit packed, and one more bit of positions.
@@ -72,6 +84,11 @@ struct Seeded {
       let chain = Array(purchases.chainAfterItsPurchase(of: i))
       let after = Array(purchases.groupAfterItsPurchase(of: i))
       let from = Array(purchases.groupFromItsPurchase(of: i))
+      // The same purchases read in place: their first, and where they stand in the flat lists.
+      #expect(purchases.firstInChainAfterItsPurchase(of: i) == chain.first, "\(name): first in chain \(i)")
+      #expect(purchases.firstInGroupAfterItsPurchase(of: i) == after.first, "\(name): first in group \(i)")
+      #expect(Array(purchases.chainPurchases[purchases.chainRangeAfterItsPurchase(of: i)]) == chain, "\(name)")
+      #expect(Array(purchases.groupPurchases[purchases.groupRangeAfterItsPurchase(of: i)]) == after, "\(name)")
       guard let bought = dates[i] else {
         #expect(chain.isEmpty && after.isEmpty && from.isEmpty, "\(name): undated \(i)")
         continue

@@ -40,6 +40,37 @@ import Testing
       #expect(numbering.number(of: key) == expected, "\(key)")
     }
     #expect(numbering.count == dictionary.count)
+    // The same keys, and each held in one shared String repeated, through the numbering by String bits.
+    let shared = Dictionary(keys.map { ($0, $0) }, uniquingKeysWith: { first, _ in first })
+    for keys in [keys, keys.map { shared[$0] ?? $0 }] {
+      var plain = KeyNumbering()
+      var bits = SharedKeyNumbering()
+      for key in keys { #expect(bits.number(of: key) == plain.number(of: key), "\(key)") }
+      #expect(bits.count == plain.count)
+    }
+  }
+
+  @Test func keysFoundByTheirBitsGetTheirTextsNumber() {
+    // Equal texts in several Strings (built apart, so their storage differs), each String repeated, next to
+    // itself and not; small Strings (their bits are their text) and native ones; more Strings than the table's
+    // 256 slots, so slots are replaced and shared.
+    let texts = (0..<600).map { i in i % 3 == 0 ? "p\(i % 97)" : "com.example.product.\(i % 150).monthly" }
+    let copies = (0..<3).map { _ in texts.map { String(decoding: Array($0.utf8), as: UTF8.self) } }
+    var keys: [String] = []
+    for i in 0..<6_000 {
+      let text = i * 7_919 % texts.count
+      keys.append(copies[i % 3][text])
+      if i % 5 == 0 { keys.append(copies[i % 3][text]) }
+    }
+    var numbering = SharedKeyNumbering()
+    var dictionary: [String: Int] = [:]
+    // `keys` holds every String for as long as the numbering is used.
+    for key in keys {
+      let expected = dictionary[key] ?? dictionary.count
+      dictionary[key] = expected
+      #expect(numbering.number(of: key) == expected, "\(key)")
+    }
+    #expect(numbering.count == dictionary.count)
   }
 
   @Test func eightDigitsAtOnceAreTheirDecimalValue() {

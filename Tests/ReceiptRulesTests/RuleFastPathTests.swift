@@ -136,12 +136,14 @@ struct RuleFastPathTests {
         // Indexed once and narrowed to the moment, against the marked history cut and indexed afresh.
         let once = knownHistory(of: history, at: time)
         let apart = markingReplacedPeriods(history).known(at: time)
-        // Taken as upgraded beside the data's array when nothing is cut: the same transactions as known.
+        // Taken as upgraded beside the data's array: the same transactions as known.
         let known = once.transactions.indices.map { once.transaction(at: $0) }
-        #expect(known == apart.transactions, "\(name) at \(time.iso8601)")
+        #expect(known == Array(apart.transactions), "\(name) at \(time.iso8601)")
         #expect(once.transactions.indices.map(once.isUpgraded(at:)) == apart.transactions.map(\.isUpgraded))
-        if once.transactions.indices.contains(where: once.isMarkedUpgraded(at:)) { marked += 1 }
-        Self.expectIndexAgreesWithScans(once.purchases, once.transactions, "\(name) at \(time.iso8601)")
+        if once.transactions.indices.contains(where: { once.transactions.overrides(at: $0).contains(.upgraded) }) {
+          marked += 1
+        }
+        Self.expectIndexAgreesWithScans(once.purchases, known, "\(name) at \(time.iso8601)")
         if once.transactions.count < history.transactions.count { cut += 1 }
       }
     }
@@ -178,6 +180,81 @@ struct RuleFastPathTests {
     #expect(upgraded > 100, "the shapes hold upgrades to compare")
   }
 
+  /// `UpgradeMoments` as it was before it read the two lists' first purchases (the slow path): both lists
+  /// sliced and read on to the first purchase with another transaction id, for every upgraded transaction.
+  static func slicedUpgradeMoments(
+    _ transactions: [PurchaseTransaction], purchases: DatedPurchases, isUpgraded: (Int) -> Bool
+  ) -> [Timestamp?] {
+    transactions.indices.map { i in
+      guard isUpgraded(i) else { return nil }
+      func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
+        later.first { $0.index != i && transactions[$0.index].transactionID != transactions[i].transactionID }?.at
+      }
+      let inChain = first(purchases.chainAfterItsPurchase(of: i))
+      let inGroup = first(purchases.groupAfterItsPurchase(of: i))
+      return inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
+    }
+  }
+
+  /// Every shape's history with copies of some transactions bought again later under the same id (in its chain
+  /// and group, and outside both), and ids of equal text in other bytes (é as one scalar and as two).
+  static func historiesWithRepeatedIDs() throws -> [(name: String, history: PurchaseHistory)] {
+    try histories().map { name, history, _ in
+      var h = history
+      let all = h.transactions
+      for i in stride(from: 0, to: all.count, by: 7) {
+        guard let bought = all[i].purchaseDate else { continue }
+        var copy = all[i]
+        let later: Int64 = Int64(i % 3) * 3_600_000 + 1
+        copy.purchaseDate = Timestamp(milliseconds: bought.milliseconds + later)
+        if i % 21 == 0 { copy.originalTransactionID = "elsewhere" }
+        h.transactions.append(copy)
+      }
+      for i in stride(from: 3, to: all.count, by: 11) {
+        h.transactions[i].transactionID = "caf\u{E9}-\(i)"
+        guard let bought = all[i].purchaseDate else { continue }
+        var copy = all[i]
+        copy.transactionID = "cafe\u{301}-\(i)"
+        copy.purchaseDate = Timestamp(milliseconds: bought.milliseconds + 60_000)
+        h.transactions.append(copy)
+      }
+      return ("\(name) with repeated ids", h)
+    }
+  }
+
+  @Test func upgradeMomentsFromTheListsFirstPurchasesGiveTheSlicedAnswer() throws {
+    var compared = 0
+    var repeated = 0
+    let shapes = try Self.histories().map { ($0.name, $0.history) } + Self.historiesWithRepeatedIDs()
+    for (name, history) in shapes {
+      let all = history.transactions
+      let purchases = DatedPurchases(all)
+      var marked = [Bool](repeating: false, count: all.count)
+      for i in replacedPeriods(of: all, purchases: purchases) { marked[i] = true }
+      let isUpgraded = { (i: Int) in all[i].isUpgraded || marked[i] }
+      let sliced = Self.slicedUpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
+      let fast = UpgradeMoments(all, purchases: purchases, isUpgraded: isUpgraded)
+      #expect(all.indices.map { fast.moment(of: $0) } == sliced, "\(name)")
+      // Known at a moment: only those bought by then have one.
+      for time in Self.moments {
+        let known = UpgradeMoments(all, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
+        let expected = all.indices.map { i in all[i].purchaseDate.map { $0 <= time } == true ? sliced[i] : nil }
+        #expect(all.indices.map { known.moment(of: $0) } == expected, "\(name) at \(time.iso8601)")
+      }
+      compared += sliced.compactMap { $0 }.count
+      // A copy bought later under the same id is no replacement: the slow path reads past it.
+      for i in all.indices where isUpgraded(i) {
+        if let next = purchases.firstInChainAfterItsPurchase(of: i),
+          all[next.index].transactionID == all[i].transactionID
+        {
+          repeated += 1
+        }
+      }
+    }
+    #expect(compared > 1_000, "the shapes hold upgrade moments to compare")
+    #expect(repeated > 20, "repeated ids come first after their transaction")
+  }
+
   @Test func replacedPeriodsByBinarySearchGiveTheScansAnswer() throws {
     var replaced = 0
     for (name, history, _) in try Self.histories() {
@@ -186,6 +263,56 @@ struct RuleFastPathTests {
       replaced += zip(marked, history.transactions).filter { $0 && !$1.isUpgraded }.count
     }
     #expect(replaced > 100, "the shapes hold replaced periods to compare")
+  }
+
+  @Test func replacedPeriodsReadInPlaceGiveTheScansAnswerWithEveryOwnership() throws {
+    var replaced = 0
+    let owners: [Ownership] = [.unknown, .unrecognized("SHARED_LATER"), .unrecognized("OTHER"), .purchased]
+    for (name, history, _) in try Self.histories() {
+      var h = history
+      for i in stride(from: 0, to: h.transactions.count, by: 3) { h.transactions[i].ownership = owners[i / 3 % 4] }
+      let marked = replacedPeriods(of: h.transactions, purchases: DatedPurchases(h.transactions))
+      let scanned = Self.scannedReplacedPeriods(h.transactions)
+      #expect(marked == h.transactions.indices.filter { scanned[$0] && !h.transactions[$0].isUpgraded }, "\(name)")
+      replaced += marked.filter { h.transactions[$0].ownership != .purchased }.count
+    }
+    #expect(replaced > 20, "periods of other ownerships are replaced too")
+  }
+
+  @Test func sharingContradictionsOnlyWhereTheCatalogHasAnUnshareableTypeGiveTheScansAnswer() throws {
+    var contradictions = 0
+    for (name, history, catalog) in try Self.histories() {
+      // The shape's catalog (consumables), none, one whose products can all be shared, one non-renewing.
+      let shareable = Catalog(
+        catalog.allProducts.map { p in
+          var p = p
+          if p.type == .consumable { p.type = .nonConsumable }
+          return p
+        })
+      var nonRenewing = shareable
+      if var first = shareable.allProducts.first {
+        first.type = .nonRenewing
+        nonRenewing.add(first)
+      }
+      for catalog in [catalog, Catalog(), shareable, nonRenewing] {
+        for time in Self.moments {
+          let known = knownHistory(of: history, at: time)
+          // The scan: every FAMILY_SHARED transaction's resolved type, one sentence per product.
+          var seen = Set<String>()
+          var scanned: [String] = []
+          for i in known.transactions.indices {
+            let t = known.transaction(at: i)
+            guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: catalog),
+              resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
+            else { continue }
+            scanned.append(catalogContradiction(t, resolved))
+          }
+          #expect(sharingContradictions(of: known, catalog: catalog) == scanned, "\(name) at \(time.iso8601)")
+          contradictions += scanned.count
+        }
+      }
+    }
+    #expect(contradictions > 20, "the shapes' catalogs contradict family sharing")
   }
 
   @Test func entitlementsByProductIndexGiveEachEntitlementsOwnAnswer() throws {

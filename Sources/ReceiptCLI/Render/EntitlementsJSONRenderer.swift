@@ -81,7 +81,7 @@ package enum EntitlementsJSONRenderer {
   }
 
   static func considered(_ c: ConsideredTransaction) -> JSONValue {
-    let t = c.transaction
+    let t = c.copiedTransaction()
     return .object([
       ("transaction_id", .string(t.transactionID)),
       ("original_transaction_id", .str(t.originalTransactionID)),

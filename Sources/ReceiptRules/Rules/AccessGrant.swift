@@ -99,7 +99,7 @@ struct GrantFields {
 
   /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
   /// whole on the way (every field retained and released).
-  init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+  @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
     // Checked as the array's subscript is.
     precondition(index >= 0 && index < all.count, "Index out of range")
     (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
@@ -107,15 +107,20 @@ struct GrantFields {
     (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
   }
 
-  /// The fields of the known history's transaction at `index`, as known (taken as upgraded included).
-  init(_ known: KnownHistory, at index: Int) {
-    self.init(known.transactions, at: index)
+  /// The fields of the known transaction at `index`, as known (what the moment changes applied).
+  init(_ known: KnownTransactions, at index: Int) {
+    let p = known.position(of: index)
+    // Only the position goes into the closure: `known` captured would be copied (four arrays retained).
+    self =
+      p < 0 ? GrantFields(known.patched, at: ~p) : known.data.withUnsafeBufferPointer { GrantFields($0, at: p) }
     if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
 
-  /// The same, `known.transactions` read through `all`.
-  init(_ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    self.init(all, at: index)
+  /// The same, `known.data` read through `data`.
+  @inline(__always) init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    let p = known.position(of: index)
+    // A transaction the moment changes is read from its patched copy (a handful per history).
+    self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)
     if known.isMarkedUpgraded(at: index) { isUpgraded = true }
   }
 }

@@ -43,7 +43,9 @@ public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) 
   let purchases = history.purchases
   for product in purchases.productsInOrder {
     guard let first = purchases.positions(ofProduct: product).first else { continue }
-    if catalog.product(all[first].productID) == nil { add(all[first].productID, all[first].productID) }
+    if catalog.product(all[stated: first].productID) == nil {
+      add(all[stated: first].productID, all[stated: first].productID)
+    }
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
 }

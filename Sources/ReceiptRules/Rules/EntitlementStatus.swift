@@ -18,15 +18,17 @@ public enum EntitlementState: String, Sendable, CaseIterable {
 
 /// One transaction considered for an entitlement, and the decision on it.
 ///
-/// It holds the known history's transactions (one shared array) and an index, not a copy of the transaction:
-/// a copy would retain and release every field, once per transaction per entitlement, and again when the
-/// answer is destroyed.
+/// It holds the known history's transactions (the data's shared array, or the copies of those the moment
+/// changes) and a position, not a copy of the transaction: a copy would retain and release every field, once per
+/// transaction per entitlement, and again when the answer is destroyed.
 public struct ConsideredTransaction: Hashable, Sendable {
-  /// The known history's transactions, shared.
+  /// `KnownTransactions.data`, or `.patched` when the moment changes the transaction, shared.
   private let transactions: [PurchaseTransaction]
-  /// The transaction's index in `transactions` (the known history's).
+  /// The transaction's position in `transactions`.
+  private let position: Int
+  /// The transaction's index in the known history.
   let index: Int
-  /// Taken as upgraded though `transactions` does not flag it (`KnownHistory.isMarkedUpgraded(at:)`).
+  /// Taken as upgraded though `transactions` does not flag it (`KnownTransactions.isMarkedUpgraded(at:)`).
   private let markedUpgraded: Bool
   /// Whether it gives access at the moment, and if not, why.
   public var grant: AccessGrant
@@ -37,36 +39,45 @@ public struct ConsideredTransaction: Hashable, Sendable {
   public var transaction: PurchaseTransaction {
     _read {
       if markedUpgraded {
-        var t = transactions[index]
+        var t = transactions[position]
         t.isUpgraded = true
         yield t
       } else {
-        yield transactions[index]
+        yield transactions[position]
       }
     }
   }
 
+  /// `transaction`, copied once, for a caller that keeps it: from another module, `let t = transaction` is a
+  /// coroutine call and an allocation, and two copies of a transaction taken as upgraded.
+  public func copiedTransaction() -> PurchaseTransaction {
+    var t = transactions[position]
+    if markedUpgraded { t.isUpgraded = true }
+    return t
+  }
+
   // Fields the rules read of every considered transaction, read in place (none of them is marked).
-  var purchaseDate: Timestamp? { transactions[index].purchaseDate }
-  var expiresDate: Timestamp? { transactions[index].expiresDate }
-  var ownership: Ownership { transactions[index].ownership }
+  var purchaseDate: Timestamp? { transactions[position].purchaseDate }
+  var expiresDate: Timestamp? { transactions[position].expiresDate }
+  var ownership: Ownership { transactions[position].ownership }
 
   init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
-    self = known.transactions.withUnsafeBufferPointer {
-      ConsideredTransaction(known, $0, index: index, catalog: catalog, at: time)
+    self = known.transactions.data.withUnsafeBufferPointer {
+      ConsideredTransaction(known.transactions, $0, index: index, catalog: catalog, at: time)
     }
   }
 
-  /// The same, `known.transactions` read through `all`.
+  /// The same, `known.data` read through `data`.
   init(
-    _ known: KnownHistory, _ all: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
+    _ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
     at time: Timestamp
   ) {
-    transactions = known.transactions
+    let p = known.position(of: index)
+    (transactions, position) = p < 0 ? (known.patched, ~p) : (known.data, p)
     self.index = index
     markedUpgraded = known.isMarkedUpgraded(at: index)
-    // The fields read in place: `transactions[index]` as an argument is a copy (every field retained and released).
-    let fields = GrantFields(known, all, at: index)
+    // The fields read in place: `transactions[position]` as an argument is a copy (every field retained and released).
+    let fields = GrantFields(known, data, at: index)
     (grant, productType) = (
       accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
@@ -155,7 +166,7 @@ public func entitlementStatus(
   let all = history.transactions
   // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
   return entitlementStatus(
-    definition, considering: all.indices.filter { definition.productIDs.contains(all[$0].productID) },
+    definition, considering: all.indices.filter { definition.productIDs.contains(all[stated: $0].productID) },
     history: history, catalog: catalog,
     upgradeTarget: { upgradeTarget(of: all[$0], in: history, excluding: $1) },
     continuation: { subscriptionContinuation(of: all[$0], in: history, outside: $1) })
@@ -170,8 +181,9 @@ func entitlementStatus(
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
-  let considered = history.transactions.withUnsafeBufferPointer { all in
-    indices.map { ConsideredTransaction(history, all, index: $0, catalog: catalog, at: time) }
+  let known = history.transactions
+  let considered = known.data.withUnsafeBufferPointer { data in
+    indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
   }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
@@ -318,11 +330,12 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
   guard let group = t.subscriptionGroup, let bought = t.purchaseDate else { return nil }
   var target: (String, Timestamp)?
   let all = history.transactions
-  for i in all.indices where all[i].subscriptionGroup == group && !products.contains(all[i].productID) {
-    let at = all[i].purchaseDate ?? bought
+  for i in all.indices
+  where all[stated: i].subscriptionGroup == group && !products.contains(all[stated: i].productID) {
+    let at = all[stated: i].purchaseDate ?? bought
     guard at >= bought else { continue }
     if let current = target, current.1 <= at { continue }
-    target = (all[i].productID, at)
+    target = (all[stated: i].productID, at)
   }
   return target?.0
 }
@@ -333,17 +346,20 @@ func upgradeTarget(of t: PurchaseTransaction, in history: KnownHistory, excludin
 /// data's order on a tie.
 func upgradeTarget(ofTransactionAt index: Int, in history: KnownHistory, excluding products: [String]) -> String? {
   let all = history.transactions
-  guard all[index].subscriptionGroup != nil, let bought = all[index].purchaseDate else { return nil }
+  guard all[stated: index].subscriptionGroup != nil, let bought = all[stated: index].purchaseDate else {
+    return nil
+  }
   let purchases = history.purchases
-  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[$0.index].productID) }
+  let dated = purchases.groupFromItsPurchase(of: index).first { !products.contains(all[stated: $0.index].productID) }
   let firstUndated = purchases.undated(inGroup: Int(purchases.groupNumbers[index])).first {
-    !products.contains(all[$0].productID)
+    !products.contains(all[stated: $0].productID)
   }
   switch (dated, firstUndated) {
   case (nil, nil): return nil
-  case (let d?, nil): return all[d.index].productID
-  case (nil, let u?): return all[u].productID
-  case (let d?, let u?): return d.at == bought && d.index < u ? all[d.index].productID : all[u].productID
+  case (let d?, nil): return all[stated: d.index].productID
+  case (nil, let u?): return all[stated: u].productID
+  case (let d?, let u?):
+    return d.at == bought && d.index < u ? all[stated: d.index].productID : all[stated: u].productID
   }
 }
 
@@ -371,7 +387,9 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
   let all = known.transactions
   var productNumber: [String: Int] = [:]
   for product in known.purchases.productsInOrder {
-    if let first = known.purchases.positions(ofProduct: product).first { productNumber[all[first].productID] = product }
+    if let first = known.purchases.positions(ofProduct: product).first {
+      productNumber[all[stated: first].productID] = product
+    }
   }
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
   // compares the scans).
@@ -386,7 +404,9 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
       continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
-        let next = known.purchases.chainAfterItsPurchase(of: i).first { !products.contains(all[$0.index].productID) }
+        let next = known.purchases.chainAfterItsPurchase(of: i).first {
+          !products.contains(all[stated: $0.index].productID)
+        }
         return next.map { all[$0.index] }
       })
   }
@@ -410,15 +430,22 @@ public func sharingContradictions(of history: PurchaseHistory, catalog: Catalog,
 ///   - catalog: product facts the data does not carry.
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [String] {
+  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`): a
+  // catalog without one has nothing to contradict, and no transaction is read.
+  guard catalog.products.values.contains(where: { $0.type == .consumable || $0.type == .nonRenewing }) else {
+    return []
+  }
   var seen = Set<String>()
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
   let all = known.transactions
-  for i in all.indices where all[i].ownership == .familyShared {
-    guard let resolved = resolveProductType(of: GrantFields(all, at: i), catalog: catalog),
-      resolved.catalogContradictsSharing, seen.insert(all[i].productID).inserted
-    else { continue }
-    sentences.append(catalogContradiction(all[i], resolved))
+  all.data.withUnsafeBufferPointer { data in
+    for i in all.indices where all[stated: i].ownership == .familyShared {
+      guard let resolved = resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog),
+        resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
+      else { continue }
+      sentences.append(catalogContradiction(all[i], resolved))
+    }
   }
   return sentences
 }

@@ -110,14 +110,14 @@ func productPositions(in history: KnownHistory) -> [(id: String, positions: [Int
     var order: [String] = []
     var positions: [String: [Int]] = [:]
     for i in all.indices {
-      if positions[all[i].productID] == nil { order.append(all[i].productID) }
-      positions[all[i].productID, default: []].append(i)
+      if positions[all[stated: i].productID] == nil { order.append(all[stated: i].productID) }
+      positions[all[stated: i].productID, default: []].append(i)
     }
     return order.map { ($0, positions[$0] ?? []) }
   }
   return purchases.productsInOrder.compactMap { p in
     let positions = purchases.positions(ofProduct: p)
-    return positions.first.map { (all[$0].productID, Array(positions)) }
+    return positions.first.map { (all[stated: $0].productID, Array(positions)) }
   }
 }
 
@@ -169,13 +169,13 @@ func findIntroEligibility(
     if product.introOffer == nil { return .noOfferInCatalog(catalog: product.origin) }
   } else {
     let own = positions(ofProducts: [productID], in: history)
-    if let first = own.first, !own.contains(where: { all[$0].expiresDate != nil }) {
-      return .notKnownToBeASubscription(vocabulary: all[first].vocabulary)
+    if let first = own.first, !own.contains(where: { all[stated: $0].expiresDate != nil }) {
+      return .notKnownToBeASubscription(vocabulary: all[stated: first].vocabulary)
     }
   }
   let members = Set(group?.productIDs ?? [productID])
   let relevant = positions(ofProducts: members, in: history)
-  if let used = earliest(relevant.filter { all[$0].offer?.usesIntroductoryOffer == true }, of: all) {
+  if let used = earliest(relevant.filter { all[stated: $0].offer?.usesIntroductoryOffer == true }, of: all) {
     return .offerUsed(all[used])
   }
   if let current = currentSubscription(in: relevant, of: all, at: time) { return .subscribed(all[current]) }
@@ -184,7 +184,7 @@ func findIntroEligibility(
   }
   guard let group else {
     return .groupUnknown(
-      catalog: catalog.product(productID)?.origin, vocabulary: relevant.first.map { all[$0].vocabulary })
+      catalog: catalog.product(productID)?.origin, vocabulary: relevant.first.map { all[stated: $0].vocabulary })
   }
   if let other = undeterminedSubscription(
     outside: group, history: history, catalog: catalog, groups: groups, at: time)
@@ -192,8 +192,10 @@ func findIntroEligibility(
     return .otherGroupUndetermined(all[other])
   }
   return .neverUsed(
-    transactions: relevant.count, familyShared: relevant.filter { all[$0].ownership == .familyShared }.count,
-    renewalStateUnknown: relevant.first { !all[$0].vocabulary.holdsRenewalState }.map { all[$0].vocabulary })
+    transactions: relevant.count, familyShared: relevant.filter { all[stated: $0].ownership == .familyShared }.count,
+    renewalStateUnknown: relevant.first { !all[stated: $0].vocabulary.holdsRenewalState }.map {
+      all[stated: $0].vocabulary
+    })
 }
 
 /// Every product's answer, for the products named (or all known ones), from the history as known at `time`.
@@ -231,21 +233,23 @@ private func undeterminedSubscription(
   }
   for id in candidates.keys.sorted() {
     let own = candidates[id] ?? []
-    if let used = earliest(own.filter { all[$0].offer?.usesIntroductoryOffer == true }, of: all) { return used }
+    if let used = earliest(own.filter { all[stated: $0].offer?.usesIntroductoryOffer == true }, of: all) {
+      return used
+    }
     if let current = currentSubscription(in: own, of: all, at: time) { return current }
   }
   return nil
 }
 
 /// The position of the subscription active at `time` that lasts longest (the first of equals).
-private func currentSubscription(in positions: [Int], of all: [PurchaseTransaction], at time: Timestamp) -> Int? {
+private func currentSubscription(in positions: [Int], of all: KnownTransactions, at time: Timestamp) -> Int? {
   let active = positions.filter { i in
-    guard let expires = all[i].expiresDate, time < expires, !all[i].isUpgraded else { return false }
-    if let start = all[i].purchaseDate, time < start { return false }
-    if let revoked = all[i].revocation?.date, !(time < revoked) { return false }
+    guard let expires = all[stated: i].expiresDate, time < expires, !all.isUpgraded(at: i) else { return false }
+    if let start = all[stated: i].purchaseDate, time < start { return false }
+    if let revoked = all.revocation(at: i)?.date, !(time < revoked) { return false }
     return true
   }
-  return active.max { (all[$0].expiresDate ?? .epoch) < (all[$1].expiresDate ?? .epoch) }
+  return active.max { (all[stated: $0].expiresDate ?? .epoch) < (all[stated: $1].expiresDate ?? .epoch) }
 }
 
 /// The position of the newest expired transaction whose renewal is in the billing grace period or billing
@@ -255,24 +259,27 @@ private func retryingRenewal(
 ) -> (Int, RenewalState)? {
   let all = history.transactions
   let expired = positions.filter { i in
-    all[i].expiresDate.map { $0 <= time } == true && all[i].revocation == nil && !all[i].isUpgraded
+    all[stated: i].expiresDate.map { $0 <= time } == true && all.revocation(at: i) == nil && !all.isUpgraded(at: i)
   }
-  guard let newest = expired.max(by: { (all[$0].expiresDate ?? .epoch) < (all[$1].expiresDate ?? .epoch) }),
-    let renewal = history.renewal(originalTransactionID: all[newest].chainID),
+  guard
+    let newest = expired.max(by: {
+      (all[stated: $0].expiresDate ?? .epoch) < (all[stated: $1].expiresDate ?? .epoch)
+    }),
+    let renewal = history.renewal(originalTransactionID: all[stated: newest].chainID),
     renewal.isInBillingRetryPeriod == true || renewal.gracePeriodExpiresDate.map({ $0 > time }) == true
   else { return nil }
   return (newest, renewal)
 }
 
 /// The position of the first transaction by purchase date (undated ones last, then the data's order).
-private func earliest(_ positions: [Int], of all: [PurchaseTransaction]) -> Int? {
+private func earliest(_ positions: [Int], of all: KnownTransactions) -> Int? {
   var best: Int?
   for i in positions {
     guard let b = best else {
       best = i
       continue
     }
-    if let d = all[i].purchaseDate, all[b].purchaseDate.map({ d < $0 }) ?? true { best = i }
+    if let d = all[stated: i].purchaseDate, all[stated: b].purchaseDate.map({ d < $0 }) ?? true { best = i }
   }
   return best
 }

@@ -55,22 +55,47 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
     || (0..<purchases.groupCount).contains { mixes(purchases.group(number: $0)) }
   guard mixed else { return [] }
   var replaced: [Int] = []
-  for i in all.indices where !all[i].isUpgraded {
-    guard all[i].purchaseDate != nil, let expires = all[i].expiresDate else { continue }
-    // Each chain's and group's purchases sorted by date: the purchases inside a period are read from where it
-    // stands in them, not by reading the whole group for every period (N² on one group of many products).
-    // Bought inside the period (after `bought`, before `expires`), another product, the same ownership.
-    func replaces(_ later: ArraySlice<DatedPurchases.Purchase>) -> Bool {
-      for p in later {
-        guard p.at < expires else { return false }
-        let j = p.index
-        if j != i, products[j] != products[i], all[j].ownership == all[i].ownership { return true }
+  let byChain = purchases.chainPurchases
+  let byGroup = purchases.groupPurchases
+  // Through buffers: an element read from an array can be copied whole on the way (every field retained).
+  all.withUnsafeBufferPointer { all in
+    products.withUnsafeBufferPointer { products in
+      byChain.withUnsafeBufferPointer { byChain in
+        byGroup.withUnsafeBufferPointer { byGroup in
+          for i in all.indices where !all[i].isUpgraded {
+            guard all[i].purchaseDate != nil, let expires = all[i].expiresDate else { continue }
+            // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
+            // where it stands in them, not by reading the whole group for every period (N² on one group of
+            // many products). Bought inside the period (after `bought`, before `expires`), another product,
+            // the same ownership.
+            func replaces(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Bool {
+              for r in later {
+                guard list[r].at < expires else { return false }
+                let j = list[r].index
+                if j != i, products[j] != products[i], sameOwnership(all[j].ownership, all[i].ownership) {
+                  return true
+                }
+              }
+              return false
+            }
+            if replaces(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
+              || replaces(byChain, purchases.chainRangeAfterItsPurchase(of: i))
+            {
+              replaced.append(i)
+            }
+          }
+        }
       }
-      return false
-    }
-    if replaces(purchases.chainAfterItsPurchase(of: i)) || replaces(purchases.groupAfterItsPurchase(of: i)) {
-      replaced.append(i)
     }
   }
   return replaced
+}
+
+/// `a == b`, the documented values matched without copying an unrecognized one's text.
+private func sameOwnership(_ a: Ownership, _ b: Ownership) -> Bool {
+  switch (a, b) {
+  case (.purchased, .purchased), (.familyShared, .familyShared), (.unknown, .unknown): true
+  case (.unrecognized, .unrecognized): a == b
+  default: false
+  }
 }

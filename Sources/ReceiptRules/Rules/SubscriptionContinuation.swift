@@ -14,11 +14,13 @@ func subscriptionContinuation(
 ) -> PurchaseTransaction? {
   guard let bought = t.purchaseDate else { return nil }
   let chain = t.chainID
-  var first: PurchaseTransaction?
-  for other in history.transactions where other.chainID == chain && !products.contains(other.productID) {
-    guard let at = other.purchaseDate, at > bought else { continue }
-    if let f = first, let fAt = f.purchaseDate, fAt <= at { continue }
-    first = other
+  // By index, read in place: only the one returned is copied.
+  let all = history.transactions
+  var first: (index: Int, at: Timestamp)?
+  for i in all.indices where all[stated: i].chainID == chain && !products.contains(all[stated: i].productID) {
+    guard let at = all[stated: i].purchaseDate, at > bought else { continue }
+    if let f = first, f.at <= at { continue }
+    first = (i, at)
   }
-  return first
+  return first.map { all[$0.index] }
 }

@@ -65,6 +65,14 @@ public struct SubscriptionGroups: Sendable {
   ///   - catalog: The catalog.
   ///   - transactions: The customer's transactions.
   public init(catalog: Catalog, transactions: [PurchaseTransaction]) {
+    self.init(catalog: catalog, transactions: KnownTransactions(transactions))
+  }
+
+  /// The same, from the transactions of a history as known at a moment.
+  /// - Parameters:
+  ///   - catalog: The catalog.
+  ///   - transactions: The customer's transactions as known.
+  public init(catalog: Catalog, transactions: KnownTransactions) {
     for product in catalog.allProducts {
       guard let group = product.subscriptionGroup else { continue }
       let node = product.groupIsLocalToFile ? "c:\(product.origin)\u{0}\(group)" : "r:\(group)"
@@ -75,17 +83,17 @@ public struct SubscriptionGroups: Sendable {
     // each transaction would retain and release every field.
     var groupsOfProduct: [String: Set<String>] = [:]
     for i in transactions.indices {
-      let productID = transactions[i].productID
-      if let group = transactions[i].subscriptionGroup {
+      let productID = transactions[stated: i].productID
+      if let group = transactions[stated: i].subscriptionGroup {
         if groupsOfProduct[productID, default: []].insert(group).inserted { union("p:\(productID)", "r:\(group)") }
         placedByID.insert(productID)
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
       guard resolveProductType(of: GrantFields(transactions, at: i), catalog: catalog)?.type == .autoRenewable
       else { continue }
-      let chain = transactions[i].chainID
+      let chain = transactions[stated: i].chainID
       if chains[productID, default: []].insert(chain).inserted { union("p:\(productID)", "o:\(chain)") }
-      chainField[productID] = transactions[i].vocabulary.originalTransactionID
+      chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
     }
     for node in parent.keys {
       let root = find(node)
