@@ -39,7 +39,7 @@ let package = Package(
     // Unit tests, one target per library target. Each imports its own module @testable and the targets below
     // it plainly (never @testable); a test that needs several layers lives with the highest one it needs. Rule
     // tests build their histories by hand (ReceiptModelTestSupport), so ReceiptRulesTests needs no decoder.
-    .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel"]),
+    .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptModel", "ReceiptModelTestSupport"]),
     .testTarget(
       name: "ReceiptRulesTests", dependencies: ["ReceiptModel", "ReceiptRules", "ReceiptModelTestSupport"]),
     .testTarget(
