@@ -198,11 +198,16 @@ public struct TransactionSources: OptionSet, Hashable, Sendable {
 }
 
 /// One in-app purchase transaction, whatever format it came in, merged from every place it appeared.
+///
+/// Optional fields are spelled `Optional<T>`, not `T?`: a `var x: T?` is first set to nil and then assigned in the
+/// init, and that left the optimizer copying the whole transaction (retaining every String) and destroying the
+/// first one, once per transaction made (Swift 6.3).
+// swift-format-ignore: UseShorthandTypeNames
 public struct PurchaseTransaction: Hashable, Sendable {
   /// `transaction_id` / `transactionId`: this purchase's own id (each renewal gets a new one).
   public var transactionID: String
   /// `original_transaction_id` / `originalTransactionId`: the first purchase in this chain.
-  public var originalTransactionID: String?
+  public var originalTransactionID: Optional<String>
   /// `product_id` / `productId`: the product bought.
   public var productID: String
   /// Who owns it: bought by this customer or shared through Family Sharing.
@@ -211,29 +216,29 @@ public struct PurchaseTransaction: Hashable, Sendable {
   /// than Family Sharing, and the `in_app` array, omit it).
   public var ownershipAssumed: Bool
   /// nil when absent; Apple always sends it, usually 1.
-  public var quantity: Int?
+  public var quantity: Optional<Int>
   /// `purchase_date_ms` / `purchaseDate`: when the App Store charged for this transaction.
-  public var purchaseDate: Timestamp?
+  public var purchaseDate: Optional<Timestamp>
   /// `original_purchase_date_ms` / `originalPurchaseDate`: when the original transaction was bought.
-  public var originalPurchaseDate: Timestamp?
+  public var originalPurchaseDate: Optional<Timestamp>
   /// `expires_date_ms` / `expiresDate`: when the period ends; subscriptions only.
-  public var expiresDate: Timestamp?
+  public var expiresDate: Optional<Timestamp>
   /// Set when the App Store refunded the transaction or revoked it from Family Sharing.
-  public var revocation: Revocation?
+  public var revocation: Optional<Revocation>
   /// The offer the transaction was bought with, if any.
-  public var offer: OfferUse?
+  public var offer: Optional<OfferUse>
   /// `is_upgraded` / `isUpgraded`: the customer upgraded away from this subscription.
   public var isUpgraded: Bool
   /// `subscription_group_identifier`: the subscription group the product belongs to.
-  public var subscriptionGroup: String?
+  public var subscriptionGroup: Optional<String>
   /// `web_order_line_item_id`: the id of this subscription purchase event across devices.
-  public var webOrderLineItemID: String?
+  public var webOrderLineItemID: Optional<String>
   /// The product type, when the data states it (signed transactions' `type`).
-  public var productType: ProductType?
+  public var productType: Optional<ProductType>
   /// The price the customer paid, when the data states it.
-  public var price: StatedPrice?
+  public var price: Optional<StatedPrice>
   /// When this copy was signed (signed data's `signedDate`): of two copies, the later one wins.
-  public var signedDate: Timestamp?
+  public var signedDate: Optional<Timestamp>
   /// Every place in the document this transaction appeared.
   public var sources: TransactionSources
   /// The source's own field names, for reasons that quote them.
@@ -295,6 +300,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     self.carriedFields = carriedFields
     // Set here rather than by a property initializer, so that the inlined init builds the value in place.
     self.statedFields = []
+    self.signedDate = nil
   }
 
   /// Revenue belongs to the purchaser: PURCHASED, or no ownership field at all (pre-Family-Sharing receipts).

@@ -47,6 +47,17 @@ package struct TransactionIDIndex {
     return nil
   }
 
+  /// Reads the slot each numeric key's probe starts at, all before any is used, so that their cache misses
+  /// overlap; returns something made from them, for the caller to keep (reads whose value is unused are not made).
+  package func touch(_ keys: [UInt64?]) -> UInt64 {
+    guard !slots.isEmpty else { return 0 }
+    var seen: UInt64 = 0
+    slots.withUnsafeBufferPointer { table in
+      for case let key? in keys { seen ^= table[Self.slot(key, table.count)].key }
+    }
+    return seen
+  }
+
   /// The value of 1 to 19 decimal digits without a leading zero ("0" itself included).
   package static func numericKey(_ id: String) -> UInt64? {
     // In place for native strings (all decoded ones); `withUTF8` on a copy would retain and release it.

@@ -15,20 +15,17 @@ extension PurchaseTransaction {
 
   /// `merged(with:otherWins:)` in place: merging copies no transaction, and so retains no field twice.
   public mutating func merge(_ other: consuming PurchaseTransaction, otherWins: Bool) {
-    if otherWins {
-      var secondary = other
-      swap(&self, &secondary)
-      fill(from: secondary)
-    } else {
-      fill(from: other)
-    }
+    var secondary = other
+    if otherWins { swap(&self, &secondary) }
+    fill(from: &secondary)
   }
 
-  /// Fills what this copy, the preferred one, lacks from the other copy `s`.
-  private mutating func fill(from s: borrowing PurchaseTransaction) {
-    if originalTransactionID == nil { originalTransactionID = s.originalTransactionID }
+  /// Fills what this copy, the preferred one, lacks from the other copy `s`, which is thrown away after: its
+  /// values are moved (`take`), not copied and released again.
+  private mutating func fill(from s: inout PurchaseTransaction) {
+    if originalTransactionID == nil { originalTransactionID = s.originalTransactionID.take() }
     if ownershipAssumed && !s.ownershipAssumed {
-      ownership = s.ownership
+      swap(&ownership, &s.ownership)
       ownershipAssumed = false
     }
     if quantity == nil { quantity = s.quantity }
@@ -38,7 +35,7 @@ extension PurchaseTransaction {
     // Two signed copies are each the whole transaction at their signedDate: a later one without a
     // revocation means Apple reversed it, at that signedDate; before it the customer was refunded.
     if signedDate == nil || s.signedDate == nil {
-      if revocation == nil { revocation = s.revocation }
+      if revocation == nil { revocation = s.revocation.take() }
       if revocation?.reason == nil, let reason = s.revocation?.reason { revocation?.reason = reason }
     } else if revocation == nil, var earlier = s.revocation, let at = signedDate, let then = s.signedDate,
       then < at
@@ -46,16 +43,16 @@ extension PurchaseTransaction {
       if earlier.reversedAt.map({ $0 > at }) ?? true { earlier.reversedAt = at }
       revocation = earlier
     }
-    if offer == nil { offer = s.offer }
+    if offer == nil { offer = s.offer.take() }
     isUpgraded = isUpgraded || s.isUpgraded
-    if subscriptionGroup == nil { subscriptionGroup = s.subscriptionGroup }
-    if webOrderLineItemID == nil { webOrderLineItemID = s.webOrderLineItemID }
+    if subscriptionGroup == nil { subscriptionGroup = s.subscriptionGroup.take() }
+    if webOrderLineItemID == nil { webOrderLineItemID = s.webOrderLineItemID.take() }
     if productType == nil { productType = s.productType }
-    if price == nil { price = s.price }
+    if price == nil { price = s.price.take() }
     if signedDate == nil { signedDate = s.signedDate }
     sources = sources.union(s.sources)
-    if carriedFields.isEmpty { carriedFields = s.carriedFields }
-    if statedFields.isEmpty { statedFields = s.statedFields }
+    if carriedFields.isEmpty { swap(&carriedFields, &s.carriedFields) }
+    if statedFields.isEmpty { swap(&statedFields, &s.statedFields) }
   }
 }
 
@@ -66,6 +63,9 @@ public struct TransactionCollector: Sendable {
   /// How many copies were merged into a transaction already seen.
   public private(set) var duplicates = 0
   private var index = TransactionIDIndex()
+  /// `add(lastFirst:)`'s numeric keys, kept for the next batch's, and what its reads found (kept, so they are made).
+  private var keys: [UInt64?] = []
+  private var touched: UInt64 = 0
 
   public init() {}
 
@@ -76,13 +76,65 @@ public struct TransactionCollector: Sendable {
     _ transaction: consuming PurchaseTransaction,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
   ) {
-    guard let i = index.position(of: transaction.transactionID, inserting: transactions.count) else {
+    add(transaction, key: TransactionIDIndex.numericKey(transaction.transactionID), prefer: prefer)
+  }
+
+  /// `add` of a transaction whose id's `TransactionIDIndex.numericKey` is `key`.
+  private mutating func add(
+    _ transaction: consuming PurchaseTransaction, key: UInt64?,
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
+  ) {
+    let found =
+      if let key {
+        index.position(ofNumericKey: key, inserting: transactions.count)
+      } else {
+        index.position(of: transaction.transactionID, inserting: transactions.count)
+      }
+    guard let i = found else {
       transactions.append(transaction)
       return
     }
     duplicates += 1
-    let otherWins = prefer(transactions[i], transaction)
-    transactions[i].merge(transaction, otherWins: otherWins)
+    Self.merge(transaction, into: &transactions[i], prefer: prefer)
+  }
+
+  /// Adds `lastFirst`'s transactions in order (the last element first added), moving each out; as `add` one by
+  /// one. Their ids' first slots in the index are read before any is added: random ids (many chains) probe a
+  /// table of megabytes, and independent reads wait for memory together rather than one after another.
+  /// - Parameters:
+  ///   - lastFirst: transactions in reverse order; empty on return.
+  ///   - given: each one's `TransactionIDIndex.numericKey`, when the caller has them (worked out on the thread
+  ///     that parsed them); otherwise (another count, say none) they are worked out here.
+  ///   - prefer: whether the new copy's values win over the one already held.
+  public mutating func add(
+    lastFirst: inout [PurchaseTransaction], keys given: [UInt64?] = [],
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
+  ) {
+    if lastFirst.count < 2 {
+      if let transaction = lastFirst.popLast() { add(transaction, prefer: prefer) }
+      return
+    }
+    if given.count == lastFirst.count {
+      keys = given
+    } else {
+      keys.removeAll(keepingCapacity: true)
+      // Read in place: `for t in lastFirst` would copy every transaction.
+      lastFirst.withUnsafeBufferPointer { rows in
+        for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
+      }
+    }
+    touched = index.touch(keys)
+    // Passed on as it is removed: a `while let` binding would be copied into `add`.
+    while !lastFirst.isEmpty { add(lastFirst.removeLast(), key: keys.removeLast(), prefer: prefer) }
+  }
+
+  /// The held copy merged in place (asking `prefer` about it copies neither copy).
+  private static func merge(
+    _ new: consuming PurchaseTransaction, into held: inout PurchaseTransaction,
+    prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
+  ) {
+    let otherWins = prefer(held, new)
+    held.merge(new, otherWins: otherWins)
   }
 
   /// Changes the transaction held for `id` in place; nothing when none is held. Rare (a notification's own
@@ -92,9 +144,11 @@ public struct TransactionCollector: Sendable {
     change(&transactions[i])
   }
 
-  /// Reserves room for `count` more transactions.
-  public mutating func reserve(_ count: Int) {
+  /// Reserves room for `count` more transactions, and for `ids` more ids in the index (whose slots are
+  /// written when reserved, so a generous guess costs pages; it grows past a short one).
+  public mutating func reserve(_ count: Int, ids: Int = 0) {
     transactions.reserveCapacity(transactions.count + count)
+    if ids > 0 { index.reserve(ids) }
   }
 }
 

@@ -4,6 +4,34 @@ import Testing
 @testable import ReceiptModel
 
 @Suite struct TimestampTests {
+  @Test func millisecondsReadEightDigitsAtOnceAsTheyDidOneByOne() {
+    // Every length from empty to 17, a non-digit (the bytes either side of '0'...'9', a space, a sign) at each
+    // place, leading zeros, and values past the range.
+    var texts = ["", "0", "00000000", "0000000000000", "1595532771000", "9999999999999999", "99999999999999999"]
+    texts += (1...17).map { String(repeating: "7", count: $0) }
+    texts += (1...16).map { "1" + String(repeating: "0", count: $0 - 1) }
+    for length in [1, 7, 8, 9, 13, 16] {
+      for place in 0..<length {
+        for odd in ["/", ":", " ", "-", "a"] {
+          var digits = Array(String(repeating: "4", count: length))
+          digits[place] = Character(odd)
+          texts.append(String(digits))
+        }
+      }
+    }
+    for text in texts {
+      var bytes = Array(text.utf8)
+      let (fast, slow) = bytes.withUnsafeMutableBufferPointer {
+        (
+          Timestamp.parse(milliseconds: UnsafeBufferPointer($0)),
+          Timestamp.parseDigitByDigit(milliseconds: UnsafeBufferPointer($0))
+        )
+      }
+      #expect(fast == slow, "\(text)")
+    }
+    #expect(texts.count > 200)
+  }
+
   @Test func formatsISO8601() throws {
     let t = try #require(Timestamp(milliseconds: 1_595_532_771_000))
     #expect(t.iso8601 == "2020-07-23T19:32:51Z")

@@ -573,7 +573,8 @@ extension ValueReading {
   ) throws {
     // A transaction takes a few hundred bytes; reserving for what is left of the input avoids
     // copying a large array as it grows, and untouched capacity costs address space only.
-    collector.reserve((reader.end - reader.offset) / 256)
+    // Ids are reserved for fewer (their slots are written at once): a row takes 600 bytes or more as Apple writes it.
+    collector.reserve((reader.end - reader.offset) / 256, ids: (reader.end - reader.offset) / 1024)
     let transaction: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction = { r, warnings in
       let at = r.reader.offset
       var row = TransactionRow()
@@ -587,7 +588,7 @@ extension ValueReading {
       try TransactionArraySplit.read(
         &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: transaction
       ) {
-        collector.add($0, prefer: latestReceiptInfoWins)
+        collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins)
       }
       return
     }

@@ -49,11 +49,12 @@ package enum TransactionArraySplit {
 
   /// Reads the array at `r`'s position in pieces of about `pieceBytes`, which `helpers` parse ahead. `element`
   /// parses one element (the reader is at its `{`) into a transaction, and runs on every thread; `add` receives
-  /// every transaction in array order.
+  /// every transaction in array order, the rows of a piece another thread parsed all at once, last first, with
+  /// their ids' numeric keys (it empties the array; a row this thread parsed comes alone, without keys).
   static func read(
     _ r: inout ValueReading, pieceBytes: Int, helpers: any PieceHelpers, warnings: inout [DataWarning],
     element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
-    add: (consuming PurchaseTransaction) -> Void
+    add: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void
   ) throws {
     let arrayStart = r.reader.offset
     try withoutActuallyEscaping(element) { element in
@@ -63,7 +64,7 @@ package enum TransactionArraySplit {
       try helpers.withBoard(
         input: input, arrayStart: arrayStart, pieceBytes: pieceBytes, parse: worker.parse
       ) { board in
-        try readInOrder(&r, board: board, warnings: &warnings, element: element, add: add)
+        try readInOrder(&r, board: board, warnings: &warnings, element: element, addPiece: add)
       }
     }
   }
@@ -72,8 +73,11 @@ package enum TransactionArraySplit {
   private static func readInOrder(
     _ r: inout ValueReading, board: any PieceBoard, warnings: inout [DataWarning],
     element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
-    add: (consuming PurchaseTransaction) -> Void
+    addPiece: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void
   ) throws {
+    // A row this thread parses goes to `addPiece` alone, in an array reused for every row.
+    var one: [PurchaseTransaction] = []
+    one.reserveCapacity(1)
     try r.reader.beginArray()
     var index = 0
     var adopted = false
@@ -95,7 +99,7 @@ package enum TransactionArraySplit {
         if var parsed {
           index += parsed.lastFirst.count
           // Moved out in array order; `for t in` would copy each, and release it again with the piece.
-          while let t = parsed.lastFirst.popLast() { add(t) }
+          addPiece(&parsed.lastFirst, parsed.keys)
           adopted = true
           if parsed.closesArray {
             r.reader.closeArray(resumingAt: parsed.end)
@@ -109,7 +113,8 @@ package enum TransactionArraySplit {
       try r.withIndex(index) { inner in
         let (kind, at) = try inner.peek()
         guard kind == .object else { throw inner.wrongType(kind, expected: "an object", at: at) }
-        add(try element(&inner, &warnings))
+        one.append(try element(&inner, &warnings))
+        addPiece(&one, [])
       }
       index += 1
       more = try r.reader.nextElement()
@@ -182,6 +187,9 @@ package struct PieceClaim: Sendable {
 package struct ParsedPiece: @unchecked Sendable {
   /// The piece's transactions, last first, so that taking them in order is `popLast`, a move.
   var lastFirst: [PurchaseTransaction]
+  /// Each one's id as `TransactionIDIndex.numericKey` reads it, worked out on the thread that parsed the piece
+  /// rather than on the one that adds it.
+  var keys: [UInt64?]
   /// The first element start at or past the next piece's guessed start, or just past the array's `]`.
   package var end: Int
   /// Whether the piece ran to the end of the array.
@@ -215,7 +223,12 @@ struct PieceWorker: @unchecked Sendable {
         if closesArray || claim.stop.map({ r.reader.offset >= $0 }) == true {
           // Reversed in place by moves (a buffer's `swapAt` moves; `Array.reverse` would copy each element).
           rows.withUnsafeMutableBufferPointer { $0.reverse() }
-          return ParsedPiece(lastFirst: rows, end: r.reader.offset, closesArray: closesArray)
+          var keys: [UInt64?] = []
+          keys.reserveCapacity(rows.count)
+          rows.withUnsafeBufferPointer { rows in
+            for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
+          }
+          return ParsedPiece(lastFirst: rows, keys: keys, end: r.reader.offset, closesArray: closesArray)
         }
       }
     } catch {
