@@ -108,7 +108,7 @@ struct GrantFields {
   }
 
   /// The fields of the known transaction at `index`, as known (what the moment changes applied).
-  init(_ known: KnownTransactions, at index: Int) {
+  @inline(__always) init(_ known: KnownTransactions, at index: Int) {
     let p = known.position(of: index)
     // Only the position goes into the closure: `known` captured would be copied (four arrays retained).
     self =
