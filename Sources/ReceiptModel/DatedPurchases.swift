@@ -585,22 +585,7 @@ public struct KeyNumbering: Sendable {
   private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ all: [UInt8], at start: Int) -> Bool {
     all.withUnsafeBufferPointer { all in
       guard let a = key.baseAddress, let b = all.baseAddress.map({ $0 + start }) else { return key.isEmpty }
-      var i = 0
-      while i + 8 <= key.count {
-        let x = UnsafeRawPointer(a).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        guard x == UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
-        i += 8
-      }
-      // The last eight bytes, overlapping the words before, when there are eight.
-      if i < key.count, key.count >= 8 {
-        let x = UnsafeRawPointer(a).loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
-        return x == UnsafeRawPointer(b).loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
-      }
-      while i < key.count {
-        guard a[i] == b[i] else { return false }
-        i += 1
-      }
-      return true
+      return bytesEqual(a, b, count: key.count)
     }
   }
 

@@ -8,12 +8,6 @@
   @_exported import Darwin
 #endif
 
-/// Whether the `count` bytes at `a` and at `b` are equal (`memcmp`: every formatted date compares its zone).
-@inline(__always)
-func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-  memcmp(a, b, count) == 0
-}
-
 extension Timestamp {
   /// The current time from the system clock.
   public static func now() -> Timestamp {

@@ -66,7 +66,7 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
             guard all[i].purchaseDate != nil, let expires = all[i].expiresDate else { continue }
             // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
             // where it stands in them, not by reading the whole group for every period (N² on one group of
-            // many products). Bought inside the period (after `bought`, before `expires`), another product,
+            // many products). Bought inside the period (after its purchase, before `expires`), another product,
             // the same ownership.
             func replaces(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Bool {
               for r in later {
