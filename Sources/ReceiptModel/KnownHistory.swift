@@ -72,7 +72,7 @@ public struct KnownHistory: Sendable {
     // are written only when something was bought later or copied.
     let kept = nothingBoughtLater ? nil : all.indices.filter { !isBoughtLater($0) }
     let count = kept?.count ?? all.count
-    var positions = kept.map { $0.map { Int32($0) } }
+    var positions = kept
     var marks: [Bool] = []
     var patched: [PurchaseTransaction] = []
     var patchedAt: [Int] = []
@@ -86,8 +86,8 @@ public struct KnownHistory: Sendable {
         marks[k] = true
         continue
       }
-      if positions == nil { positions = all.indices.map { Int32($0) } }
-      positions?[k] = ~Int32(patched.count)
+      if positions == nil { positions = Array(all.indices) }
+      positions?[k] = ~patched.count
       var t = all[i]
       o.apply(to: &t)
       patched.append(t)
@@ -163,7 +163,7 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
   public let patched: [PurchaseTransaction]
   /// Per known transaction, its position in `data`, or the complement (`~`) of its place in `patched`; nil:
   /// every one of `data`, at its own position.
-  @usableFromInline let positions: [Int32]?
+  @usableFromInline let positions: [Int]?
   /// Per known transaction, whether it is taken as upgraded though `data` does not flag it (empty: none is).
   @usableFromInline let marks: [Bool]
   /// What the moment changes in each of `patched`.
@@ -172,7 +172,7 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
   @usableFromInline let patchedAt: [Int]
 
   init(
-    _ data: [PurchaseTransaction], positions: [Int32]?, marks: [Bool], patched: [PurchaseTransaction],
+    _ data: [PurchaseTransaction], positions: [Int]?, marks: [Bool], patched: [PurchaseTransaction],
     at patchedAt: [Int], overrides: [KnownOverrides]
   ) {
     (self.data, self.positions, self.marks, self.patched) = (data, positions, marks, patched)
@@ -194,7 +194,7 @@ public struct KnownTransactions: RandomAccessCollection, Sendable {
 
   /// Where the known transaction at `index` is: its position in `data`, or when the moment changes it (other
   /// than by taking it as upgraded), the complement (`~`, negative) of its place in `patched`.
-  @inlinable public func position(of index: Int) -> Int { positions.map { Int($0[index]) } ?? index }
+  @inlinable public func position(of index: Int) -> Int { positions.map { $0[index] } ?? index }
 
   /// Whether the known transaction at `index` is taken as upgraded though the data does not flag it.
   @inlinable public func isMarkedUpgraded(at index: Int) -> Bool { !marks.isEmpty && marks[index] }

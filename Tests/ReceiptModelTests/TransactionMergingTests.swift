@@ -4,45 +4,9 @@ import Testing
 @testable import ReceiptModel
 
 /// `PurchaseTransaction.merge` moves the losing copy's values (FAST-PATHS.md: duplicate rows merged in place) and
-/// `TransactionCollector.add` merges in place; both against the copying merge they replaced, written out here.
+/// `TransactionCollector.add` merges in place; both against the copying merge they replaced
+/// (`TransactionMergingReference`, ReceiptModelTestSupport).
 @Suite struct TransactionMergingTests {
-  /// The merge as it was before it moved values: the preferred copy, with what it lacks copied from the other.
-  static func copyingMerge(_ held: PurchaseTransaction, _ other: PurchaseTransaction, otherWins: Bool)
-    -> PurchaseTransaction
-  {
-    var m = otherWins ? other : held
-    let s = otherWins ? held : other
-    if m.originalTransactionID == nil { m.originalTransactionID = s.originalTransactionID }
-    if m.ownershipAssumed && !s.ownershipAssumed {
-      m.ownership = s.ownership
-      m.ownershipAssumed = false
-    }
-    if m.quantity == nil { m.quantity = s.quantity }
-    if m.purchaseDate == nil { m.purchaseDate = s.purchaseDate }
-    if m.originalPurchaseDate == nil { m.originalPurchaseDate = s.originalPurchaseDate }
-    if m.expiresDate == nil { m.expiresDate = s.expiresDate }
-    if m.signedDate == nil || s.signedDate == nil {
-      if m.revocation == nil { m.revocation = s.revocation }
-      if m.revocation?.reason == nil, let reason = s.revocation?.reason { m.revocation?.reason = reason }
-    } else if m.revocation == nil, var earlier = s.revocation, let at = m.signedDate, let then = s.signedDate,
-      then < at
-    {
-      if earlier.reversedAt.map({ $0 > at }) ?? true { earlier.reversedAt = at }
-      m.revocation = earlier
-    }
-    if m.offer == nil { m.offer = s.offer }
-    m.isUpgraded = m.isUpgraded || s.isUpgraded
-    if m.subscriptionGroup == nil { m.subscriptionGroup = s.subscriptionGroup }
-    if m.webOrderLineItemID == nil { m.webOrderLineItemID = s.webOrderLineItemID }
-    if m.productType == nil { m.productType = s.productType }
-    if m.price == nil { m.price = s.price }
-    if m.signedDate == nil { m.signedDate = s.signedDate }
-    m.sources = m.sources.union(s.sources)
-    if m.carriedFields.isEmpty { m.carriedFields = s.carriedFields }
-    if m.statedFields.isEmpty { m.statedFields = s.statedFields }
-    return m
-  }
-
   static func at(_ ms: Int64) -> Timestamp? { Timestamp(milliseconds: ms) }
 
   /// One transaction with every field set (ids long enough to live on the heap, as Apple's do).
@@ -114,7 +78,8 @@ import Testing
           var moved = a
           moved.merge(b, otherWins: otherWins)
           #expect(
-            moved == Self.copyingMerge(a, b, otherWins: otherWins), "variants \(i) and \(j), otherWins \(otherWins)")
+            moved == TransactionMergingReference.copyingMerge(a, b, otherWins: otherWins),
+            "variants \(i) and \(j), otherWins \(otherWins)")
           #expect(a.merged(with: b, otherWins: otherWins) == moved)
         }
       }
@@ -139,7 +104,7 @@ import Testing
           third.transactionID = id
           var merged = first
           for copy in [second, third] {
-            merged = Self.copyingMerge(merged, copy, otherWins: preferNew)
+            merged = TransactionMergingReference.copyingMerge(merged, copy, otherWins: preferNew)
             duplicates += 1
           }
           expected.append(merged)

@@ -100,7 +100,9 @@ struct GrantFields {
   /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
   /// whole on the way (every field retained and released).
   @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    // Checked as the array's subscript is.
+    // The bounds check the array's subscript makes (a buffer's is gone in release builds). No input reaches it:
+    // every caller's index is one of the array's own (its `indices`, or a known history's positions and patched
+    // places, which are written from them).
     precondition(index >= 0 && index < all.count, "Index out of range")
     (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
     (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
