@@ -187,3 +187,69 @@ public struct Catalog: Sendable {
   /// Every product in definition order.
   public var allProducts: [CatalogProduct] { order.compactMap { products[$0] } }
 }
+
+/// What the access and product-type rules read of a product's catalog entry: its type and a non-renewing
+/// subscription's duration. Plain values: a `CatalogProduct` copy retains every text it holds.
+public struct CatalogTypeFacts: Hashable, Sendable {
+  /// The product's type.
+  public var type: ProductType
+  /// Access length of a non-renewing subscription.
+  public var duration: ISOPeriod?
+
+  /// The facts of `product`.
+  public init(_ product: CatalogProduct) { (type, duration) = (product.type, product.duration) }
+}
+
+extension Catalog {
+  /// The type facts of the product with this id, or nil when the catalog does not list it.
+  public func typeFacts(_ id: String) -> CatalogTypeFacts? { products[id].map(CatalogTypeFacts.init) }
+}
+
+/// A catalog's type facts for the products of one history, each looked up once, by its product number: the rules
+/// ask for every transaction they consider, and a lookup by id hashes the id and copies the whole entry.
+///
+/// `productNumbers` are the history's (`DatedPurchases.productNumbers`, one per position, equal numbers for
+/// equal ids); a position outside them is looked up by its id.
+public struct CatalogProductMemo: Sendable {
+  /// What is known of one product number.
+  private enum Entry: Sendable {
+    case notAsked
+    case unlisted
+    case listed(CatalogTypeFacts)
+  }
+
+  private let catalog: Catalog
+  private let productNumbers: [Int32]
+  private var entries: [Entry] = []
+
+  /// A memo of `catalog` for the positions numbered by `productNumbers`.
+  public init(_ catalog: Catalog, productNumbers: [Int32]) {
+    self.catalog = catalog
+    // Without a catalog every answer is nil: nothing to remember.
+    self.productNumbers = catalog.isEmpty ? [] : productNumbers
+  }
+
+  /// A memo of `catalog` for the transactions of `history`, numbered by its index (when the index numbers its
+  /// products: else every position is looked up by its id).
+  public init(_ catalog: Catalog, for history: KnownHistory) {
+    let numbers = history.purchases.productNumbers
+    self.init(catalog, productNumbers: numbers.count == history.transactions.count ? numbers : [])
+  }
+
+  /// `catalog.typeFacts(productID)`, for the product of the transaction at `position`, whose id is `productID`.
+  public mutating func facts(ofProductAt position: Int, productID: String) -> CatalogTypeFacts? {
+    if catalog.isEmpty { return nil }
+    guard position >= 0, position < productNumbers.count else { return catalog.typeFacts(productID) }
+    let number = Int(productNumbers[position])
+    guard number >= 0 else { return catalog.typeFacts(productID) }
+    if number >= entries.count { entries += Array(repeating: .notAsked, count: number + 1 - entries.count) }
+    switch entries[number] {
+    case .listed(let facts): return facts
+    case .unlisted: return nil
+    case .notAsked:
+      let facts = catalog.typeFacts(productID)
+      entries[number] = facts.map { .listed($0) } ?? .unlisted
+      return facts
+    }
+  }
+}

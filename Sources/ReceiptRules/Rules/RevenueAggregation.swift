@@ -198,8 +198,9 @@ public struct RevenueReport: Sendable {
   private var lastCurrencyNumber = -1
   private var lastProduct = ""
   private var lastProductKey = -1
-  private var recentUnpriced: [(productID: String, at: Dictionary<String, Int64>.Index)] = []
-  private static let recentLimit = 8
+  /// `unpriced`'s place of product ids asked about, by a hash of their bytes (`addUnpriced`).
+  private var unpricedSlots: [UnpricedSlot] = []
+  private static let unpricedSlotCount = 64
 
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
     try add(group, key: keyNumber(group.key), currency: currency)
@@ -333,18 +334,22 @@ public struct RevenueReport: Sendable {
   private var lastDayKey = 0
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
-      unpriced.values[recent.at] = try addMoney(unpriced.values[recent.at], units, what: "unpriced units")
+    // A report without a catalog adds every sale here: the id's place is found by a cheap hash of its bytes and
+    // a byte comparison (the reader's threads each share their own String per id), not by hashing its text.
+    let slot = Int(fnv1a(productID) % UInt32(Self.unpricedSlotCount))
+    if slot < unpricedSlots.count, let at = unpricedSlots[slot].at, sameBytes(unpricedSlots[slot].key, productID) {
+      unpriced.values[at] = try addMoney(unpriced.values[at], units, what: "unpriced units")
       return
     }
     guard let held = unpriced.index(forKey: productID) else {
       unpriced[productID] = try addMoney(0, units, what: "unpriced units")
-      recentUnpriced.removeAll()
+      // A new key moves the dictionary's places.
+      unpricedSlots.removeAll(keepingCapacity: true)
       return
     }
     unpriced.values[held] = try addMoney(unpriced.values[held], units, what: "unpriced units")
-    if recentUnpriced.count == Self.recentLimit { recentUnpriced.removeFirst() }
-    recentUnpriced.append((productID, held))
+    if unpricedSlots.isEmpty { unpricedSlots = Array(repeating: UnpricedSlot(), count: Self.unpricedSlotCount) }
+    unpricedSlots[slot] = UnpricedSlot(key: productID, at: held)
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
@@ -804,4 +809,10 @@ func proratedRefund(_ amount: Int64, unused: Int64, of period: Int64) throws(Rec
   let (q, r) = period.dividingFullWidth(product)
   let (twice, overflow) = r.multipliedReportingOverflow(by: 2)
   return overflow || twice >= period ? q + 1 : q
+}
+
+/// A product id's place in `RevenueReport.unpriced` (nil: none), kept in the slot of the id's FNV-1a hash.
+struct UnpricedSlot {
+  var key = ""
+  var at: Dictionary<String, Int64>.Index?
 }

@@ -102,6 +102,39 @@ public struct SubscriptionGroups: Sendable {
     }
   }
 
+  /// The same, from a history as known at a moment: linked through the numbers its index gives products, groups
+  /// and chains (`DatedPurchases`), with plain integers, where the texts' version makes several String
+  /// dictionary operations per transaction. Each product's catalog entry is looked up once.
+  ///
+  /// Numbers are of the texts' bytes and `==` on Strings is canonical equivalence: only when every product,
+  /// group and subscription chain id is ASCII (then the two agree) are the numbers used; otherwise, and when the
+  /// index numbers no products, the texts are linked as `init(catalog:transactions:)` links them.
+  /// - Parameters:
+  ///   - catalog: The catalog.
+  ///   - history: The customer's history as known at a moment.
+  public init(catalog: Catalog, history: KnownHistory) {
+    let transactions = history.transactions
+    let purchases = history.purchases
+    let count = transactions.count
+    guard purchases.productNumbers.count == count, purchases.chainNumbers.count == count,
+      purchases.groupNumbers.count == count,
+      let linked = NumberedGroupLinks(catalog: catalog, history: history)
+    else {
+      self.init(catalog: catalog, transactions: transactions)
+      return
+    }
+    self.init(linked.output(transactions))
+  }
+
+  private init(
+    _ tables: (
+      rootOf: [String: String], members: [String: [String]], placedByID: Set<String>,
+      chains: [String: Set<String>], chainField: [String: String]
+    )
+  ) {
+    (rootOf, members, placedByID, chains, chainField) = tables
+  }
+
   /// The product's group, or nil when neither the catalog nor any transaction places it in one.
   public func group(of productID: String) -> SubscriptionGroup? {
     guard let root = rootOf["p:\(productID)"] else { return nil }
@@ -142,5 +175,182 @@ public struct SubscriptionGroups: Sendable {
     let (small, large) = sa < sb ? (ra, rb) : (rb, ra)
     parent[small] = large
     size[large] = sa + sb
+  }
+}
+
+/// `SubscriptionGroups`' links made by number (`init(catalog:history:)`): union-find over integers, products first
+/// (the index's product numbers), then receipt groups, subscription chains, and the catalog's products and groups
+/// the history does not hold. Only the partition is read, so which root stays does not matter.
+private struct NumberedGroupLinks {
+  private var parent: [Int32] = []
+  private var size: [Int32] = []
+  private var inUse: [Bool] = []
+  /// Each node's text as the texts' version names it ("p:" product, "r:" group, "c:" a file's group), nil for a
+  /// chain (never shown).
+  private var names: [String?] = []
+  private var productIDs: [String] = []
+  private var placed: [Bool] = []
+  private var placedByID: Set<String> = []
+  /// Per position: whether the transaction is a subscription (it links its product to its chain); per product
+  /// number, whether any of its transactions is.
+  private var isSubscription: [Bool] = []
+  private var hasSubscription: [Bool] = []
+  private let productCount: Int
+  private let groupBase: Int
+  private let chainBase: Int
+
+  /// Nil when some product, group or subscription chain id is not ASCII (numbers then may part texts that `==`
+  /// joins).
+  init?(catalog: Catalog, history: KnownHistory) {
+    let transactions = history.transactions
+    let purchases = history.purchases
+    let products = purchases.productNumbers
+    let groups = purchases.groupNumbers
+    let chains = purchases.chainNumbers
+    var (p, g, c) = (0, 0, 0)
+    for i in transactions.indices {
+      p = max(p, Int(products[i]) + 1)
+      g = max(g, Int(groups[i]) + 1)
+      c = max(c, Int(chains[i]) + 1)
+    }
+    (productCount, groupBase, chainBase) = (p, p, p + g)
+    let nodeCount = p + g + c
+    parent = (0..<nodeCount).map { Int32(truncatingIfNeeded: $0) }
+    size = Array(repeating: 1, count: nodeCount)
+    inUse = Array(repeating: false, count: nodeCount)
+    names = Array(repeating: nil, count: nodeCount)
+    productIDs = Array(repeating: "", count: p)
+    placed = Array(repeating: false, count: p)
+    isSubscription = Array(repeating: false, count: transactions.count)
+    hasSubscription = Array(repeating: false, count: p)
+    var productNode: [String: Int] = [:]
+    var groupNode: [String: Int] = [:]
+    var chainSeen = [Bool](repeating: false, count: c)
+    var memo = CatalogProductMemo(catalog, for: history)
+    for i in transactions.indices {
+      let product = Int(products[i])
+      if names[product] == nil {
+        let id = transactions[stated: i].productID
+        guard Self.isASCII(id) else { return nil }
+        (names[product], productIDs[product], productNode[id]) = ("p:\(id)", id, product)
+      }
+      let group = Int(groups[i])
+      if group >= 0 {
+        let node = groupBase + group
+        if names[node] == nil, let id = transactions[stated: i].subscriptionGroup {
+          guard Self.isASCII(id) else { return nil }
+          (names[node], groupNode[id]) = ("r:\(id)", node)
+        }
+        union(product, node)
+        placed[product] = true
+      }
+      // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
+      let fields = GrantFields(transactions, at: i)
+      let listed = memo.facts(ofProductAt: i, productID: fields.productID)
+      guard resolveProductType(of: fields, listed: listed)?.type == .autoRenewable else { continue }
+      (isSubscription[i], hasSubscription[product]) = (true, true)
+      let chain = Int(chains[i])
+      if !chainSeen[chain] {
+        guard Self.isASCII(transactions[stated: i].chainID) else { return nil }
+        chainSeen[chain] = true
+      }
+      union(product, chainBase + chain)
+    }
+    // The catalog's products and groups: a history's own node when it holds the same text.
+    for product in catalog.allProducts {
+      guard let group = product.subscriptionGroup else { continue }
+      let productNodeNumber =
+        productNode[product.productID] ?? newNode(named: "p:\(product.productID)", in: &productNode, product.productID)
+      let groupNodeNumber: Int
+      if product.groupIsLocalToFile {
+        let name = "c:\(product.origin)\u{0}\(group)"
+        groupNodeNumber = newNodeOnce(named: name)
+      } else {
+        groupNodeNumber = groupNode[group] ?? newNode(named: "r:\(group)", in: &groupNode, group)
+      }
+      union(productNodeNumber, groupNodeNumber)
+      placedByID.insert(product.productID)
+    }
+    for product in 0..<productCount where placed[product] { placedByID.insert(productIDs[product]) }
+  }
+
+  /// Catalog nodes of a file's group, by name.
+  private var localGroups: [String: Int] = [:]
+
+  private mutating func newNodeOnce(named name: String) -> Int {
+    if let known = localGroups[name] { return known }
+    let node = appendNode(named: name)
+    localGroups[name] = node
+    return node
+  }
+
+  private mutating func newNode(named name: String, in table: inout [String: Int], _ key: String) -> Int {
+    let node = appendNode(named: name)
+    table[key] = node
+    return node
+  }
+
+  private mutating func appendNode(named name: String) -> Int {
+    parent.append(Int32(truncatingIfNeeded: parent.count))
+    size.append(1)
+    inUse.append(false)
+    names.append(name)
+    return parent.count - 1
+  }
+
+  private func find(_ node: Int) -> Int {
+    var current = node
+    while Int(parent[current]) != current { current = Int(parent[current]) }
+    return current
+  }
+
+  private mutating func union(_ a: Int, _ b: Int) {
+    (inUse[a], inUse[b]) = (true, true)
+    let ra = find(a)
+    let rb = find(b)
+    guard ra != rb else { return }
+    let (small, large) = size[ra] < size[rb] ? (ra, rb) : (rb, ra)
+    parent[small] = Int32(truncatingIfNeeded: large)
+    size[large] = size[ra] &+ size[rb]
+  }
+
+  /// Whether `text`'s bytes are all ASCII.
+  static func isASCII(_ text: String) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { bytes in
+      var any: UInt8 = 0
+      for b in bytes { any |= b }
+      return any < 0x80
+    } ?? text.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  /// The texts' version's tables: each named node's root and each root's named nodes (a root named by its
+  /// number), the products placed by id, and, only when some subscription product is not (the only time they are
+  /// read), each subscription product's chain ids and the data's name for them.
+  func output(_ transactions: KnownTransactions) -> (
+    rootOf: [String: String], members: [String: [String]], placedByID: Set<String>, chains: [String: Set<String>],
+    chainField: [String: String]
+  ) {
+    var rootOf: [String: String] = [:]
+    var members: [String: [String]] = [:]
+    var rootNames: [Int: String] = [:]
+    for node in names.indices where inUse[node] {
+      guard let name = names[node] else { continue }
+      let root = find(node)
+      let rootName = rootNames[root] ?? "#\(root)"
+      rootNames[root] = rootName
+      rootOf[name] = rootName
+      members[rootName, default: []].append(name)
+    }
+    var chains: [String: Set<String>] = [:]
+    var chainField: [String: String] = [:]
+    let inferred = (0..<productCount).contains { hasSubscription[$0] && !placedByID.contains(productIDs[$0]) }
+    if inferred {
+      for i in transactions.indices where isSubscription[i] {
+        let productID = transactions[stated: i].productID
+        chains[productID, default: []].insert(transactions[stated: i].chainID)
+        chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
+      }
+    }
+    return (rootOf, members, placedByID, chains, chainField)
   }
 }

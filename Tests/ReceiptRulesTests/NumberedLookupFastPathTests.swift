@@ -1,0 +1,192 @@
+import ReceiptModel
+import ReceiptModelTestSupport
+import Testing
+
+@testable import ReceiptRules
+
+/// Lookups by the known history's numbers (FAST-PATHS.md) against the lookups by text they replaced: subscription
+/// groups linked by number, the catalog asked once per product, unpriced units found by the id's bits.
+struct NumberedLookupFastPathTests {
+  /// Catalogs beside the shape's own: none; one whose groups are local to their file (a `.storekit` file) and
+  /// that moves one subscription to a group of its own; one of non-renewing subscriptions, with and without a
+  /// duration, consumables and a product the data never shows.
+  static func catalogs(_ shape: Catalog) -> [(String, Catalog)] {
+    let products = shape.allProducts
+    let local = Catalog(
+      products.enumerated().map { n, p in
+        var p = p
+        if p.subscriptionGroup != nil {
+          p.groupIsLocalToFile = true
+          p.origin = "Products.storekit"
+          p.subscriptionGroup = n == 1 ? "Other" : "Main"
+        }
+        return p
+      })
+    let kinds = Catalog(
+      products.enumerated().map { n, p in
+        var p = p
+        switch n % 4 {
+        case 0:
+          p.type = .nonRenewing
+          p.duration = ISOPeriod("P1M")
+        case 1: p.type = .nonRenewing
+        case 2: p.type = .consumable
+        default: break
+        }
+        return p
+      } + [CatalogProduct(productID: "com.example.unbought", type: .autoRenewable, subscriptionGroup: "77")])
+    return [("no catalog", Catalog()), ("catalog", shape), ("storekit groups", local), ("other kinds", kinds)]
+  }
+
+  /// The shape's history with ids of equal text in other bytes: some products, groups and chains spelled with
+  /// `é` as one scalar and others as `e` and a combining accent (`==` joins them, their bytes differ).
+  static func canonicallyEqualIDs(_ history: PurchaseHistory) -> PurchaseHistory {
+    var h = history
+    for i in h.transactions.indices {
+      let accent = i % 2 == 0 ? "\u{E9}" : "e\u{301}"
+      switch i % 7 {
+      case 0: h.transactions[i].productID += accent
+      case 1: h.transactions[i].subscriptionGroup = h.transactions[i].subscriptionGroup.map { $0 + accent }
+      case 2: h.transactions[i].originalTransactionID = h.transactions[i].originalTransactionID.map { $0 + accent }
+      default: break
+      }
+    }
+    return h
+  }
+
+  @Test func subscriptionGroupsByNumberGiveTheTextsGroups() throws {
+    var grouped = 0
+    var inferred = 0
+    for (name, history, shapeCatalog) in try RuleFastPathTests.histories() {
+      let variants =
+        IntroEligibilityFastPathTests.variants(history) + [
+          ("equal texts in other bytes", Self.canonicallyEqualIDs(history))
+        ]
+      for (variant, history) in variants {
+        for (catalogName, catalog) in Self.catalogs(shapeCatalog) {
+          for time in RuleFastPathTests.moments {
+            let known = history.known(at: time)
+            let fast = SubscriptionGroups(catalog: catalog, history: known)
+            let slow = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
+            let products = Set(history.transactions.map(\.productID)).union(catalog.allProducts.map(\.productID))
+            for product in products.sorted() + ["com.example.absent", "com.example.p0.monthly\u{E9}"] {
+              let group = fast.group(of: product)
+              #expect(
+                group == slow.group(of: product), "\(name), \(variant), \(catalogName), \(time.iso8601): \(product)")
+              if group != nil { grouped += 1 }
+              if group?.inference != nil { inferred += 1 }
+            }
+          }
+        }
+      }
+    }
+    #expect(grouped > 1_000, "the shapes' subscriptions are in groups to compare")
+    #expect(inferred > 10, "groups known only through shared subscriptions are compared too")
+  }
+
+  /// A catalog id of equal text in other bytes than the data's (the Kelvin sign, which `==` takes for `K`), and a
+  /// history whose index numbers no products: both give the texts' groups.
+  @Test func subscriptionGroupsOfOddIDsGiveTheTextsGroups() throws {
+    let (_, history, _) = try #require(try RuleFastPathTests.histories().first)
+    var h = history
+    for i in h.transactions.indices where i % 3 == 0 { h.transactions[i].productID = "com.example.K" }
+    for i in h.transactions.indices where i % 3 == 1 { h.transactions[i].subscriptionGroup = nil }
+    let catalog = Catalog([
+      CatalogProduct(productID: "com.example.\u{212A}", type: .autoRenewable, subscriptionGroup: "5"),
+      CatalogProduct(productID: "com.example.alone", type: .autoRenewable, subscriptionGroup: "6"),
+    ])
+    // The same history under an index of chains and groups only.
+    let full = DatedPurchases(h.transactions)
+    let chainsAndGroups = DatedPurchases(chainNumbers: full.chainNumbers, groupNumbers: full.groupNumbers) {
+      h.transactions[$0].purchaseDate
+    }
+    for time in RuleFastPathTests.moments {
+      for known in [h.known(at: time), KnownHistory(h, at: time, upgrading: [], purchases: chainsAndGroups)] {
+        let fast = SubscriptionGroups(catalog: catalog, history: known)
+        let slow = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
+        let products = Set(known.transactions.map(\.productID)).sorted()
+        for product in products + ["com.example.\u{212A}", "com.example.alone"] {
+          #expect(fast.group(of: product) == slow.group(of: product), "\(product) at \(time.iso8601)")
+        }
+      }
+    }
+  }
+
+  /// The memo gives the catalog's facts, and the grants and product types read through it are those read by id,
+  /// for every transaction of every shape, catalog and moment, asked twice (the second time from the memo).
+  @Test func catalogMemoGivesWhatTheCatalogGives() throws {
+    var listed = 0
+    for (name, history, shapeCatalog) in try RuleFastPathTests.histories() {
+      for (catalogName, catalog) in Self.catalogs(shapeCatalog) {
+        for time in RuleFastPathTests.moments {
+          let known = markingReplacedPeriods(history).known(at: time)
+          var memo = CatalogProductMemo(catalog, for: known)
+          for round in 0..<2 {
+            for i in known.transactions.indices {
+              let fields = GrantFields(known.transactions, at: i)
+              let facts = memo.facts(ofProductAt: i, productID: fields.productID)
+              let place = "\(name), \(catalogName), \(time.iso8601), round \(round): \(i)"
+              #expect(facts == catalog.product(fields.productID).map(CatalogTypeFacts.init), "\(place)")
+              let whole = known.transaction(at: i)
+              #expect(
+                accessGrant(of: fields, listed: facts, at: time) == accessGrant(of: whole, catalog: catalog, at: time),
+                "\(place)")
+              #expect(
+                resolveProductType(of: fields, listed: facts) == resolveProductType(of: whole, catalog: catalog),
+                "\(place)")
+              if facts != nil { listed += 1 }
+            }
+          }
+          // Every considered transaction of the entitlements answer, against its transaction read by id.
+          for result in entitlementStatuses(of: known, catalog: catalog) {
+            for c in result.considered {
+              #expect(c.grant == accessGrant(of: c.transaction, catalog: catalog, at: time), "\(name), \(catalogName)")
+              #expect(c.productType == resolveProductType(of: c.transaction, catalog: catalog), "\(name)")
+            }
+          }
+        }
+      }
+    }
+    #expect(listed > 1_000, "products the catalogs list are compared")
+  }
+
+  /// Positions the memo's numbers do not cover, and no numbers at all, are looked up by their id.
+  @Test func catalogMemoOutsideItsNumbersLooksUpTheID() {
+    let catalog = Catalog([
+      CatalogProduct(productID: "a", type: .nonRenewing, duration: ISOPeriod("P1W")),
+      CatalogProduct(productID: "b", type: .consumable),
+    ])
+    var none = CatalogProductMemo(catalog, productNumbers: [])
+    var some = CatalogProductMemo(catalog, productNumbers: [0, 1, 0])
+    var empty = CatalogProductMemo(Catalog(), productNumbers: [0, 1, 0])
+    for (position, id) in [(0, "a"), (1, "b"), (2, "a"), (3, "b"), (-1, "a"), (7, "c"), (1, "b")] {
+      #expect(none.facts(ofProductAt: position, productID: id) == catalog.typeFacts(id), "\(position) \(id)")
+      #expect(some.facts(ofProductAt: position, productID: id) == catalog.typeFacts(id), "\(position) \(id)")
+      #expect(empty.facts(ofProductAt: position, productID: id) == nil, "\(position) \(id)")
+    }
+  }
+
+  /// Unpriced units found by the id's bits: ids as one shared String, as equal texts in other Strings, in other
+  /// bytes (`==` joins them in the dictionary), more ids than slots, and a report merged into another.
+  @Test func unpricedUnitsByBitsAreTheDictionarysSums() throws {
+    var ids = (0..<200).map { "com.example.product\($0)" } + ["caf\u{E9}", "cafe\u{301}", "", "a"]
+    ids += ids.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    var report = RevenueReport(hasProceeds: false)
+    var expected: [String: Int64] = [:]
+    var generator = SystemRandomNumberGenerator()
+    for step in 0..<20_000 {
+      let id = ids[step < 10_000 ? step % 7 : Int.random(in: ids.indices, using: &generator)]
+      let units = Int64.random(in: 1...5, using: &generator)
+      try report.addUnpriced(productID: id, units: units)
+      expected[id, default: 0] += units
+    }
+    #expect(report.unpriced == expected)
+    var merged = RevenueReport(hasProceeds: false)
+    try merged.addUnpriced(productID: "a", units: 1)
+    try merged.merge(report)
+    try merged.merge(report)
+    expected = expected.mapValues { $0 * 2 }
+    expected["a", default: 0] += 1
+    #expect(merged.unpriced == expected)
+  }
+}
