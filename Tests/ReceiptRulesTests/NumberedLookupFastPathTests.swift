@@ -166,9 +166,9 @@ struct NumberedLookupFastPathTests {
     }
   }
 
-  /// Unpriced units found by the id's bits: ids as one shared String, as equal texts in other Strings, in other
+  /// Unpriced units found by a hash of the id's bytes: ids as one shared String, as equal texts in other Strings, in other
   /// bytes (`==` joins them in the dictionary), more ids than slots, and a report merged into another.
-  @Test func unpricedUnitsByBitsAreTheDictionarysSums() throws {
+  @Test func unpricedUnitsBySlotAreTheDictionarysSums() throws {
     var ids = (0..<200).map { "com.example.product\($0)" } + ["caf\u{E9}", "cafe\u{301}", "", "a"]
     ids += ids.map { String(decoding: Array($0.utf8), as: UTF8.self) }
     var report = RevenueReport(hasProceeds: false)
@@ -188,5 +188,31 @@ struct NumberedLookupFastPathTests {
     expected = expected.mapValues { $0 * 2 }
     expected["a", default: 0] += 1
     #expect(merged.unpriced == expected)
+  }
+
+  /// The ledger's upgrade moments, groups numbered with the group before compared first, against the scan: groups
+  /// that alternate, repeat as equal texts in other Strings, differ in their last byte, and are missing.
+  @Test func ledgerUpgradeMomentsWithGroupsComparedToTheOneBeforeGiveTheScansAnswer() throws {
+    var compared = 0
+    for (name, history, _) in try RuleFastPathTests.histories() where name.hasPrefix("many-upgrades") {
+      var h = history
+      for i in h.transactions.indices {
+        switch i % 5 {
+        case 0: h.transactions[i].subscriptionGroup = nil
+        case 1: h.transactions[i].subscriptionGroup = "21000112"
+        case 2: h.transactions[i].subscriptionGroup = String(decoding: Array("21000111".utf8), as: UTF8.self)
+        case 3: h.transactions[i].subscriptionGroup = "group-\(i % 3)"
+        default: break
+        }
+      }
+      var ledger = RevenueLedger()
+      ledger.add(h)
+      let scanned = RuleFastPathTests.scannedUpgradeMoments(ledger)
+      #expect(ledger.upgradeMoments() == scanned, "\(name)")
+      let byPosition = ledger.upgradeMomentsByPosition()
+      #expect(byPosition.indices.allSatisfy { byPosition[$0] == scanned[$0] }, "\(name)")
+      compared += scanned.count
+    }
+    #expect(compared > 100, "upgrades to compare")
   }
 }

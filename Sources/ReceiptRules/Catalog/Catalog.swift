@@ -211,22 +211,19 @@ extension Catalog {
 /// `productNumbers` are the history's (`DatedPurchases.productNumbers`, one per position, equal numbers for
 /// equal ids); a position outside them is looked up by its id.
 public struct CatalogProductMemo: Sendable {
-  /// What is known of one product number.
-  private enum Entry: Sendable {
-    case notAsked
-    case unlisted
-    case listed(CatalogTypeFacts)
-  }
-
   private let catalog: Catalog
+  private let isEmpty: Bool
   private let productNumbers: [Int32]
-  private var entries: [Entry] = []
+  /// Per product number: 0 not asked yet, 1 not listed, 2 + its place in `listed`.
+  private var places: [Int32] = []
+  private var listed: [CatalogTypeFacts] = []
 
   /// A memo of `catalog` for the positions numbered by `productNumbers`.
   public init(_ catalog: Catalog, productNumbers: [Int32]) {
     self.catalog = catalog
+    isEmpty = catalog.isEmpty
     // Without a catalog every answer is nil: nothing to remember.
-    self.productNumbers = catalog.isEmpty ? [] : productNumbers
+    self.productNumbers = isEmpty ? [] : productNumbers
   }
 
   /// A memo of `catalog` for the transactions of `history`, numbered by its index (when the index numbers its
@@ -238,18 +235,25 @@ public struct CatalogProductMemo: Sendable {
 
   /// `catalog.typeFacts(productID)`, for the product of the transaction at `position`, whose id is `productID`.
   public mutating func facts(ofProductAt position: Int, productID: String) -> CatalogTypeFacts? {
-    if catalog.isEmpty { return nil }
-    guard position >= 0, position < productNumbers.count else { return catalog.typeFacts(productID) }
-    let number = Int(productNumbers[position])
-    guard number >= 0 else { return catalog.typeFacts(productID) }
-    if number >= entries.count { entries += Array(repeating: .notAsked, count: number + 1 - entries.count) }
-    switch entries[number] {
-    case .listed(let facts): return facts
-    case .unlisted: return nil
-    case .notAsked:
-      let facts = catalog.typeFacts(productID)
-      entries[number] = facts.map { .listed($0) } ?? .unlisted
-      return facts
+    if isEmpty { return nil }
+    guard position >= 0, position < productNumbers.count, productNumbers[position] >= 0 else {
+      return catalog.typeFacts(productID)
     }
+    let number = Int(productNumbers[position])
+    if number < places.count {
+      let place = Int(places[number])
+      if place == 1 { return nil }
+      if place >= 2 { return listed[place - 2] }
+    } else {
+      // Doubled: a memo made per entitlement meets its products' numbers in any order.
+      places += repeatElement(0, count: max(number + 1, 2 * places.count, 16) - places.count)
+    }
+    guard let facts = catalog.typeFacts(productID) else {
+      places[number] = 1
+      return nil
+    }
+    places[number] = Int32(truncatingIfNeeded: listed.count + 2)
+    listed.append(facts)
+    return facts
   }
 }

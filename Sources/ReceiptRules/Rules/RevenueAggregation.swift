@@ -423,7 +423,8 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMoments())
+    let whole = ReportPart(
+      positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMomentsByPosition())
     return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
   }
 
@@ -434,8 +435,8 @@ extension RevenueLedger {
     /// Whether `positions` are in purchase order already; else the part's report sorts them (on its own thread)
     /// when it tracks the commission year.
     let isInPurchaseOrder: Bool
-    /// `upgradeMoments()`, shared by every part.
-    let upgrades: [Int: Timestamp]
+    /// `upgradeMomentsByPosition()`, shared by every part.
+    let upgrades: [Timestamp?]
   }
 
   /// The purchase order cut into `count` parts whose reports, each made alone (`report(of:)`, one thread each if
@@ -459,7 +460,7 @@ extension RevenueLedger {
     guard !hasNegativePrice else { return nil }
     let total = distinctTransactions
     guard total >= count else { return nil }
-    let upgrades = upgradeMoments()
+    let upgrades = upgradeMomentsByPosition()
     guard commission != .none else {
       // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
       // transactions in the order they lie in memory saves the sort and a cache miss on each.
@@ -530,7 +531,7 @@ extension RevenueLedger {
     var out: [LedgerRecord] = []
     out.reserveCapacity(distinctTransactions)
     try forEachRecord(
-      purchaseOrder(), upgrades: upgradeMoments(), catalog: catalog, copy: copy, tracksPaidService: true
+      purchaseOrder(), upgrades: upgradeMomentsByPosition(), catalog: catalog, copy: copy, tracksPaidService: true
     ) { (record) throws(ReceiptError) in out.append(record) }
     if !out.isEmpty { out[0].duplicateRows = duplicatesMerged }
     return out
@@ -538,10 +539,10 @@ extension RevenueLedger {
 
   /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
   /// service of its subscription before it (for the commission year) and its upgrade estimate (`upgrades` is
-  /// `upgradeMoments()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
+  /// `upgradeMomentsByPosition()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
   /// sales among `positions`, so those must then hold every position of each of their subscription chains.
   func forEachRecord(
-    _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
+    _ positions: [Int], upgrades: [Timestamp?], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: copy)
@@ -559,7 +560,7 @@ extension RevenueLedger {
         } else {
           load(entries[position - whole.count], into: &loaded)
         }
-        let upgradedAt = upgrades.isEmpty ? nil : upgrades[position]
+        let upgradedAt = position < upgrades.count ? upgrades[position] : nil
         try body(try maker.record(loaded, at: position, upgradedAt: upgradedAt, in: self))
       }
     }
@@ -617,9 +618,17 @@ extension RevenueLedger {
   /// When each upgraded transaction was upgraded: the first later purchase of its subscription chain or group
   /// (the same rule as `UpgradeMoments`), by position.
   func upgradeMoments() -> [Int: Timestamp] {
+    var moments: [Int: Timestamp] = [:]
+    for (i, moment) in upgradeMomentsByPosition().enumerated() { moments[i] = moment }
+    return moments
+  }
+
+  /// `upgradeMoments()` as an array by position (nil: not upgraded, or no later purchase; empty: nothing
+  /// upgraded), so that each record reads its own without hashing its position.
+  func upgradeMomentsByPosition() -> [Timestamp?] {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
-    guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
+    guard positions.contains(where: { isUpgraded(at: $0) }) else { return [] }
     // Chains and groups numbered (no key hashed per transaction) and the purchases indexed by date as the known
     // history's are (`DatedPurchases`): the replacing purchase is read from where the upgraded one stands in its
     // chain and group, as `UpgradeMoments` reads it (a pass over the group per upgrade was quadratic on a batch
@@ -630,16 +639,26 @@ extension RevenueLedger {
     var groupNumbers: [Int32] = []
     chainNumbers.reserveCapacity(positions.count)
     groupNumbers.reserveCapacity(positions.count)
+    // A ledger's transactions share a handful of groups: the group before is compared first (as `chainNumber`
+    // compares the chain before), its bytes, before its text is numbered.
+    var (lastGroup, lastGroupNumber) = ("", Int32(-1))
     for i in positions {
       chainNumbers.append(Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
-      groupNumbers.append(subscriptionGroup(at: i).map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
+      guard let group = subscriptionGroup(at: i) else {
+        groupNumbers.append(-1)
+        continue
+      }
+      if lastGroupNumber < 0 || !sameBytes(lastGroup, group) {
+        (lastGroup, lastGroupNumber) = (group, Int32(truncatingIfNeeded: groups.number(of: group)))
+      }
+      groupNumbers.append(lastGroupNumber)
     }
     let purchases = DatedPurchases(chainNumbers: chainNumbers, groupNumbers: groupNumbers) { purchaseDate(at: $0) }
-    var moments: [Int: Timestamp] = [:]
+    var moments = [Timestamp?](repeating: nil, count: positions.count)
     for i in positions where isUpgraded(at: i) {
       let inChain = purchases.chainAfterItsPurchase(of: i).first?.at
       let inGroup = purchases.groupAfterItsPurchase(of: i).first?.at
-      if let earliest = inChain.map({ c in inGroup.map { min(c, $0) } ?? c }) ?? inGroup { moments[i] = earliest }
+      moments[i] = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
     }
     return moments
   }
