@@ -27,10 +27,17 @@ import Testing
     return nil
   }
 
-  /// A random tree of arrays and objects whose keys come from a few names, so that some objects repeat one.
+  /// A random tree of arrays and objects whose keys come from a few names, so that some objects repeat one; now
+  /// and then an object of 40 plain members, 20 distinct then 20 of 36 names (past 16 an object's keys go into a set).
   static func randomValue(depth: Int, using generator: inout some RandomNumberGenerator) -> JSONValue {
     let names = ["a", "b", "price", "caf\u{E9}", "cafe\u{301}", "products"]
     guard depth > 0 else { return Bool.random(using: &generator) ? .string("x") : .number("1") }
+    if Int.random(in: 0..<12, using: &generator) == 0 {
+      let many = names + (0..<30).map { "k\($0)" }
+      // Twenty distinct names first, so that a repeat among the rest is found in the set.
+      let distinct = (0..<20).map { ("k\($0)", JSONValue.null) }
+      return .object(distinct + (0..<20).map { _ in (many.randomElement(using: &generator) ?? "a", .null) })
+    }
     let count = Int.random(in: 0...4, using: &generator)
     if Bool.random(using: &generator) {
       return .array((0..<count).map { _ in randomValue(depth: depth - 1, using: &generator) })
@@ -46,7 +53,10 @@ import Testing
     var found = 0
     for round in 0..<3_000 {
       let value = Self.randomValue(depth: 1 + round % 5, using: &generator)
-      for keys: Set<String> in [["a", "price"], ["caf\u{E9}"], [], ["a", "b", "price", "products", "cafe\u{301}"]] {
+      let many = Set((0..<30).map { "k\($0)" } + ["a"])
+      for keys: Set<String> in [
+        ["a", "price"], ["caf\u{E9}"], [], ["a", "b", "price", "products", "cafe\u{301}"], many,
+      ] {
         for path in ["$", ""] {
           let lazy = value.firstDuplicateKey(among: keys, path: path)
           #expect(lazy == Self.eagerFirstDuplicateKey(value, among: keys, path: path), "\(value)")

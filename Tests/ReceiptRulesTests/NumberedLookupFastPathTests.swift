@@ -215,4 +215,26 @@ struct NumberedLookupFastPathTests {
     }
     #expect(compared > 100, "upgrades to compare")
   }
+
+  /// A catalog merged into an empty one is taken as it is: the same as adding its products one by one, then
+  /// merging more over it.
+  @Test func mergingIntoAnEmptyCatalogIsAddingEachProduct() throws {
+    for (name, _, shapeCatalog) in try RuleFastPathTests.histories() {
+      for (catalogName, catalog) in Self.catalogs(shapeCatalog) {
+        var other = catalog
+        other.warnings = ["a warning"]
+        var merged = Catalog()
+        merged.merge(other)
+        var added = Catalog()
+        for id in other.order { if let p = other.products[id] { added.add(p) } }
+        added.warnings += other.warnings
+        #expect(merged.products == added.products, "\(name), \(catalogName)")
+        #expect(merged.order == added.order && merged.warnings == added.warnings, "\(name), \(catalogName)")
+        let over = Catalog([CatalogProduct(productID: "com.example.p0.monthly", type: .consumable)])
+        merged.merge(over)
+        added.merge(over)
+        #expect(merged.products == added.products && merged.order == added.order, "\(name), \(catalogName)")
+      }
+    }
+  }
 }

@@ -79,9 +79,18 @@ public indirect enum JSONValue: Sendable, Equatable {
         if let found = item.duplicateKeyPath(among: keys) { return "[\(i)]" + found }
       }
     case .object(let members):
-      var seen: Set<String> = []
+      // An object's keys read so far, searched in turn: a catalog entry has a handful (a set allocated per
+      // object cost more); from 16 on, a set.
+      var seen: [String] = []
+      var many: Set<String> = []
       for member in members where keys.contains(member.key) {
-        if !seen.insert(member.key).inserted { return ".\(member.key)" }
+        if seen.count < 16 {
+          if seen.contains(member.key) { return ".\(member.key)" }
+          seen.append(member.key)
+          if seen.count == 16 { many = Set(seen) }
+        } else if !many.insert(member.key).inserted {
+          return ".\(member.key)"
+        }
       }
       for member in members {
         if let found = member.value.duplicateKeyPath(among: keys) { return ".\(member.key)" + found }
