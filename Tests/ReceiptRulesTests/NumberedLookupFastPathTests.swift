@@ -237,4 +237,34 @@ struct NumberedLookupFastPathTests {
       }
     }
   }
+
+  /// Purchase dates and positions sorted packed in one integer (in hours, seconds or milliseconds, by radix from
+  /// 2,048 on) against the sort of pairs: in order, shuffled, with equal dates, dates a millisecond off whole
+  /// hours and seconds, spans that do not fit (undated `Int64.min` beside dates, the extremes), few and many.
+  @Test func datesSortedPackedAreThePairsSort() {
+    var generator = SystemRandomNumberGenerator()
+    let start: Int64 = 1_577_836_800_000
+    for count in [0, 1, 2, 100, 2_047, 2_048, 5_000] {
+      for unit: Int64 in [3_600_000, 1_000, 1] {
+        for variant in 0..<5 {
+          var dated = (0..<count).map { position -> (date: Int64, position: Int) in
+            (start + Int64.random(in: 0..<(40_000 * 3_600_000 / unit), using: &generator) * unit / 10 * 10, position)
+          }
+          switch variant {
+          case 0: dated.sort { ($0.date, $0.position) < ($1.date, $1.position) }
+          case 1: if !dated.isEmpty { dated[dated.count / 2].date += 1 }
+          case 2: if !dated.isEmpty { dated[0].date = Int64.min }
+          case 3: if dated.count > 1 { (dated[0].date, dated[1].date) = (Int64.min, Int64.max) }
+          default: for i in dated.indices where i % 3 == 0 { dated[i].date = start }
+          }
+          dated.shuffle(using: &generator)
+          var packed = dated
+          RevenueLedger.sortByDateThenPosition(&packed)
+          let pairs = dated.sorted { a, b in a.date != b.date ? a.date < b.date : a.position < b.position }
+          #expect(packed.map(\.date) == pairs.map(\.date), "\(count) \(unit) \(variant)")
+          #expect(packed.map(\.position) == pairs.map(\.position), "\(count) \(unit) \(variant)")
+        }
+      }
+    }
+  }
 }
