@@ -68,11 +68,14 @@ struct NumberedLookupFastPathTests {
             let known = history.known(at: time)
             let fast = SubscriptionGroups(catalog: catalog, history: known)
             let slow = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
+            // The version that made each group from its nodes when asked, and linked above the root.
+            let linked = LinkedSubscriptionGroups(catalog: catalog, transactions: Array(known.transactions))
             let products = Set(history.transactions.map(\.productID)).union(catalog.allProducts.map(\.productID))
             for product in products.sorted() + ["com.example.absent", "com.example.p0.monthly\u{E9}"] {
               let group = fast.group(of: product)
-              #expect(
-                group == slow.group(of: product), "\(name), \(variant), \(catalogName), \(time.iso8601): \(product)")
+              let place = "\(name), \(variant), \(catalogName), \(time.iso8601): \(product)"
+              #expect(group == slow.group(of: product), "\(place)")
+              #expect(group == linked.group(of: product), "\(place)")
               if group != nil { grouped += 1 }
               if group?.inference != nil { inferred += 1 }
             }

@@ -50,9 +50,11 @@ public struct SubscriptionGroups: Sendable {
   /// The number of nodes under each root: the smaller tree is linked under the larger (union by size), so a
   /// customer's thousand subscriptions do not make a list a thousand long to walk per transaction.
   private var size: [String: Int] = [:]
-  /// Each node's root and each root's nodes, once every link is made: `group(of:)` reads its group's nodes only.
+  /// Each node's root and each root's group (no inference: that is each product's own), once every link is made:
+  /// `group(of:)` is asked for every product, and made from the nodes each time, a catalog of hundreds of
+  /// subscriptions in one group cost hundreds of times the group per customer.
   private var rootOf: [String: String] = [:]
-  private var members: [String: [String]] = [:]
+  private var groupOfRoot: [String: SubscriptionGroup] = [:]
   /// Products a catalog entry or one of their own transactions places in a group by id.
   private var placedByID: Set<String> = []
   /// Each subscription product's `original_transaction_id`s.
@@ -95,11 +97,13 @@ public struct SubscriptionGroups: Sendable {
       if chains[productID, default: []].insert(chain).inserted { union("p:\(productID)", "o:\(chain)") }
       chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
     }
+    var members: [String: [String]] = [:]
     for node in parent.keys {
       let root = find(node)
       rootOf[node] = root
       members[root, default: []].append(node)
     }
+    groupOfRoot = Self.groups(of: members)
   }
 
   /// The same, from a history as known at a moment: linked through the numbers its index gives products, groups
@@ -132,30 +136,38 @@ public struct SubscriptionGroups: Sendable {
       chains: [String: Set<String>], chainField: [String: String]
     )
   ) {
-    (rootOf, members, placedByID, chains, chainField) = tables
+    (rootOf, placedByID, chains, chainField) = (tables.rootOf, tables.placedByID, tables.chains, tables.chainField)
+    groupOfRoot = Self.groups(of: tables.members)
+  }
+
+  /// Each root's group, from its nodes' names.
+  private static func groups(of members: [String: [String]]) -> [String: SubscriptionGroup] {
+    var groups: [String: SubscriptionGroup] = [:]
+    for (root, nodes) in members {
+      var receiptIDs: [String] = []
+      var catalogIDs: [String] = []
+      var products: [String] = []
+      for node in nodes {
+        if node.hasPrefix("r:") { receiptIDs.append(String(node.dropFirst(2))) }
+        if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
+        if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
+      }
+      groups[root] = SubscriptionGroup(
+        receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted(), inference: nil)
+    }
+    return groups
   }
 
   /// The product's group, or nil when neither the catalog nor any transaction places it in one.
   public func group(of productID: String) -> SubscriptionGroup? {
-    guard let root = rootOf["p:\(productID)"] else { return nil }
-    var receiptIDs: [String] = []
-    var catalogIDs: [String] = []
-    var products: [String] = []
-    for node in members[root] ?? [] {
-      if node.hasPrefix("r:") { receiptIDs.append(String(node.dropFirst(2))) }
-      if node.hasPrefix("c:"), let id = node.split(separator: "\u{0}").last { catalogIDs.append(String(id)) }
-      if node.hasPrefix("p:") { products.append(String(node.dropFirst(2))) }
-    }
-    var inference: GroupInference?
+    guard let root = rootOf["p:\(productID)"], var group = groupOfRoot[root] else { return nil }
     if !placedByID.contains(productID), let own = chains[productID] {
-      let linked = products.filter { $0 != productID && !(chains[$0] ?? []).isDisjoint(with: own) }
-      inference = GroupInference(
+      let linked = group.productIDs.filter { $0 != productID && !(chains[$0] ?? []).isDisjoint(with: own) }
+      group.inference = GroupInference(
         originalTransactionIDs: own.sorted(), linkedProductIDs: linked.sorted(),
         field: chainField[productID] ?? "original_transaction_id")
     }
-    return SubscriptionGroup(
-      receiptIDs: receiptIDs.sorted(), catalogIDs: catalogIDs.sorted(), productIDs: products.sorted(),
-      inference: inference)
+    return group
   }
 
   private func find(_ node: String) -> String {
