@@ -127,7 +127,26 @@ import Testing
     }
     for key in ["is_trial_period", "is_in_intro_offer_period"] { cases += flags.map { (key, $0) } }
     cases += ownerships.map { ("in_app_ownership_type", $0) }
+    // Apple's Pacific dates, skipped at once when plain text of their length: as written, one byte longer and
+    // shorter, escaped, with a control character, DEL, non-ASCII text, a quote or a backslash at either end, cut off.
+    let pacific = "2024-01-01 00:00:00 America/Los_Angeles"
+    var pacificValues = [
+      "\"\(pacific)\"", "\"\(pacific)x\"", "\"\(pacific.dropLast())\"", "\"\(pacific.dropLast())\\\"\"", "null",
+    ]
+    pacificValues += [
+      "\"\\u0032\(pacific.dropFirst())\"", "\"\u{01}\(pacific.dropFirst())\"", "\"\u{7F}\(pacific.dropFirst())\"",
+    ]
+    pacificValues += [
+      "\"\(pacific.dropLast(2))\u{E9}\"", "\"\(pacific.dropLast())\"x\"", "\"\\\"\(pacific.dropFirst(2))\"",
+      "\"\(pacific)",
+    ]
+    pacificValues += ["\"\(pacific.prefix(31))\u{0A}\(pacific.dropFirst(32))\"", "\"\(pacific)\"\"", "7", "{}"]
     var errors = 0
+    for value in pacificValues {
+      let row = Self.row.replacingOccurrences(
+        of: #""purchase_date_ms""#, with: #""purchase_date_pst":"# + value + #","purchase_date_ms""#)
+      if Self.expectSameBothWays(Self.document(row), "purchase_date_pst: \(value)").hasPrefix("error") { errors += 1 }
+    }
     for (key, value) in cases {
       let answer = Self.expectSameBothWays(Self.document(Self.replacing(key, with: value)), "\(key): \(value)")
       if answer.hasPrefix("error") { errors += 1 }
@@ -182,6 +201,22 @@ import Testing
         #expect(reader.offset == (accepted ? text.utf8.count : at), "\(text)")
       }
     }
+    // Plain text of a given length: exactly that long, printable ASCII, no quote or backslash.
+    for (text, accepted) in [
+      (#""abcdefghij""#, true), (#""abcdefghi""#, false), (#""abcdefghijk""#, false), (#""abcde"ghij""#, false),
+      (#""abcdefghi""#, false), ("\"abcdefgh\u{7F}j\"", false), ("\"ab\u{09}defghij\"", false),
+      (#""abcdefghij"#, false),
+      ("\"abcdefgh\u{E9}\"", false), (#"  "abcdefghij""#, true),
+    ] {
+      try withReader(text) { reader in
+        let skipped = reader.skipPlainString(length: 10)
+        #expect(skipped == accepted, "\(text)")
+        if accepted { #expect(reader.offset == text.utf8.count, "\(text)") }
+      }
+    }
+    let eight = try withReader(#""abcdefgh""#) { reader in reader.skipPlainString(length: 8) }
+    let seven = try withReader(#""abcdefg""#) { reader in reader.skipPlainString(length: 7) }
+    #expect(eight && !seven, "eight bytes or more only")
     // Literals: whole, quotes included.
     for (text, accepted) in [(#""false""#, true), (#""fals""#, false), (#""false"#, false), (#"false"#, false)] {
       try withReader(text) { reader in

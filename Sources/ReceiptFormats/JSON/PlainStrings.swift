@@ -13,7 +13,8 @@ extension JSONReader {
     let start = pos &+ 1
     // The closing quote may stand `limit` bytes after the content's start, no further.
     let stop = Swift.min(end, start &+ Swift.max(0, limit) &+ 1)
-    var i = start
+    guard let base = buf.baseAddress else { return nil }
+    var i = WordScan.skip(base, from: start, to: stop) { WordScan.nonDigit($0) }
     while i < stop, buf[i] &- 0x30 < 10 { i &+= 1 }
     guard i > start, i < stop, buf[i] == 0x22 else { return nil }
     return JSONStringToken(start: start, end: i, hasEscapes: false)
@@ -45,6 +46,31 @@ extension JSONReader {
       i &+= 1
     }
     pos &+= n
+    return true
+  }
+
+  /// Skips the string value at the reader when its content is exactly `length` (8 or more) bytes of printable
+  /// ASCII other than a quote or backslash, checked a word at a time (the last word overlapping the one before),
+  /// then its closing quote; false, nothing moved, otherwise (`skipValue` reads it).
+  @inline(__always)
+  mutating func skipPlainString(length: Int) -> Bool {
+    skipWhitespace()
+    guard length >= 8, pos < end, buf[pos] == 0x22, end &- pos > length &+ 1, buf[pos &+ 1 &+ length] == 0x22,
+      let base = buf.baseAddress
+    else { return false }
+    let start = pos &+ 1
+    func plain(_ at: Int) -> Bool {
+      let v = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+      return WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.below(v, 0x20) | WordScan.nonASCII(v)
+        | WordScan.equal(v, 0x7F) == 0
+    }
+    var i = start
+    while length &- (i &- start) >= 8 {
+      guard plain(i) else { return false }
+      i &+= 8
+    }
+    guard i == start &+ length || plain(start &+ length &- 8) else { return false }
+    pos = start &+ length &+ 1
     return true
   }
 

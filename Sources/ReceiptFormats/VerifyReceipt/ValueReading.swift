@@ -361,6 +361,9 @@ struct ValueReading {
     }
   }
 
+  /// How long Apple's `*_pst` dates are: `2023-02-05 04:00:00 America/Los_Angeles`.
+  static var pacificDateLength: Int { 39 }
+
   /// Visits each member of an object, telling `body` the member's index in `keys` (nil for keys
   /// receipt-tool does not read, which are skipped unless `body` reads them).
   ///
@@ -392,9 +395,10 @@ struct ValueReading {
         }
         try r.reader.endKey()
         previous = index & 63
-        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key.
+        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key,
+        // at once when plain text as long as Apple's Pacific dates.
         guard index < names.count else {
-          try r.reader.skipValue()
+          if !r.plainStrings || !r.reader.skipPlainString(length: Self.pacificDateLength) { try r.reader.skipValue() }
           continue
         }
         let bit: UInt64 = 1 << UInt64(index & 63)
