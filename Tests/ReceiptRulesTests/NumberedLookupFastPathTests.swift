@@ -4,8 +4,9 @@ import Testing
 
 @testable import ReceiptRules
 
-/// Lookups by the known history's numbers (FAST-PATHS.md) against the lookups by text they replaced: subscription
-/// groups linked by number, the catalog asked once per product, unpriced units found by the id's bits.
+/// Lookups by the known history's numbers and other shortcuts (FAST-PATHS.md) against what they replaced:
+/// subscription groups linked by number, unpriced units found by a hash of the id's bytes, the ledger's upgrade
+/// moments by position, purchase dates sorted packed, a catalog merged into an empty one.
 struct NumberedLookupFastPathTests {
   /// Catalogs beside the shape's own: none; one whose groups are local to their file (a `.storekit` file) and
   /// that moves one subscription to a group of its own; one of non-renewing subscriptions, with and without a
@@ -38,6 +39,20 @@ struct NumberedLookupFastPathTests {
     return [("no catalog", Catalog()), ("catalog", shape), ("storekit groups", local), ("other kinds", kinds)]
   }
 
+  /// The shape's history with stated product types (as signed data states them: every type, and none), some
+  /// expiry dates gone and some transactions FAMILY_SHARED, so that one product's transactions resolve to
+  /// different types.
+  static func statedTypes(_ history: PurchaseHistory) -> PurchaseHistory {
+    var h = history
+    let types: [ProductType?] = [nil] + ProductType.allCases
+    for i in h.transactions.indices {
+      h.transactions[i].productType = types[i % types.count]
+      if i % 4 == 1 { h.transactions[i].expiresDate = nil }
+      if i % 3 == 2 { h.transactions[i].ownership = .familyShared }
+    }
+    return h
+  }
+
   /// The shape's history with ids of equal text in other bytes: some products, groups and chains spelled with
   /// `é` as one scalar and others as `e` and a combining accent (`==` joins them, their bytes differ).
   static func canonicallyEqualIDs(_ history: PurchaseHistory) -> PurchaseHistory {
@@ -60,7 +75,8 @@ struct NumberedLookupFastPathTests {
     for (name, history, shapeCatalog) in try RuleFastPathTests.histories() {
       let variants =
         IntroEligibilityFastPathTests.variants(history) + [
-          ("equal texts in other bytes", Self.canonicallyEqualIDs(history))
+          ("equal texts in other bytes", Self.canonicallyEqualIDs(history)),
+          ("stated types", Self.statedTypes(history)),
         ]
       for (variant, history) in variants {
         for (catalogName, catalog) in Self.catalogs(shapeCatalog) {
@@ -112,60 +128,6 @@ struct NumberedLookupFastPathTests {
           #expect(fast.group(of: product) == slow.group(of: product), "\(product) at \(time.iso8601)")
         }
       }
-    }
-  }
-
-  /// The memo gives the catalog's facts, and the grants and product types read through it are those read by id,
-  /// for every transaction of every shape, catalog and moment, asked twice (the second time from the memo).
-  @Test func catalogMemoGivesWhatTheCatalogGives() throws {
-    var listed = 0
-    for (name, history, shapeCatalog) in try RuleFastPathTests.histories() {
-      for (catalogName, catalog) in Self.catalogs(shapeCatalog) {
-        for time in RuleFastPathTests.moments {
-          let known = markingReplacedPeriods(history).known(at: time)
-          var memo = CatalogProductMemo(catalog, for: known)
-          for round in 0..<2 {
-            for i in known.transactions.indices {
-              let fields = GrantFields(known.transactions, at: i)
-              let facts = memo.facts(ofProductAt: i, productID: fields.productID)
-              let place = "\(name), \(catalogName), \(time.iso8601), round \(round): \(i)"
-              #expect(facts == catalog.product(fields.productID).map(CatalogTypeFacts.init), "\(place)")
-              let whole = known.transaction(at: i)
-              #expect(
-                accessGrant(of: fields, listed: facts, at: time) == accessGrant(of: whole, catalog: catalog, at: time),
-                "\(place)")
-              #expect(
-                resolveProductType(of: fields, listed: facts) == resolveProductType(of: whole, catalog: catalog),
-                "\(place)")
-              if facts != nil { listed += 1 }
-            }
-          }
-          // Every considered transaction of the entitlements answer, against its transaction read by id.
-          for result in entitlementStatuses(of: known, catalog: catalog) {
-            for c in result.considered {
-              #expect(c.grant == accessGrant(of: c.transaction, catalog: catalog, at: time), "\(name), \(catalogName)")
-              #expect(c.productType == resolveProductType(of: c.transaction, catalog: catalog), "\(name)")
-            }
-          }
-        }
-      }
-    }
-    #expect(listed > 1_000, "products the catalogs list are compared")
-  }
-
-  /// Positions the memo's numbers do not cover, and no numbers at all, are looked up by their id.
-  @Test func catalogMemoOutsideItsNumbersLooksUpTheID() {
-    let catalog = Catalog([
-      CatalogProduct(productID: "a", type: .nonRenewing, duration: ISOPeriod("P1W")),
-      CatalogProduct(productID: "b", type: .consumable),
-    ])
-    var none = CatalogProductMemo(catalog, productNumbers: [])
-    var some = CatalogProductMemo(catalog, productNumbers: [0, 1, 0])
-    var empty = CatalogProductMemo(Catalog(), productNumbers: [0, 1, 0])
-    for (position, id) in [(0, "a"), (1, "b"), (2, "a"), (3, "b"), (-1, "a"), (7, "c"), (1, "b")] {
-      #expect(none.facts(ofProductAt: position, productID: id) == catalog.typeFacts(id), "\(position) \(id)")
-      #expect(some.facts(ofProductAt: position, productID: id) == catalog.typeFacts(id), "\(position) \(id)")
-      #expect(empty.facts(ofProductAt: position, productID: id) == nil, "\(position) \(id)")
     }
   }
 

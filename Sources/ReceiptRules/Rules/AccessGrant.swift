@@ -141,19 +141,6 @@ struct RevocationMoments {
 
 /// `accessGrant(of:catalog:at:)` on a transaction's fields.
 func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timestamp) -> AccessGrant {
-  accessGrant(of: transaction, at: time) { catalog.typeFacts(transaction.productID) }
-}
-
-/// `accessGrant(of:catalog:at:)` with the product's catalog facts already looked up (`CatalogProductMemo`; nil:
-/// the catalog does not list it).
-func accessGrant(of transaction: GrantFields, listed facts: CatalogTypeFacts?, at time: Timestamp) -> AccessGrant {
-  accessGrant(of: transaction, at: time) { facts }
-}
-
-/// The decision, the catalog asked (`listed`) only when the data does not settle it first.
-@inline(__always) private func accessGrant(
-  of transaction: GrantFields, at time: Timestamp, listed: () -> CatalogTypeFacts?
-) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
   // Signed data's revocationDate is never an upgrade: a refund of an upgraded transaction is still a refund.
@@ -164,8 +151,7 @@ func accessGrant(of transaction: GrantFields, listed facts: CatalogTypeFacts?, a
   if let r = transaction.revocation, r.isInForce(at: time) {
     return transaction.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
   }
-  let facts = listed()
-  guard let type = resolveProductType(of: transaction, listed: facts)?.type else { return .unknownType }
+  guard let type = resolveProductType(of: transaction, catalog: catalog)?.type else { return .unknownType }
   switch type {
   case .consumable:
     return .consumable
@@ -175,7 +161,7 @@ func accessGrant(of transaction: GrantFields, listed facts: CatalogTypeFacts?, a
     guard let expires = transaction.expiresDate else { return .missingExpiresDate }
     return expires > time ? .grants(until: expires) : .expired(expires)
   case .nonRenewing:
-    guard let duration = facts?.duration else { return .unknownDuration }
+    guard let duration = catalog.product(transaction.productID)?.duration else { return .unknownDuration }
     // A period that runs past year 9999 never ends within what can be written down.
     guard let end = duration.added(to: purchased) else { return .grants(until: nil) }
     return end > time ? .grants(until: end) : .durationEnded(end, duration)

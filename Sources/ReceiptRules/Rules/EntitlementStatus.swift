@@ -62,16 +62,15 @@ public struct ConsideredTransaction: Hashable, Sendable {
   var ownership: Ownership { transactions[position].ownership }
 
   init(_ known: KnownHistory, index: Int, catalog: Catalog, at time: Timestamp) {
-    var products = CatalogProductMemo(catalog, for: known)
     self = known.transactions.data.withUnsafeBufferPointer {
-      ConsideredTransaction(known.transactions, $0, index: index, catalog: &products, at: time)
+      ConsideredTransaction(known.transactions, $0, index: index, catalog: catalog, at: time)
     }
   }
 
   /// The same, `known.data` read through `data`.
   init(
-    _ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, index: Int,
-    catalog: inout CatalogProductMemo, at time: Timestamp
+    _ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, index: Int, catalog: Catalog,
+    at time: Timestamp
   ) {
     let p = known.position(of: index)
     (transactions, position) = p < 0 ? (known.patched, ~p) : (known.data, p)
@@ -79,9 +78,8 @@ public struct ConsideredTransaction: Hashable, Sendable {
     markedUpgraded = known.isMarkedUpgraded(at: index)
     // The fields read in place: `transactions[position]` as an argument is a copy (every field retained and released).
     let fields = GrantFields(known, data, at: index)
-    let listed = catalog.facts(ofProductAt: index, productID: fields.productID)
     (grant, productType) = (
-      accessGrant(of: fields, listed: listed, at: time), resolveProductType(of: fields, listed: listed)
+      accessGrant(of: fields, catalog: catalog, at: time), resolveProductType(of: fields, catalog: catalog)
     )
   }
 
@@ -184,9 +182,8 @@ func entitlementStatus(
 ) -> EntitlementResult {
   let time = history.time
   let known = history.transactions
-  var products = CatalogProductMemo(catalog, for: history)
   let considered = known.data.withUnsafeBufferPointer { data in
-    indices.map { ConsideredTransaction(known, data, index: $0, catalog: &products, at: time) }
+    indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
   }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
@@ -442,13 +439,9 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   var sentences: [String] = []
   // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
   let all = known.transactions
-  var products = CatalogProductMemo(catalog, for: known)
   all.data.withUnsafeBufferPointer { data in
     for i in all.indices where all[stated: i].ownership == .familyShared {
-      let fields = GrantFields(all, data, at: i)
-      guard
-        let resolved = resolveProductType(
-          of: fields, listed: products.facts(ofProductAt: i, productID: fields.productID)),
+      guard let resolved = resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog),
         resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
       else { continue }
       sentences.append(catalogContradiction(all[i], resolved))

@@ -42,33 +42,25 @@ func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> Resolv
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   return resolveProductType(
     stated: nil, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
-    catalogType: catalog.product(transaction.productID)?.type)
-}
-
-/// `resolveProductType(of:catalog:)` with the product's catalog facts already looked up (`CatalogProductMemo`;
-/// nil: the catalog does not list it).
-func resolveProductType(of transaction: GrantFields, listed facts: CatalogTypeFacts?) -> ResolvedProductType? {
-  resolveProductType(
-    stated: transaction.productType, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
-    catalogType: facts?.type)
+    product: catalog.product(transaction.productID))
 }
 
 /// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
 func resolveProductType(of transaction: PurchaseTransaction, product: CatalogProduct?) -> ResolvedProductType? {
   resolveProductType(
     stated: transaction.productType, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
-    catalogType: product?.type)
+    product: product)
 }
 
-/// The decision itself, on the three fields it reads and the catalog entry's type (nil: not listed).
+/// The decision itself, on the three fields it reads and the catalog entry.
 private func resolveProductType(
-  stated: ProductType?, ownership: Ownership, expiresDate: Timestamp?, catalogType: ProductType?
+  stated: ProductType?, ownership: Ownership, expiresDate: Timestamp?, product: CatalogProduct?
 ) -> ResolvedProductType? {
   if let stated { return ResolvedProductType(type: stated, basis: .transaction) }
-  if let catalogType {
-    let unshareable = catalogType == .consumable || catalogType == .nonRenewing
+  if let product {
+    let unshareable = product.type == .consumable || product.type == .nonRenewing
     return ResolvedProductType(
-      type: catalogType, basis: .catalog, catalogContradictsSharing: unshareable && ownership == .familyShared)
+      type: product.type, basis: .catalog, catalogContradictsSharing: unshareable && ownership == .familyShared)
   }
   if expiresDate != nil { return ResolvedProductType(type: .autoRenewable, basis: .expiresDate) }
   if ownership == .familyShared { return ResolvedProductType(type: .nonConsumable, basis: .familyShared) }

@@ -238,7 +238,7 @@ private struct NumberedGroupLinks {
     var productNode: [String: Int] = [:]
     var groupNode: [String: Int] = [:]
     var chainSeen = [Bool](repeating: false, count: c)
-    var memo = CatalogProductMemo(catalog, for: history)
+    var subscriptions = SubscriptionAnswers(products: p)
     for i in transactions.indices {
       let product = Int(products[i])
       if names[product] == nil {
@@ -257,9 +257,7 @@ private struct NumberedGroupLinks {
         placed[product] = true
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
-      let fields = GrantFields(transactions, at: i)
-      let listed = memo.facts(ofProductAt: i, productID: fields.productID)
-      guard resolveProductType(of: fields, listed: listed)?.type == .autoRenewable else { continue }
+      guard subscriptions.isSubscription(at: i, product: product, in: transactions, catalog: catalog) else { continue }
       (isSubscription[i], hasSubscription[product]) = (true, true)
       let chain = Int(chains[i])
       if !chainSeen[chain] {
@@ -364,5 +362,38 @@ private struct NumberedGroupLinks {
       }
     }
     return (rootOf, members, placedByID, chains, chainField)
+  }
+}
+
+/// Whether a transaction is an auto-renewable subscription (`resolveProductType`), decided once per product and
+/// combination of what the decision reads of a transaction besides its product: its stated type, whether it is
+/// FAMILY_SHARED, whether it has an expiry date (the product's catalog entry is the product's). Each transaction
+/// asked looked its product id up in the catalog.
+private struct SubscriptionAnswers {
+  /// By product number × 20 combinations: -1 not decided yet, 0 no, 1 yes.
+  private var answers: [Int8]
+
+  init(products: Int) { answers = Array(repeating: -1, count: products * 20) }
+
+  /// Whether the known transaction at `index`, of product number `product`, is an auto-renewable subscription.
+  mutating func isSubscription(
+    at index: Int, product: Int, in transactions: KnownTransactions, catalog: Catalog
+  ) -> Bool {
+    // The data's own fields: the moment changes none of the three (only refunds, reversals and upgrades).
+    let stated: Int
+    switch transactions[stated: index].productType {
+    case nil: stated = 0
+    case .autoRenewable: stated = 1
+    case .nonRenewing: stated = 2
+    case .nonConsumable: stated = 3
+    case .consumable: stated = 4
+    }
+    let shared = transactions[stated: index].ownership == .familyShared ? 2 : 0
+    let expires = transactions[stated: index].expiresDate == nil ? 0 : 1
+    let slot = product * 20 + stated * 4 + shared + expires
+    if answers[slot] >= 0 { return answers[slot] == 1 }
+    let yes = resolveProductType(of: GrantFields(transactions, at: index), catalog: catalog)?.type == .autoRenewable
+    answers[slot] = yes ? 1 : 0
+    return yes
   }
 }
