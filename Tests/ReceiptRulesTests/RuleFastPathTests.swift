@@ -255,6 +255,38 @@ struct RuleFastPathTests {
     #expect(repeated > 20, "repeated ids come first after their transaction")
   }
 
+  @Test func upgradesKnownByTheirReplacingPurchaseGiveWhatTheirMomentsGive() throws {
+    var shortcuts = 0
+    var refused = 0
+    let shapes = try Self.histories().map { ($0.name, $0.history) } + Self.historiesWithRepeatedIDs()
+    for (name, base) in shapes {
+      // Some replacing purchases given their period's transaction id: those are no replacement by then.
+      var history = base
+      let first = replacingPurchases(of: base.transactions, purchases: DatedPurchases(base.transactions))
+      for (k, (i, j)) in zip(first.periods, first.by).enumerated() where k % 5 == 0 {
+        history.transactions[j].transactionID = history.transactions[i].transactionID
+      }
+      let all = history.transactions
+      let purchases = DatedPurchases(all)
+      let replaced = replacingPurchases(of: all, purchases: purchases)
+      #expect(replaced.periods == replacedPeriods(of: all, purchases: purchases), "\(name)")
+      for time in Self.moments {
+        let fast = KnownHistory(
+          history, at: time, upgrading: replaced.periods, replacedBy: replaced.by, purchases: purchases)
+        let slow = KnownHistory(history, at: time, upgrading: replaced.periods, purchases: purchases)
+        #expect(Array(fast.transactions) == Array(slow.transactions), "\(name) at \(time.iso8601)")
+        #expect(
+          fast.transactions.indices.map { fast.transactions.overrides(at: $0) }
+            == slow.transactions.indices.map { slow.transactions.overrides(at: $0) })
+        for (i, j) in zip(replaced.periods, replaced.by) where all[j].purchaseDate.map({ $0 <= time }) == true {
+          if all[j].transactionID == all[i].transactionID { refused += 1 } else { shortcuts += 1 }
+        }
+      }
+    }
+    #expect(shortcuts > 1_000, "upgrades known by their replacing purchase")
+    #expect(refused > 50, "replacing purchases under the period's own id are refused")
+  }
+
   @Test func replacedPeriodsByBinarySearchGiveTheScansAnswer() throws {
     var replaced = 0
     for (name, history, _) in try Self.histories() {
