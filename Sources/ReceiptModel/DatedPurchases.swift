@@ -135,17 +135,28 @@ public struct DatedPurchases: Sendable {
     for p in products where Int(p) >= productCount { productCount = Int(p) + 1 }
     var starts = [Int](repeating: 0, count: productCount + 1)
     var order: [Int] = []
-    for p in products {
-      if starts[Int(p) + 1] == 0 { order.append(Int(p)) }
-      starts[Int(p) + 1] += 1
-    }
-    for k in 0..<productCount { starts[k + 1] += starts[k] }
-    var list = [Int](repeating: 0, count: products.count)
-    var next = starts
-    for i in products.indices {
-      let k = Int(products[i])
-      list[next[k]] = i
-      next[k] += 1
+    var list: [Int] = []
+    // Through buffers (every number is below `productCount`, every place below `products.count`): the arrays'
+    // checks cost as much as the counting. A negative number is no product: its position is in no list.
+    products.withUnsafeBufferPointer { products in
+      starts.withUnsafeMutableBufferPointer { starts in
+        for p in products where p >= 0 {
+          if starts[Int(p) + 1] == 0 { order.append(Int(p)) }
+          starts[Int(p) + 1] += 1
+        }
+        for k in 0..<productCount { starts[k + 1] += starts[k] }
+      }
+      list = [Int](repeating: 0, count: starts[productCount])
+      var next = starts
+      list.withUnsafeMutableBufferPointer { list in
+        next.withUnsafeMutableBufferPointer { next in
+          for i in products.indices where products[i] >= 0 {
+            let k = Int(products[i])
+            list[next[k]] = i
+            next[k] += 1
+          }
+        }
+      }
     }
     return (list, starts, order)
   }
