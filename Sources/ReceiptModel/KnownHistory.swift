@@ -91,7 +91,7 @@ public struct KnownHistory: Sendable {
         // Refunded by then and reversed later: the refund stands. Otherwise it is later, or reversed by then.
         o.insert(r.date <= time && r.reversedAt.map { $0 > time } == true ? .withoutReversal : .withoutRevocation)
       }
-      let upgraded = isUpgraded(i) && (isReplacedByThen(i) || upgrades.moment(of: i).map { $0 > time } != true)
+      let upgraded = isUpgraded(i) && (upgrades.moment(of: i).map { $0 > time } != true || isReplacedByThen(i))
       if upgraded != all[i].isUpgraded { o.insert(upgraded ? .upgraded : .notUpgraded) }
       return o
     }

@@ -26,7 +26,9 @@ public func markingReplacedPeriods(_ history: PurchaseHistory) -> PurchaseHistor
 /// - Returns: what every entitlement rule reads.
 public func knownHistory(of history: PurchaseHistory, at time: Timestamp) -> KnownHistory {
   let purchases = DatedPurchases(history.transactions)
-  let replaced = replacingPurchases(of: history.transactions, purchases: purchases)
+  // Replacing purchases matter only when something was bought after the moment (`KnownHistory`).
+  let boughtLater = purchases.latestPurchase.map { $0 > time } ?? false
+  let replaced = replacingPurchases(of: history.transactions, purchases: purchases, keepingReplacers: boughtLater)
   return KnownHistory(
     history, at: time, upgrading: replaced.periods, replacedBy: replaced.by, purchases: purchases)
 }
@@ -37,11 +39,14 @@ public func knownHistory(of history: PurchaseHistory, at time: Timestamp) -> Kno
 ///   - purchases: their index.
 /// - Returns: the replaced periods' indices.
 func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -> [Int] {
-  replacingPurchases(of: all, purchases: purchases).periods
+  replacingPurchases(of: all, purchases: purchases, keepingReplacers: false).periods
 }
 
-/// `replacedPeriods`, and for each period the index of a purchase that replaced it (bought inside it, later).
-func replacingPurchases(of all: [PurchaseTransaction], purchases: DatedPurchases) -> (periods: [Int], by: [Int]) {
+/// `replacedPeriods`, and when `keepingReplacers`, for each period the index of a purchase that replaced it
+/// (bought inside it, later; else `by` is empty).
+func replacingPurchases(
+  of all: [PurchaseTransaction], purchases: DatedPurchases, keepingReplacers: Bool = true
+) -> (periods: [Int], by: [Int]) {
   // One product: nothing can replace another (checked without copying a transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
   else { return ([], []) }
@@ -89,7 +94,7 @@ func replacingPurchases(of all: [PurchaseTransaction], purchases: DatedPurchases
               ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
             {
               replaced.append(i)
-              replacing.append(j)
+              if keepingReplacers { replacing.append(j) }
             }
           }
         }
