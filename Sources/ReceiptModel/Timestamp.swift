@@ -167,29 +167,62 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// Apple's own spelling, `YYYY-MM-DD HH:MM:SS Etc/GMT` (three dates in every verifyReceipt row), read at fixed
   /// places; nil for any other text, which `parseAnyFormatted` reads (it gives the same for this spelling:
   /// `TimestampTests.appleDatesReadAtFixedPlacesAsTheGeneralReaderReadsThem`).
-  static func parseAppleUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
-    guard b.count == 27, let p = b.baseAddress, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20, p[13] == 0x3A,
-      p[16] == 0x3A,
-      UnsafeRawPointer(p + 19).loadUnaligned(as: UInt64.self)
-        == UnsafeRawPointer(Self.etcGMT.utf8Start).loadUnaligned(as: UInt64.self)
+  package static func parseAppleUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard b.count == 27, let p = b.baseAddress else { return nil }
+    // Three little-endian words hold the digits and separators (byte i of a word is bits 8i...8i+7):
+    // "YYYY-MM-", "DD HH:MM", ":SS Etc/"; the last eight bytes are " Etc/GMT".
+    let raw = UnsafeRawPointer(p)
+    let w0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+    let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+    let zone = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 19, as: UInt64.self))
+    guard zone == 0x544D_472F_6374_4520,  // " Etc/GMT"
+      w0 & ~digits0 == separators0, w1 & ~digits1 == separators1, w2 & 0xFF == 0x3A,
+      let d0 = digitValues(w0, digits0), let d1 = digitValues(w1, digits1), let d2 = digitValues(w2, digits2)
     else { return nil }
-    var bad: UInt8 = 0
-    func digit(_ i: Int) -> Int64 {
-      let d = p[i] &- 0x30
-      bad |= d >= 10 ? 1 : 0
-      return Int64(d)
+    func at(_ word: UInt64, _ byte: UInt64) -> UInt64 { (word >> (byte &* 8)) & 0xFF }
+    // At most two or four digits each: no overflow.
+    let year = at(d0, 0) &* 1000 &+ at(d0, 1) &* 100 &+ at(d0, 2) &* 10 &+ at(d0, 3)
+    let month = at(d0, 5) &* 10 &+ at(d0, 6)
+    let day = at(d1, 0) &* 10 &+ at(d1, 1)
+    let hour = at(d1, 3) &* 10 &+ at(d1, 4)
+    let minute = at(d1, 6) &* 10 &+ at(d1, 7)
+    let second = at(d2, 1) &* 10 &+ at(d2, 2)
+    guard year >= 1970, month >= 1, month <= 12, day >= 1, hour <= 23, minute <= 59, second <= 59 else { return nil }
+    // Days in a common year's month less 28, four bits each from January's at bit 4.
+    if day > 28 &+ (0x3_2323_3232_3030 >> (month &* 4)) & 0xF {
+      let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+      guard month == 2, day == 29, leap else { return nil }
     }
-    let y = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-    let mo = digit(5) * 10 + digit(6)
-    let d = digit(8) * 10 + digit(9)
-    let h = digit(11) * 10 + digit(12)
-    let mi = digit(14) * 10 + digit(15)
-    let s = digit(17) * 10 + digit(18)
-    guard bad == 0 else { return nil }
-    return Timestamp(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: 0)
+    // `days(year:month:day:)` in unsigned arithmetic: the year is at least 1969 once March starts it.
+    let y = month <= 2 ? year &- 1 : year
+    let era = y / 400
+    let yoe = y &- era &* 400
+    let doy = (153 &* (month > 2 ? month &- 3 : month &+ 9) &+ 2) / 5 &+ day &- 1
+    let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+    let days = era &* 146_097 &+ doe &- 719_468
+    let ms = ((days &* 24 &+ hour) &* 60 &+ minute) &* 60_000 &+ second &* 1000
+    return Timestamp(milliseconds: Int64(truncatingIfNeeded: ms))
   }
 
-  private static let etcGMT: StaticString = " Etc/GMT"
+  // Digit bytes of the three words, and what the others hold.
+  private static var digits0: UInt64 { 0x00FF_FF00_FFFF_FFFF }
+  private static var separators0: UInt64 { 0x2D00_002D_0000_0000 }
+  private static var digits1: UInt64 { 0xFFFF_00FF_FF00_FFFF }
+  private static var separators1: UInt64 { 0x0000_3A00_0020_0000 }
+  private static var digits2: UInt64 { 0x0000_0000_00FF_FF00 }
+
+  /// The values of `word`'s digit bytes (`mask`) in place, when each is an ASCII digit; else nil.
+  @inline(__always)
+  private static func digitValues(_ word: UInt64, _ mask: UInt64) -> UInt64? {
+    let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0 & mask
+    let lowNibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F & mask
+    guard word & highNibbles == 0x3030_3030_3030_3030 & mask else { return nil }
+    let values = word & lowNibbles
+    // A value above 9 carries into its byte's fifth bit when 6 is added (no carry leaves a byte).
+    guard (values &+ 0x0606_0606_0606_0606 & mask) & 0x1010_1010_1010_1010 == 0 else { return nil }
+    return values
+  }
 
   /// Every spelling `parse(formatted:)` reads.
   static func parseAnyFormatted(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {

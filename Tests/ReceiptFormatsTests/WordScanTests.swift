@@ -22,6 +22,7 @@ import Testing
       ),
       ("quote", { WordScan.equal($0, 0x22) }, { $0 == 0x22 }),
       ("dot", { WordScan.equal($0, 0x2E) }, { $0 == 0x2E }),
+      ("digits", { WordScan.nonDigit($0) }, { $0 < 0x30 || $0 > 0x39 }),
     ]
   }
 
@@ -57,7 +58,7 @@ import Testing
         checked += 1
       }
     }
-    #expect(checked == 12_000)
+    #expect(checked == 15_000)
   }
 
   @Test func everyByteValueAtEveryPlaceOfAWord() {
@@ -72,6 +73,28 @@ import Testing
           }
           #expect(
             found == Self.expected(bytes, from: 0, isFlagged: scan.isFlagged), "\(scan.name) \(value) at \(place)")
+        }
+      }
+    }
+  }
+
+  /// Among digits (the plain-string reads' ids and timestamps), every byte value at every place, alone and before
+  /// each other value (a carry out of one byte must not hide the next from the byte-by-byte answer's place).
+  @Test func nonDigitStopsAtTheFirstNonDigitAmongDigits() {
+    let isFlagged: (UInt8) -> Bool = { $0 < 0x30 || $0 > 0x39 }
+    for background in [UInt8(ascii: "0"), UInt8(ascii: "5"), UInt8(ascii: "9")] {
+      for value in 0...255 {
+        for other in [0x00, 0x2F, 0x30, 0x39, 0x3A, 0x7F, 0x80, 0xFF] {
+          for place in 0..<8 {
+            var bytes = [UInt8](repeating: background, count: 16)
+            bytes[place] = UInt8(value)
+            bytes[place + 1] = UInt8(other)
+            let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+              guard let base = buffer.baseAddress else { return -1 }
+              return WordScan.skip(base, from: 0, to: buffer.count) { WordScan.nonDigit($0) }
+            }
+            #expect(found == Self.expected(bytes, from: 0, isFlagged: isFlagged), "\(value) at \(place), \(other)")
+          }
         }
       }
     }

@@ -107,12 +107,23 @@ import Testing
     }
     let base = Array("2021-07-26 19:00:00 Etc/GMT".utf8)
     for i in base.indices {
-      for b: UInt8 in [0x20, 0x2D, 0x2F, 0x30, 0x39, 0x3A, 0x41, 0x54, 0x5A, 0x7F] {
+      // Every byte value: the fixed-place reader tests digits and separators a word at a time.
+      for b in UInt8.min...UInt8.max {
         var changed = base
         changed[i] = b
         texts.append(String(decoding: changed, as: UTF8.self))
       }
     }
+    // Month lengths, leap years and the first and last possible values of each field.
+    for year in ["1969", "1970", "1900", "2000", "2023", "2024", "2100", "9999"] {
+      for month in 0...13 {
+        for day in ["00", "01", "28", "29", "30", "31", "32"] {
+          texts.append("\(year)-\(two(month))-\(day) 00:00:00 Etc/GMT")
+        }
+      }
+    }
+    texts += ["2021-07-26 23:59:59 Etc/GMT", "2021-07-26 24:00:00 Etc/GMT", "2021-07-26 00:60:00 Etc/GMT"]
+    texts += ["2021-07-26 00:00:60 Etc/GMT", "1970-01-01 00:00:00 Etc/GMT", "2021-07-26 19:00:00 Etc/GMT"]
     texts += ["2021-07-26 19:00:00 Etc/UTC", "2021-07-26 19:00:00 Etc/GMT ", "2021-07-26 19:00:00.5 Etc/GMT"]
     for text in texts { both(text) }
     // The fast reader is the one that reads Apple's spelling (some 1,800 of the random dates are possible ones).

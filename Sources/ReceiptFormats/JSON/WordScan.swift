@@ -16,6 +16,11 @@ enum WordScan {
     (word &- ones &* UInt64(bound)) & ~word & highs
   }
 
+  /// Flags the bytes of `word` that are not ASCII digits: below '0', or at ':' and above (0x3A + 0x46 is 0x80).
+  @inline(__always) static func nonDigit(_ word: UInt64) -> UInt64 {
+    below(word, 0x30) | ((word &+ ones &* 0x46) | word) & highs
+  }
+
   /// Flags the bytes of `word` that are not ASCII.
   @inline(__always) static func nonASCII(_ word: UInt64) -> UInt64 { word & highs }
 

@@ -229,7 +229,7 @@ private struct TransactionRow {
   mutating func read(_ key: TxKey, from r: inout ValueReading) throws {
     switch key {
     case .transactionID: transactionID = try r.identifier()
-    case .originalTransactionID: originalTransactionID = try r.identifier(repeating: true)
+    case .originalTransactionID: originalTransactionID = try r.identifier(sharing: .byChainID)
     case .productID: productID = try r.text(repeating: true)
     case .ownership: ownership = try r.ownership()
     case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
@@ -246,7 +246,7 @@ private struct TransactionRow {
     case .isTrialPeriod: isTrialPeriod = try r.flag()
     case .isInIntroOfferPeriod: isInIntroOfferPeriod = try r.flag()
     case .isUpgraded: isUpgraded = try r.flag()
-    case .subscriptionGroup: subscriptionGroup = try r.identifier(repeating: true)
+    case .subscriptionGroup: subscriptionGroup = try r.identifier(sharing: .byText)
     case .webOrderLineItemID: webOrderLineItemID = try r.identifier()
     case .promotionalOfferID: promotionalOfferID = try r.text()
     case .offerCodeRefName: offerCodeRefName = try r.text()

@@ -25,9 +25,15 @@ struct ValueReading {
   var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
   /// Guess keys as above; false scans and hashes every key (tests compare both ways).
   var guessesKeys = true
+  /// Read row fields of a plain shape (digits, Apple's dates, `"false"`) without scanning them (`PlainStrings`);
+  /// false scans every value (tests compare both ways).
+  var plainStrings = true
   /// Keep credentials (`latest_receipt`, `password`) for `--show-secrets`.
   var keepSecrets = false
+  /// Product ids, subscription groups and other repeating texts.
   var interner = StringInterner()
+  /// Original transaction ids, apart from the texts: a thousand chains cannot evict five products.
+  var chainIDs = StringInterner()
   /// Read large transaction arrays in pieces on every core (`TransactionArraySplit`), or nil for one thread;
   /// tests compare both ways.
   var pieces: TransactionArraySplit.Pieces?
@@ -101,10 +107,23 @@ struct ValueReading {
 
   // MARK: Scalars
 
-  /// The String of a token; `repeating` values are shared through the interner.
-  mutating func string(_ token: JSONStringToken, repeating: Bool) -> String {
-    guard repeating, !token.hasEscapes else { return reader.string(token) }
-    return reader.withBytes(token) { interner.string($0) }
+  /// How a value that repeats across rows is shared.
+  enum Sharing {
+    case none
+    /// Through `interner`: product ids, subscription groups.
+    case byText
+    /// Through `chainIDs`: original transaction ids.
+    case byChainID
+  }
+
+  /// The String of a token; repeating values are shared through an interner.
+  mutating func string(_ token: JSONStringToken, sharing: Sharing) -> String {
+    guard !token.hasEscapes else { return reader.string(token) }
+    switch sharing {
+    case .none: return reader.string(token)
+    case .byText: return reader.withBytes(token) { interner.string($0) }
+    case .byChainID: return reader.withBytes(token) { chainIDs.string($0) }
+    }
   }
 
   /// What every scalar reader shares: null and "" are absent (nil); a string goes to `string` (with the token and
@@ -144,27 +163,35 @@ struct ValueReading {
   /// `repeating` marks values most rows share (a product id), which are interned.
   mutating func text(repeating: Bool = false) throws -> String? {
     try scalar(
-      expected: "a string", string: { r, token, _ in r.string(token, repeating: repeating) },
+      expected: "a string", string: { r, token, _ in r.string(token, sharing: repeating ? .byText : .none) },
       number: { r, _ in try r.numberAsText() })
   }
 
   /// `in_app_ownership_type`: Apple's two values compared in place (no String per row); any other value is kept
   /// as its text, as `text(repeating:)` reads it. "" and null are nil.
   mutating func ownership() throws -> Ownership? {
-    try scalar(
+    if plainStrings {
+      if reader.plainString("\"PURCHASED\"") { return .purchased }
+      if reader.plainString("\"FAMILY_SHARED\"") { return .familyShared }
+    }
+    return try scalar(
       expected: "a string",
       string: { r, token, _ in
         if r.reader.stringEquals(token, "PURCHASED") { return .purchased }
         if r.reader.stringEquals(token, "FAMILY_SHARED") { return .familyShared }
-        return .unrecognized(r.string(token, repeating: true))
+        return .unrecognized(r.string(token, sharing: .byText))
       },
       number: { r, _ in .unrecognized(try r.numberAsText()) })
   }
 
   /// An identifier: a string, or an integer number kept as its digits.
-  mutating func identifier(repeating: Bool = false) throws -> String? {
-    try scalar(
-      expected: "a string identifier", string: { r, token, _ in r.string(token, repeating: repeating) },
+  mutating func identifier(sharing: Sharing = .none) throws -> String? {
+    if plainStrings, let token = reader.plainDigitString(limit: 64) {
+      reader.step(past: token)
+      return string(token, sharing: sharing)
+    }
+    return try scalar(
+      expected: "a string identifier", string: { r, token, _ in r.string(token, sharing: sharing) },
       number: { r, at in
         let t = try r.reader.readNumberToken()
         guard t.isInteger else {
@@ -176,7 +203,13 @@ struct ValueReading {
 
   /// A `*_ms` value: milliseconds since 1970 as a digit string or an integer number.
   mutating func milliseconds() throws -> Timestamp? {
-    try scalar(
+    if plainStrings, let token = reader.plainDigitString(limit: 16),
+      let t = reader.withBytes(token, { Timestamp.parse(milliseconds: $0) })
+    {
+      reader.step(past: token)
+      return t
+    }
+    return try scalar(
       expected: "a millisecond timestamp",
       string: { r, token, at in
         let parsed = token.hasEscapes ? nil : r.reader.withBytes(token) { Timestamp.parse(milliseconds: $0) }
@@ -201,7 +234,8 @@ struct ValueReading {
   /// A formatted date (`2020-07-23 19:32:51 Etc/GMT`, ISO 8601), or digits meaning milliseconds
   /// (iOS 6-style bodies put milliseconds in `expires_date`).
   mutating func formattedDate() throws -> Timestamp? {
-    try scalar(
+    if plainStrings, let t = reader.appleDateString() { return t }
+    return try scalar(
       expected: "a date string",
       string: { r, token, at in
         if !token.hasEscapes,
@@ -218,7 +252,11 @@ struct ValueReading {
 
   /// A boolean: JSON true/false, "true"/"false", "1"/"0", or the numbers 1/0.
   mutating func flag() throws -> Bool? {
-    try scalar(
+    if plainStrings {
+      if reader.plainString("\"false\"") { return false }
+      if reader.plainString("\"true\"") { return true }
+    }
+    return try scalar(
       expected: "a boolean",
       string: { r, token, at in
         // The usual spellings, compared in place; anything else is read as text below.
@@ -323,6 +361,9 @@ struct ValueReading {
     }
   }
 
+  /// How long Apple's `*_pst` dates are: `2023-02-05 04:00:00 America/Los_Angeles`.
+  static var pacificDateLength: Int { 39 }
+
   /// Visits each member of an object, telling `body` the member's index in `keys` (nil for keys
   /// receipt-tool does not read, which are skipped unless `body` reads them).
   ///
@@ -354,9 +395,10 @@ struct ValueReading {
         }
         try r.reader.endKey()
         previous = index & 63
-        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key.
+        // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key,
+        // at once when plain text as long as Apple's Pacific dates.
         guard index < names.count else {
-          try r.reader.skipValue()
+          if !r.plainStrings || !r.reader.skipPlainString(length: Self.pacificDateLength) { try r.reader.skipValue() }
           continue
         }
         let bit: UInt64 = 1 << UInt64(index & 63)
