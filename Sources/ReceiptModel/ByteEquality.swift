@@ -23,3 +23,28 @@ package func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, co
   return ra.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     == rb.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
 }
+
+/// Whether every byte is below 0x80, eight at a time. Two ASCII texts are equal (`==`, which joins canonically
+/// equivalent texts) exactly when their bytes are, so an ASCII id can be hashed and compared by its bytes.
+@inlinable @inline(__always)
+package func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let base = bytes.baseAddress else { return true }
+  let raw = UnsafeRawPointer(base)
+  var bits: UInt64 = 0
+  var i = 0
+  while i &+ 8 <= bytes.count {
+    bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+    i &+= 8
+  }
+  while i < bytes.count {
+    bits |= UInt64(bytes[i])
+    i &+= 1
+  }
+  return bits & 0x8080_8080_8080_8080 == 0
+}
+
+/// Whether every UTF-8 byte of `text` is below 0x80, a native string's read in place.
+@inlinable
+package func isASCII(_ text: String) -> Bool {
+  text.utf8.withContiguousStorageIfAvailable { isASCII($0) } ?? text.utf8.allSatisfy { $0 < 0x80 }
+}

@@ -359,23 +359,6 @@ public struct UpgradeMoments: Sendable, Equatable {
     return (told ?? nil) ?? (a == b)
   }
 
-  /// Whether every byte is below 0x80, eight at a time.
-  @inline(__always) private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
-    let raw = UnsafeRawPointer(base)
-    var bits: UInt64 = 0
-    var i = 0
-    while i &+ 8 <= bytes.count {
-      bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      i &+= 8
-    }
-    while i < bytes.count {
-      bits |= UInt64(bytes[i])
-      i &+= 1
-    }
-    return bits & 0x8080_8080_8080_8080 == 0
-  }
-
   /// The upgrade moment of the transaction at `index`, when its replacement is in the data.
   public func moment(of index: Int) -> Timestamp? { moments.isEmpty ? nil : moments[index] }
 }

@@ -532,6 +532,34 @@ struct RuleFastPathTests {
     #expect(salesAfterAYear > 100, "sales after a year of paid service, at the lower commission")
   }
 
+  /// A chain id that is not ASCII sends the commission report to one pass: the ledger joins chain ids that are
+  /// the same text in other bytes (`é` as one scalar and as `e` with a combining accent), and a hash of the bytes
+  /// would split that chain between parts, each counting its own year of paid service. ASCII ids still split.
+  @Test func chainIDsNotASCIIMakeTheCommissionReportInOnePass() throws {
+    let start = try #require(Timestamp(milliseconds: 1_600_000_000_000))
+    func history(_ chains: [String]) -> PurchaseHistory {
+      var history = PurchaseHistory(format: .handBuilt)
+      for (i, chain) in chains.enumerated() {
+        let bought = Timestamp(milliseconds: start.milliseconds + Int64(i) * 31 * 86_400_000)
+        history.transactions.append(
+          PurchaseTransaction(
+            transactionID: "t\(i)", originalTransactionID: chain, productID: "p", purchaseDate: bought,
+            expiresDate: bought.flatMap { Timestamp(milliseconds: $0.milliseconds + 30 * 86_400_000) },
+            vocabulary: .test))
+      }
+      return history
+    }
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+    var joined = RevenueLedger()
+    joined.add(history((0..<40).map { $0 % 2 == 0 ? composed : decomposed }))
+    #expect(joined.reportParts(2, commission: .standard) == nil)
+    var ascii = RevenueLedger()
+    ascii.add(history((0..<40).map { "chain\($0 % 7)" }))
+    #expect(ascii.reportParts(2, commission: .standard) != nil)
+  }
+
   /// Parts whose proceeds could have left Int64 in one pass's order are not summed: a currency's refunds and
   /// estimated proration refunds, each within Int64, whose sum is not.
   @Test func proceedsThatCouldOverflowInOnePassAreNotSummed() throws {

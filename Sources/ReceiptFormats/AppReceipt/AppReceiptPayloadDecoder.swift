@@ -416,7 +416,7 @@ struct FieldReader {
       case DERTag.ia5String:
         if inner.contentLength == 0 { return .ia5String("") }
         let body = content(inner)
-        if Self.isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
+        if isASCII(body), let s = Self.utf8(body) { return .ia5String(s) }
       case DERTag.integer:
         if let v = Self.shortInteger(content(inner)) { return .integer(v) }
         if let v = try? ASN1Reader.integer(content(inner)) { return .integer(v) }
@@ -434,12 +434,6 @@ struct FieldReader {
     var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
     for b in body { value = value << 8 | UInt64(b) }
     return Int64(bitPattern: value)
-  }
-
-  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var any: UInt8 = 0
-    for b in bytes { any |= b }
-    return any < 0x80
   }
 
   /// Text when the bytes are valid UTF-8 (decoding replaces bad sequences, so compare the round trip).
@@ -492,7 +486,7 @@ struct FieldReader {
     else { return nil }
     let body = content(inner)
     // ASCII is valid under either tag: one pass, no round trip.
-    if Self.isASCII(body) { return body }
+    if isASCII(body) { return body }
     if inner.tag == DERTag.ia5String { throw valueError("IA5String holds a byte above 0x7F", attribute) }
     guard Self.utf8(body) != nil else { throw valueError("UTF8String is not valid UTF-8", attribute) }
     return body

@@ -444,9 +444,9 @@ extension RevenueLedger {
   ///
   /// Without proceeds the paid service before a sale (the one fact that needs the sales before it) is not
   /// tracked, so no part needs the sales of another, and the transactions are cut in the order they are kept.
-  /// With proceeds each subscription chain goes whole to one part (by a hash of its id, `chainPart`), and each
-  /// part's report sorts its own transactions into purchase order: a chain's sales come in the order one pass
-  /// takes them, so each sale's commission year is the same.
+  /// With proceeds each subscription chain goes whole to one part (by a hash of its id, `chainPart`; one pass when
+  /// a chain id is not ASCII), and each part's report sorts its own transactions into purchase order: a chain's
+  /// sales come in the order one pass takes them, so each sale's commission year is the same.
   ///
   /// The sum is the one pass's report exactly. Without a negative price every total but proceeds only grows, so
   /// a part or the sum overflows exactly when one pass does. Proceeds also fall (refunds, upgrade prorations):
@@ -472,7 +472,10 @@ extension RevenueLedger {
     }
     var positions = [[Int]](repeating: [], count: count)
     for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
-    for p in 0..<total { positions[chainPart(at: p, of: count)].append(p) }
+    for p in 0..<total {
+      guard let part = chainPart(at: p, of: count) else { return nil }
+      positions[part].append(p)
+    }
     return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: upgrades) }
   }
 

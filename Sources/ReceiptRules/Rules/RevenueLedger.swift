@@ -341,11 +341,15 @@ public struct RevenueLedger: Sendable {
   }
 
   /// Which of `count` parts the subscription chain of the transaction at `position` goes to: from FNV-1a of the
-  /// chain id's text, so that a chain's transactions, however kept, go to one part, and no index is built.
-  func chainPart(at position: Int, of count: Int) -> Int {
+  /// chain id's text, so that a chain's transactions, however kept, go to one part, and no index is built. Nil
+  /// when the id is not ASCII: the ledger numbers chains by `==`, which joins texts in other bytes (canonical
+  /// equivalence), and a hash of the bytes would put them in two parts.
+  func chainPart(at position: Int, of count: Int) -> Int? {
     let hash: UInt32
     if position < firstDocument.count {
-      hash = fnv1a(firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
+      guard let h = asciiHash(firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID)
+      else { return nil }
+      hash = h
     } else {
       let e = entries[position - firstDocument.count]
       switch e.originalID ?? e.id {
@@ -361,12 +365,19 @@ public struct RevenueLedger: Sendable {
           } while rest > 0 && at > 0
           return fnv1a(UnsafeBufferPointer(rebasing: buffer[at...]))
         }
-      case .text(let k): hash = fnv1a(texts[k])
+      case .text(let k):
+        guard let h = asciiHash(texts[k]) else { return nil }
+        hash = h
       }
     }
     // The high bits of a multiplicative mix: FNV's low bits alone follow the last byte.
     let mixed = UInt64(hash) &* 0x9E37_79B9_7F4A_7C15
     return Int(truncatingIfNeeded: (mixed >> 32) % UInt64(max(1, count)))
+  }
+
+  /// FNV-1a of an ASCII text's bytes; nil when a byte is not ASCII.
+  private func asciiHash(_ text: String) -> UInt32? {
+    text.utf8.withContiguousStorageIfAvailable { isASCII($0) ? fnv1a($0) : nil } ?? (isASCII(text) ? fnv1a(text) : nil)
   }
 
   /// Loads an entry into `t` as the revenue rules read it. Fields are set one by one into a transaction

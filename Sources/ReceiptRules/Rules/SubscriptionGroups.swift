@@ -243,14 +243,14 @@ private struct NumberedGroupLinks {
       let product = Int(products[i])
       if names[product] == nil {
         let id = transactions[stated: i].productID
-        guard Self.isASCII(id) else { return nil }
+        guard isASCII(id) else { return nil }
         (names[product], productIDs[product], productNode[id]) = ("p:\(id)", id, product)
       }
       let group = Int(groups[i])
       if group >= 0 {
         let node = groupBase + group
         if names[node] == nil, let id = transactions[stated: i].subscriptionGroup {
-          guard Self.isASCII(id) else { return nil }
+          guard isASCII(id) else { return nil }
           (names[node], groupNode[id]) = ("r:\(id)", node)
         }
         union(product, node)
@@ -261,7 +261,7 @@ private struct NumberedGroupLinks {
       (isSubscription[i], hasSubscription[product]) = (true, true)
       let chain = Int(chains[i])
       if !chainSeen[chain] {
-        guard Self.isASCII(transactions[stated: i].chainID) else { return nil }
+        guard isASCII(transactions[stated: i].chainID) else { return nil }
         chainSeen[chain] = true
       }
       union(product, chainBase + chain)
@@ -322,15 +322,6 @@ private struct NumberedGroupLinks {
     let (small, large) = size[ra] < size[rb] ? (ra, rb) : (rb, ra)
     parent[small] = Int32(truncatingIfNeeded: large)
     size[large] = size[ra] &+ size[rb]
-  }
-
-  /// Whether `text`'s bytes are all ASCII.
-  static func isASCII(_ text: String) -> Bool {
-    text.utf8.withContiguousStorageIfAvailable { bytes in
-      var any: UInt8 = 0
-      for b in bytes { any |= b }
-      return any < 0x80
-    } ?? text.utf8.allSatisfy { $0 < 0x80 }
   }
 
   /// The texts' version's tables: each named node's root and each root's named nodes (a root named by its
