@@ -49,9 +49,10 @@ public struct DatedPurchases: Sendable {
 
   /// Indexes a history's transactions (positions are their indices).
   public init(_ transactions: [PurchaseTransaction]) {
-    var chains = SharedKeyNumbering()
+    // Chains can be thousands (the reader shares one String per chain id): a table of 256 would miss most.
+    var chains = SharedKeyNumbering(expecting: transactions.count)
     var groups = SharedKeyNumbering()
-    var products = SharedKeyNumbering()
+    var products = SharedKeyNumbering(expecting: transactions.count)
     var chainNumbers: [Int32] = []
     var groupNumbers: [Int32] = []
     var productNumbers: [Int32] = []
@@ -134,17 +135,28 @@ public struct DatedPurchases: Sendable {
     for p in products where Int(p) >= productCount { productCount = Int(p) + 1 }
     var starts = [Int](repeating: 0, count: productCount + 1)
     var order: [Int] = []
-    for p in products {
-      if starts[Int(p) + 1] == 0 { order.append(Int(p)) }
-      starts[Int(p) + 1] += 1
-    }
-    for k in 0..<productCount { starts[k + 1] += starts[k] }
-    var list = [Int](repeating: 0, count: products.count)
-    var next = starts
-    for i in products.indices {
-      let k = Int(products[i])
-      list[next[k]] = i
-      next[k] += 1
+    var list: [Int] = []
+    // Through buffers (every number is below `productCount`, every place below `products.count`): the arrays'
+    // checks cost as much as the counting. A negative number is no product: its position is in no list.
+    products.withUnsafeBufferPointer { products in
+      starts.withUnsafeMutableBufferPointer { starts in
+        for p in products where p >= 0 {
+          if starts[Int(p) + 1] == 0 { order.append(Int(p)) }
+          starts[Int(p) + 1] += 1
+        }
+        for k in 0..<productCount { starts[k + 1] += starts[k] }
+      }
+      list = [Int](repeating: 0, count: starts[productCount])
+      var next = starts
+      list.withUnsafeMutableBufferPointer { list in
+        next.withUnsafeMutableBufferPointer { next in
+          for i in products.indices where products[i] >= 0 {
+            let k = Int(products[i])
+            list[next[k]] = i
+            next[k] += 1
+          }
+        }
+      }
     }
     return (list, starts, order)
   }
@@ -487,8 +499,9 @@ public struct DatedPurchases: Sendable {
 /// `KeyNumbering` that first looks a key up by the bits of its String value: the reader shares one String per
 /// repeating value (product ids, original transaction ids, groups: its `StringInterner`), and two Strings with
 /// the same bits are the same text (the same storage and length, or the same small-string bytes), so most keys
-/// are found without reading their text. A direct-mapped table of the last 256 sets of bits seen; a key whose
-/// bits are not in it goes to `KeyNumbering`, so the numbers are `KeyNumbering`'s.
+/// are found without reading their text. A direct-mapped table of the last sets of bits seen (256 slots, up to
+/// 8,192 for a caller expecting many keys); a key whose bits are not in it goes to `KeyNumbering`, so the numbers
+/// are `KeyNumbering`'s.
 ///
 /// The bits name storage only while it is alive: every key numbered must stay alive (held by the caller) for as
 /// long as this numbering is used, so that no storage is freed and reused for other text.
@@ -501,19 +514,28 @@ public struct SharedKeyNumbering: Sendable {
   }
 
   private var numbering = KeyNumbering()
-  private var slots = [Slot](repeating: Slot(low: 0, high: 0, number: -1), count: 256)
+  private var slots: [Slot]
+  /// Where a slot's index starts in the hash's 64 bits (the slot count is 2^(64 - shift)).
+  private let shift: UInt64
 
-  public init() {}
+  /// A table of 256 slots, or for a caller numbering `count` Strings (repeats among them) one slot per two, at
+  /// most 8,192 (192 KiB): thousands of chains in 256 slots keep replacing each other.
+  public init(expecting count: Int = 0) {
+    var bits = 8
+    while bits < 13, 1 << bits < count / 2 { bits += 1 }
+    shift = UInt64(64 - bits)
+    slots = [Slot](repeating: Slot(low: 0, high: 0, number: -1), count: 1 << bits)
+  }
 
   /// How many keys are numbered.
   public var count: Int { numbering.count }
 
   /// The number of `key`, a new one when it is new: `KeyNumbering.number(of:)`.
-  public mutating func number(of key: String) -> Int {
+  @inline(__always) public mutating func number(of key: String) -> Int {
     // A String is two words on 64-bit platforms; on any other, straight to the text.
     guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return numbering.number(of: key) }
     let (low, high) = unsafeBitCast(key, to: (UInt64, UInt64).self)
-    let slot = Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    let slot = Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     if slots[slot].number >= 0, slots[slot].low == low, slots[slot].high == high { return slots[slot].number }
     let number = numbering.number(of: key)
     slots[slot] = Slot(low: low, high: high, number: number)

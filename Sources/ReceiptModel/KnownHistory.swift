@@ -38,6 +38,21 @@ public struct KnownHistory: Sendable {
   ///   - upgrading: transactions to take as upgraded (`isUpgraded` set), by index.
   ///   - purchases: `DatedPurchases(history.transactions)`.
   public init(_ history: PurchaseHistory, at time: Timestamp, upgrading: [Int], purchases: DatedPurchases) {
+    self.init(history, at: time, upgrading: upgrading, replacedBy: [], purchases: purchases)
+  }
+
+  /// The same, given for each of `upgrading` the index of a purchase that replaced it (`replacedBy`, one per
+  /// index of `upgrading`, or empty for none given): one bought by `time` under another transaction id makes the
+  /// upgrade known then without looking for its moment (the first such purchase after it is no later).
+  /// - Parameters:
+  ///   - history: everything the data says.
+  ///   - time: the moment asked about.
+  ///   - upgrading: transactions to take as upgraded (`isUpgraded` set), by index.
+  ///   - replacedBy: for each of `upgrading`, a later purchase in its chain or group, by index (or none).
+  ///   - purchases: `DatedPurchases(history.transactions)`.
+  public init(
+    _ history: PurchaseHistory, at time: Timestamp, upgrading: [Int], replacedBy: [Int], purchases: DatedPurchases
+  ) {
     self.time = time
     renewals = history.renewals
     moment = history.moment
@@ -50,9 +65,25 @@ public struct KnownHistory: Sendable {
     func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
     // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
     let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
+    // Replaced by then (by a purchase under another id, so its moment is no later): upgraded, no moment needed.
+    var replacedByThen: [Bool] = []
+    if !nothingBoughtLater, !upgrading.isEmpty, replacedBy.count == upgrading.count {
+      replacedByThen = [Bool](repeating: false, count: all.count)
+      all.withUnsafeBufferPointer { all in
+        for k in upgrading.indices {
+          let (i, j) = (upgrading[k], replacedBy[k])
+          guard all.indices.contains(i), all.indices.contains(j), let bought = all[j].purchaseDate, bought <= time,
+            !UpgradeMoments.sameText(all[j].transactionID, all[i].transactionID)
+          else { continue }
+          replacedByThen[i] = true
+        }
+      }
+    }
+    func isReplacedByThen(_ i: Int) -> Bool { !replacedByThen.isEmpty && replacedByThen[i] }
     // Only transactions bought by then are known, and only theirs are asked for.
     let upgrades = UpgradeMoments(
-      all, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time, isUpgraded: isUpgraded)
+      all, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time,
+      isUpgraded: { isUpgraded($0) && !isReplacedByThen($0) })
     // What the moment changes in the transaction at `i` (none when it was bought later).
     func overrides(_ i: Int) -> KnownOverrides {
       var o: KnownOverrides = []
@@ -60,7 +91,7 @@ public struct KnownHistory: Sendable {
         // Refunded by then and reversed later: the refund stands. Otherwise it is later, or reversed by then.
         o.insert(r.date <= time && r.reversedAt.map { $0 > time } == true ? .withoutReversal : .withoutRevocation)
       }
-      let upgraded = isUpgraded(i) && upgrades.moment(of: i).map { $0 > time } != true
+      let upgraded = isUpgraded(i) && (upgrades.moment(of: i).map { $0 > time } != true || isReplacedByThen(i))
       if upgraded != all[i].isUpgraded { o.insert(upgraded ? .upgraded : .notUpgraded) }
       return o
     }
@@ -303,14 +334,46 @@ public struct UpgradeMoments: Sendable, Equatable {
     let inGroup = purchases.firstInGroupAfterItsPurchase(of: i)
     let earlier = inChain.map { c in inGroup.map { $0.at < c.at ? $0 : c } ?? c } ?? inGroup
     guard let earlier else { return nil }
-    if all[earlier.index].transactionID != all[i].transactionID { return earlier.at }
+    if !sameText(all[earlier.index].transactionID, all[i].transactionID) { return earlier.at }
     // A copy of the transaction bought again later: read on through both lists.
     func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-      later.first { $0.index != i && all[$0.index].transactionID != all[i].transactionID }?.at
+      later.first { $0.index != i && !sameText(all[$0.index].transactionID, all[i].transactionID) }?.at
     }
     let chainFirst = first(purchases.chainAfterItsPurchase(of: i))
     let groupFirst = first(purchases.groupAfterItsPurchase(of: i))
     return chainFirst.map { c in groupFirst.map { min(c, $0) } ?? c } ?? groupFirst
+  }
+
+  /// `a == b`, told from the bytes when both are ASCII: equal bytes are the same text, and ASCII texts with other
+  /// bytes are other texts (canonical equivalence, which `==` compares, joins only texts with other scalars).
+  /// `==` on two ids of 16 digits went through the standard library's comparison (about 120 instructions).
+  @inline(__always) static func sameText(_ a: String, _ b: String) -> Bool {
+    let told = a.utf8.withContiguousStorageIfAvailable { x -> Bool? in
+      let inner = b.utf8.withContiguousStorageIfAvailable { y -> Bool? in
+        guard let p = x.baseAddress, let q = y.baseAddress else { return x.isEmpty && y.isEmpty ? true : nil }
+        if x.count == y.count, bytesEqual(p, q, count: x.count) { return true }
+        return isASCII(x) && isASCII(y) ? false : nil
+      }
+      return inner ?? nil
+    }
+    return (told ?? nil) ?? (a == b)
+  }
+
+  /// Whether every byte is below 0x80, eight at a time.
+  @inline(__always) private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var bits: UInt64 = 0
+    var i = 0
+    while i &+ 8 <= bytes.count {
+      bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i &+= 8
+    }
+    while i < bytes.count {
+      bits |= UInt64(bytes[i])
+      i &+= 1
+    }
+    return bits & 0x8080_8080_8080_8080 == 0
   }
 
   /// The upgrade moment of the transaction at `index`, when its replacement is in the data.

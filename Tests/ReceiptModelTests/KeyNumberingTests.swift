@@ -62,15 +62,45 @@ import Testing
       keys.append(copies[i % 3][text])
       if i % 5 == 0 { keys.append(copies[i % 3][text]) }
     }
-    var numbering = SharedKeyNumbering()
-    var dictionary: [String: Int] = [:]
-    // `keys` holds every String for as long as the numbering is used.
-    for key in keys {
-      let expected = dictionary[key] ?? dictionary.count
-      dictionary[key] = expected
-      #expect(numbering.number(of: key) == expected, "\(key)")
+    // Tables of 256 slots, of 512 (600 Strings in 1,000: slots still shared), and of 8,192.
+    for expecting in [0, 1_000, 100_000] {
+      var numbering = SharedKeyNumbering(expecting: expecting)
+      var dictionary: [String: Int] = [:]
+      // `keys` holds every String for as long as the numbering is used.
+      for key in keys {
+        let expected = dictionary[key] ?? dictionary.count
+        dictionary[key] = expected
+        #expect(numbering.number(of: key) == expected, "\(key) expecting \(expecting)")
+      }
+      #expect(numbering.count == dictionary.count)
     }
-    #expect(numbering.count == dictionary.count)
+  }
+
+  @Test func idsComparedByTheirBytesAreEqualAsTheirTexts() {
+    // ASCII ids of every length around a word's, equal and one byte apart at every place; small and native
+    // Strings; texts equal only as Unicode (é as one scalar and as two), and unequal ones with other scalars.
+    var texts: [String] = ["", "é", "e\u{301}", "caf\u{E9}-12", "cafe\u{301}-12", "ÿ", "\u{1F600}", "1\u{0}"]
+    for length in [1, 7, 8, 9, 15, 16, 17, 24, 33] {
+      let base = (0..<length).map { UInt8(0x30 + $0 % 10) }
+      texts.append(String(decoding: base, as: UTF8.self))
+      for place in 0..<length {
+        var other = base
+        other[place] = 0x41
+        texts.append(String(decoding: other, as: UTF8.self))
+        other[place] = 0xC3
+        texts.append(String(decoding: other + [0xA9], as: UTF8.self))
+      }
+    }
+    // Each text also as a String of its own (other storage, same bytes).
+    let copies = texts.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    var equalButNotByBytes = 0
+    for a in texts + copies {
+      for b in texts {
+        #expect(UpgradeMoments.sameText(a, b) == (a == b), "\(Array(a.utf8)) \(Array(b.utf8))")
+        if a == b, Array(a.utf8) != Array(b.utf8) { equalButNotByBytes += 1 }
+      }
+    }
+    #expect(equalButNotByBytes > 0, "texts equal only as Unicode are compared")
   }
 
   @Test func eightDigitsAtOnceAreTheirDecimalValue() {

@@ -255,6 +255,38 @@ struct RuleFastPathTests {
     #expect(repeated > 20, "repeated ids come first after their transaction")
   }
 
+  @Test func upgradesKnownByTheirReplacingPurchaseGiveWhatTheirMomentsGive() throws {
+    var shortcuts = 0
+    var refused = 0
+    let shapes = try Self.histories().map { ($0.name, $0.history) } + Self.historiesWithRepeatedIDs()
+    for (name, base) in shapes {
+      // Some replacing purchases given their period's transaction id: those are no replacement by then.
+      var history = base
+      let first = replacingPurchases(of: base.transactions, purchases: DatedPurchases(base.transactions))
+      for (k, (i, j)) in zip(first.periods, first.by).enumerated() where k % 5 == 0 {
+        history.transactions[j].transactionID = history.transactions[i].transactionID
+      }
+      let all = history.transactions
+      let purchases = DatedPurchases(all)
+      let replaced = replacingPurchases(of: all, purchases: purchases)
+      #expect(replaced.periods == replacedPeriods(of: all, purchases: purchases), "\(name)")
+      for time in Self.moments {
+        let fast = KnownHistory(
+          history, at: time, upgrading: replaced.periods, replacedBy: replaced.by, purchases: purchases)
+        let slow = KnownHistory(history, at: time, upgrading: replaced.periods, purchases: purchases)
+        #expect(Array(fast.transactions) == Array(slow.transactions), "\(name) at \(time.iso8601)")
+        #expect(
+          fast.transactions.indices.map { fast.transactions.overrides(at: $0) }
+            == slow.transactions.indices.map { slow.transactions.overrides(at: $0) })
+        for (i, j) in zip(replaced.periods, replaced.by) where all[j].purchaseDate.map({ $0 <= time }) == true {
+          if all[j].transactionID == all[i].transactionID { refused += 1 } else { shortcuts += 1 }
+        }
+      }
+    }
+    #expect(shortcuts > 1_000, "upgrades known by their replacing purchase")
+    #expect(refused > 50, "replacing purchases under the period's own id are refused")
+  }
+
   @Test func replacedPeriodsByBinarySearchGiveTheScansAnswer() throws {
     var replaced = 0
     for (name, history, _) in try Self.histories() {
@@ -332,6 +364,70 @@ struct RuleFastPathTests {
       }
     }
     #expect(upgradedAnswers > 10, "upgrade targets found by binary search are compared too")
+  }
+
+  /// The shape's catalog with its consumables as non-renewing subscriptions, every other one with a duration
+  /// (one of them running past year 9999), and a product the data does not have.
+  static func nonRenewingCatalog(_ catalog: Catalog) -> Catalog {
+    var changed = Catalog(
+      catalog.allProducts.enumerated().map { k, p in
+        var p = p
+        if p.type == .consumable || k % 4 == 1 {
+          p.type = .nonRenewing
+          p.duration = k % 3 == 0 ? nil : ISOPeriod(k % 5 == 0 ? "P9000Y" : "P1M")
+        }
+        return p
+      })
+    changed.add(CatalogProduct(productID: "not.in.the.data", type: .nonRenewing, duration: ISOPeriod("P1W")))
+    return changed
+  }
+
+  @Test func catalogFactsPerProductGiveEachTransactionsOwnLookup() throws {
+    var nonRenewingGrants = 0
+    for (name, history, catalog) in try Self.histories() {
+      for catalog in [catalog, Catalog(), Self.nonRenewingCatalog(catalog)] {
+        for time in Self.moments {
+          let known = knownHistory(of: history, at: time)
+          let facts = try #require(ProductCatalogFacts(known, catalog: catalog), "\(name): the index numbers products")
+          let indices = Array(known.transactions.indices)
+          // The facts' loop against a considered transaction each, its product looked up by its text.
+          let fast = ConsideredTransaction.considering(indices, in: known.transactions, facts: facts, at: time)
+          let slow = indices.map { ConsideredTransaction(known, index: $0, catalog: catalog, at: time) }
+          #expect(fast == slow, "\(name) at \(time.iso8601)")
+          #expect(fast.map(\.index) == indices)
+          nonRenewingGrants +=
+            fast.filter {
+              if case .durationEnded = $0.grant { return true }
+              return $0.grant == .unknownDuration
+            }.count
+          // And every rule that reads them.
+          let oneByOne = entitlementDefinitions(for: known, catalog: catalog).map {
+            entitlementStatus($0, history: known, catalog: catalog)
+          }
+          #expect(entitlementStatuses(of: known, catalog: catalog) == oneByOne, "\(name) at \(time.iso8601)")
+        }
+      }
+    }
+    #expect(nonRenewingGrants > 50, "durations and their absence are read from the facts")
+    // An index that numbers no products: no facts, every transaction's entry looked up by its text.
+    let (_, history, catalog) = try #require(try Self.histories().last)
+    let plain = DatedPurchases(
+      chainNumbers: history.transactions.map { _ in 0 }, groupNumbers: history.transactions.map { _ in -1 }
+    ) { history.transactions[$0].purchaseDate }
+    let unnumbered = KnownHistory(history, at: ReceiptShape.endOfHistory.timestamp, upgrading: [], purchases: plain)
+    let nonRenewing = Self.nonRenewingCatalog(catalog)
+    #expect(ProductCatalogFacts(unnumbered, catalog: nonRenewing) == nil)
+    var seen = Set<String>()
+    var scanned: [String] = []
+    for i in unnumbered.transactions.indices {
+      let t = unnumbered.transaction(at: i)
+      guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: nonRenewing),
+        resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
+      else { continue }
+      scanned.append(catalogContradiction(t, resolved))
+    }
+    #expect(!scanned.isEmpty, "the catalog contradicts family sharing")
+    #expect(sharingContradictions(of: unnumbered, catalog: nonRenewing) == scanned)
   }
 
   @Test func theAnswerKnowsTheHistoryOnceAndSaysWhatEachRuleSays() throws {

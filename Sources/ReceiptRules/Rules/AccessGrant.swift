@@ -139,19 +139,96 @@ struct RevocationMoments {
   func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
 }
 
+/// `GrantFields` but the product id, ownership as whether it is FAMILY_SHARED (all the rules ask of it): plain
+/// values, nothing retained or released, for a caller that looked up the product's catalog entry once per product
+/// (`ProductCatalogFacts`) rather than by the product id's text per transaction.
+struct GrantFacts {
+  var isFamilyShared: Bool
+  var purchaseDate: Timestamp?
+  var expiresDate: Timestamp?
+  var revocation: RevocationMoments?
+  var isUpgraded: Bool
+  var productType: ProductType?
+
+  init(_ f: GrantFields) {
+    (isFamilyShared, purchaseDate, expiresDate) = (f.ownership == .familyShared, f.purchaseDate, f.expiresDate)
+    (revocation, isUpgraded, productType) = (f.revocation, f.isUpgraded, f.productType)
+  }
+
+  /// The facts of `all[index]`, read through the pointer (as `GrantFields(_:at:)`; its bounds check too).
+  @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    precondition(index >= 0 && index < all.count, "Index out of range")
+    (isFamilyShared, purchaseDate) = (all[index].ownership == .familyShared, all[index].purchaseDate)
+    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
+    (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
+  }
+
+  /// The facts of the known transaction at `index`, as known, `known.data` read through `data`.
+  @inline(__always) init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    let p = known.position(of: index)
+    // A transaction the moment changes is read from its patched copy (a handful per history).
+    self = p < 0 ? known.patched.withUnsafeBufferPointer { GrantFacts($0, at: ~p) } : GrantFacts(data, at: p)
+    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+  }
+}
+
+/// Each product's catalog entry as access grants and product types read it (its type, and a non-renewing
+/// subscription's duration), by the known history's product number: looked up once per product instead of by the
+/// product id's text for every transaction (a String hashed, a `CatalogProduct` copied and destroyed).
+struct ProductCatalogFacts {
+  /// The product number of each known transaction (`DatedPurchases.productNumbers`).
+  let numbers: [Int32]
+  /// By product number: the catalog's type (nil: no entry) and duration.
+  let types: [ProductType?]
+  let durations: [ISOPeriod?]
+
+  /// The facts of `known`'s products, nil when its index numbers no products (or not every known transaction):
+  /// then each transaction's entry is looked up by its product id.
+  init?(_ known: KnownHistory, catalog: Catalog) {
+    let purchases = known.purchases
+    guard purchases.productNumbers.count == known.transactions.count else { return nil }
+    var count = 0
+    for n in purchases.productNumbers where Int(n) >= count { count = Int(n) + 1 }
+    var types = [ProductType?](repeating: nil, count: count)
+    var durations = [ISOPeriod?](repeating: nil, count: count)
+    if !catalog.isEmpty {
+      for product in purchases.productsInOrder where product >= 0 && product < count {
+        guard let first = purchases.positions(ofProduct: product).first,
+          let entry = catalog.product(known.transactions[stated: first].productID)
+        else { continue }
+        (types[product], durations[product]) = (entry.type, entry.duration)
+      }
+    }
+    (numbers, self.types, self.durations) = (purchases.productNumbers, types, durations)
+  }
+}
+
 /// `accessGrant(of:catalog:at:)` on a transaction's fields.
 func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timestamp) -> AccessGrant {
+  // The catalog's type matters only when the data states none (`resolveProductType`).
+  let catalogType = transaction.productType == nil ? catalog.product(transaction.productID)?.type : nil
+  return accessGrant(
+    of: GrantFacts(transaction), catalogType: catalogType,
+    duration: { catalog.product(transaction.productID)?.duration }, at: time)
+}
+
+/// `accessGrant(of:catalog:at:)` on a transaction's facts, with its product's catalog type (nil: no entry) and
+/// `duration` giving the catalog's duration of a non-renewing subscription. Inlined: what `duration` captures is
+/// then read in place, not retained per call.
+@inline(__always) func accessGrant(
+  of transaction: GrantFacts, catalogType: ProductType?, duration: () -> ISOPeriod?, at time: Timestamp
+) -> AccessGrant {
   guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
   // Signed data's revocationDate is never an upgrade: a refund of an upgraded transaction is still a refund.
   if let r = transaction.revocation, r.excludesUpgrade, r.isInForce(at: time) {
-    return transaction.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
+    return transaction.isFamilyShared ? .revoked(r.date) : .refunded(r.date)
   }
   if transaction.isUpgraded { return .upgraded }
   if let r = transaction.revocation, r.isInForce(at: time) {
-    return transaction.ownership == .familyShared ? .revoked(r.date) : .refunded(r.date)
+    return transaction.isFamilyShared ? .revoked(r.date) : .refunded(r.date)
   }
-  guard let type = resolveProductType(of: transaction, catalog: catalog)?.type else { return .unknownType }
+  guard let type = resolveProductType(of: transaction, catalogType: catalogType)?.type else { return .unknownType }
   switch type {
   case .consumable:
     return .consumable
@@ -161,7 +238,7 @@ func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timesta
     guard let expires = transaction.expiresDate else { return .missingExpiresDate }
     return expires > time ? .grants(until: expires) : .expired(expires)
   case .nonRenewing:
-    guard let duration = catalog.product(transaction.productID)?.duration else { return .unknownDuration }
+    guard let duration = duration() else { return .unknownDuration }
     // A period that runs past year 9999 never ends within what can be written down.
     guard let end = duration.added(to: purchased) else { return .grants(until: nil) }
     return end > time ? .grants(until: end) : .durationEnded(end, duration)

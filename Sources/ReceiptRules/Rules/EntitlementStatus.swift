@@ -83,6 +83,49 @@ public struct ConsideredTransaction: Hashable, Sendable {
     )
   }
 
+  /// A considered transaction from its parts: the transaction is `transactions[position]`.
+  private init(
+    _ transactions: [PurchaseTransaction], position: Int, index: Int, markedUpgraded: Bool, grant: AccessGrant,
+    productType: ResolvedProductType?
+  ) {
+    (self.transactions, self.position, self.index, self.markedUpgraded) = (
+      transactions, position, index, markedUpgraded
+    )
+    (self.grant, self.productType) = (grant, productType)
+  }
+
+  /// The known transactions at `indices`, considered: what `init(_:_:index:catalog:at:)` gives for each, each
+  /// product's catalog entry read from `facts` (looked up once per product) and each transaction's fields as plain
+  /// values (`GrantFacts`: nothing retained). In one loop over buffers: `known` handed to a call per transaction
+  /// was copied (its six arrays retained and released).
+  static func considering(
+    _ indices: [Int], in known: KnownTransactions, facts: ProductCatalogFacts, at time: Timestamp
+  ) -> [ConsideredTransaction] {
+    var considered: [ConsideredTransaction] = []
+    considered.reserveCapacity(indices.count)
+    let (data, patched, numbers, types, durations) = (
+      known.data, known.patched, facts.numbers, facts.types, facts.durations
+    )
+    data.withUnsafeBufferPointer { dataBuffer in
+      patched.withUnsafeBufferPointer { patchedBuffer in
+        for index in indices {
+          let p = known.position(of: index)
+          let markedUpgraded = known.isMarkedUpgraded(at: index)
+          var fields = p < 0 ? GrantFacts(patchedBuffer, at: ~p) : GrantFacts(dataBuffer, at: p)
+          if markedUpgraded { fields.isUpgraded = true }
+          let product = Int(numbers[index])
+          let type = types[product]
+          let grant = accessGrant(of: fields, catalogType: type, duration: { durations[product] }, at: time)
+          considered.append(
+            ConsideredTransaction(
+              p < 0 ? patched : data, position: p < 0 ? ~p : p, index: index, markedUpgraded: markedUpgraded,
+              grant: grant, productType: resolveProductType(of: fields, catalogType: type)))
+        }
+      }
+    }
+    return considered
+  }
+
   /// Equal when the transaction and the decision are: which array holds the transaction does not matter.
   public static func == (a: Self, b: Self) -> Bool {
     a.grant == b.grant && a.productType == b.productType && a.transaction == b.transaction
@@ -167,24 +210,27 @@ public func entitlementStatus(
   // By index: a transaction of another product is not copied (every field retained and released) to be skipped.
   return entitlementStatus(
     definition, considering: all.indices.filter { definition.productIDs.contains(all[stated: $0].productID) },
-    history: history, catalog: catalog,
+    history: history, catalog: catalog, facts: nil,
     upgradeTarget: { upgradeTarget(of: all[$0], in: history, excluding: $1) },
     continuation: { subscriptionContinuation(of: all[$0], in: history, outside: $1) })
 }
 
 /// `entitlementStatus` on the transactions at `indices` (those of the definition's products, in the data's order),
 /// finding an upgrade's target with `upgradeTarget` and the purchase a subscription went on as with
-/// `continuation` (each given the transaction's index in the known history and the entitlement's products).
+/// `continuation` (each given the transaction's index in the known history and the entitlement's products), and
+/// each product's catalog entry in `facts` (nil: looked up per transaction).
 func entitlementStatus(
   _ definition: EntitlementDefinition, considering indices: [Int], history: KnownHistory, catalog: Catalog,
-  upgradeTarget: (Int, [String]) -> String?,
+  facts: ProductCatalogFacts?, upgradeTarget: (Int, [String]) -> String?,
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementResult {
   let time = history.time
   let known = history.transactions
-  let considered = known.data.withUnsafeBufferPointer { data in
-    indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
-  }
+  let considered =
+    facts.map { ConsideredTransaction.considering(indices, in: known, facts: $0, at: time) }
+    ?? known.data.withUnsafeBufferPointer { data in
+      indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
+    }
   let finding = findEntitlement(
     definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
     continuation: continuation)
@@ -391,6 +437,8 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
       productNumber[all[stated: first].productID] = product
     }
   }
+  // Catalog entries looked up once per product (RuleFastPathTests compares the lookup per transaction).
+  let facts = ProductCatalogFacts(known, catalog: catalog)
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
   // compares the scans).
   return entitlementDefinitions(for: known, catalog: catalog).map { definition in
@@ -400,7 +448,7 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
     }
     if definition.productIDs.count > 1 { indices.sort() }
     return entitlementStatus(
-      definition, considering: indices, history: known, catalog: catalog,
+      definition, considering: indices, history: known, catalog: catalog, facts: facts,
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
       continuation: { i, products in
         // The scan's answer: the earliest later purchase of the chain outside the products, first on a tie.
@@ -437,12 +485,16 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   }
   var seen = Set<String>()
   var sentences: [String] = []
-  // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
+  // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog. Each product's
+  // catalog type looked up once (`ProductCatalogFacts`), when the index numbers the products.
   let all = known.transactions
+  let facts = ProductCatalogFacts(known, catalog: catalog)
   all.data.withUnsafeBufferPointer { data in
     for i in all.indices where all[stated: i].ownership == .familyShared {
-      guard let resolved = resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog),
-        resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
+      let resolved =
+        facts.map { resolveProductType(of: GrantFacts(all, data, at: i), catalogType: $0.types[Int($0.numbers[i])]) }
+        ?? resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog)
+      guard let resolved, resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
       else { continue }
       sentences.append(catalogContradiction(all[i], resolved))
     }

@@ -26,8 +26,11 @@ public func markingReplacedPeriods(_ history: PurchaseHistory) -> PurchaseHistor
 /// - Returns: what every entitlement rule reads.
 public func knownHistory(of history: PurchaseHistory, at time: Timestamp) -> KnownHistory {
   let purchases = DatedPurchases(history.transactions)
-  let replaced = replacedPeriods(of: history.transactions, purchases: purchases)
-  return KnownHistory(history, at: time, upgrading: replaced, purchases: purchases)
+  // Replacing purchases matter only when something was bought after the moment (`KnownHistory`).
+  let boughtLater = purchases.latestPurchase.map { $0 > time } ?? false
+  let replaced = replacingPurchases(of: history.transactions, purchases: purchases, keepingReplacers: boughtLater)
+  return KnownHistory(
+    history, at: time, upgrading: replaced.periods, replacedBy: replaced.by, purchases: purchases)
 }
 
 /// The indices, ascending, of the periods `markingReplacedPeriods` marks (not already upgraded ones).
@@ -36,9 +39,17 @@ public func knownHistory(of history: PurchaseHistory, at time: Timestamp) -> Kno
 ///   - purchases: their index.
 /// - Returns: the replaced periods' indices.
 func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -> [Int] {
+  replacingPurchases(of: all, purchases: purchases, keepingReplacers: false).periods
+}
+
+/// `replacedPeriods`, and when `keepingReplacers`, for each period the index of a purchase that replaced it
+/// (bought inside it, later; else `by` is empty).
+func replacingPurchases(
+  of all: [PurchaseTransaction], purchases: DatedPurchases, keepingReplacers: Bool = true
+) -> (periods: [Int], by: [Int]) {
   // One product: nothing can replace another (checked without copying a transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
-  else { return [] }
+  else { return ([], []) }
   // Products numbered (by the index): the comparisons below are of integers, not of product ids.
   var products = purchases.productNumbers
   if products.count != all.count {
@@ -53,8 +64,9 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
   let mixed =
     (0..<purchases.chainCount).contains { mixes(purchases.chain(number: $0)) }
     || (0..<purchases.groupCount).contains { mixes(purchases.group(number: $0)) }
-  guard mixed else { return [] }
+  guard mixed else { return ([], []) }
   var replaced: [Int] = []
+  var replacing: [Int] = []
   let byChain = purchases.chainPurchases
   let byGroup = purchases.groupPurchases
   // Through buffers: an element read from an array can be copied whole on the way (every field retained).
@@ -68,27 +80,28 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
             // where it stands in them, not by reading the whole group for every period (N² on one group of
             // many products). Bought inside the period (after its purchase, before `expires`), another product,
             // the same ownership.
-            func replaces(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Bool {
+            func replacer(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Int? {
               for r in later {
-                guard list[r].at < expires else { return false }
+                guard list[r].at < expires else { return nil }
                 let j = list[r].index
                 if j != i, products[j] != products[i], sameOwnership(all[j].ownership, all[i].ownership) {
-                  return true
+                  return j
                 }
               }
-              return false
+              return nil
             }
-            if replaces(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
-              || replaces(byChain, purchases.chainRangeAfterItsPurchase(of: i))
+            if let j = replacer(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
+              ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
             {
               replaced.append(i)
+              if keepingReplacers { replacing.append(j) }
             }
           }
         }
       }
     }
   }
-  return replaced
+  return (replaced, replacing)
 }
 
 /// `a == b`, the documented values matched without copying an unrecognized one's text.

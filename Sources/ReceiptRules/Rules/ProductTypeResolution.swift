@@ -41,28 +41,35 @@ func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> Resolv
   // The data's own word needs no catalog lookup.
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
   return resolveProductType(
-    stated: nil, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
-    product: catalog.product(transaction.productID))
+    stated: nil, familyShared: transaction.ownership == .familyShared, hasExpiresDate: transaction.expiresDate != nil,
+    catalogType: catalog.product(transaction.productID)?.type)
+}
+
+/// `resolveProductType(of:catalog:)` on a transaction's facts, with its product's catalog type (nil: no entry).
+func resolveProductType(of transaction: GrantFacts, catalogType: ProductType?) -> ResolvedProductType? {
+  resolveProductType(
+    stated: transaction.productType, familyShared: transaction.isFamilyShared,
+    hasExpiresDate: transaction.expiresDate != nil, catalogType: catalogType)
 }
 
 /// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
 func resolveProductType(of transaction: PurchaseTransaction, product: CatalogProduct?) -> ResolvedProductType? {
   resolveProductType(
-    stated: transaction.productType, ownership: transaction.ownership, expiresDate: transaction.expiresDate,
-    product: product)
+    stated: transaction.productType, familyShared: transaction.ownership == .familyShared,
+    hasExpiresDate: transaction.expiresDate != nil, catalogType: product?.type)
 }
 
-/// The decision itself, on the three fields it reads and the catalog entry.
+/// The decision itself, on what it reads of the transaction and the catalog's type (nil: no entry).
 private func resolveProductType(
-  stated: ProductType?, ownership: Ownership, expiresDate: Timestamp?, product: CatalogProduct?
+  stated: ProductType?, familyShared: Bool, hasExpiresDate: Bool, catalogType: ProductType?
 ) -> ResolvedProductType? {
   if let stated { return ResolvedProductType(type: stated, basis: .transaction) }
-  if let product {
-    let unshareable = product.type == .consumable || product.type == .nonRenewing
+  if let catalogType {
+    let unshareable = catalogType == .consumable || catalogType == .nonRenewing
     return ResolvedProductType(
-      type: product.type, basis: .catalog, catalogContradictsSharing: unshareable && ownership == .familyShared)
+      type: catalogType, basis: .catalog, catalogContradictsSharing: unshareable && familyShared)
   }
-  if expiresDate != nil { return ResolvedProductType(type: .autoRenewable, basis: .expiresDate) }
-  if ownership == .familyShared { return ResolvedProductType(type: .nonConsumable, basis: .familyShared) }
+  if hasExpiresDate { return ResolvedProductType(type: .autoRenewable, basis: .expiresDate) }
+  if familyShared { return ResolvedProductType(type: .nonConsumable, basis: .familyShared) }
   return nil
 }
