@@ -224,11 +224,11 @@ public struct DatedPurchases: Sendable {
 
   /// From this many keys on, `datedOrder` sorts by radix: a pass costs two reads of every key and a table of
   /// 2,048 counts, where a comparison sort costs log2(count) comparisons a key.
-  static let radixSortMinimum = 2_048
+  package static let radixSortMinimum = 2_048
 
   /// Sorts `keys`, each below 2^`bits`, eleven bits a pass from the lowest (each pass keeps the order of the
   /// one before, so the whole is sorted); a pass where every key has the same digit is skipped.
-  static func radixSort(_ keys: inout [UInt64], bits: Int) {
+  package static func radixSort(_ keys: inout [UInt64], bits: Int) {
     var other = [UInt64](repeating: 0, count: keys.count)
     var counts = [Int](repeating: 0, count: 2_049)
     var shift: UInt64 = 0
