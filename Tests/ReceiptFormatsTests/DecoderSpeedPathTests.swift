@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptCLI
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -97,6 +98,46 @@ import Testing
       }
     }
     #expect(adopted >= 1 || Cores.available == 1)
+  }
+
+  /// `ArrayPieceHelpers` that say they have `threads` threads, fewer than claim pieces: the threads beyond the
+  /// slots of kept interners start theirs afresh on every piece (the guard of `PieceWorker.parse`).
+  struct FewerSlots: PieceHelpers {
+    let threads: Int
+    let helpers: ArrayPieceHelpers
+
+    func withBoard<R>(
+      input: UnsafeBufferPointer<UInt8>, arrayStart: Int, pieceBytes: Int,
+      parse: @escaping @Sendable (PieceClaim, _ abandoned: () -> Bool) -> ParsedPiece?,
+      _ body: (any PieceBoard) throws -> R
+    ) throws -> R {
+      try helpers.withBoard(input: input, arrayStart: arrayStart, pieceBytes: pieceBytes, parse: parse, body)
+    }
+  }
+
+  /// Interners kept from piece to piece on each thread (chains of 200 ids spread over pieces of ~8 rows), or
+  /// restarted on every piece where a thread has no slot, read the transactions a sequential read reads.
+  @Test func internersKeptAcrossPiecesReadWhatOneThreadReads() throws {
+    for seed in 0..<3 {
+      let shape = ReceiptShape(
+        name: "many-chains", transactions: 3_000, chains: 200 + 100 * seed, products: 5, shuffled: true,
+        randomIDs: true, familySharedPercent: 25)
+      let bytes = Array(shape.verifyReceipt(index: seed).utf8)
+      let sequential = try ReceiptDecoder.decode(bytes, source: "shape.json", keepSecrets: false, pieces: nil)
+      for helpers in [
+        ArrayPieceHelpers() as any PieceHelpers,
+        FewerSlots(threads: 1, helpers: ArrayPieceHelpers()),
+        FewerSlots(threads: 0, helpers: ArrayPieceHelpers()),
+      ] {
+        let sizes = TransactionArraySplit.Sizes(minimumBytes: 0, pieceBytes: 4_096)
+        let split = try ReceiptDecoder.decode(
+          bytes, source: "shape.json", keepSecrets: false,
+          pieces: TransactionArraySplit.Pieces(sizes: sizes, helpers: helpers))
+        #expect(split.transactions.count == 3_000)
+        #expect(split.transactions == sequential.transactions, "seed \(seed), \(helpers.threads) slots")
+        #expect(split.warnings.map(\.message) == sequential.warnings.map(\.message))
+      }
+    }
   }
 
   @Test func anErrorAfterTheSplitPointIsTheSequentialError() {

@@ -11,6 +11,9 @@ package struct ArrayPieceHelpers: PieceHelpers {
     self.releaseReadPrefix = releaseReadPrefix
   }
 
+  /// The reader and one helper per other core (`Cores.alongside` starts at least one).
+  package var threads: Int { max(2, Cores.available) }
+
   package func withBoard<R>(
     input: UnsafeBufferPointer<UInt8>, arrayStart: Int, pieceBytes: Int,
     parse: @escaping @Sendable (PieceClaim, _ abandoned: () -> Bool) -> ParsedPiece?,
@@ -60,6 +63,8 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
   /// The piece the reader will arrive at next.
   private var next = 1
   private var cancelled = false
+  /// Helpers numbered so far (thread 0 is the reader's).
+  private var helpersStarted = 0
   /// Gives back the pages of the input the reader has passed (nil: keeps them), every `releaseStep` bytes.
   private let releaseReadPrefix: (@Sendable (Int) -> Void)?
   private var released = 0
@@ -90,9 +95,15 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
     released = offset
   }
 
-  /// A helper's loop: parses pieces until the board says stop.
+  /// A helper's loop: parses pieces until the board says stop. Each helper takes its own thread number.
   func runUntilDone() {
-    while let claim = claim(waiting: true) { finish(claim.piece, parse(claim) { self.isAbandoned(claim.piece) }) }
+    let thread = lock.locked {
+      helpersStarted += 1
+      return helpersStarted
+    }
+    while let claim = claim(waiting: true, thread: thread) {
+      finish(claim.piece, parse(claim) { self.isAbandoned(claim.piece) })
+    }
   }
 
   /// Guesses starts up to piece `k`; with the lock held.
@@ -115,7 +126,7 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
   }
 
   /// The next open piece within the window, marked claimed; when `waiting`, waits for one (nil once cancelled).
-  private func claim(waiting: Bool) -> PieceClaim? {
+  private func claim(waiting: Bool, thread: Int) -> PieceClaim? {
     lock.locked {
       while !cancelled {
         var k = next
@@ -123,7 +134,8 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
           if let end = endSeen, pieces[k].start >= end { break }
           if pieces[k].state == .open {
             pieces[k].state = .claimed
-            return PieceClaim(piece: k, start: pieces[k].start, stop: guessed(k + 1) ? pieces[k + 1].start : nil)
+            return PieceClaim(
+              piece: k, start: pieces[k].start, stop: guessed(k + 1) ? pieces[k + 1].start : nil, thread: thread)
           }
           k += 1
         }
@@ -168,7 +180,7 @@ final class ArrayPieceBoard: PieceBoard, @unchecked Sendable {
       let state = lock.locked { pieces[k].state }
       if state == .claimed {
         // Help rather than wait: the next open piece, else wait for this one.
-        if let other = claim(waiting: false) {
+        if let other = claim(waiting: false, thread: 0) {
           finish(other.piece, parse(other) { self.isAbandoned(other.piece) })
           continue
         }

@@ -58,7 +58,14 @@ package enum TransactionArraySplit {
   ) throws {
     let arrayStart = r.reader.offset
     try withoutActuallyEscaping(element) { element in
-      let worker = PieceWorker(template: r, element: element, pieceBytes: pieceBytes)
+      // Each thread's interners, kept from piece to piece; freed once the helpers have stopped.
+      let kept = UnsafeMutableBufferPointer<PieceInterners>.allocate(capacity: max(0, helpers.threads))
+      _ = kept.initialize(repeating: PieceInterners())
+      defer {
+        kept.deinitialize()
+        kept.deallocate()
+      }
+      let worker = PieceWorker(template: r, element: element, pieceBytes: pieceBytes, kept: kept)
       let input = r.reader.withInput { $0 }
       // The helpers read the input buffer: they have stopped when `withBoard` returns.
       try helpers.withBoard(
@@ -148,6 +155,9 @@ package enum TransactionArraySplit {
 /// Parses the pieces of one array on other threads while the caller reads it in order. The input pipeline
 /// (ReceiptCLI) owns the threads and provides this; formats start none.
 package protocol PieceHelpers: Sendable {
+  /// How many threads parse pieces, the reader's included: every `PieceClaim.thread` is below it.
+  var threads: Int { get }
+
   /// Calls `body` with the board of the pieces of the array at `arrayStart` in `input`, about `pieceBytes` each,
   /// which other threads parse with `parse` meanwhile; returns once they have stopped reading `input`.
   func withBoard<R>(
@@ -170,13 +180,16 @@ package protocol PieceBoard: AnyObject {
   func arrive(at k: Int) -> ParsedPiece?
 }
 
-/// A piece a thread took: its number, start, and the next piece's start (nil: none, run to the array's end).
+/// A piece a thread took: its number, start, the next piece's start (nil: none, run to the array's end), and
+/// which thread parses it (0: the reader's; 1...: the helpers', each its own number).
 package struct PieceClaim: Sendable {
   package let piece: Int
   package let start: Int
   package let stop: Int?
+  package let thread: Int
 
-  package init(piece: Int, start: Int, stop: Int?) {
+  package init(piece: Int, start: Int, stop: Int?, thread: Int) {
+    self.thread = thread
     self.piece = piece
     self.start = start
     self.stop = stop
@@ -196,17 +209,39 @@ package struct ParsedPiece: @unchecked Sendable {
   package var closesArray: Bool
 }
 
-/// Parses one piece; every thread may call it at once, since it only reads the input and its template.
+/// One thread's interners, kept across the pieces it parses: rows of one chain lie about 700 rows apart and a
+/// piece holds about 600, so interners restarted per piece would find almost no chain id.
+struct PieceInterners {
+  var interner = StringInterner()
+  var chainIDs = StringInterner()
+}
+
+/// Parses one piece; every thread may call it at once, since it reads the input and its template, and writes
+/// only its own thread's slot of `kept`.
 struct PieceWorker: @unchecked Sendable {
   let template: ValueReading
   let element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction
   let pieceBytes: Int
+  /// Slot `thread` belongs to the thread whose claims name it; a thread beyond the slots starts afresh.
+  let kept: UnsafeMutableBufferPointer<PieceInterners>
 
   /// The piece parsed from its start, or nil on an error, a warning, something not an object, or once
   /// `abandoned` says the reader no longer needs it.
   func parse(_ claim: PieceClaim, abandoned: () -> Bool) -> ParsedPiece? {
     var r = template
     r.reader.resume(inArrayAt: claim.start)
+    guard kept.indices.contains(claim.thread), let slot = kept.baseAddress?.advanced(by: claim.thread) else {
+      return parse(claim, with: &r, abandoned: abandoned)
+    }
+    // Moved in and back out, so that `r` holds the only reference and adds to the tables in place.
+    r.interner = slot.pointee.interner
+    r.chainIDs = slot.pointee.chainIDs
+    slot.pointee = PieceInterners()
+    defer { slot.pointee = PieceInterners(interner: r.interner, chainIDs: r.chainIDs) }
+    return parse(claim, with: &r, abandoned: abandoned)
+  }
+
+  private func parse(_ claim: PieceClaim, with r: inout ValueReading, abandoned: () -> Bool) -> ParsedPiece? {
     var rows: [PurchaseTransaction] = []
     rows.reserveCapacity(pieceBytes / 512)
     var warnings: [DataWarning] = []
