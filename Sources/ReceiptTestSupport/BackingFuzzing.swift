@@ -66,7 +66,7 @@ package enum BackingFuzzing {
       object.append(("latest_receipt", .string(Base64.encode(receipt))))
       let json = Array(JSONValue.object(object).rendered(pretty: false).utf8)
       var options = DecodeOptions(
-        keepSecrets: false, keepsCarriedFields: false,
+        keepSecrets: false, keepsFieldsOnlyDecodeShows: false,
         signatures: SignatureChecking(verifiers: verifiers, now: Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch))
       options.deviceID = DeviceIdentifier(deviceText)
       let history: PurchaseHistory

@@ -55,20 +55,20 @@ package final class CommandContext: @unchecked Sendable {
   /// - Parameters:
   ///   - input: the document.
   ///   - keepSecrets: keep credentials for `--show-secrets`.
-  ///   - keepsCarriedFields: build the undocumented fields only `decode` prints; a command that never reads
+  ///   - keepsFieldsOnlyDecodeShows: build the undocumented fields only `decode` prints; a command that never reads
   ///     them passes false (warnings are kept either way).
   ///   - signatures: what signatures are checked with (nil: not checked), and the device a receipt's hash is
   ///     checked against (`--device-id`).
   /// - Returns: the purchase history.
   /// - Throws: `ReceiptError` when the document cannot be read.
   func decode(
-    _ input: InputDocument, keepSecrets: Bool = false, keepsCarriedFields: Bool = true,
+    _ input: InputDocument, keepSecrets: Bool = false, keepsFieldsOnlyDecodeShows: Bool = true,
     signatures: SignatureChecking?
   ) throws(ReceiptError) -> PurchaseHistory {
     if let decoded = input.decoded { return decoded }
     defer { input.content.releaseResidentPages() }
     var options = DecodeOptions(
-      keepSecrets: keepSecrets, keepsCarriedFields: keepsCarriedFields, signatures: signatures)
+      keepSecrets: keepSecrets, keepsFieldsOnlyDecodeShows: keepsFieldsOnlyDecodeShows, signatures: signatures)
     options.pieceHelpers = Cores.pieceHelpers(reading: input.content)
     options.deviceID = signatures?.deviceID
     return try input.content.withBuffer { (buffer) throws(ReceiptError) in

@@ -46,7 +46,7 @@ struct EntitlementsCommand: ParsableCommand {
     let now = Timestamp.now()
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
-      let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+      let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)

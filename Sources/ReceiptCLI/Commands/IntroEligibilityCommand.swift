@@ -48,7 +48,7 @@ struct IntroEligibilityCommand: ParsableCommand {
     let now = Timestamp.now()
     let check = expected.map { "--expect \($0.rawValue)" }
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
-      let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+      let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
       let review = options.inputs.signatures.review(history.provenance.signatureCheck)
       try history.requireValidStatus(
         source: input.label, consequence: "Without a valid receipt, eligibility cannot be judged.")

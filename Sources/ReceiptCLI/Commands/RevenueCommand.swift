@@ -120,7 +120,7 @@ struct RevenueCommand: ParsableCommand {
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
+        let history = try context.decode(document, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
         try history.requireValidStatus(source: document.label)
         var copy = InputDigest()
         document.content.withBuffer { copy.add(buffer: $0) }
@@ -240,7 +240,7 @@ struct RevenueCommand: ParsableCommand {
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
       transform: { (document) throws(ReceiptError) in
-        let history = try context.decode(document, keepsCarriedFields: false, signatures: signatures)
+        let history = try context.decode(document, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
         try history.requireValidStatus(source: document.label)
         let disagreements =
           catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)

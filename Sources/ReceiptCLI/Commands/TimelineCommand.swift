@@ -88,7 +88,7 @@ struct TimelineCommand: ParsableCommand {
     _ input: InputDocument, context: CommandContext, catalog: Catalog, asOf: AsOfChoice, now: Timestamp,
     signatures: SignatureChecking?
   ) throws(ReceiptError) -> TimelineChart {
-    let history = try context.decode(input, keepsCarriedFields: false, signatures: signatures)
+    let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
     try history.requireValidStatus(source: input.label)
     let evaluation = try asOf.resolve(moment: history.moment, now: now)
     let results = entitlementStatuses(of: history, catalog: catalog, at: evaluation.time).map(

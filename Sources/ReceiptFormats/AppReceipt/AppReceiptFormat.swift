@@ -52,12 +52,13 @@ public struct AppReceiptFormat: InputFormat {
   ) throws(ReceiptError) -> PurchaseHistory {
     let document: AppReceiptReader.Document
     do {
-      document = try AppReceiptReader.read(bytes, whole: whole, keepsOtherAttributes: options.keepsCarriedFields)
+      document = try AppReceiptReader.read(
+        bytes, whole: whole, keepsOtherAttributes: options.keepsFieldsOnlyDecodeShows)
     } catch {
       throw Self.receiptError(error, source: source)
     }
     var history = try AppReceiptHistory.history(
-      of: document, source: source, keepsCarriedFields: options.keepsCarriedFields)
+      of: document, source: source, keepsCarriedFields: options.keepsFieldsOnlyDecodeShows)
     if let checking = options.signatures, document.payload.signature.signerCount > 0 {
       history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     }

@@ -6,7 +6,7 @@ public struct DecodeOptions: Sendable {
   public var keepSecrets: Bool
   /// Build the `carriedFields` (undocumented attributes) and signed data's `statedFields` that only `decode`
   /// prints; commands that never read them skip the work. Warnings are kept either way.
-  public var keepsCarriedFields: Bool
+  public var keepsFieldsOnlyDecodeShows: Bool
   /// Check signatures, with verifiers lent by the caller; nil reads without checking (`not-checked`).
   public var signatures: SignatureChecking?
   /// The device an on-device receipt's hash is checked against (`--device-id`); nil: not checked.
@@ -14,11 +14,13 @@ public struct DecodeOptions: Sendable {
 
   /// - Parameters:
   ///   - keepSecrets: keep credentials in the decoded history.
-  ///   - keepsCarriedFields: build the carried fields `decode` shows.
+  ///   - keepsFieldsOnlyDecodeShows: build the carried and stated fields `decode` shows.
   ///   - signatures: check signatures with these verifiers; nil reads without checking.
-  public init(keepSecrets: Bool = false, keepsCarriedFields: Bool = true, signatures: SignatureChecking? = nil) {
+  public init(
+    keepSecrets: Bool = false, keepsFieldsOnlyDecodeShows: Bool = true, signatures: SignatureChecking? = nil
+  ) {
     self.keepSecrets = keepSecrets
-    self.keepsCarriedFields = keepsCarriedFields
+    self.keepsFieldsOnlyDecodeShows = keepsFieldsOnlyDecodeShows
     self.signatures = signatures
   }
 

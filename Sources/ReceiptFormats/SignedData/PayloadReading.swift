@@ -238,7 +238,9 @@ struct SignedKeys: Sendable {
   let names: [String]
   let matcher: KeyMatcher
   init(_ names: [String]) {
-    self.names = Array(names.prefix(128))
-    matcher = KeyMatcher(self.names)
+    // The reader's own lists, not input: two words record the keys seen (`forEachMember`).
+    precondition(names.count <= 128, "a signed key list holds at most 128 names")
+    self.names = names
+    matcher = KeyMatcher(names)
   }
 }

@@ -36,7 +36,7 @@ public struct SignedDataFormat: InputFormat {
   public func decode(
     contentsOf bytes: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
   ) throws(ReceiptError) -> PurchaseHistory {
-    let keepsStated = options.keepsCarriedFields
+    let keepsStated = options.keepsFieldsOnlyDecodeShows
     guard let checking = options.signatures else {
       var history = try decode(bytes, source: source, checks: nil, keepsStatedFields: keepsStated)
       if history.provenance.format.name != "signed_payload_decoded" {

@@ -186,6 +186,8 @@ private struct Keys: Sendable {
   let names: [StaticString]
   let matcher: KeyMatcher
   init(_ names: [StaticString], skipped: [StaticString] = []) {
+    // The reader's own lists, not input: one word records the keys seen, and 63 means "no key before".
+    precondition(names.count + skipped.count < 63, "a key list holds fewer than 63 names")
     self.names = names
     matcher = KeyMatcher((names + skipped).map(\.description))
   }

@@ -289,7 +289,7 @@ import Testing
     for (name, bytes) in fixtures {
       let full = try AppReceiptFormat().decode(bytes, source: name, options: DecodeOptions())
       let lean = try AppReceiptFormat().decode(
-        bytes, source: name, options: DecodeOptions(keepsCarriedFields: false))
+        bytes, source: name, options: DecodeOptions(keepsFieldsOnlyDecodeShows: false))
       #expect(!full.transactions.isEmpty, "\(name)")
       #expect(lean.provenance.carriedFields.isEmpty, "\(name)")
       #expect(lean.transactions.allSatisfy { $0.carriedFields.isEmpty }, "\(name)")
@@ -315,7 +315,7 @@ import Testing
             return error.description
           }
         }
-        #expect(failure(DecodeOptions()) == failure(DecodeOptions(keepsCarriedFields: false)), "\(name) \(cut)")
+        #expect(failure(DecodeOptions()) == failure(DecodeOptions(keepsFieldsOnlyDecodeShows: false)), "\(name) \(cut)")
       }
     }
   }

@@ -270,7 +270,7 @@ import Testing
             ? SignatureChecking(
               verifiers: SignatureVerdictTests.OneVerifier(trust: trust), now: SignatureVerdictTests.now)
             : nil
-          let options = DecodeOptions(keepsCarriedFields: keeping, signatures: signatures)
+          let options = DecodeOptions(keepsFieldsOnlyDecodeShows: keeping, signatures: signatures)
           return Result { () throws(ReceiptError) in
             try SignedDataFormat().decode(bytes, source: name, options: options)
           }
