@@ -230,13 +230,13 @@ public struct DatedPurchases: Sendable {
 
   /// From this many keys on, `datedOrder` sorts by radix: a pass costs two reads of every key and a table of
   /// 2,048 counts, where a comparison sort costs log2(count) comparisons a key.
-  static let radixSortMinimum = 2_048
+  package static let radixSortMinimum = 2_048
 
   /// Sorts `keys`, each below 2^`bits`, eleven bits a pass from the lowest (each pass keeps the order of the
   /// one before, so the whole is sorted); a pass where every key has the same digit is skipped. From
   /// `lowestBit` on, the bits below it are not sorted on: keys equal above it keep the order they came in
   /// (a stable sort by `key >> lowestBit`).
-  static func radixSort(_ keys: inout [UInt64], bits: Int, from lowestBit: Int = 0) {
+  package static func radixSort(_ keys: inout [UInt64], bits: Int, from lowestBit: Int = 0) {
     var other = [UInt64](repeating: 0, count: keys.count)
     var counts = [Int](repeating: 0, count: 2_049)
     var shift = UInt64(min(64, max(0, lowestBit)))

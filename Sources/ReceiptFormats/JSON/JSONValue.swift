@@ -67,18 +67,33 @@ public indirect enum JSONValue: Sendable, Equatable {
   /// like `$.products[2].price`; nil when there is none. Readers that use `member(_:)` call this first,
   /// so that two values for a field they read fail instead of the last one silently winning.
   public func firstDuplicateKey(among keys: Set<String>, path: String = "$") -> String? {
+    duplicateKeyPath(among: keys).map { path + $0 }
+  }
+
+  /// Where below this value the first duplicate of `keys` is (`[3].price`), written only once one is found: a
+  /// path written for every value cost more than reading the catalog.
+  private func duplicateKeyPath(among keys: Set<String>) -> String? {
     switch self {
     case .array(let items):
       for (i, item) in items.enumerated() {
-        if let found = item.firstDuplicateKey(among: keys, path: "\(path)[\(i)]") { return found }
+        if let found = item.duplicateKeyPath(among: keys) { return "[\(i)]" + found }
       }
     case .object(let members):
-      var seen: Set<String> = []
+      // An object's keys read so far, searched in turn: a catalog entry has a handful (a set allocated per
+      // object cost more); from 16 on, a set.
+      var seen: [String] = []
+      var many: Set<String> = []
       for member in members where keys.contains(member.key) {
-        if !seen.insert(member.key).inserted { return "\(path).\(member.key)" }
+        if seen.count < 16 {
+          if seen.contains(member.key) { return ".\(member.key)" }
+          seen.append(member.key)
+          if seen.count == 16 { many = Set(seen) }
+        } else if !many.insert(member.key).inserted {
+          return ".\(member.key)"
+        }
       }
       for member in members {
-        if let found = member.value.firstDuplicateKey(among: keys, path: "\(path).\(member.key)") { return found }
+        if let found = member.value.duplicateKeyPath(among: keys) { return ".\(member.key)" + found }
       }
     default: break
     }

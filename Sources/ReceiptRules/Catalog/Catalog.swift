@@ -173,6 +173,13 @@ public struct Catalog: Sendable {
 
   /// Merges `other` over this catalog.
   public mutating func merge(_ other: Catalog) {
+    // Into an empty catalog (every load's first file), the other's products as they are: adding them one by one
+    // gives the same ids, entries and order (an id is in `order` once, and `products` holds exactly those).
+    if order.isEmpty, products.isEmpty {
+      (products, order) = (other.products, other.order)
+      warnings += other.warnings
+      return
+    }
     for id in other.order {
       if let p = other.products[id] { add(p) }
     }

@@ -101,8 +101,8 @@ public func introEligibilityProducts(history: KnownHistory, catalog: Catalog) ->
 }
 
 /// Every product of the known history with its positions (in the data's order), in the order of its first
-/// one: read from the history's product index.
-func productPositions(in history: KnownHistory) -> [(id: String, positions: [Int])] {
+/// one: read from the history's product index (slices of it, not copies).
+func productPositions(in history: KnownHistory) -> [(id: String, positions: ArraySlice<Int>)] {
   let all = history.transactions
   let purchases = history.purchases
   guard purchases.productNumbers.count == all.count else {
@@ -113,23 +113,48 @@ func productPositions(in history: KnownHistory) -> [(id: String, positions: [Int
       if positions[all[stated: i].productID] == nil { order.append(all[stated: i].productID) }
       positions[all[stated: i].productID, default: []].append(i)
     }
-    return order.map { ($0, positions[$0] ?? []) }
+    return order.map { ($0, ArraySlice(positions[$0] ?? [])) }
   }
   return purchases.productsInOrder.compactMap { p in
     let positions = purchases.positions(ofProduct: p)
-    return positions.first.map { (all[stated: $0].productID, Array(positions)) }
+    return positions.first.map { (all[stated: $0].productID, positions) }
   }
 }
 
-/// The positions, in the data's order, of the known history's transactions of `products`.
+/// The positions, in the data's order, of the known history's transactions of `products`: several products' read
+/// off the index's product numbers in one pass (their lists concatenated and sorted cost a sort per product asked).
 func positions(ofProducts products: Set<String>, in history: KnownHistory) -> [Int] {
-  var out: [Int] = []
-  var parts = 0
-  for (id, positions) in productPositions(in: history) where products.contains(id) {
-    out += positions
-    parts += 1
+  let all = history.transactions
+  let numbers = history.purchases.productNumbers
+  guard numbers.count == all.count else {
+    var out: [Int] = []
+    var parts = 0
+    for (id, positions) in productPositions(in: history) where products.contains(id) {
+      out += positions
+      parts += 1
+    }
+    if parts > 1 { out.sort() }
+    return out
   }
-  if parts > 1 { out.sort() }
+  var member: [Bool] = []
+  var parts = 0
+  var only: ArraySlice<Int> = []
+  for p in history.purchases.productsInOrder {
+    let positions = history.purchases.positions(ofProduct: p)
+    guard let first = positions.first, products.contains(all[stated: first].productID) else { continue }
+    if member.count <= p { member += Array(repeating: false, count: p + 1 - member.count) }
+    member[p] = true
+    parts += 1
+    only = positions
+  }
+  guard parts > 1 else { return Array(only) }
+  var out: [Int] = []
+  numbers.withUnsafeBufferPointer { numbers in
+    for i in numbers.indices {
+      let n = Int(numbers[i])
+      if n >= 0, n < member.count, member[n] { out.append(i) }
+    }
+  }
   return out
 }
 
@@ -209,7 +234,7 @@ public func decideIntroEligibility(
   products: [String]?, history: PurchaseHistory, catalog: Catalog, at time: EvaluationTime
 ) -> [IntroEligibilityResult] {
   let known = history.known(at: time.time)
-  let groups = SubscriptionGroups(catalog: catalog, transactions: known.transactions)
+  let groups = SubscriptionGroups(catalog: catalog, history: known)
   let ids = products ?? introEligibilityProducts(history: known, catalog: catalog)
   return ids.map { decideIntroEligibility(of: $0, history: known, catalog: catalog, groups: groups) }
 }

@@ -198,8 +198,9 @@ public struct RevenueReport: Sendable {
   private var lastCurrencyNumber = -1
   private var lastProduct = ""
   private var lastProductKey = -1
-  private var recentUnpriced: [(productID: String, at: Dictionary<String, Int64>.Index)] = []
-  private static let recentLimit = 8
+  /// `unpriced`'s place of product ids asked about, by a hash of their bytes (`addUnpriced`).
+  private var unpricedSlots: [UnpricedSlot] = []
+  private static let unpricedSlotCount = 64
 
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
     try add(group, key: keyNumber(group.key), currency: currency)
@@ -333,18 +334,22 @@ public struct RevenueReport: Sendable {
   private var lastDayKey = 0
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    if let recent = recentUnpriced.first(where: { $0.productID == productID }) {
-      unpriced.values[recent.at] = try addMoney(unpriced.values[recent.at], units, what: "unpriced units")
+    // A report without a catalog adds every sale here: the id's place is found by a cheap hash of its bytes and
+    // a byte comparison (the reader's threads each share their own String per id), not by hashing its text.
+    let slot = Int(fnv1a(productID) % UInt32(Self.unpricedSlotCount))
+    if slot < unpricedSlots.count, let at = unpricedSlots[slot].at, sameBytes(unpricedSlots[slot].key, productID) {
+      unpriced.values[at] = try addMoney(unpriced.values[at], units, what: "unpriced units")
       return
     }
     guard let held = unpriced.index(forKey: productID) else {
       unpriced[productID] = try addMoney(0, units, what: "unpriced units")
-      recentUnpriced.removeAll()
+      // A new key moves the dictionary's places.
+      unpricedSlots.removeAll(keepingCapacity: true)
       return
     }
     unpriced.values[held] = try addMoney(unpriced.values[held], units, what: "unpriced units")
-    if recentUnpriced.count == Self.recentLimit { recentUnpriced.removeFirst() }
-    recentUnpriced.append((productID, held))
+    if unpricedSlots.isEmpty { unpricedSlots = Array(repeating: UnpricedSlot(), count: Self.unpricedSlotCount) }
+    unpricedSlots[slot] = UnpricedSlot(key: productID, at: held)
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
@@ -418,7 +423,8 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMoments())
+    let whole = ReportPart(
+      positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMomentsByPosition())
     return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
   }
 
@@ -429,8 +435,8 @@ extension RevenueLedger {
     /// Whether `positions` are in purchase order already; else the part's report sorts them (on its own thread)
     /// when it tracks the commission year.
     let isInPurchaseOrder: Bool
-    /// `upgradeMoments()`, shared by every part.
-    let upgrades: [Int: Timestamp]
+    /// `upgradeMomentsByPosition()`, shared by every part.
+    let upgrades: [Timestamp?]
   }
 
   /// The purchase order cut into `count` parts whose reports, each made alone (`report(of:)`, one thread each if
@@ -454,7 +460,7 @@ extension RevenueLedger {
     guard !hasNegativePrice else { return nil }
     let total = distinctTransactions
     guard total >= count else { return nil }
-    let upgrades = upgradeMoments()
+    let upgrades = upgradeMomentsByPosition()
     guard commission != .none else {
       // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
       // transactions in the order they lie in memory saves the sort and a cache miss on each.
@@ -525,7 +531,7 @@ extension RevenueLedger {
     var out: [LedgerRecord] = []
     out.reserveCapacity(distinctTransactions)
     try forEachRecord(
-      purchaseOrder(), upgrades: upgradeMoments(), catalog: catalog, copy: copy, tracksPaidService: true
+      purchaseOrder(), upgrades: upgradeMomentsByPosition(), catalog: catalog, copy: copy, tracksPaidService: true
     ) { (record) throws(ReceiptError) in out.append(record) }
     if !out.isEmpty { out[0].duplicateRows = duplicatesMerged }
     return out
@@ -533,10 +539,10 @@ extension RevenueLedger {
 
   /// Calls `body` with the record of each transaction at `positions` (in purchase order): its value, the paid
   /// service of its subscription before it (for the commission year) and its upgrade estimate (`upgrades` is
-  /// `upgradeMoments()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
+  /// `upgradeMomentsByPosition()`). Paid service is tracked only when `tracksPaidService` (nil otherwise): it counts the
   /// sales among `positions`, so those must then hold every position of each of their subscription chains.
   func forEachRecord(
-    _ positions: [Int], upgrades: [Int: Timestamp], catalog: Catalog, copy: String, tracksPaidService: Bool,
+    _ positions: [Int], upgrades: [Timestamp?], catalog: Catalog, copy: String, tracksPaidService: Bool,
     _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: copy)
@@ -554,7 +560,7 @@ extension RevenueLedger {
         } else {
           load(entries[position - whole.count], into: &loaded)
         }
-        let upgradedAt = upgrades.isEmpty ? nil : upgrades[position]
+        let upgradedAt = position < upgrades.count ? upgrades[position] : nil
         try body(try maker.record(loaded, at: position, upgradedAt: upgradedAt, in: self))
       }
     }
@@ -612,9 +618,17 @@ extension RevenueLedger {
   /// When each upgraded transaction was upgraded: the first later purchase of its subscription chain or group
   /// (the same rule as `UpgradeMoments`), by position.
   func upgradeMoments() -> [Int: Timestamp] {
+    var moments: [Int: Timestamp] = [:]
+    for (i, moment) in upgradeMomentsByPosition().enumerated() { moments[i] = moment }
+    return moments
+  }
+
+  /// `upgradeMoments()` as an array by position (nil: not upgraded, or no later purchase; empty: nothing
+  /// upgraded), so that each record reads its own without hashing its position.
+  func upgradeMomentsByPosition() -> [Timestamp?] {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
-    guard positions.contains(where: { isUpgraded(at: $0) }) else { return [:] }
+    guard positions.contains(where: { isUpgraded(at: $0) }) else { return [] }
     // Chains and groups numbered (no key hashed per transaction) and the purchases indexed by date as the known
     // history's are (`DatedPurchases`): the replacing purchase is read from where the upgraded one stands in its
     // chain and group, as `UpgradeMoments` reads it (a pass over the group per upgrade was quadratic on a batch
@@ -625,16 +639,26 @@ extension RevenueLedger {
     var groupNumbers: [Int32] = []
     chainNumbers.reserveCapacity(positions.count)
     groupNumbers.reserveCapacity(positions.count)
+    // A ledger's transactions share a handful of groups: the group before is compared first (as `chainNumber`
+    // compares the chain before), its bytes, before its text is numbered.
+    var (lastGroup, lastGroupNumber) = ("", Int32(-1))
     for i in positions {
       chainNumbers.append(Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
-      groupNumbers.append(subscriptionGroup(at: i).map { Int32(truncatingIfNeeded: groups.number(of: $0)) } ?? -1)
+      guard let group = subscriptionGroup(at: i) else {
+        groupNumbers.append(-1)
+        continue
+      }
+      if lastGroupNumber < 0 || !sameBytes(lastGroup, group) {
+        (lastGroup, lastGroupNumber) = (group, Int32(truncatingIfNeeded: groups.number(of: group)))
+      }
+      groupNumbers.append(lastGroupNumber)
     }
     let purchases = DatedPurchases(chainNumbers: chainNumbers, groupNumbers: groupNumbers) { purchaseDate(at: $0) }
-    var moments: [Int: Timestamp] = [:]
+    var moments = [Timestamp?](repeating: nil, count: positions.count)
     for i in positions where isUpgraded(at: i) {
       let inChain = purchases.chainAfterItsPurchase(of: i).first?.at
       let inGroup = purchases.groupAfterItsPurchase(of: i).first?.at
-      if let earliest = inChain.map({ c in inGroup.map { min(c, $0) } ?? c }) ?? inGroup { moments[i] = earliest }
+      moments[i] = inChain.map { c in inGroup.map { min(c, $0) } ?? c } ?? inGroup
     }
     return moments
   }
@@ -804,4 +828,10 @@ func proratedRefund(_ amount: Int64, unused: Int64, of period: Int64) throws(Rec
   let (q, r) = period.dividingFullWidth(product)
   let (twice, overflow) = r.multipliedReportingOverflow(by: 2)
   return overflow || twice >= period ? q + 1 : q
+}
+
+/// A product id's place in `RevenueReport.unpriced` (nil: none), kept in the slot of the id's FNV-1a hash.
+struct UnpricedSlot {
+  var key = ""
+  var at: Dictionary<String, Int64>.Index?
 }
