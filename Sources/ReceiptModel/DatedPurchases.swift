@@ -209,7 +209,13 @@ public struct DatedPurchases: Sendable {
     }
     let units = UInt64(span / unit)
     let keyBits = positionBits + UInt64(UInt64.bitWidth - units.leadingZeroBitCount)
-    if keys.count >= radixSortMinimum { radixSort(&keys, bits: Int(keyBits)) } else { keys.sort() }
+    // The keys are in position order: a stable sort by the date's bits alone leaves equal dates in it, so the
+    // radix passes over the positions' bits are not made (one pass fewer on the benchmark's shapes).
+    if keys.count >= radixSortMinimum {
+      radixSort(&keys, bits: Int(keyBits), from: Int(positionBits))
+    } else {
+      keys.sort()
+    }
     keys.withUnsafeBufferPointer { keys in
       order.withUnsafeMutableBufferPointer { order in
         for j in keys.indices {
@@ -227,11 +233,13 @@ public struct DatedPurchases: Sendable {
   package static let radixSortMinimum = 2_048
 
   /// Sorts `keys`, each below 2^`bits`, eleven bits a pass from the lowest (each pass keeps the order of the
-  /// one before, so the whole is sorted); a pass where every key has the same digit is skipped.
-  package static func radixSort(_ keys: inout [UInt64], bits: Int) {
+  /// one before, so the whole is sorted); a pass where every key has the same digit is skipped. From
+  /// `lowestBit` on, the bits below it are not sorted on: keys equal above it keep the order they came in
+  /// (a stable sort by `key >> lowestBit`).
+  package static func radixSort(_ keys: inout [UInt64], bits: Int, from lowestBit: Int = 0) {
     var other = [UInt64](repeating: 0, count: keys.count)
     var counts = [Int](repeating: 0, count: 2_049)
-    var shift: UInt64 = 0
+    var shift = UInt64(min(64, max(0, lowestBit)))
     while shift < UInt64(max(0, bits)) {
       let moved = keys.withUnsafeBufferPointer { from in
         other.withUnsafeMutableBufferPointer { to in

@@ -1,3 +1,4 @@
+import ReceiptModelTestSupport
 import Testing
 
 @testable import ReceiptModel
@@ -118,6 +119,65 @@ struct Seeded {
       DatedPurchases.radixSort(&same, bits: bits)
       #expect(same == [UInt64](repeating: mask & 0x5555_5555_5555_5555, count: 2_100))
     }
+  }
+
+  @Test func radixSortFromABitIsTheStableSortByTheBitsAbove() {
+    var rng = Seeded(seed: 43)
+    // Few distinct values above the bit: long runs of equal keys whose order must stay the order they came in.
+    for (bits, lowest) in [(30, 15), (41, 15), (22, 11), (40, 0), (12, 12), (20, 25), (64, 3), (64, 64)] {
+      let mask: UInt64 = bits == 64 ? .max : (1 << UInt64(bits)) - 1
+      let keys = (0..<3_000).map { _ in
+        let high = UInt64(truncatingIfNeeded: rng.below(40)) << UInt64(min(63, lowest))
+        return (high | UInt64(truncatingIfNeeded: rng.below(Int.max))) & mask
+      }
+      let stable = keys.enumerated().sorted {
+        ($0.element >> UInt64(lowest), $0.offset) < ($1.element >> UInt64(lowest), $1.offset)
+      }
+      var sorted = keys
+      DatedPurchases.radixSort(&sorted, bits: bits, from: lowest)
+      #expect(sorted == stable.map(\.element), "\(bits) bits from \(lowest)")
+    }
+  }
+
+  /// The benchmark's shuffled shapes (three seeds each, past `radixSortMinimum`): their dates sorted by radix
+  /// over the dates' bits alone, against the sort by date then position, and every chain's and group's list.
+  @Test func datedOrderOfTheShuffledShapesIsTheSortByDateThenPosition() {
+    let shapes = [
+      ReceiptShape(
+        name: "many-chains", transactions: 3_000, chains: 150, products: 5, shuffled: true, randomIDs: true,
+        familySharedPercent: 25),
+      ReceiptShape(
+        name: "many-products", transactions: 3_000, chains: 300, products: 60, shuffled: true, randomIDs: true,
+        familySharedPercent: 25, seed: 31),
+      ReceiptShape(
+        name: "many-upgrades", transactions: 3_000, chains: 150, products: 12, shuffled: true,
+        familySharedPercent: 25, upgradedPercent: 30, refundedPercent: 5, seed: 41),
+    ]
+    var sorted = 0
+    for base in shapes {
+      for offset in 0..<3 as Range<UInt64> {
+        var shape = base
+        shape.seed += offset
+        let all = shape.history(index: Int(offset)).transactions
+        let name = "\(shape.name) seed \(shape.seed)"
+        let dates = all.map(\.purchaseDate)
+        let expected = Self.sortedByDateThenPosition(dates)
+        #expect(DatedPurchases.datedOrder(dates) == expected, "\(name)")
+        if expected.count >= DatedPurchases.radixSortMinimum, expected.map(\.index) != expected.map(\.index).sorted() {
+          sorted += 1
+        }
+        let purchases = DatedPurchases(all)
+        for c in 0..<purchases.chainCount {
+          let chain = expected.filter { Int(purchases.chainNumbers[$0.index]) == c }
+          #expect(Array(purchases.chain(number: c)) == chain, "\(name): chain \(c)")
+        }
+        for g in 0..<purchases.groupCount {
+          let group = expected.filter { Int(purchases.groupNumbers[$0.index]) == g }
+          #expect(Array(purchases.group(number: g)) == group, "\(name): group \(g)")
+        }
+      }
+    }
+    #expect(sorted == 9, "every shape and seed is out of date order and sorted by radix")
   }
 
   @Test func purchasesReadFromTheirPlaceAreTheScansAnswer() {
