@@ -80,17 +80,17 @@ public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, a
 struct GrantFields {
   var productID: String
   var ownership: Ownership
-  var purchaseDate: Timestamp?
-  var expiresDate: Timestamp?
-  /// The revocation's dates and kind: plain values, where a `Revocation` copy retains its texts.
-  var revocation: RevocationMoments?
-  var isUpgraded: Bool
-  var productType: ProductType?
+  /// The rest, plain values (what a caller that looked up the product's catalog entry already reads).
+  var facts: GrantFacts
 
-  init(_ t: PurchaseTransaction) {
-    (productID, ownership, purchaseDate, expiresDate) = (t.productID, t.ownership, t.purchaseDate, t.expiresDate)
-    (revocation, isUpgraded, productType) = (t.revocation.map(RevocationMoments.init), t.isUpgraded, t.productType)
-  }
+  var purchaseDate: Timestamp? { facts.purchaseDate }
+  var expiresDate: Timestamp? { facts.expiresDate }
+  /// The revocation's dates and kind: plain values, where a `Revocation` copy retains its texts.
+  var revocation: RevocationMoments? { facts.revocation }
+  var isUpgraded: Bool { facts.isUpgraded }
+  var productType: ProductType? { facts.productType }
+
+  init(_ t: PurchaseTransaction) { (productID, ownership, facts) = (t.productID, t.ownership, GrantFacts(t)) }
 
   /// The fields of `all[index]`, read in place.
   init(_ all: [PurchaseTransaction], at index: Int) {
@@ -100,13 +100,8 @@ struct GrantFields {
   /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
   /// whole on the way (every field retained and released).
   @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    // The bounds check the array's subscript makes (a buffer's is gone in release builds). No input reaches it:
-    // every caller's index is one of the array's own (its `indices`, or a known history's positions and patched
-    // places, which are written from them).
-    precondition(index >= 0 && index < all.count, "Index out of range")
-    (productID, ownership, purchaseDate) = (all[index].productID, all[index].ownership, all[index].purchaseDate)
-    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
-    (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
+    facts = GrantFacts(all, at: index)
+    (productID, ownership) = (all[index].productID, all[index].ownership)
   }
 
   /// The fields of the known transaction at `index`, as known (what the moment changes applied).
@@ -115,7 +110,7 @@ struct GrantFields {
     // Only the position goes into the closure: `known` captured would be copied (four arrays retained).
     self =
       p < 0 ? GrantFields(known.patched, at: ~p) : known.data.withUnsafeBufferPointer { GrantFields($0, at: p) }
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+    if known.isMarkedUpgraded(at: index) { facts.isUpgraded = true }
   }
 
   /// The same, `known.data` read through `data`.
@@ -123,7 +118,7 @@ struct GrantFields {
     let p = known.position(of: index)
     // A transaction the moment changes is read from its patched copy (a handful per history).
     self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
+    if known.isMarkedUpgraded(at: index) { facts.isUpgraded = true }
   }
 }
 
@@ -139,9 +134,9 @@ struct RevocationMoments {
   func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
 }
 
-/// `GrantFields` but the product id, ownership as whether it is FAMILY_SHARED (all the rules ask of it): plain
-/// values, nothing retained or released, for a caller that looked up the product's catalog entry once per product
-/// (`ProductCatalogFacts`) rather than by the product id's text per transaction.
+/// What access and product type rest on but the product id, ownership as whether it is FAMILY_SHARED (all the
+/// rules ask of it): plain values, nothing retained or released, for a caller that looked up the product's catalog
+/// entry once per product (`ProductCatalogFacts`) rather than by the product id's text per transaction.
 struct GrantFacts {
   var isFamilyShared: Bool
   var purchaseDate: Timestamp?
@@ -150,13 +145,18 @@ struct GrantFacts {
   var isUpgraded: Bool
   var productType: ProductType?
 
-  init(_ f: GrantFields) {
-    (isFamilyShared, purchaseDate, expiresDate) = (f.ownership == .familyShared, f.purchaseDate, f.expiresDate)
-    (revocation, isUpgraded, productType) = (f.revocation, f.isUpgraded, f.productType)
+  init(_ t: PurchaseTransaction) {
+    (isFamilyShared, purchaseDate, expiresDate) = (t.ownership == .familyShared, t.purchaseDate, t.expiresDate)
+    (revocation, isUpgraded) = (t.revocation.map(RevocationMoments.init), t.isUpgraded)
+    productType = t.productType
   }
 
-  /// The facts of `all[index]`, read through the pointer (as `GrantFields(_:at:)`; its bounds check too).
+  /// The facts of `all[index]`, read through the pointer: an array element read field by field can be copied
+  /// whole on the way (every field retained and released).
   @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
+    // The bounds check the array's subscript makes (a buffer's is gone in release builds). No input reaches it:
+    // every caller's index is one of the array's own (its `indices`, or a known history's positions and patched
+    // places, which are written from them).
     precondition(index >= 0 && index < all.count, "Index out of range")
     (isFamilyShared, purchaseDate) = (all[index].ownership == .familyShared, all[index].purchaseDate)
     (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
@@ -208,7 +208,7 @@ func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timesta
   // The catalog's type matters only when the data states none (`resolveProductType`).
   let catalogType = transaction.productType == nil ? catalog.product(transaction.productID)?.type : nil
   return accessGrant(
-    of: GrantFacts(transaction), catalogType: catalogType,
+    of: transaction.facts, catalogType: catalogType,
     duration: { catalog.product(transaction.productID)?.duration }, at: time)
 }
 
