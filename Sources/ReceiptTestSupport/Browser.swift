@@ -26,7 +26,7 @@ package enum Browser {
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     let out = Scratch.directory.appendingPathComponent("timeline-out-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)  // FileHandle below fails if it could not
     defer { try? FileManager.default.removeItem(at: out) }
     let handle = try FileHandle(forWritingTo: out)
     process.standardOutput = handle

@@ -141,7 +141,7 @@ package enum BinaryRunner {
     // stderr goes to a file so a chatty child cannot block on a full pipe while stdout is read.
     let errURL = Scratch.directory.appendingPathComponent(
       "receipt-tool-stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)  // FileHandle below fails if it could not
     let errHandle = try FileHandle(forWritingTo: errURL)
     defer { try? FileManager.default.removeItem(at: errURL) }
     let input = Pipe()

@@ -11,7 +11,9 @@ import Testing
     let all = FileManager.default.enumerator(atPath: examples.path)?.compactMap { $0 as? String } ?? []
     return all.filter { path in
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: examples.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      guard
+        FileManager.default.fileExists(atPath: examples.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      else { return false }
       // A folder's README.md describes its examples; it is not one.
       let parts = path.split(separator: "/")
       return !isDirectory.boolValue && parts.last != "README.md" && !parts.contains { $0.hasPrefix(".") }

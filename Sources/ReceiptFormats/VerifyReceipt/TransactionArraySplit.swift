@@ -60,7 +60,7 @@ package enum TransactionArraySplit {
     try withoutActuallyEscaping(element) { element in
       // Each thread's interners, kept from piece to piece; freed once the helpers have stopped.
       let kept = UnsafeMutableBufferPointer<PieceInterners>.allocate(capacity: max(0, helpers.threads))
-      _ = kept.initialize(repeating: PieceInterners())
+      kept.initialize(repeating: PieceInterners())
       defer {
         kept.deinitialize()
         kept.deallocate()
