@@ -10,24 +10,11 @@ import Testing
 /// verifyReceipt keys guessed from the key before and checked by a compare give what scanning and hashing every
 /// key gives: the same transactions, warnings and errors, whatever order, spelling or repetition the keys have.
 @Suite struct KeyGuessTests {
-  /// A document read with key guesses or without: its transactions and warnings, or its error's text.
-  static func read(_ bytes: [UInt8], guessing: Bool) -> String {
-    do {
-      let history = try JSONReader.withReader(bytes) { reader in
-        var reading = ValueReading(reader: reader, source: "doc.json")
-        reading.guessesKeys = guessing
-        return try reading.decodeDocument()
-      }
-      return "\(history.transactions)\n\(history.warnings)\n\(history.provenance.receipt as Any)"
-    } catch {
-      return "error: \(error)"
-    }
-  }
-
-  static func expectSameBothWays(_ text: String, _ note: String) {
-    let bytes = Array(text.utf8)
-    let guessed = read(bytes, guessing: true)
-    #expect(guessed == read(bytes, guessing: false), "\(note)")
+  /// Read with key guesses and without, the two agree.
+  static func expectSameBothWays(
+    _ text: String, _ note: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    expectSameWithAndWithout(\.guessesKeys, text, note, sourceLocation: sourceLocation)
   }
 
   static let shapes: [ReceiptShape] = [

@@ -10,27 +10,12 @@ import Testing
 /// milliseconds, Apple's dates, `"false"`/`"true"`, `"PURCHASED"`) give what scanning each value gives: the same
 /// transactions, warnings, or the same error at the same path and place, whatever the value holds.
 @Suite struct PlainStringTests {
-  /// A document read with plain strings or without: its transactions and warnings, or its error's text.
-  static func read(_ bytes: [UInt8], plain: Bool) -> String {
-    do {
-      let history = try JSONReader.withReader(bytes) { reader in
-        var reading = ValueReading(reader: reader, source: "doc.json")
-        reading.plainStrings = plain
-        return try reading.decodeDocument()
-      }
-      return "\(history.transactions)\n\(history.warnings)\n\(history.provenance.receipt as Any)"
-    } catch {
-      return "error: \(error)"
-    }
-  }
-
-  /// Both reads agree; returns the answer (so a case can also say what it must be).
+  /// Read with plain strings and without, the two agree; returns the answer.
   @discardableResult
-  static func expectSameBothWays(_ text: String, _ note: String) -> String {
-    let bytes = Array(text.utf8)
-    let plain = read(bytes, plain: true)
-    #expect(plain == read(bytes, plain: false), "\(note)")
-    return plain
+  static func expectSameBothWays(
+    _ text: String, _ note: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> String {
+    expectSameWithAndWithout(\.plainStrings, text, note, sourceLocation: sourceLocation)
   }
 
   static let shapes: [ReceiptShape] = [

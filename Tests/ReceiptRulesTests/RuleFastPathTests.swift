@@ -311,6 +311,21 @@ struct RuleFastPathTests {
     #expect(replaced > 20, "periods of other ownerships are replaced too")
   }
 
+  /// The scan `sharingContradictions` replaced: every FAMILY_SHARED transaction's resolved type, one sentence per
+  /// product.
+  static func scannedSharingContradictions(of known: KnownHistory, catalog: Catalog) -> [String] {
+    var seen = Set<String>()
+    var scanned: [String] = []
+    for i in known.transactions.indices {
+      let t = known.transaction(at: i)
+      guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: catalog),
+        resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
+      else { continue }
+      scanned.append(catalogContradiction(t, resolved))
+    }
+    return scanned
+  }
+
   @Test func sharingContradictionsOnlyWhereTheCatalogHasAnUnshareableTypeGiveTheScansAnswer() throws {
     var contradictions = 0
     for (name, history, catalog) in try Self.histories() {
@@ -329,16 +344,7 @@ struct RuleFastPathTests {
       for catalog in [catalog, Catalog(), shareable, nonRenewing] {
         for time in Self.moments {
           let known = knownHistory(of: history, at: time)
-          // The scan: every FAMILY_SHARED transaction's resolved type, one sentence per product.
-          var seen = Set<String>()
-          var scanned: [String] = []
-          for i in known.transactions.indices {
-            let t = known.transaction(at: i)
-            guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: catalog),
-              resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
-            else { continue }
-            scanned.append(catalogContradiction(t, resolved))
-          }
+          let scanned = Self.scannedSharingContradictions(of: known, catalog: catalog)
           #expect(sharingContradictions(of: known, catalog: catalog) == scanned, "\(name) at \(time.iso8601)")
           contradictions += scanned.count
         }
@@ -417,15 +423,7 @@ struct RuleFastPathTests {
     let unnumbered = KnownHistory(history, at: ReceiptShape.endOfHistory.timestamp, upgrading: [], purchases: plain)
     let nonRenewing = Self.nonRenewingCatalog(catalog)
     #expect(ProductCatalogFacts(unnumbered, catalog: nonRenewing) == nil)
-    var seen = Set<String>()
-    var scanned: [String] = []
-    for i in unnumbered.transactions.indices {
-      let t = unnumbered.transaction(at: i)
-      guard t.ownership == .familyShared, let resolved = resolveProductType(of: t, catalog: nonRenewing),
-        resolved.catalogContradictsSharing, seen.insert(t.productID).inserted
-      else { continue }
-      scanned.append(catalogContradiction(t, resolved))
-    }
+    let scanned = Self.scannedSharingContradictions(of: unnumbered, catalog: nonRenewing)
     #expect(!scanned.isEmpty, "the catalog contradicts family sharing")
     #expect(sharingContradictions(of: unnumbered, catalog: nonRenewing) == scanned)
   }
