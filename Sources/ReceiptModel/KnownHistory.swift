@@ -57,12 +57,15 @@ public struct KnownHistory: Sendable {
     renewals = history.renewals
     moment = history.moment
     let all = history.transactions
+    // What the loops below read of each transaction, in 24 bytes (the index gathered them as it numbered them):
+    // the transactions themselves (368 bytes, scattered fields) are read only for a revocation's details, and
+    // for the transaction ids of replaced periods and upgrades.
+    let facts = purchases.facts.count == all.count ? purchases.facts : PositionFacts.of(all)
     var marked = [Bool]()
     if !upgrading.isEmpty {
       marked = [Bool](repeating: false, count: all.count)
       for i in upgrading { marked[i] = true }
     }
-    func isUpgraded(_ i: Int) -> Bool { all[i].isUpgraded || (!marked.isEmpty && marked[i]) }
     // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
     let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
     // Replaced by then (by a purchase under another id, so its moment is no later): upgraded, no moment needed.
@@ -70,60 +73,72 @@ public struct KnownHistory: Sendable {
     if !nothingBoughtLater, !upgrading.isEmpty, replacedBy.count == upgrading.count {
       replacedByThen = [Bool](repeating: false, count: all.count)
       all.withUnsafeBufferPointer { all in
-        for k in upgrading.indices {
-          let (i, j) = (upgrading[k], replacedBy[k])
-          guard all.indices.contains(i), all.indices.contains(j), let bought = all[j].purchaseDate, bought <= time,
-            !UpgradeMoments.sameText(all[j].transactionID, all[i].transactionID)
-          else { continue }
-          replacedByThen[i] = true
+        facts.withUnsafeBufferPointer { facts in
+          for k in upgrading.indices {
+            let (i, j) = (upgrading[k], replacedBy[k])
+            guard all.indices.contains(i), all.indices.contains(j), let bought = facts[j].purchaseDate, bought <= time,
+              !PositionFacts.sameTransactionID(j, i, facts, all)
+            else { continue }
+            replacedByThen[i] = true
+          }
         }
       }
     }
-    func isReplacedByThen(_ i: Int) -> Bool { !replacedByThen.isEmpty && replacedByThen[i] }
     // Only transactions bought by then are known, and only theirs are asked for.
     let upgrades = UpgradeMoments(
-      all, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time,
-      isUpgraded: { isUpgraded($0) && !isReplacedByThen($0) })
-    // What the moment changes in the transaction at `i` (none when it was bought later).
-    func overrides(_ i: Int) -> KnownOverrides {
-      var o: KnownOverrides = []
-      if let r = all[i].revocation, r.date > time || r.reversedAt != nil {
-        // Refunded by then and reversed later: the refund stands. Otherwise it is later, or reversed by then.
-        o.insert(r.date <= time && r.reversedAt.map { $0 > time } == true ? .withoutReversal : .withoutRevocation)
-      }
-      let upgraded = isUpgraded(i) && (upgrades.moment(of: i).map { $0 > time } != true || isReplacedByThen(i))
-      if upgraded != all[i].isUpgraded { o.insert(upgraded ? .upgraded : .notUpgraded) }
-      return o
-    }
-    // Undated transactions stay: whether they were bought by then is for the rules to say (unknown).
-    func isBoughtLater(_ i: Int) -> Bool { all[i].purchaseDate.map { $0 > time } ?? false }
+      all, facts: facts, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time,
+      isUpgraded: { i in
+        (facts[i].isUpgraded || (!marked.isEmpty && marked[i])) && !(!replacedByThen.isEmpty && replacedByThen[i])
+      })
     // The data's own array is read in place: a copy of each known transaction would retain and release every
     // field (37 MB of fresh pages for 100,000). Replaced periods (taken as upgraded, which can be most of a
     // history) are marked beside it; only the few whose refund, reversal or upgrade is later are copied. Positions
-    // are written only when something was bought later or copied.
-    let kept = nothingBoughtLater ? nil : all.indices.filter { !isBoughtLater($0) }
+    // are written only when something was bought later or copied. Undated transactions stay: whether they were
+    // bought by then is for the rules to say (unknown).
+    var kept: [Int]?
+    if !nothingBoughtLater {
+      var list: [Int] = []
+      list.reserveCapacity(all.count)
+      facts.withUnsafeBufferPointer { facts in
+        for i in facts.indices where !facts[i].isBought(after: time) { list.append(i) }
+      }
+      kept = list
+    }
     let count = kept?.count ?? all.count
     var positions = kept
     var marks: [Bool] = []
     var patched: [PurchaseTransaction] = []
     var patchedAt: [Int] = []
     var changes: [KnownOverrides] = []
-    for k in 0..<count {
-      let i = kept?[k] ?? k
-      let o = overrides(i)
-      if o.isEmpty { continue }
-      if o == .upgraded {
-        if marks.isEmpty { marks = [Bool](repeating: false, count: count) }
-        marks[k] = true
-        continue
+    facts.withUnsafeBufferPointer { facts in
+      for k in 0..<count {
+        let i = kept?[k] ?? k
+        // What the moment changes in the transaction at `i`.
+        var o: KnownOverrides = []
+        if facts[i].isRevoked, let r = all[i].revocation, r.date > time || r.reversedAt != nil {
+          // Refunded by then and reversed later: the refund stands. Otherwise it is later, or reversed by then.
+          o.insert(r.date <= time && r.reversedAt.map { $0 > time } == true ? .withoutReversal : .withoutRevocation)
+        }
+        // Upgraded in the data, or marked: whether it is by then (the data's flag is in the facts).
+        if facts[i].isUpgraded || (!marked.isEmpty && marked[i]) {
+          let isReplacedByThen = !replacedByThen.isEmpty && replacedByThen[i]
+          let upgraded = upgrades.moment(of: i).map { $0 > time } != true || isReplacedByThen
+          if upgraded != facts[i].isUpgraded { o.insert(upgraded ? .upgraded : .notUpgraded) }
+        }
+        if o.isEmpty { continue }
+        if o == .upgraded {
+          if marks.isEmpty { marks = [Bool](repeating: false, count: count) }
+          marks[k] = true
+          continue
+        }
+        if positions == nil { positions = Array(all.indices) }
+        positions?[k] = ~patched.count
+        var t = all[i]
+        o.apply(to: &t)
+        patched.append(t)
+        patchedAt.append(i)
+        changes.append(o)
       }
-      if positions == nil { positions = Array(all.indices) }
-      positions?[k] = ~patched.count
-      var t = all[i]
-      o.apply(to: &t)
-      patched.append(t)
-      patchedAt.append(i)
-      changes.append(o)
     }
     transactions = KnownTransactions(
       all, positions: positions, marks: marks, patched: patched, at: patchedAt, overrides: changes)
@@ -308,25 +323,48 @@ public struct UpgradeMoments: Sendable, Equatable {
     isUpgraded: (Int) -> Bool
   ) {
     guard let purchases else { return }
+    let facts = purchases.facts.count == transactions.count ? purchases.facts : PositionFacts.of(transactions)
+    moments = Self.moments(transactions, facts: facts, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
+  }
+
+  /// The same, with the transactions' facts (`PositionFacts.of(transactions)`): their purchase dates are read
+  /// there, the transactions only for their ids.
+  init(
+    _ transactions: [PurchaseTransaction], facts: [PositionFacts], purchases: DatedPurchases?,
+    boughtBy time: Timestamp?, isUpgraded: (Int) -> Bool
+  ) {
+    guard let purchases else { return }
+    let facts = facts.count == transactions.count ? facts : PositionFacts.of(transactions)
+    moments = Self.moments(transactions, facts: facts, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
+  }
+
+  /// The moments by index (empty when none is found); `facts` are the transactions' (as many).
+  private static func moments(
+    _ transactions: [PurchaseTransaction], facts: [PositionFacts], purchases: DatedPurchases,
+    boughtBy time: Timestamp?, isUpgraded: (Int) -> Bool
+  ) -> [Timestamp?] {
     var moments: [Timestamp?] = []
     // By index and through the buffer: most are not upgraded, and a copy of each would retain and release
     // every field.
     transactions.withUnsafeBufferPointer { all in
-      for i in all.indices where isUpgraded(i) {
-        if let time, all[i].purchaseDate.map({ $0 > time }) ?? true { continue }
-        guard let earliest = Self.moment(of: i, all, purchases) else { continue }
-        if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
-        moments[i] = earliest
+      facts.withUnsafeBufferPointer { facts in
+        for i in all.indices where isUpgraded(i) {
+          if let time, facts[i].purchaseDate.map({ $0 > time }) ?? true { continue }
+          guard let earliest = Self.moment(of: i, all, facts, purchases) else { continue }
+          if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
+          moments[i] = earliest
+        }
       }
     }
-    self.moments = moments
+    return moments
   }
 
   /// The first purchase after the transaction at `i` in its chain or group with another transaction id, read
   /// from where it stands in their purchases sorted by date (RuleFastPathTests compares a scan); an undated
   /// one has none after it.
   private static func moment(
-    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ purchases: DatedPurchases
+    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ facts: UnsafeBufferPointer<PositionFacts>,
+    _ purchases: DatedPurchases
   ) -> Timestamp? {
     // The earlier of the two lists' first purchases, when its id is another: no purchase of either list is
     // earlier, so it is the moment (one id compared, no slice made).
@@ -334,10 +372,10 @@ public struct UpgradeMoments: Sendable, Equatable {
     let inGroup = purchases.firstInGroupAfterItsPurchase(of: i)
     let earlier = inChain.map { c in inGroup.map { $0.at < c.at ? $0 : c } ?? c } ?? inGroup
     guard let earlier else { return nil }
-    if !sameText(all[earlier.index].transactionID, all[i].transactionID) { return earlier.at }
+    if !PositionFacts.sameTransactionID(earlier.index, i, facts, all) { return earlier.at }
     // A copy of the transaction bought again later: read on through both lists.
     func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-      later.first { $0.index != i && !sameText(all[$0.index].transactionID, all[i].transactionID) }?.at
+      later.first { $0.index != i && !PositionFacts.sameTransactionID($0.index, i, facts, all) }?.at
     }
     let chainFirst = first(purchases.chainAfterItsPurchase(of: i))
     let groupFirst = first(purchases.groupAfterItsPurchase(of: i))

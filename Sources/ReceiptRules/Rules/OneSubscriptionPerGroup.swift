@@ -47,7 +47,8 @@ func replacedPeriods(of all: [PurchaseTransaction], purchases: DatedPurchases) -
 func replacingPurchases(
   of all: [PurchaseTransaction], purchases: DatedPurchases, keepingReplacers: Bool = true
 ) -> (periods: [Int], by: [Int]) {
-  // One product: nothing can replace another (checked without copying a transaction).
+  // One product: nothing can replace another (checked without copying a transaction; it stops at the first
+  // other product, most often the second transaction).
   guard let first = all.indices.first, all.indices.contains(where: { all[$0].productID != all[first].productID })
   else { return ([], []) }
   // Products numbered (by the index): the comparisons below are of integers, not of product ids.
@@ -65,36 +66,39 @@ func replacingPurchases(
     (0..<purchases.chainCount).contains { mixes(purchases.chain(number: $0)) }
     || (0..<purchases.groupCount).contains { mixes(purchases.group(number: $0)) }
   guard mixed else { return ([], []) }
+  // What is read of each transaction (dates, the upgrade flag, ownership), in 24 bytes a position: the
+  // transactions (368 bytes) are read only to compare an unrecognized ownership's text.
+  let facts = purchases.facts.count == all.count ? purchases.facts : PositionFacts.of(all)
   var replaced: [Int] = []
   var replacing: [Int] = []
   let byChain = purchases.chainPurchases
   let byGroup = purchases.groupPurchases
   // Through buffers: an element read from an array can be copied whole on the way (every field retained).
   all.withUnsafeBufferPointer { all in
-    products.withUnsafeBufferPointer { products in
-      byChain.withUnsafeBufferPointer { byChain in
-        byGroup.withUnsafeBufferPointer { byGroup in
-          for i in all.indices where !all[i].isUpgraded {
-            guard all[i].purchaseDate != nil, let expires = all[i].expiresDate else { continue }
-            // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
-            // where it stands in them, not by reading the whole group for every period (N² on one group of
-            // many products). Bought inside the period (after its purchase, before `expires`), another product,
-            // the same ownership.
-            func replacer(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Int? {
-              for r in later {
-                guard list[r].at < expires else { return nil }
-                let j = list[r].index
-                if j != i, products[j] != products[i], sameOwnership(all[j].ownership, all[i].ownership) {
-                  return j
+    facts.withUnsafeBufferPointer { facts in
+      products.withUnsafeBufferPointer { products in
+        byChain.withUnsafeBufferPointer { byChain in
+          byGroup.withUnsafeBufferPointer { byGroup in
+            for i in facts.indices where !facts[i].isUpgraded {
+              guard facts[i].purchaseDate != nil, let expires = facts[i].expiresDate else { continue }
+              // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
+              // where it stands in them, not by reading the whole group for every period (N² on one group of
+              // many products). Bought inside the period (after its purchase, before `expires`), another
+              // product, the same ownership.
+              func replacer(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Int? {
+                for r in later {
+                  guard list[r].at < expires else { return nil }
+                  let j = list[r].index
+                  if j != i, products[j] != products[i], sameOwnership(j, i, facts, all) { return j }
                 }
+                return nil
               }
-              return nil
-            }
-            if let j = replacer(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
-              ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
-            {
-              replaced.append(i)
-              if keepingReplacers { replacing.append(j) }
+              if let j = replacer(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
+                ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
+              {
+                replaced.append(i)
+                if keepingReplacers { replacing.append(j) }
+              }
             }
           }
         }
@@ -102,6 +106,15 @@ func replacingPurchases(
     }
   }
   return (replaced, replacing)
+}
+
+/// `all[a].ownership == all[b].ownership`, told by the facts' kinds; only two unrecognized values are compared
+/// by their text.
+@inline(__always) private func sameOwnership(
+  _ a: Int, _ b: Int, _ facts: UnsafeBufferPointer<PositionFacts>, _ all: UnsafeBufferPointer<PurchaseTransaction>
+) -> Bool {
+  guard facts[a].ownership == facts[b].ownership else { return false }
+  return facts[a].ownership != .unrecognized || sameOwnership(all[a].ownership, all[b].ownership)
 }
 
 /// `a == b`, the documented values matched without copying an unrecognized one's text.
