@@ -68,25 +68,37 @@ public struct KnownHistory: Sendable {
     }
     // An upgrade moment is a purchase date: at or after the latest purchase none is later, and none is found.
     let nothingBoughtLater = purchases.latestPurchase.map { $0 <= time } ?? true
+    // The ids as numbers, read once in position order, when upgrades are looked into (a replacing purchase's id
+    // and an upgrade moment's are compared with the period's) for many transactions: at the end of a history none
+    // is, and a few are compared by their text.
+    var comparisons = 0
+    if !nothingBoughtLater {
+      // A replacing purchase bought by then, and an upgraded transaction bought by then: one id compared each.
+      for j in replacedBy where facts.indices.contains(j) && !facts[j].isBought(after: time) { comparisons += 1 }
+      for f in facts where f.isUpgraded && !f.isBought(after: time) { comparisons += 1 }
+    }
+    let keys = TransactionIDKeys.pay(forComparing: comparisons, of: all.count) ? TransactionIDKeys.of(all) : []
     // Replaced by then (by a purchase under another id, so its moment is no later): upgraded, no moment needed.
     var replacedByThen: [Bool] = []
     if !nothingBoughtLater, !upgrading.isEmpty, replacedBy.count == upgrading.count {
       replacedByThen = [Bool](repeating: false, count: all.count)
       all.withUnsafeBufferPointer { all in
         facts.withUnsafeBufferPointer { facts in
-          for k in upgrading.indices {
-            let (i, j) = (upgrading[k], replacedBy[k])
-            guard all.indices.contains(i), all.indices.contains(j), let bought = facts[j].purchaseDate, bought <= time,
-              !PositionFacts.sameTransactionID(j, i, facts, all)
-            else { continue }
-            replacedByThen[i] = true
+          keys.withUnsafeBufferPointer { keys in
+            for k in upgrading.indices {
+              let (i, j) = (upgrading[k], replacedBy[k])
+              guard all.indices.contains(i), all.indices.contains(j), let bought = facts[j].purchaseDate,
+                bought <= time, !TransactionIDKeys.same(j, i, keys, all)
+              else { continue }
+              replacedByThen[i] = true
+            }
           }
         }
       }
     }
     // Only transactions bought by then are known, and only theirs are asked for.
     let upgrades = UpgradeMoments(
-      all, facts: facts, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time,
+      all, facts: facts, keys: keys, purchases: nothingBoughtLater ? nil : purchases, boughtBy: time,
       isUpgraded: { i in
         (facts[i].isUpgraded || (!marked.isEmpty && marked[i])) && !(!replacedByThen.isEmpty && replacedByThen[i])
       })
@@ -322,48 +334,43 @@ public struct UpgradeMoments: Sendable, Equatable {
     _ transactions: [PurchaseTransaction], purchases: DatedPurchases?, boughtBy time: Timestamp? = nil,
     isUpgraded: (Int) -> Bool
   ) {
-    guard let purchases else { return }
-    let facts = purchases.facts.count == transactions.count ? purchases.facts : PositionFacts.of(transactions)
-    moments = Self.moments(transactions, facts: facts, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
+    self.init(
+      transactions, facts: purchases?.facts ?? [], keys: [], purchases: purchases, boughtBy: time,
+      isUpgraded: isUpgraded)
   }
 
-  /// The same, with the transactions' facts (`PositionFacts.of(transactions)`): their purchase dates are read
-  /// there, the transactions only for their ids.
+  /// The same, with the transactions' facts (`PositionFacts.of(transactions)`, worked out here when not as many)
+  /// and id keys (`TransactionIDKeys.of(transactions)`, or none: ids compared by their text): purchase dates are
+  /// read in the facts, ids compared by their keys.
   init(
-    _ transactions: [PurchaseTransaction], facts: [PositionFacts], purchases: DatedPurchases?,
+    _ transactions: [PurchaseTransaction], facts: [PositionFacts], keys: [UInt64], purchases: DatedPurchases?,
     boughtBy time: Timestamp?, isUpgraded: (Int) -> Bool
   ) {
     guard let purchases else { return }
     let facts = facts.count == transactions.count ? facts : PositionFacts.of(transactions)
-    moments = Self.moments(transactions, facts: facts, purchases: purchases, boughtBy: time, isUpgraded: isUpgraded)
-  }
-
-  /// The moments by index (empty when none is found); `facts` are the transactions' (as many).
-  private static func moments(
-    _ transactions: [PurchaseTransaction], facts: [PositionFacts], purchases: DatedPurchases,
-    boughtBy time: Timestamp?, isUpgraded: (Int) -> Bool
-  ) -> [Timestamp?] {
     var moments: [Timestamp?] = []
     // By index and through the buffer: most are not upgraded, and a copy of each would retain and release
     // every field.
     transactions.withUnsafeBufferPointer { all in
       facts.withUnsafeBufferPointer { facts in
-        for i in all.indices where isUpgraded(i) {
-          if let time, facts[i].purchaseDate.map({ $0 > time }) ?? true { continue }
-          guard let earliest = Self.moment(of: i, all, facts, purchases) else { continue }
-          if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
-          moments[i] = earliest
+        keys.withUnsafeBufferPointer { keys in
+          for i in all.indices where isUpgraded(i) {
+            if let time, facts[i].purchaseDate.map({ $0 > time }) ?? true { continue }
+            guard let earliest = Self.moment(of: i, all, keys, purchases) else { continue }
+            if moments.isEmpty { moments = [Timestamp?](repeating: nil, count: all.count) }
+            moments[i] = earliest
+          }
         }
       }
     }
-    return moments
+    self.moments = moments
   }
 
   /// The first purchase after the transaction at `i` in its chain or group with another transaction id, read
   /// from where it stands in their purchases sorted by date (RuleFastPathTests compares a scan); an undated
   /// one has none after it.
   private static func moment(
-    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ facts: UnsafeBufferPointer<PositionFacts>,
+    of i: Int, _ all: UnsafeBufferPointer<PurchaseTransaction>, _ keys: UnsafeBufferPointer<UInt64>,
     _ purchases: DatedPurchases
   ) -> Timestamp? {
     // The earlier of the two lists' first purchases, when its id is another: no purchase of either list is
@@ -372,10 +379,10 @@ public struct UpgradeMoments: Sendable, Equatable {
     let inGroup = purchases.firstInGroupAfterItsPurchase(of: i)
     let earlier = inChain.map { c in inGroup.map { $0.at < c.at ? $0 : c } ?? c } ?? inGroup
     guard let earlier else { return nil }
-    if !PositionFacts.sameTransactionID(earlier.index, i, facts, all) { return earlier.at }
+    if !TransactionIDKeys.same(earlier.index, i, keys, all) { return earlier.at }
     // A copy of the transaction bought again later: read on through both lists.
     func first(_ later: ArraySlice<DatedPurchases.Purchase>) -> Timestamp? {
-      later.first { $0.index != i && !PositionFacts.sameTransactionID($0.index, i, facts, all) }?.at
+      later.first { $0.index != i && !TransactionIDKeys.same($0.index, i, keys, all) }?.at
     }
     let chainFirst = first(purchases.chainAfterItsPurchase(of: i))
     let groupFirst = first(purchases.groupAfterItsPurchase(of: i))

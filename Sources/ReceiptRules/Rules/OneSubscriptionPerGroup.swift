@@ -69,6 +69,9 @@ func replacingPurchases(
   // What is read of each transaction (dates, the upgrade flag, ownership), in 24 bytes a position: the
   // transactions (368 bytes) are read only to compare an unrecognized ownership's text.
   let facts = purchases.facts.count == all.count ? purchases.facts : PositionFacts.of(all)
+  // The later purchases are read in date order, at scattered positions: their owners in a byte each (100 KB for
+  // 100,000, beside 400 KB of product numbers, held in the core's own cache where the facts are not).
+  let owners = facts.map(\.ownership)
   var replaced: [Int] = []
   var replacing: [Int] = []
   let byChain = purchases.chainPurchases
@@ -76,28 +79,30 @@ func replacingPurchases(
   // Through buffers: an element read from an array can be copied whole on the way (every field retained).
   all.withUnsafeBufferPointer { all in
     facts.withUnsafeBufferPointer { facts in
-      products.withUnsafeBufferPointer { products in
-        byChain.withUnsafeBufferPointer { byChain in
-          byGroup.withUnsafeBufferPointer { byGroup in
-            for i in facts.indices where !facts[i].isUpgraded {
-              guard facts[i].purchaseDate != nil, let expires = facts[i].expiresDate else { continue }
-              // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
-              // where it stands in them, not by reading the whole group for every period (N² on one group of
-              // many products). Bought inside the period (after its purchase, before `expires`), another
-              // product, the same ownership.
-              func replacer(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Int? {
-                for r in later {
-                  guard list[r].at < expires else { return nil }
-                  let j = list[r].index
-                  if j != i, products[j] != products[i], sameOwnership(j, i, facts, all) { return j }
+      owners.withUnsafeBufferPointer { owners in
+        products.withUnsafeBufferPointer { products in
+          byChain.withUnsafeBufferPointer { byChain in
+            byGroup.withUnsafeBufferPointer { byGroup in
+              for i in facts.indices where !facts[i].isUpgraded {
+                guard facts[i].purchaseDate != nil, let expires = facts[i].expiresDate else { continue }
+                // Each chain's and group's purchases sorted by date: the purchases inside a period are read from
+                // where it stands in them, not by reading the whole group for every period (N² on one group of
+                // many products). Bought inside the period (after its purchase, before `expires`), another
+                // product, the same ownership.
+                func replacer(_ list: UnsafeBufferPointer<DatedPurchases.Purchase>, _ later: Range<Int>) -> Int? {
+                  for r in later {
+                    guard list[r].at < expires else { return nil }
+                    let j = list[r].index
+                    if j != i, products[j] != products[i], sameOwnership(j, i, owners, all) { return j }
+                  }
+                  return nil
                 }
-                return nil
-              }
-              if let j = replacer(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
-                ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
-              {
-                replaced.append(i)
-                if keepingReplacers { replacing.append(j) }
+                if let j = replacer(byGroup, purchases.groupRangeAfterItsPurchase(of: i))
+                  ?? replacer(byChain, purchases.chainRangeAfterItsPurchase(of: i))
+                {
+                  replaced.append(i)
+                  if keepingReplacers { replacing.append(j) }
+                }
               }
             }
           }
@@ -108,13 +113,14 @@ func replacingPurchases(
   return (replaced, replacing)
 }
 
-/// `all[a].ownership == all[b].ownership`, told by the facts' kinds; only two unrecognized values are compared
-/// by their text.
+/// `all[a].ownership == all[b].ownership`, told by their kinds (`owners`); only two unrecognized values are
+/// compared by their text.
 @inline(__always) private func sameOwnership(
-  _ a: Int, _ b: Int, _ facts: UnsafeBufferPointer<PositionFacts>, _ all: UnsafeBufferPointer<PurchaseTransaction>
+  _ a: Int, _ b: Int, _ owners: UnsafeBufferPointer<PositionFacts.OwnershipKind>,
+  _ all: UnsafeBufferPointer<PurchaseTransaction>
 ) -> Bool {
-  guard facts[a].ownership == facts[b].ownership else { return false }
-  return facts[a].ownership != .unrecognized || sameOwnership(all[a].ownership, all[b].ownership)
+  guard owners[a] == owners[b] else { return false }
+  return owners[a] != .unrecognized || sameOwnership(all[a].ownership, all[b].ownership)
 }
 
 /// `a == b`, the documented values matched without copying an unrecognized one's text.
