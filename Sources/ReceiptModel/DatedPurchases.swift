@@ -373,20 +373,27 @@ public struct DatedPurchases: Sendable {
       }
       return (out, outStarts)
     }
-    var chains: [Int32] = []
-    var groups: [Int32] = []
-    var products: [Int32] = []
-    chains.reserveCapacity(keptCount)
-    groups.reserveCapacity(keptCount)
-    if !productNumbers.isEmpty { products.reserveCapacity(keptCount) }
-    var facts: [PositionFacts] = []
-    if !self.facts.isEmpty { facts.reserveCapacity(keptCount) }
-    for old in newPosition.indices where newPosition[old] >= 0 {
-      chains.append(chainNumbers[old])
-      groups.append(groupNumbers[old])
-      if !productNumbers.isEmpty { products.append(productNumbers[old]) }
-      if !self.facts.isEmpty { facts.append(self.facts[old]) }
+    // A column per position narrowed: each kept value written at its new position, through buffers (an append
+    // checks its array each time); empty stays empty.
+    func narrowedColumn<T>(_ column: [T], fill: T) -> [T] {
+      guard !column.isEmpty else { return [] }
+      var out = [T](repeating: fill, count: keptCount)
+      column.withUnsafeBufferPointer { column in
+        newPosition.withUnsafeBufferPointer { newPosition in
+          out.withUnsafeMutableBufferPointer { out in
+            for old in newPosition.indices where old < column.count {
+              let p = newPosition[old]
+              if p >= 0, p < out.count { out[p] = column[old] }
+            }
+          }
+        }
+      }
+      return out
     }
+    let chains = narrowedColumn(chainNumbers, fill: 0)
+    let groups = narrowedColumn(groupNumbers, fill: -1)
+    let products = narrowedColumn(productNumbers, fill: 0)
+    let facts = narrowedColumn(self.facts, fill: PositionFacts())
     let c = kept(byChain, chainStarts)
     let g = kept(byGroup, groupStarts)
     let undated = narrowed(undatedByGroup, undatedStarts)

@@ -342,7 +342,7 @@ public struct UpgradeMoments: Sendable, Equatable {
   /// The same, with the transactions' facts (`PositionFacts.of(transactions)`, worked out here when not as many)
   /// and id keys (`TransactionIDKeys.of(transactions)`, or none: ids compared by their text): purchase dates are
   /// read in the facts, ids compared by their keys.
-  init(
+  package init(
     _ transactions: [PurchaseTransaction], facts: [PositionFacts], keys: [UInt64], purchases: DatedPurchases?,
     boughtBy time: Timestamp?, isUpgraded: (Int) -> Bool
   ) {

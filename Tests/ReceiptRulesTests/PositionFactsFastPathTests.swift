@@ -1,8 +1,8 @@
+import ReceiptModel
 import ReceiptModelTestSupport
 import Testing
 
-// The index's facts and the ids' keys are read by internal initializers of the known history.
-@testable import ReceiptModel
+// The rules' replacing purchases are internal.
 @testable import ReceiptRules
 
 /// The known history read from the index's per-position facts and the ids' keys (FAST-PATHS.md) against the
