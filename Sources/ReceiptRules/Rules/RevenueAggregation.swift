@@ -423,9 +423,11 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(
-      positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMomentsByPosition())
-    return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
+    // In purchase order even without proceeds: the first error met is the one the report throws.
+    finished(
+      try report(
+        Array(0..<distinctTransactions), sorting: true, upgrades: upgradeMomentsByPosition(), catalog: catalog,
+        grouping: grouping, range: range, commission: commission))
   }
 
   /// Some transactions of the ledger whose report is one term of a sum (`reportParts`): with proceeds, every
@@ -437,6 +439,9 @@ extension RevenueLedger {
     let isInPurchaseOrder: Bool
     /// `upgradeMomentsByPosition()`, shared by every part.
     let upgrades: [Timestamp?]
+    /// Each position's subscription chain number in one numbering of the whole ledger (`chainNumbers`); empty
+    /// when the part's report numbers its own.
+    var chains: [Int32] = []
   }
 
   /// The purchase order cut into `count` parts whose reports, each made alone (`report(of:)`, one thread each if
@@ -460,8 +465,8 @@ extension RevenueLedger {
     guard !hasNegativePrice else { return nil }
     let total = distinctTransactions
     guard total >= count else { return nil }
-    let upgrades = upgradeMomentsByPosition()
     guard commission != .none else {
+      let upgrades = upgradeMomentsByPosition()
       // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
       // transactions in the order they lie in memory saves the sort and a cache miss on each.
       return (0..<count).map { i in
@@ -470,13 +475,42 @@ extension RevenueLedger {
           upgrades: upgrades)
       }
     }
+    // Every chain numbered once, in one pass, for the parts and the upgrade moments; each chain's part from its
+    // first transaction's id (`chainPart`): ids of one number are the same bytes when every id is ASCII.
+    let numbered = chainNumbers()
+    guard numbered.allASCII else { return nil }
+    var partOfChain: [Int] = []
+    partOfChain.reserveCapacity(numbered.count)
     var positions = [[Int]](repeating: [], count: count)
-    for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
-    for p in 0..<total {
-      guard let part = chainPart(at: p, of: count) else { return nil }
-      positions[part].append(p)
+    var chains = [[Int32]](repeating: [], count: count)
+    for i in positions.indices {
+      positions[i].reserveCapacity(total / count + total / 8)
+      chains[i].reserveCapacity(total / count + total / 8)
     }
-    return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: upgrades) }
+    for p in 0..<total {
+      let chain = numbered.numbers[p]
+      if Int(chain) == partOfChain.count {
+        guard let part = chainPart(at: p, of: count) else { return nil }
+        partOfChain.append(part)
+      }
+      let part = partOfChain[Int(chain)]
+      positions[part].append(p)
+      chains[part].append(chain)
+    }
+    let upgrades = upgradeMomentsByPosition(chains: numbered.numbers)
+    return positions.indices.map { i in
+      ReportPart(positions: positions[i], isInPurchaseOrder: false, upgrades: upgrades, chains: chains[i])
+    }
+  }
+
+  /// Every position's subscription chain number (`chainNumber(at:in:)`, numbered in position order), and whether
+  /// every chain id is ASCII.
+  func chainNumbers() -> (numbers: [Int32], count: Int, allASCII: Bool) {
+    var chains = ChainNumbering(expecting: distinctTransactions)
+    var numbers: [Int32] = []
+    numbers.reserveCapacity(distinctTransactions)
+    for p in 0..<distinctTransactions { numbers.append(Int32(truncatingIfNeeded: chainNumber(at: p, in: &chains))) }
+    return (numbers, chains.count, chains.allASCII)
   }
 
   /// The report of the transactions of `part` alone, to be summed by `report(summing:)`.
@@ -484,13 +518,33 @@ extension RevenueLedger {
     of part: ReportPart, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
     commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
-    var report = RevenueReport(hasProceeds: commission != .none)
     // Only the commission year reads the sales in order: without it, a part is read as it was cut.
-    let positions =
-      part.isInPurchaseOrder || commission == .none ? part.positions : purchaseOrder(of: part.positions)
+    try report(
+      part.positions, sorting: !part.isInPurchaseOrder && commission != .none, upgrades: part.upgrades,
+      chains: part.chains, catalog: catalog, grouping: grouping, range: range, commission: commission)
+  }
+
+  /// The report of the transactions at `positions`, put in purchase order first when `sorting`; read through
+  /// rows (`forEachReportRecord`) unless `readsRows` is false (tests compare the two), when each transaction is
+  /// loaded whole in purchase order (`forEachRecord`).
+  func report(
+    _ positions: [Int], sorting: Bool, upgrades: [Timestamp?], chains: [Int32] = [], catalog: Catalog,
+    grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, readsRows: Bool = true
+  ) throws(ReceiptError) -> RevenueReport {
+    var report = RevenueReport(hasProceeds: commission != .none)
     // One transaction at a time, so the report needs no second copy of the ledger.
+    if readsRows {
+      try forEachReportRecord(
+        positions, sorting: sorting, upgrades: upgrades, chains: chains, catalog: catalog,
+        tracksPaidService: commission != .none
+      ) { (record) throws(ReceiptError) in
+        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+      }
+      return report
+    }
     try forEachRecord(
-      positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+      sorting ? purchaseOrder(of: positions) : positions, upgrades: upgrades, catalog: catalog, copy: "",
+      tracksPaidService: commission != .none
     ) { (record) throws(ReceiptError) in
       try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
     }
@@ -569,6 +623,59 @@ extension RevenueLedger {
     }
   }
 
+  /// `forEachRecord` for a report: the transactions at `positions` read first into rows (`reportRows`), in the
+  /// order kept (with their chain numbers `chains` when given, one per position), and then, in purchase order when `sorting` (else in the order of `positions`), each plain one
+  /// loaded from its row and the rest whole. A record's transaction id is left empty when it comes from a row:
+  /// no figure reads it, and a record that throws is made again from the transaction read whole, whose error
+  /// quotes it.
+  func forEachReportRecord(
+    _ positions: [Int], sorting: Bool, upgrades: [Timestamp?], chains: [Int32], catalog: Catalog,
+    tracksPaidService: Bool, _ body: (LedgerRecord) throws(ReceiptError) -> Void
+  ) throws(ReceiptError) {
+    var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: "")
+    guard let names = firstDocument.first?.vocabulary else { return }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
+    let gathered = reportRows(
+      positions, chains: chains, numbersChains: tracksPaidService && chains.count != positions.count,
+      readsIDOrder: sorting)
+    let order = sorting ? purchaseOrder(of: gathered.rows) : Array(gathered.rows.indices)
+    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else { return }
+      var idLoaded = false
+      for i in order {
+        let row = gathered.rows[i]
+        let position = row.position
+        let upgradedAt = position < upgrades.count ? upgrades[position] : nil
+        let chain: Int? = row.chain >= 0 ? Int(row.chain) : nil
+        let record: LedgerRecord
+        if row.product >= 0 {
+          load(row, products: gathered.products, into: &loaded)
+          if idLoaded {
+            loaded.transactionID = ""
+            idLoaded = false
+          }
+          do throws(ReceiptError) {
+            record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+          } catch {
+            // Only valuing throws, before the record changes anything: made again with the id to quote.
+            load(first + position, into: &loaded)
+            idLoaded = true
+            record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+          }
+        } else {
+          if position < whole.count {
+            load(first + position, into: &loaded)
+          } else {
+            load(entries[position - whole.count], into: &loaded)
+          }
+          idLoaded = true
+          record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+        }
+        try body(record)
+      }
+    }
+  }
+
   /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
   /// chain's paid service so far (by chain number), in purchase order, for the standard plan's second year. A
   /// struct's own fields, where variables a nested function captured were checked for exclusive access at every
@@ -586,15 +693,19 @@ extension RevenueLedger {
       self.copy = copy
     }
 
-    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`).
+    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`); `numbered` is
+    /// its chain's number when the caller numbered it (`reportRows`), else it is numbered here.
     mutating func record(
-      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, in ledger: RevenueLedger
+      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, chain numbered: Int? = nil,
+      in ledger: RevenueLedger
     ) throws(ReceiptError) -> LedgerRecord {
       let facts = lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
-      let chain = isSubscription ? ledger.chainNumber(at: position, in: &chains) : nil
-      if let chain, chain == service.count { service.append(PaidServiceSoFar()) }
+      let chain = isSubscription ? numbered ?? ledger.chainNumber(at: position, in: &chains) : nil
+      if let chain, chain >= service.count {
+        service += repeatElement(PaidServiceSoFar(), count: chain + 1 - service.count)
+      }
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
       let before: Int64? = chain.map { service[$0].before(sale: t.purchaseDate) }
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
@@ -628,7 +739,11 @@ extension RevenueLedger {
 
   /// `upgradeMoments()` as an array by position (nil: not upgraded, or no later purchase; empty: nothing
   /// upgraded), so that each record reads its own without hashing its position.
-  func upgradeMomentsByPosition() -> [Timestamp?] {
+  func upgradeMomentsByPosition() -> [Timestamp?] { upgradeMomentsByPosition(chains: nil) }
+
+  /// `upgradeMomentsByPosition()`, with every position's chain number given when the caller has them
+  /// (`chainNumbers`: any numbering of the chains will do).
+  func upgradeMomentsByPosition(chains numbered: [Int32]?) -> [Timestamp?] {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
     guard positions.contains(where: { isUpgraded(at: $0) }) else { return [] }
@@ -646,7 +761,7 @@ extension RevenueLedger {
     // compares the chain before), its bytes, before its text is numbered.
     var (lastGroup, lastGroupNumber) = ("", Int32(-1))
     for i in positions {
-      chainNumbers.append(Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
+      chainNumbers.append(numbered?[i] ?? Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
       guard let group = subscriptionGroup(at: i) else {
         groupNumbers.append(-1)
         continue

@@ -310,17 +310,25 @@ public struct RevenueLedger: Sendable {
   func chainNumber(at position: Int, in numbering: inout ChainNumbering) -> Int {
     guard position >= firstDocument.count else {
       let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
-      // A chain read in date order repeats the id before: that one is numbered without a lookup.
-      if numbering.lastNumber >= 0, sameBytes(numbering.lastID, id) { return numbering.lastNumber }
-      let n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
-      (numbering.lastID, numbering.lastNumber) = (id, n)
+      // The reader shares one String per chain id: one seen before is found by its bits, its text not read.
+      if let n = numbering.numberByBits(of: id) { return n }
+      let n: Int
+      if let key = TransactionIDIndex.numericKey(id) {
+        n = numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
+      } else {
+        if !isASCII(id) { numbering.allASCII = false }
+        n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
+      }
+      numbering.remember(id, as: n)
       return n
     }
     let e = entries[position - firstDocument.count]
     switch e.originalID ?? e.id {
     case .number(let key):
       return numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
-    case .text(let k): return numbering.number(numbering.index.position(of: texts[k], inserting: numbering.count))
+    case .text(let k):
+      if !isASCII(texts[k]) { numbering.allASCII = false }
+      return numbering.number(numbering.index.position(of: texts[k], inserting: numbering.count))
     }
   }
 
@@ -328,9 +336,40 @@ public struct RevenueLedger: Sendable {
   struct ChainNumbering {
     fileprivate var index = TransactionIDIndex()
     private(set) var count = 0
-    /// The id numbered last and its number (-1: none), apart: an optional tuple is copied to be compared.
-    fileprivate var lastID = ""
-    fileprivate var lastNumber = -1
+    /// Whether every chain id numbered is ASCII (decimal ids are): then ids of one number have the same bytes.
+    fileprivate(set) var allASCII = true
+    /// First-document chain ids' String bits and their numbers, direct-mapped (`SharedKeyNumbering` does the
+    /// same for the known history): two Strings of the same bits are the same text, and the ledger holds every
+    /// id numbered, so no storage is freed and reused while this numbering lives.
+    private var slots: [(low: UInt64, high: UInt64, number: Int)] = []
+    private let slotShift: UInt64
+
+    /// A numbering for a ledger of `count` transactions: one bits slot per two, 64 to 8,192.
+    init(expecting count: Int = 0) {
+      var bits = 6
+      while bits < 13, 1 << bits < count / 2 { bits += 1 }
+      slotShift = UInt64(64 - bits)
+      slots = Array(repeating: (0, 0, -1), count: 1 << bits)
+    }
+
+    /// The slot of a String's bits, or nil when there are no slots (or a String is not two words).
+    private func slot(of id: String) -> (Int, UInt64, UInt64)? {
+      guard !slots.isEmpty, MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return nil }
+      let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
+      return (Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> slotShift), low, high)
+    }
+
+    /// The number of the String of `id`'s bits, when remembered.
+    fileprivate func numberByBits(of id: String) -> Int? {
+      guard let (i, low, high) = slot(of: id), slots[i].number >= 0, slots[i].low == low, slots[i].high == high
+      else { return nil }
+      return slots[i].number
+    }
+
+    fileprivate mutating func remember(_ id: String, as number: Int) {
+      guard let (i, low, high) = slot(of: id) else { return }
+      slots[i] = (low, high, number)
+    }
 
     /// The number already held, or the next one.
     fileprivate mutating func number(_ held: Int?) -> Int {
@@ -503,19 +542,7 @@ public struct RevenueLedger: Sendable {
         var keys = order[start..<end].map { i in
           PurchaseOrderKey(dated[start].date, textOrder(at: i), position: i)
         }
-        // Ids are distinct, so this is the order by id text; the position only keeps it total. Text ids,
-        // rare, are compared as text.
-        keys.sort { a, b in
-          if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
-            return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
-          }
-          if a.digits == 0 || b.digits == 0 {
-            let x = idText(at: a.position)
-            let y = idText(at: b.position)
-            if x != y { return x < y }
-          }
-          return a.position < b.position
-        }
+        sortByIDText(&keys)
         for (k, key) in keys.enumerated() { order[start + k] = key.position }
       }
       start = end
@@ -525,9 +552,12 @@ public struct RevenueLedger: Sendable {
 
   /// Where the transaction id at `position` sorts as text, when it is a number (nil for a text id).
   func textOrder(at position: Int) -> TextOrder? {
-    position < firstDocument.count
-      ? IDKey(firstDocument[position].transactionID).textOrder
-      : key(entries[position - firstDocument.count].id).textOrder
+    guard position < firstDocument.count else { return key(entries[position - firstDocument.count].id).textOrder }
+    // The key alone, without an `IDKey` holding the String.
+    guard let n = TransactionIDIndex.numericKey(firstDocument[position].transactionID), n < 1 << 63 else {
+      return nil
+    }
+    return TextOrder(n)
   }
 
   /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
@@ -537,12 +567,15 @@ public struct RevenueLedger: Sendable {
     var aligned: UInt64
     var digits: Int
     var position: Int
+    /// What the caller sorts (a position, or a row's index).
+    var index: Int
 
     init(_ date: Int64, _ id: TextOrder?, position: Int) {
-      self.date = date
-      self.aligned = id?.aligned ?? 0
-      self.digits = id?.digits ?? 0
-      self.position = position
+      self.init(date: date, aligned: id?.aligned ?? 0, digits: id?.digits ?? 0, position: position, index: position)
+    }
+
+    init(date: Int64, aligned: UInt64, digits: Int, position: Int, index: Int) {
+      (self.date, self.aligned, self.digits, self.position, self.index) = (date, aligned, digits, position, index)
     }
   }
 
