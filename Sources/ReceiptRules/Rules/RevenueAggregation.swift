@@ -69,6 +69,35 @@ public struct RevenueGroup: Hashable, Sendable {
 
     /// These figures with `other`'s added, each sum checked in turn (the first that does not fit throws).
     func adding(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
+      // Every sum made, and whether any did not fit: then they are made again one by one, for the first error.
+      var sum = self
+      var overflow = false
+      var o = false
+      (sum.units, o) = units.addingReportingOverflow(other.units)
+      overflow = overflow || o
+      (sum.trials, o) = trials.addingReportingOverflow(other.trials)
+      overflow = overflow || o
+      (sum.refunded, o) = refunded.addingReportingOverflow(other.refunded)
+      overflow = overflow || o
+      (sum.gross, o) = gross.addingReportingOverflow(other.gross)
+      overflow = overflow || o
+      (sum.refunds, o) = refunds.addingReportingOverflow(other.refunds)
+      overflow = overflow || o
+      (sum.upgradeProrations, o) = upgradeProrations.addingReportingOverflow(other.upgradeProrations)
+      overflow = overflow || o
+      (sum.estimatedProrationRefunds, o) = estimatedProrationRefunds.addingReportingOverflow(
+        other.estimatedProrationRefunds)
+      overflow = overflow || o
+      if let p = other.proceeds {
+        let (total, o) = (proceeds ?? 0).addingReportingOverflow(p)
+        sum.proceeds = total
+        overflow = overflow || o
+      }
+      return overflow ? try addingInTurn(other) : sum
+    }
+
+    /// `adding`, each sum checked as it is made.
+    func addingInTurn(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
       var sum = self
       sum.units = try addMoney(units, other.units, what: "units")
       sum.trials = try addMoney(trials, other.trials, what: "trials")
@@ -457,7 +486,9 @@ extension RevenueLedger {
   /// a part or the sum overflows exactly when one pass does. Proceeds also fall (refunds, upgrade prorations):
   /// `report(summing:)` makes the one pass when they could have left Int64 in some order. On any error the caller
   /// makes that pass, so the error is the one it meets first.
-  public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
+  public func reportParts(_ count: Int, commission: CommissionPlan, pieces: [ChainPartsPiece]? = nil)
+    -> [ReportPart]?
+  {
     guard count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
@@ -465,8 +496,15 @@ extension RevenueLedger {
     guard !hasNegativePrice else { return nil }
     let total = distinctTransactions
     guard total >= count else { return nil }
+    // The pieces (`chainParts`, made on several cores by the caller) when they cover the ledger for `count`.
+    let given = pieces.flatMap { pieces in
+      pieces.map(\.positions.count).reduce(0, +) == total && pieces.allSatisfy { $0.partCount == count }
+        && zip(pieces, pieces.dropFirst()).allSatisfy { $0.positions.upperBound == $1.positions.lowerBound }
+        ? pieces : nil
+    }
+    let anyUpgraded = given.map { $0.contains { $0.anyUpgraded } } ?? (0..<total).contains { isUpgraded(at: $0) }
     guard commission != .none else {
-      let upgrades = upgradeMomentsByPosition()
+      let upgrades = anyUpgraded ? upgradeMomentsByPosition(chains: nil) : []
       // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
       // transactions in the order they lie in memory saves the sort and a cache miss on each.
       return (0..<count).map { i in
@@ -475,18 +513,32 @@ extension RevenueLedger {
           upgrades: upgrades)
       }
     }
-    // Every chain numbered once, in one pass, for the parts and the upgrade moments; each chain's part from its
-    // first transaction's id (`chainPart`): ids of one number are the same bytes when every id is ASCII.
+    var positions = [[Int]](repeating: [], count: count)
+    for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
+    guard anyUpgraded else {
+      // Each transaction's part from its chain id (`chainPart`); each part numbers its own chains.
+      if let given {
+        guard given.allSatisfy({ $0.parts.count == $0.positions.count }) else { return nil }
+        for piece in given {
+          for (k, part) in piece.parts.enumerated() { positions[Int(part)].append(piece.positions.lowerBound + k) }
+        }
+      } else {
+        for p in 0..<total {
+          guard let part = chainPart(at: p, of: count) else { return nil }
+          positions[part].append(p)
+        }
+      }
+      return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: []) }
+    }
+    // Upgrades need every chain numbered (`upgradeMomentsByPosition`): numbered once, in one pass, for the
+    // moments and the parts, each chain's part from its first transaction's id (`chainPart`: ids of one number
+    // are the same bytes when every id is ASCII), and each part given its chain numbers.
     let numbered = chainNumbers()
     guard numbered.allASCII else { return nil }
     var partOfChain: [Int] = []
     partOfChain.reserveCapacity(numbered.count)
-    var positions = [[Int]](repeating: [], count: count)
     var chains = [[Int32]](repeating: [], count: count)
-    for i in positions.indices {
-      positions[i].reserveCapacity(total / count + total / 8)
-      chains[i].reserveCapacity(total / count + total / 8)
-    }
+    for i in chains.indices { chains[i].reserveCapacity(total / count + total / 8) }
     for p in 0..<total {
       let chain = numbered.numbers[p]
       if Int(chain) == partOfChain.count {
@@ -503,10 +555,43 @@ extension RevenueLedger {
     }
   }
 
+  /// What `chainParts` finds in some positions: whether one is upgraded, and (when asked) each one's part.
+  public struct ChainPartsPiece: Sendable {
+    let positions: Range<Int>
+    let partCount: Int
+    /// `chainPart(at:of: partCount)` of each position; empty when not asked for.
+    let parts: [UInt8]
+    let anyUpgraded: Bool
+  }
+
+  /// The ledger's positions cut into `pieces` ranges in order, for `chainParts` on as many cores.
+  public func chainPartRanges(_ pieces: Int) -> [Range<Int>] {
+    let total = distinctTransactions
+    let n = max(1, pieces)
+    return (0..<n).map { i in total * i / n..<total * (i + 1) / n }
+  }
+
+  /// For `reportParts`, made apart so that the caller can make each range's on its own core: whether a
+  /// transaction at `positions` is upgraded, and with proceeds each one's part of `count` (`chainPart`); nil
+  /// when a chain id is not ASCII (the report is then made in one pass).
+  public func chainParts(of positions: Range<Int>, count: Int, commission: CommissionPlan) -> ChainPartsPiece? {
+    let anyUpgraded = positions.contains { isUpgraded(at: $0) }
+    guard commission != .none, !anyUpgraded, count <= Int(UInt8.max) else {
+      return ChainPartsPiece(positions: positions, partCount: count, parts: [], anyUpgraded: anyUpgraded)
+    }
+    var parts: [UInt8] = []
+    parts.reserveCapacity(positions.count)
+    for p in positions {
+      guard let part = chainPart(at: p, of: count) else { return nil }
+      parts.append(UInt8(truncatingIfNeeded: part))
+    }
+    return ChainPartsPiece(positions: positions, partCount: count, parts: parts, anyUpgraded: false)
+  }
+
   /// Every position's subscription chain number (`chainNumber(at:in:)`, numbered in position order), and whether
   /// every chain id is ASCII.
   func chainNumbers() -> (numbers: [Int32], count: Int, allASCII: Bool) {
-    var chains = ChainNumbering(expecting: distinctTransactions)
+    var chains = ChainNumbering()
     var numbers: [Int32] = []
     numbers.reserveCapacity(distinctTransactions)
     for p in 0..<distinctTransactions { numbers.append(Int32(truncatingIfNeeded: chainNumber(at: p, in: &chains))) }
@@ -534,12 +619,13 @@ extension RevenueLedger {
     var report = RevenueReport(hasProceeds: commission != .none)
     // One transaction at a time, so the report needs no second copy of the ledger.
     if readsRows {
-      try forEachReportRecord(
+      let notOwned = try forEachReportRecord(
         positions, sorting: sorting, upgrades: upgrades, chains: chains, catalog: catalog,
-        tracksPaidService: commission != .none
+        tracksPaidService: commission != .none, countingNotOwnedIn: range
       ) { (record) throws(ReceiptError) in
         try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
       }
+      report.counts.add(notOwned)
       return report
     }
     try forEachRecord(
@@ -628,17 +714,27 @@ extension RevenueLedger {
   /// loaded from its row and the rest whole. A record's transaction id is left empty when it comes from a row:
   /// no figure reads it, and a record that throws is made again from the transaction read whole, whose error
   /// quotes it.
+  ///
+  /// With `range`, a plain row its purchaser does not own (FAMILY_SHARED, or no ownership field) is only
+  /// counted, in the counts returned, as `addEvents` counts it: such a record is never valued, adds no paid
+  /// service and books no event, whatever else it states.
+  @discardableResult
   func forEachReportRecord(
     _ positions: [Int], sorting: Bool, upgrades: [Timestamp?], chains: [Int32], catalog: Catalog,
-    tracksPaidService: Bool, _ body: (LedgerRecord) throws(ReceiptError) -> Void
-  ) throws(ReceiptError) {
+    tracksPaidService: Bool, countingNotOwnedIn range: PurchaseDateRange? = nil,
+    _ body: (LedgerRecord) throws(ReceiptError) -> Void
+  ) throws(ReceiptError) -> RevenueCounts {
+    var counted = RevenueCounts()
     var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: "")
-    guard let names = firstDocument.first?.vocabulary else { return }
+    guard let names = firstDocument.first?.vocabulary else { return counted }
     var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
     let gathered = reportRows(
       positions, chains: chains, numbersChains: tracksPaidService && chains.count != positions.count,
-      readsIDOrder: sorting)
+      readsIDOrder: sorting, countingNotOwnedIn: range)
     let order = sorting ? purchaseOrder(of: gathered.rows) : Array(gathered.rows.indices)
+    // Each row's product looked up once (a lookup hashed the id's bytes per transaction).
+    let facts = gathered.products.map { maker.lookup.facts($0) }
+    counted = gathered.counted
     try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
       guard let first = whole.baseAddress else { return }
       var idLoaded = false
@@ -655,7 +751,8 @@ extension RevenueLedger {
             idLoaded = false
           }
           do throws(ReceiptError) {
-            record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+            record = try maker.record(
+              loaded, at: position, upgradedAt: upgradedAt, chain: chain, facts: facts[Int(row.product)], in: self)
           } catch {
             // Only valuing throws, before the record changes anything: made again with the id to quote.
             load(first + position, into: &loaded)
@@ -674,6 +771,7 @@ extension RevenueLedger {
         try body(record)
       }
     }
+    return counted
   }
 
   /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
@@ -694,12 +792,14 @@ extension RevenueLedger {
     }
 
     /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`); `numbered` is
-    /// its chain's number when the caller numbered it (`reportRows`), else it is numbered here.
+    /// its chain's number when the caller numbered it (`reportRows`), else it is numbered here; `given` its
+    /// product's catalog facts when the caller looked them up (`lookup.facts` of its product id), else they are
+    /// looked up here.
     mutating func record(
       _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, chain numbered: Int? = nil,
-      in ledger: RevenueLedger
+      facts given: CatalogProductFacts? = nil, in ledger: RevenueLedger
     ) throws(ReceiptError) -> LedgerRecord {
-      let facts = lookup.facts(t.productID)
+      let facts = given ?? lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
       let chain = isSubscription ? numbered ?? ledger.chainNumber(at: position, in: &chains) : nil

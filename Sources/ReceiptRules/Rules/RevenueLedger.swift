@@ -310,8 +310,8 @@ public struct RevenueLedger: Sendable {
   func chainNumber(at position: Int, in numbering: inout ChainNumbering) -> Int {
     guard position >= firstDocument.count else {
       let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
-      // The reader shares one String per chain id: one seen before is found by its bits, its text not read.
-      if let n = numbering.numberByBits(of: id) { return n }
+      // A chain read in date order repeats the id before: that one is numbered without a lookup.
+      if numbering.lastNumber >= 0, sameBytes(numbering.lastID, id) { return numbering.lastNumber }
       let n: Int
       if let key = TransactionIDIndex.numericKey(id) {
         n = numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
@@ -319,7 +319,7 @@ public struct RevenueLedger: Sendable {
         if !isASCII(id) { numbering.allASCII = false }
         n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
       }
-      numbering.remember(id, as: n)
+      (numbering.lastID, numbering.lastNumber) = (id, n)
       return n
     }
     let e = entries[position - firstDocument.count]
@@ -338,38 +338,9 @@ public struct RevenueLedger: Sendable {
     private(set) var count = 0
     /// Whether every chain id numbered is ASCII (decimal ids are): then ids of one number have the same bytes.
     fileprivate(set) var allASCII = true
-    /// First-document chain ids' String bits and their numbers, direct-mapped (`SharedKeyNumbering` does the
-    /// same for the known history): two Strings of the same bits are the same text, and the ledger holds every
-    /// id numbered, so no storage is freed and reused while this numbering lives.
-    private var slots: [(low: UInt64, high: UInt64, number: Int)] = []
-    private let slotShift: UInt64
-
-    /// A numbering for a ledger of `count` transactions: one bits slot per two, 64 to 8,192.
-    init(expecting count: Int = 0) {
-      var bits = 6
-      while bits < 13, 1 << bits < count / 2 { bits += 1 }
-      slotShift = UInt64(64 - bits)
-      slots = Array(repeating: (0, 0, -1), count: 1 << bits)
-    }
-
-    /// The slot of a String's bits, or nil when there are no slots (or a String is not two words).
-    private func slot(of id: String) -> (Int, UInt64, UInt64)? {
-      guard !slots.isEmpty, MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return nil }
-      let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
-      return (Int(truncatingIfNeeded: ((low ^ high) &* 0x9E37_79B9_7F4A_7C15) >> slotShift), low, high)
-    }
-
-    /// The number of the String of `id`'s bits, when remembered.
-    fileprivate func numberByBits(of id: String) -> Int? {
-      guard let (i, low, high) = slot(of: id), slots[i].number >= 0, slots[i].low == low, slots[i].high == high
-      else { return nil }
-      return slots[i].number
-    }
-
-    fileprivate mutating func remember(_ id: String, as number: Int) {
-      guard let (i, low, high) = slot(of: id) else { return }
-      slots[i] = (low, high, number)
-    }
+    /// The id numbered last and its number (-1: none), apart: an optional tuple is copied to be compared.
+    fileprivate var lastID = ""
+    fileprivate var lastNumber = -1
 
     /// The number already held, or the next one.
     fileprivate mutating func number(_ held: Int?) -> Int {

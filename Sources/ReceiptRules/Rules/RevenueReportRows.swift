@@ -33,6 +33,8 @@ extension RevenueLedger {
     /// threads' reports retain no String they share (a shared object's count bounces between cores).
     var products: [String] = []
     var chains = ChainNumbering()
+    /// Plain transactions not owned by their purchaser, counted instead of given rows.
+    var counted = RevenueCounts()
   }
 
   /// Whether the first-document transaction `t` is read from its row (`ReportRow`): it states no refund, signed
@@ -50,31 +52,48 @@ extension RevenueLedger {
 
   /// The rows of `positions`, in that order, read in one pass; chains numbered when `numbersChains` (else
   /// taken from `chains`, one per position, when it has them), the ids' text order read when `readsIDOrder`.
-  func reportRows(_ positions: [Int], chains: [Int32], numbersChains: Bool, readsIDOrder: Bool) -> ReportRows {
+  /// With `range`, a plain transaction its purchaser does not own (FAMILY_SHARED, or no ownership field) gets
+  /// no row: it is only counted (`ReportRows.counted`), as `LedgerRecord.addEvents` counts it (such a record is
+  /// never valued, adds no paid service and books no event, whatever else it states).
+  func reportRows(
+    _ positions: [Int], chains: [Int32], numbersChains: Bool, readsIDOrder: Bool,
+    countingNotOwnedIn range: PurchaseDateRange? = nil
+  ) -> ReportRows {
     var out = ReportRows()
     out.rows.reserveCapacity(positions.count)
     var productNumbers = SharedKeyNumbering(expecting: 64)
     let givesChains = !numbersChains && chains.count == positions.count
-    if numbersChains { out.chains = ChainNumbering(expecting: positions.count) }
     firstDocument.withUnsafeBufferPointer { all in
       for (k, p) in positions.enumerated() {
+        let plain = p < all.count ? all.baseAddress.map { $0 + p }.flatMap { Self.isPlain($0) ? $0 : nil } : nil
+        var ownership: UInt8 = 0
+        if let t = plain {
+          switch t.pointee.ownership {
+          case .purchased: ownership = 0
+          case .familyShared: ownership = 1
+          default: ownership = 2
+          }
+          if ownership != 0, let range {
+            guard let saleInRange = range.contains(t.pointee.purchaseDate) else {
+              out.counted.undatedExcluded += 1
+              continue
+            }
+            if saleInRange, ownership == 1 { out.counted.familySharedExcluded += 1 }
+            if saleInRange, ownership == 2 { out.counted.unknownOwnershipExcluded += 1 }
+            continue
+          }
+        }
         let chain =
           numbersChains
           ? Int32(truncatingIfNeeded: chainNumber(at: p, in: &out.chains)) : givesChains ? chains[k] : -1
         var row = ReportRow(
           position: p, purchaseDate: purchaseDate(at: p), expiresDate: nil, chain: chain, product: -1, quantity: 0,
-          hasQuantity: false, ownership: 0, hasOffer: false, usesIntroductoryOffer: false, pricing: nil,
+          hasQuantity: false, ownership: ownership, hasOffer: false, usesIntroductoryOffer: false, pricing: nil,
           isUpgraded: false, idAligned: 0, idDigits: 0)
         if readsIDOrder, let order = textOrder(at: p) {
           (row.idAligned, row.idDigits) = (order.aligned, UInt8(truncatingIfNeeded: order.digits))
         }
-        if p < all.count, let base = all.baseAddress, Self.isPlain(base + p) {
-          let t = base + p
-          switch t.pointee.ownership {
-          case .purchased: row.ownership = 0
-          case .familyShared: row.ownership = 1
-          default: row.ownership = 2
-          }
+        if let t = plain {
           let number = productNumbers.number(of: t.pointee.productID)
           if number == out.products.count {
             // Its own String: the same bytes in storage of its own.
@@ -85,8 +104,9 @@ extension RevenueLedger {
             (row.quantity, row.hasQuantity) = (Int32(truncatingIfNeeded: q), true)
           }
           row.expiresDate = t.pointee.expiresDate
-          if let offer = t.pointee.offer {
-            (row.hasOffer, row.usesIntroductoryOffer, row.pricing) = (true, offer.usesIntroductoryOffer, offer.pricing)
+          // Read in place: the offer copied out retained its Strings.
+          if let uses = t.pointee.offer?.usesIntroductoryOffer {
+            (row.hasOffer, row.usesIntroductoryOffer, row.pricing) = (true, uses, t.pointee.offer?.pricing)
           }
           row.isUpgraded = t.pointee.isUpgraded
         }
