@@ -533,7 +533,7 @@ extension RevenueLedger {
     // Upgrades need every chain numbered (`upgradeMomentsByPosition`): numbered once, in one pass, for the
     // moments and the parts, each chain's part from its first transaction's id (`chainPart`: ids of one number
     // are the same bytes when every id is ASCII), and each part given its chain numbers.
-    let numbered = chainNumbers()
+    let numbered = given.map { chainNumbers(from: $0) } ?? chainNumbers()
     guard numbered.allASCII else { return nil }
     var partOfChain: [Int] = []
     partOfChain.reserveCapacity(numbered.count)
@@ -561,6 +561,11 @@ extension RevenueLedger {
     let partCount: Int
     /// `chainPart(at:of: partCount)` of each position; empty when not asked for.
     let parts: [UInt8]
+    /// With an upgrade among them and proceeds: each position's chain number among the piece's own, each of
+    /// those chains' first position, and whether every chain id is ASCII (`chainNumbers(from:)`).
+    var chains: [Int32] = []
+    var firstOfChain: [Int] = []
+    var allASCII = true
     let anyUpgraded: Bool
   }
 
@@ -576,6 +581,19 @@ extension RevenueLedger {
   /// when a chain id is not ASCII (the report is then made in one pass).
   public func chainParts(of positions: Range<Int>, count: Int, commission: CommissionPlan) -> ChainPartsPiece? {
     let anyUpgraded = positions.contains { isUpgraded(at: $0) }
+    if anyUpgraded, commission != .none {
+      // The piece's chains numbered on its own core; `chainNumbers(from:)` numbers the pieces' chains in turn.
+      var numbering = ChainNumbering()
+      var piece = ChainPartsPiece(positions: positions, partCount: count, parts: [], anyUpgraded: true)
+      piece.chains.reserveCapacity(positions.count)
+      for p in positions {
+        let n = chainNumber(at: p, in: &numbering)
+        if n == piece.firstOfChain.count { piece.firstOfChain.append(p) }
+        piece.chains.append(Int32(truncatingIfNeeded: n))
+      }
+      piece.allASCII = numbering.allASCII
+      return piece
+    }
     guard commission != .none, !anyUpgraded, count <= Int(UInt8.max) else {
       return ChainPartsPiece(positions: positions, partCount: count, parts: [], anyUpgraded: anyUpgraded)
     }
@@ -586,6 +604,30 @@ extension RevenueLedger {
       parts.append(UInt8(truncatingIfNeeded: part))
     }
     return ChainPartsPiece(positions: positions, partCount: count, parts: parts, anyUpgraded: false)
+  }
+
+  /// `chainNumbers()` from pieces in order (`chainParts`): each piece's chains numbered in turn by their first
+  /// position, which numbers them in the order they first appear, as one pass does; a piece without its own
+  /// numbers (no upgrade among it) is numbered here.
+  func chainNumbers(from pieces: [ChainPartsPiece]) -> (numbers: [Int32], count: Int, allASCII: Bool) {
+    var chains = ChainNumbering()
+    var numbers: [Int32] = []
+    numbers.reserveCapacity(distinctTransactions)
+    var allASCII = true
+    for piece in pieces {
+      guard piece.chains.count == piece.positions.count, piece.firstOfChain.count <= piece.positions.count else {
+        for p in piece.positions { numbers.append(Int32(truncatingIfNeeded: chainNumber(at: p, in: &chains))) }
+        continue
+      }
+      allASCII = allASCII && piece.allASCII
+      let global = piece.firstOfChain.map { Int32(truncatingIfNeeded: chainNumber(at: $0, in: &chains)) }
+      for local in piece.chains {
+        // Each local number is below `firstOfChain.count`, as `chainParts` made them.
+        guard Int(local) < global.count else { return chainNumbers() }
+        numbers.append(global[Int(local)])
+      }
+    }
+    return (numbers, chains.count, allASCII && chains.allASCII)
   }
 
   /// Every position's subscription chain number (`chainNumber(at:in:)`, numbered in position order), and whether
