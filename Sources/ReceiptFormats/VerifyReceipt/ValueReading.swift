@@ -22,7 +22,8 @@ struct ValueReading {
   /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
   /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
   /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
-  var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
+  /// An array, not a `SIMD64`: a vector read at a varying index is copied out whole first.
+  var keyAfter = [UInt8](repeating: 0xFF, count: 64)
   /// Guess keys as above; false scans and hashes every key (tests compare both ways).
   var guessesKeys = true
   /// Read row fields of a plain shape (digits, Apple's dates, `"false"`) without scanning them (`PlainStrings`);
@@ -377,23 +378,31 @@ struct ValueReading {
       // Key lists have fewer than 63 names, so one word records which were seen.
       var seen: UInt64 = 0
       var previous = 63
-      while try r.reader.beginKey() {
-        let keyAt = r.reader.offset
+      while true {
         let guess = Int(r.keyAfter[previous])
         let index: Int
-        if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
+        let keyAt: Int
+        if r.guessesKeys, let at = keys.readMember(guess, from: &r.reader) {
+          // The usual case: the guessed key, written without whitespace, read with its comma and colon at once.
           index = guess
+          keyAt = at
         } else {
-          let key = try r.reader.scanString()
-          guard let found = keys.index(of: key, in: r.reader) else {
-            try r.reader.endKey()
-            try r.reader.skipValue()
-            continue
+          guard try r.reader.beginKey() else { break }
+          keyAt = r.reader.offset
+          if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
+            index = guess
+          } else {
+            let key = try r.reader.scanString()
+            guard let found = keys.index(of: key, in: r.reader) else {
+              try r.reader.endKey()
+              try r.reader.skipValue()
+              continue
+            }
+            index = found
+            r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
           }
-          index = found
-          r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
+          try r.reader.endKey()
         }
-        try r.reader.endKey()
         previous = index & 63
         // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key,
         // at once when plain text as long as Apple's Pacific dates.
