@@ -63,7 +63,7 @@ public struct TransactionCollector: Sendable {
   /// How many copies were merged into a transaction already seen.
   public private(set) var duplicates = 0
   private var index = TransactionIDIndex()
-  /// `add(inOrder:)`'s numeric keys, kept for the next batch's, and what its reads found (kept, so they are made).
+  /// `add(lastFirst:)`'s numeric keys, kept for the next batch's, and what its reads found (kept, so they are made).
   private var keys: [UInt64?] = []
   private var touched: UInt64 = 0
 
@@ -98,37 +98,34 @@ public struct TransactionCollector: Sendable {
     Self.merge(transaction, into: &transactions[i], prefer: prefer)
   }
 
-  /// Adds `rows`' transactions in order, moving each out (`take`, which leaves nil), as `add` one by one. Their
-  /// ids' first slots in the index are read before any is added: random ids (many chains) probe a table of
-  /// megabytes, and independent reads wait for memory together rather than one after another.
+  /// Adds `lastFirst`'s transactions in order (the last element first added), moving each out; as `add` one by
+  /// one. Their ids' first slots in the index are read before any is added: random ids (many chains) probe a
+  /// table of megabytes, and independent reads wait for memory together rather than one after another.
   /// - Parameters:
-  ///   - rows: transactions in order (nil ones are skipped); all nil on return.
+  ///   - lastFirst: transactions in reverse order; empty on return.
   ///   - given: each one's `TransactionIDIndex.numericKey`, when the caller has them (worked out on the thread
   ///     that parsed them); otherwise (another count, say none) they are worked out here.
   ///   - prefer: whether the new copy's values win over the one already held.
   public mutating func add(
-    inOrder rows: inout [PurchaseTransaction?], keys given: [UInt64?] = [],
+    lastFirst: inout [PurchaseTransaction], keys given: [UInt64?] = [],
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
   ) {
-    if given.count == rows.count {
+    if lastFirst.count < 2 {
+      if let transaction = lastFirst.popLast() { add(transaction, prefer: prefer) }
+      return
+    }
+    if given.count == lastFirst.count {
       keys = given
     } else {
       keys.removeAll(keepingCapacity: true)
-      // Read in place: `for t in rows` would copy every transaction.
-      rows.withUnsafeBufferPointer { rows in
-        for i in rows.indices {
-          // The id read in place (`rows[i].map` would copy the transaction).
-          let id = rows[i]?.transactionID
-          keys.append(id.flatMap { TransactionIDIndex.numericKey($0) })
-        }
+      // Read in place: `for t in lastFirst` would copy every transaction.
+      lastFirst.withUnsafeBufferPointer { rows in
+        for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
       }
     }
     touched = index.touch(keys)
-    for i in rows.indices {
-      // Moved out of its place: a `for t in rows` binding would be a copy, released again with the array.
-      guard let transaction = rows[i].take() else { continue }
-      add(transaction, key: keys[i], prefer: prefer)
-    }
+    // Passed on as it is removed: a `while let` binding would be copied into `add`.
+    while !lastFirst.isEmpty { add(lastFirst.removeLast(), key: keys.removeLast(), prefer: prefer) }
   }
 
   /// The held copy merged in place (asking `prefer` about it copies neither copy).

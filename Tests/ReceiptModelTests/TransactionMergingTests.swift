@@ -113,7 +113,7 @@ import Testing
       }
       #expect(collector.transactions == expected)
       #expect(collector.duplicates == duplicates)
-      // The same copies in batches (`add(inOrder:keys:)`, as a piece's rows come) of 1 to 40: the same history.
+      // The same copies in batches (`add(lastFirst:keys:)`, as a piece's rows come) of 1 to 40: the same history.
       let copies = collector.transactions.indices.flatMap { k -> [PurchaseTransaction] in
         let id = expected[k].transactionID
         let v = k / 2
@@ -127,11 +127,11 @@ import Testing
         var batched = TransactionCollector()
         var start = 0
         while start < copies.count {
-          var inOrder = copies[start..<min(copies.count, start + size)].map { Optional($0) }
+          var lastFirst = Array(copies[start..<min(copies.count, start + size)].reversed())
           // Odd sizes with the keys given (as a piece parsed on another thread comes), even ones without.
-          let keys = size % 2 == 1 ? inOrder.map { $0.flatMap { TransactionIDIndex.numericKey($0.transactionID) } } : []
-          batched.add(inOrder: &inOrder, keys: keys) { _, _ in preferNew }
-          #expect(inOrder.allSatisfy { $0 == nil })
+          let keys = size % 2 == 1 ? lastFirst.map { TransactionIDIndex.numericKey($0.transactionID) } : []
+          batched.add(lastFirst: &lastFirst, keys: keys) { _, _ in preferNew }
+          #expect(lastFirst.isEmpty)
           start += size
         }
         #expect(batched.transactions == expected, "batches of \(size)")

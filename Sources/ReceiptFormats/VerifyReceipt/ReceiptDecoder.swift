@@ -586,7 +586,7 @@ extension ValueReading {
     // Ids are reserved for fewer (their slots are written at once): a row takes 600 bytes or more as Apple writes it.
     collector.reserve((reader.end - reader.offset) / 256, ids: (reader.end - reader.offset) / 1024)
     // A piece's row, read on any thread, appended to the piece's transactions.
-    let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction?]) throws -> Void = {
+    let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void = {
       r, warnings, rows in
       let at = r.reader.offset
       var row = TransactionRow()
@@ -605,7 +605,7 @@ extension ValueReading {
     if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
       try TransactionArraySplit.read(
         &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: element,
-        add: { collector.add(inOrder: &$0, keys: $1, prefer: latestReceiptInfoWins) }, addOne: addOne)
+        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) }, addOne: addOne)
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.

@@ -49,13 +49,13 @@ package enum TransactionArraySplit {
 
   /// Reads the array at `r`'s position in pieces of about `pieceBytes`, which `helpers` parse ahead. `element`
   /// parses one element (the reader is at its `{`) and appends its transaction to the list it is given; it runs
-  /// on every thread, for pieces. `add` receives each piece another thread parsed, its transactions in array
-  /// order with their ids' numeric keys (it takes them out); `addOne` parses an element this thread reads
-  /// itself and adds it, so that every transaction arrives in array order.
+  /// on every thread, for pieces. `add` receives each piece another thread parsed, its transactions last first
+  /// with their ids' numeric keys (it empties the array); `addOne` parses an element this thread reads itself
+  /// and adds it, so that every transaction arrives in array order.
   static func read(
     _ r: inout ValueReading, pieceBytes: Int, helpers: any PieceHelpers, warnings: inout [DataWarning],
-    element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction?]) throws -> Void,
-    add: (_ inOrder: inout [PurchaseTransaction?], _ keys: [UInt64?]) -> Void,
+    element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void,
+    add: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void,
     addOne: (inout ValueReading, inout [DataWarning]) throws -> Void
   ) throws {
     let arrayStart = r.reader.offset
@@ -81,7 +81,7 @@ package enum TransactionArraySplit {
   /// The sequential read of the array, taking each piece `board` has parsed when it stands at its start.
   private static func readInOrder(
     _ r: inout ValueReading, board: any PieceBoard, warnings: inout [DataWarning],
-    addPiece: (_ inOrder: inout [PurchaseTransaction?], _ keys: [UInt64?]) -> Void,
+    addPiece: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void,
     addOne: (inout ValueReading, inout [DataWarning]) throws -> Void
   ) throws {
     try r.reader.beginArray()
@@ -103,9 +103,9 @@ package enum TransactionArraySplit {
         piece += 1
         pieceStart = board.start(of: piece)
         if var parsed {
-          index += parsed.inOrder.count
+          index += parsed.lastFirst.count
           // Moved out in array order; `for t in` would copy each, and release it again with the piece.
-          addPiece(&parsed.inOrder, parsed.keys)
+          addPiece(&parsed.lastFirst, parsed.keys)
           adopted = true
           if parsed.closesArray {
             r.reader.closeArray(resumingAt: parsed.end)
@@ -196,8 +196,8 @@ package struct PieceClaim: Sendable {
 
 /// A piece some thread parsed without an error or a warning.
 package struct ParsedPiece: @unchecked Sendable {
-  /// The piece's transactions in order, each taken out (`take`, a move) as it is added.
-  var inOrder: [PurchaseTransaction?]
+  /// The piece's transactions, last first, so that taking them in order is `popLast`, a move.
+  var lastFirst: [PurchaseTransaction]
   /// Each one's id as `TransactionIDIndex.numericKey` reads it, worked out on the thread that parsed the piece
   /// rather than on the one that adds it.
   var keys: [UInt64?]
@@ -218,7 +218,7 @@ struct PieceInterners {
 /// only its own thread's slot of `kept`.
 struct PieceWorker: @unchecked Sendable {
   let template: ValueReading
-  let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction?]) throws -> Void
+  let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void
   let pieceBytes: Int
   /// Slot `thread` belongs to the thread whose claims name it; a thread beyond the slots starts afresh.
   let kept: UnsafeMutableBufferPointer<PieceInterners>
@@ -240,7 +240,7 @@ struct PieceWorker: @unchecked Sendable {
   }
 
   private func parse(_ claim: PieceClaim, with r: inout ValueReading, abandoned: () -> Bool) -> ParsedPiece? {
-    var rows: [PurchaseTransaction?] = []
+    var rows: [PurchaseTransaction] = []
     rows.reserveCapacity(pieceBytes / 512)
     var warnings: [DataWarning] = []
     do {
@@ -254,16 +254,14 @@ struct PieceWorker: @unchecked Sendable {
         let closesArray = try !r.reader.nextElement()
         if !closesArray { r.reader.skipWhitespace() }
         if closesArray || claim.stop.map({ r.reader.offset >= $0 }) == true {
+          // Reversed in place by moves (a buffer's `swapAt` moves; `Array.reverse` would copy each element).
+          rows.withUnsafeMutableBufferPointer { $0.reverse() }
           var keys: [UInt64?] = []
           keys.reserveCapacity(rows.count)
           rows.withUnsafeBufferPointer { rows in
-            for i in rows.indices {
-              // The id read in place (`rows[i].map` would copy the transaction).
-              let id = rows[i]?.transactionID
-              keys.append(id.flatMap { TransactionIDIndex.numericKey($0) })
-            }
+            for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
           }
-          return ParsedPiece(inOrder: rows, keys: keys, end: r.reader.offset, closesArray: closesArray)
+          return ParsedPiece(lastFirst: rows, keys: keys, end: r.reader.offset, closesArray: closesArray)
         }
       }
     } catch {
