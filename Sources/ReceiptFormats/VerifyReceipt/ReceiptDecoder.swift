@@ -214,10 +214,11 @@ private struct TransactionRow {
   /// nil when the row has no `in_app_ownership_type` (PURCHASED is then assumed).
   var ownership: Ownership?
   var quantity: Int?
-  var purchaseMs: Timestamp?, purchaseFormatted: Timestamp?
-  var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: Timestamp?
-  var expiresMs: Timestamp?, expiresFormatted: Timestamp?
-  var cancellationMs: Timestamp?, cancellationFormatted: Timestamp?
+  /// The formatted dates' times are worked out only where their `_ms` twin is absent (the `_ms` one wins).
+  var purchaseMs: Timestamp?, purchaseFormatted: FormattedDate?
+  var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: FormattedDate?
+  var expiresMs: Timestamp?, expiresFormatted: FormattedDate?
+  var cancellationMs: Timestamp?, cancellationFormatted: FormattedDate?
   var cancellationReason: String?
   var isTrialPeriod: Bool?
   var isInIntroOfferPeriod: Bool?
@@ -236,14 +237,14 @@ private struct TransactionRow {
     case .productID: productID = try r.text(repeating: true) ?? ""
     case .ownership: ownership = try r.ownership()
     case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
-    case .purchaseDate: purchaseFormatted = try r.formattedDate()
+    case .purchaseDate: purchaseFormatted = try r.formattedDateFields()
     case .purchaseDateMs: purchaseMs = try r.milliseconds()
-    case .originalPurchaseDate: originalPurchaseFormatted = try r.formattedDate()
+    case .originalPurchaseDate: originalPurchaseFormatted = try r.formattedDateFields()
     case .originalPurchaseDateMs: originalPurchaseMs = try r.milliseconds()
     case .expiresDate, .expiresDateFormatted:
-      if let t = try r.formattedDate() { expiresFormatted = t }
+      if let t = try r.formattedDateFields() { expiresFormatted = t }
     case .expiresDateMs: expiresMs = try r.milliseconds()
-    case .cancellationDate: cancellationFormatted = try r.formattedDate()
+    case .cancellationDate: cancellationFormatted = try r.formattedDateFields()
     case .cancellationDateMs: cancellationMs = try r.milliseconds()
     case .cancellationReason: cancellationReason = try r.code()
     case .isTrialPeriod: isTrialPeriod = try r.flag()
@@ -295,10 +296,10 @@ private struct TransactionRow {
     return PurchaseTransaction(
       transactionID: transactionID, originalTransactionID: originalTransactionID.take(), productID: productID,
       ownership: ownership.take() ?? .purchased, ownershipAssumed: ownershipAssumed, quantity: quantity,
-      purchaseDate: purchaseMs ?? purchaseFormatted,
-      originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted,
-      expiresDate: expiresMs ?? expiresFormatted,
-      revocation: (cancellationMs ?? cancellationFormatted).map {
+      purchaseDate: purchaseMs ?? purchaseFormatted?.timestamp,
+      originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted?.timestamp,
+      expiresDate: expiresMs ?? expiresFormatted?.timestamp,
+      revocation: (cancellationMs ?? cancellationFormatted?.timestamp).map {
         Revocation(date: $0, reason: cancellationReason.take().map(RevocationReason.init(code:)))
       },
       offer: offer(), isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup.take(),
@@ -558,7 +559,7 @@ extension ValueReading {
     case .originalPurchaseDate:
       let t = try formattedDate()
       if info.originalPurchaseDate == nil { info.originalPurchaseDate = t }
-      row.originalPurchaseFormatted = t
+      row.originalPurchaseFormatted = t.map(FormattedDate.time)
     case .originalPurchaseDateMs:
       let t = try milliseconds()
       if let t { info.originalPurchaseDate = t }

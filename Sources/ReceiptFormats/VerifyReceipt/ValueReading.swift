@@ -7,6 +7,20 @@ enum PathComponent {
   case index(Int)
 }
 
+/// A formatted date as read: Apple's spelling checked, its time worked out only when asked for, or any other
+/// spelling's time.
+enum FormattedDate {
+  case apple(Timestamp.AppleUTCFields)
+  case time(Timestamp)
+
+  var timestamp: Timestamp {
+    switch self {
+    case .apple(let fields): fields.timestamp
+    case .time(let t): t
+    }
+  }
+}
+
 /// Reads the loosely typed scalars of Apple's JSON with the current path at hand for messages.
 ///
 /// Apple sends most numbers and booleans as strings, and some producers send them as JSON
@@ -249,6 +263,14 @@ struct ValueReading {
         throw r.fieldError("\(Excerpt.quoted(s)) is not a date (expected \"YYYY-MM-DD HH:MM:SS Etc/GMT\")", at: at)
       },
       number: { r, at in try r.millisecondsNumber(at: at) })
+  }
+
+  /// `formattedDate()` with Apple's own spelling checked and its fields read but its time left to be worked out
+  /// (`FormattedDate.timestamp`), for a row's dates whose `_ms` twin usually wins: the same values, and the same
+  /// errors at the same places, as `formattedDate()`.
+  mutating func formattedDateFields() throws -> FormattedDate? {
+    if plainStrings, let fields = reader.appleDateFields() { return .apple(fields) }
+    return try formattedDate().map(FormattedDate.time)
   }
 
   /// A boolean: JSON true/false, "true"/"false", "1"/"0", or the numbers 1/0.
