@@ -306,7 +306,14 @@ struct ValueReading {
 
   /// A whole number within `range`, as a JSON integer or a digit string.
   mutating func integer(in range: ClosedRange<Int64>, what: String) throws -> Int64? {
-    try scalar(
+    // A row's `quantity`, "1": digits alone, read where they stand (the scan below gives the same value).
+    if plainStrings, let token = reader.plainDigitString(limit: 18),
+      let value = reader.withBytes(token, Self.shortInteger), range.contains(value)
+    {
+      reader.step(past: token)
+      return value
+    }
+    return try scalar(
       expected: what,
       string: { r, token, at in
         if !token.hasEscapes, let value = r.reader.withBytes(token, Self.shortInteger), range.contains(value) {
