@@ -35,8 +35,8 @@ struct ValueReading {
   var member: StaticString?
   /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
   /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
-  /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
-  /// An array, not a `SIMD64`: a vector read at a varying index is copied out whole first.
+  /// (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed. 0xFF: no guess. An array, not a
+  /// `SIMD64`: a vector read at a varying index is copied out whole first.
   var keyAfter = [UInt8](repeating: 0xFF, count: 64)
   /// Guess keys as above; false scans and hashes every key (tests compare both ways).
   var guessesKeys = true
