@@ -7,7 +7,7 @@ import ReceiptModel
 /// An open-addressing table by a hash of every byte, which keeps each value once made: a direct-mapped cache
 /// (what it was) evicted a value at every collision, and product ids that differ only in their middle
 /// (`com.example.p126.monthly`) all fell in one slot, so a receipt of 400 products made a String per row. It
-/// starts with no table (a small document makes few Strings), makes one of 64 slots at its first String, and
+/// starts with no table (a small document makes few Strings), makes one of 16 slots at its first String, and
 /// doubles it whenever more than half is used, up to `largestSize`; past that, values not held are made each
 /// time and not kept.
 struct StringInterner {
@@ -20,7 +20,8 @@ struct StringInterner {
     var string = ""
   }
 
-  static let firstSize = 64
+  /// Small: a batch line of three transactions makes its tables anew, and each slot is made and destroyed.
+  static let firstSize = 16
   /// 8,192 slots hold 4,096 values: the chain ids of a receipt of 2,000 chains, twice over.
   static let largestSize = 8_192
 
@@ -62,7 +63,7 @@ struct StringInterner {
     return made
   }
 
-  /// Twice the slots (the first 64), every value moved to its place in them.
+  /// Twice the slots (the first `firstSize`), every value moved to its place in them.
   private mutating func grow() {
     let old = slots
     slots = [Slot](repeating: Slot(), count: max(Self.firstSize, old.count &* 2))
