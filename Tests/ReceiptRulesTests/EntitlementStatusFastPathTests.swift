@@ -147,3 +147,34 @@ struct EntitlementStatusFastPathTests {
     #expect(scanned.first?.contains("pass") == true)
   }
 }
+
+extension EntitlementStatusFastPathTests {
+  @Test func positionsMergedInOrderAreTheSortedConcatenation() throws {
+    var merged = 0
+    for (name, history, catalog) in try RuleFastPathTests.histories() {
+      for time in RuleFastPathTests.moments {
+        let known = knownHistory(of: history, at: time)
+        let purchases = known.purchases
+        // Every entitlement's products, and every run of products in the order of their first transaction.
+        var groups = entitlementDefinitions(for: known, catalog: catalog).map { definition in
+          purchases.productsInOrder.filter { p in
+            purchases.positions(ofProduct: p).first.map {
+              definition.productIDs.contains(known.transactions[stated: $0].productID)
+            } ?? false
+          }
+        }
+        groups += (1...4).map { Array(purchases.productsInOrder.prefix($0)) }
+        groups.append(purchases.productsInOrder.reversed())
+        for products in groups {
+          let lists = products.map(purchases.positions(ofProduct:))
+          #expect(mergedInOrder(lists) == lists.flatMap { $0 }.sorted(), "\(name) at \(time.iso8601): \(products)")
+          merged += lists.count > 1 ? 1 : 0
+        }
+      }
+    }
+    #expect(merged > 100, "lists of several products are merged")
+    #expect(mergedInOrder([]) == [])
+    #expect(mergedInOrder([[], [3, 9], [], [1, 2, 10], [4]]) == [1, 2, 3, 4, 9, 10])
+    #expect(mergedInOrder([[5, 5], [5]]) == [5, 5, 5])
+  }
+}

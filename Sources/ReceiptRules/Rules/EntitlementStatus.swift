@@ -522,11 +522,8 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
   // compares the scans).
   return entitlementDefinitions(for: known, catalog: catalog).map { definition in
-    var indices: [Int] = []
-    for product in Set(definition.productIDs) {
-      if let number = productNumber[product] { indices += known.purchases.positions(ofProduct: number) }
-    }
-    if definition.productIDs.count > 1 { indices.sort() }
+    let indices = mergedInOrder(
+      Set(definition.productIDs).compactMap { productNumber[$0].map(known.purchases.positions(ofProduct:)) })
     return entitlementStatus(
       definition, considering: indices, history: known, catalog: catalog, facts: facts,
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
@@ -538,6 +535,31 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
         return next.map { all[$0.index] }
       })
   }
+}
+
+/// Lists of positions each in ascending order (each product's, `DatedPurchases.positions(ofProduct:)`) merged into
+/// one in ascending order: what concatenating and sorting them gives, without the sort (a merge sort of the
+/// concatenation per entitlement of several products).
+func mergedInOrder(_ lists: [ArraySlice<Int>]) -> [Int] {
+  guard var merged = lists.first.map(Array.init) else { return [] }
+  for list in lists.dropFirst() {
+    var both: [Int] = []
+    both.reserveCapacity(merged.count + list.count)
+    var (i, j) = (merged.startIndex, list.startIndex)
+    while i < merged.endIndex, j < list.endIndex {
+      if list[j] < merged[i] {
+        both.append(list[j])
+        j += 1
+      } else {
+        both.append(merged[i])
+        i += 1
+      }
+    }
+    both += merged[i...]
+    both += list[j...]
+    merged = both
+  }
+  return merged
 }
 
 /// Warnings for FAMILY_SHARED transactions known at `time` whose catalog type cannot be shared: the catalog's
