@@ -136,6 +136,9 @@ struct ChunkReader {
 
   /// Index of the next newline at or after `from`, reading more input as needed; nil at end of input.
   private mutating func newline(from: Int) throws(ReceiptToolError) -> Int? {
+    if let mapping, filled - from > Self.longLineSearchFloor {
+      return newline(in: from..<filled, of: mapping)
+    }
     var i = from
     while true {
       let found = withView { b -> Int? in
@@ -149,6 +152,23 @@ struct ChunkReader {
       guard try fill() else { return nil }
       i -= consumed - start  // fill() may have moved the unconsumed bytes to the front
     }
+  }
+
+  /// Past this many bytes of a mapped file, a line that does not end in its first `NewlineSearch.bufferSize`
+  /// is looked for in parts on every core (`NewlineSearch`), not in the mapping on this thread.
+  static let longLineSearchFloor = 8 << 20
+
+  /// The first newline in `range` of the mapped file: in its first buffer's worth in place (where an NDJSON
+  /// line ends), then in the rest read in parts, and in the mapping for any part the system would not read.
+  private func newline(in range: Range<Int>, of mapping: MappedFile) -> Int? {
+    func inPlace(_ r: Range<Int>) -> Int? {
+      let b = mapping.buffer(r)
+      guard let base = b.baseAddress, let p = memchr(base, 0x0A, b.count) else { return nil }
+      return r.lowerBound + base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    }
+    let head = range.lowerBound..<min(range.upperBound, range.lowerBound + NewlineSearch.bufferSize)
+    if let found = inPlace(head) { return found }
+    return NewlineSearch.first(in: head.upperBound..<range.upperBound, of: fd, fallback: inPlace)
   }
 
   /// The first byte after `start` that is not JSON whitespace, reading more input as needed.
@@ -177,8 +197,8 @@ struct ChunkReader {
   /// from its first byte, so a huge file of something else is not scanned for a newline.
   mutating func looksLikeNDJSON() throws(ReceiptToolError) -> Bool {
     let answer = try firstLineDecidesNDJSON()
-    // A large one-line document was scanned to its end for a line break: its pages go back now, not after the
-    // decoder has built its transactions on top of them (it reads them again from the file as it goes).
+    // Pages a large one-line document had scanned in place for a line break (its first MiB, or all of a file
+    // under `longLineSearchFloor`) go back now, not after the decoder has built its transactions on top of them.
     if !answer, let mapping, mapping.count >= 1 << 20 { mapping.release(below: filled) }
     return answer
   }
