@@ -28,6 +28,7 @@ struct EntitlementStatusFastPathTests {
       #expect(considered == oneByOne, "\(note): \(definition.id)")
       #expect(considered.map(\.index) == indices, "\(note): \(definition.id)")
       #expect(picks == ConsideredPicks(scanning: considered), "\(note): \(definition.id)")
+      if indices.count > ConsideredTransaction.gatheredAtOnce { counts["several blocks", default: 0] += 1 }
       for (name, pick) in [
         ("grant", picks.longestGrant), ("loss", picks.newestLoss), ("subscription", picks.latestSubscription),
         ("undecided", picks.firstUndecided), ("event", picks.newestEvent),
@@ -37,9 +38,19 @@ struct EntitlementStatusFastPathTests {
     }
   }
 
+  /// The benchmark's shapes, and two products over many transactions: entitlements of several blocks of
+  /// `ConsideredTransaction.gatheredAtOnce`.
+  static func histories() throws -> [(name: String, history: PurchaseHistory, catalog: Catalog)] {
+    let long = ReceiptShape(
+      name: "two products", transactions: 1_100, chains: 30, products: 2, shuffled: true, randomIDs: true,
+      familySharedPercent: 25, upgradedPercent: 10, refundedPercent: 5, seed: 3)
+    return try RuleFastPathTests.histories()
+      + (0..<2).map { ("two products \($0)", long.history(index: $0), RuleFastPathTests.catalog(of: long)) }
+  }
+
   @Test func consideringInOnePassGivesEachTransactionsOwnDecisionAndTheScansPicks() throws {
     var counts: [String: Int] = [:]
-    for (name, history, catalog) in try RuleFastPathTests.histories() {
+    for (name, history, catalog) in try Self.histories() {
       for catalog in [catalog, Catalog(), RuleFastPathTests.nonRenewingCatalog(catalog)] {
         for time in RuleFastPathTests.moments {
           // Replaced periods marked beside the data (`KnownTransactions.isMarkedUpgraded`), and in it.
@@ -52,7 +63,7 @@ struct EntitlementStatusFastPathTests {
         }
       }
     }
-    for step in ["grant", "loss", "subscription", "undecided", "event", "marked beside"] {
+    for step in ["grant", "loss", "subscription", "undecided", "event", "marked beside", "several blocks"] {
       #expect(counts[step, default: 0] > 20, "the shapes make \(step) picks")
     }
   }

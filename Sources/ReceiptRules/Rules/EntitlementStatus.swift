@@ -101,42 +101,54 @@ public struct ConsideredTransaction: Hashable, Sendable {
   static func considering(
     _ indices: [Int], in known: KnownTransactions, facts: ProductCatalogFacts, at time: Timestamp
   ) -> (considered: [ConsideredTransaction], picks: ConsideredPicks) {
-    // First every transaction's fields, in a loop that only reads: the transactions lie far apart (a cache miss or
-    // more each), and the loop that also decided and appended (a retain, a locked instruction, per transaction)
-    // overlapped few of those misses; this one overlaps many.
-    let gathered = gatheredFacts(indices, in: known)
+    // First a block of transactions' fields, in a loop that only reads, then their decisions: the transactions lie
+    // far apart (a cache miss or more each), and the loop that also decided and appended (a retain, a locked
+    // instruction, per transaction) overlapped few of those misses; this one overlaps many. A block at a time, so
+    // that the fields read stay in the cache until decided.
+    var gathered: [GrantFacts] = []
+    gathered.reserveCapacity(min(indices.count, gatheredAtOnce))
     var considered: [ConsideredTransaction] = []
     considered.reserveCapacity(indices.count)
     var picks = ConsideredPicks()
     let (data, patched, numbers, types, durations) = (
       known.data, known.patched, facts.numbers, facts.types, facts.durations
     )
-    for k in indices.indices {
-      let index = indices[k]
-      let p = known.position(of: index)
-      let fields = gathered[k]
-      let product = Int(numbers[index])
-      let type = types[product]
-      let grant = accessGrant(of: fields, catalogType: type, duration: { durations[product] }, at: time)
-      picks.add(k, grant: grant, facts: fields)
-      considered.append(
-        ConsideredTransaction(
-          p < 0 ? patched : data, position: p < 0 ? ~p : p, index: index,
-          markedUpgraded: known.isMarkedUpgraded(at: index), grant: grant,
-          productType: resolveProductType(of: fields, catalogType: type)))
+    for start in stride(from: 0, to: indices.count, by: gatheredAtOnce) {
+      let block = start..<min(start + gatheredAtOnce, indices.count)
+      gatherFacts(indices[block], in: known, into: &gathered)
+      for k in block {
+        let index = indices[k]
+        let p = known.position(of: index)
+        let fields = gathered[k - start]
+        let product = Int(numbers[index])
+        let type = types[product]
+        let grant = accessGrant(of: fields, catalogType: type, duration: { durations[product] }, at: time)
+        picks.add(k, grant: grant, facts: fields)
+        considered.append(
+          ConsideredTransaction(
+            p < 0 ? patched : data, position: p < 0 ? ~p : p, index: index,
+            markedUpgraded: known.isMarkedUpgraded(at: index), grant: grant,
+            productType: resolveProductType(of: fields, catalogType: type)))
+      }
     }
     return (considered, picks)
   }
 
-  /// The facts of the known transactions at `indices`, as known (`GrantFacts(_:_:at:)` of each).
-  static func gatheredFacts(_ indices: [Int], in known: KnownTransactions) -> [GrantFacts] {
+  /// How many transactions' fields `considering` reads before deciding them: enough to overlap the misses, few
+  /// enough (18 KiB) to stay in the cache.
+  static let gatheredAtOnce = 256
+
+  /// The facts of the known transactions at `indices`, as known (`GrantFacts(_:_:at:)` of each), in `facts`
+  /// (emptied first, its storage kept).
+  static func gatherFacts(_ indices: ArraySlice<Int>, in known: KnownTransactions, into facts: inout [GrantFacts]) {
+    facts.removeAll(keepingCapacity: true)
     known.data.withUnsafeBufferPointer { data in
       known.patched.withUnsafeBufferPointer { patched in
-        indices.map { index in
+        for index in indices {
           let p = known.position(of: index)
           var fields = p < 0 ? GrantFacts(patched, at: ~p) : GrantFacts(data, at: p)
           if known.isMarkedUpgraded(at: index) { fields.isUpgraded = true }
-          return fields
+          facts.append(fields)
         }
       }
     }
