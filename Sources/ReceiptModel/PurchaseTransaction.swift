@@ -204,6 +204,9 @@ public struct TransactionSources: OptionSet, Hashable, Sendable {
 /// first one, once per transaction made (Swift 6.3).
 // swift-format-ignore: UseShorthandTypeNames
 public struct PurchaseTransaction: Hashable, Sendable {
+  // Stored in this order so that what the rules read of every transaction lies in its first two cache lines
+  // (ids, product, ownership, purchase and expiry dates, the flags, the group; the revocation's presence just
+  // after): at scale the transactions outgrow the cache and are read in date order, a miss per line touched.
   /// `transaction_id` / `transactionId`: this purchase's own id (each renewal gets a new one).
   public var transactionID: String
   /// `original_transaction_id` / `originalTransactionId`: the first purchase in this chain.
@@ -212,29 +215,29 @@ public struct PurchaseTransaction: Hashable, Sendable {
   public var productID: String
   /// Who owns it: bought by this customer or shared through Family Sharing.
   public var ownership: Ownership
+  /// `purchase_date_ms` / `purchaseDate`: when the App Store charged for this transaction.
+  public var purchaseDate: Optional<Timestamp>
+  /// `expires_date_ms` / `expiresDate`: when the period ends; subscriptions only.
+  public var expiresDate: Optional<Timestamp>
   /// True when the data had no ownership field and PURCHASED was assumed (verifyReceipt rows older
   /// than Family Sharing, and the `in_app` array, omit it).
   public var ownershipAssumed: Bool
-  /// nil when absent; Apple always sends it, usually 1.
-  public var quantity: Optional<Int>
-  /// `purchase_date_ms` / `purchaseDate`: when the App Store charged for this transaction.
-  public var purchaseDate: Optional<Timestamp>
-  /// `original_purchase_date_ms` / `originalPurchaseDate`: when the original transaction was bought.
-  public var originalPurchaseDate: Optional<Timestamp>
-  /// `expires_date_ms` / `expiresDate`: when the period ends; subscriptions only.
-  public var expiresDate: Optional<Timestamp>
-  /// Set when the App Store refunded the transaction or revoked it from Family Sharing.
-  public var revocation: Optional<Revocation>
-  /// The offer the transaction was bought with, if any.
-  public var offer: Optional<OfferUse>
   /// `is_upgraded` / `isUpgraded`: the customer upgraded away from this subscription.
   public var isUpgraded: Bool
-  /// `subscription_group_identifier`: the subscription group the product belongs to.
-  public var subscriptionGroup: Optional<String>
-  /// `web_order_line_item_id`: the id of this subscription purchase event across devices.
-  public var webOrderLineItemID: Optional<String>
   /// The product type, when the data states it (signed transactions' `type`).
   public var productType: Optional<ProductType>
+  /// `subscription_group_identifier`: the subscription group the product belongs to.
+  public var subscriptionGroup: Optional<String>
+  /// Set when the App Store refunded the transaction or revoked it from Family Sharing.
+  public var revocation: Optional<Revocation>
+  /// nil when absent; Apple always sends it, usually 1.
+  public var quantity: Optional<Int>
+  /// `original_purchase_date_ms` / `originalPurchaseDate`: when the original transaction was bought.
+  public var originalPurchaseDate: Optional<Timestamp>
+  /// The offer the transaction was bought with, if any.
+  public var offer: Optional<OfferUse>
+  /// `web_order_line_item_id`: the id of this subscription purchase event across devices.
+  public var webOrderLineItemID: Optional<String>
   /// The price the customer paid, when the data states it.
   public var price: Optional<StatedPrice>
   /// When this copy was signed (signed data's `signedDate`): of two copies, the later one wins.

@@ -168,6 +168,38 @@ public struct Timestamp: Comparable, Hashable, Sendable {
   /// places; nil for any other text, which `parseAnyFormatted` reads (it gives the same for this spelling:
   /// `TimestampTests.appleDatesReadAtFixedPlacesAsTheGeneralReaderReadsThem`).
   package static func parseAppleUTC(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    appleUTCFields(b)?.timestamp
+  }
+
+  /// A date in Apple's spelling checked and its fields read (`appleUTCFields`), the time not yet worked out:
+  /// a row's formatted date is most often not used, its `_ms` twin winning.
+  package struct AppleUTCFields: Sendable, Equatable {
+    /// Year, month, day, hour, minute and second, from the high bits down: 16 bits for the year, 8 for each other.
+    let packed: UInt64
+
+    /// The time the fields name (`parseAppleUTC`'s answer). Every field was checked, so it lies in 1970...9999.
+    package var timestamp: Timestamp {
+      let year = packed >> 40
+      let month = (packed >> 32) & 0xFF
+      let day = (packed >> 24) & 0xFF
+      let hour = (packed >> 16) & 0xFF
+      let minute = (packed >> 8) & 0xFF
+      let second = packed & 0xFF
+      // `days(year:month:day:)` in unsigned arithmetic: the year is at least 1969 once March starts it.
+      let y = month <= 2 ? year &- 1 : year
+      let era = y / 400
+      let yoe = y &- era &* 400
+      let doy = (153 &* (month > 2 ? month &- 3 : month &+ 9) &+ 2) / 5 &+ day &- 1
+      let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+      let days = era &* 146_097 &+ doe &- 719_468
+      let ms = ((days &* 24 &+ hour) &* 60 &+ minute) &* 60_000 &+ second &* 1000
+      return Timestamp(unchecked: Int64(truncatingIfNeeded: ms))
+    }
+  }
+
+  /// `parseAppleUTC`'s check and fields, without working out the time (`AppleUTCFields.timestamp` does).
+  @inline(__always)
+  package static func appleUTCFields(_ b: UnsafeBufferPointer<UInt8>) -> AppleUTCFields? {
     guard b.count == 27, let p = b.baseAddress else { return nil }
     // Three little-endian words hold the digits and separators (byte i of a word is bits 8i...8i+7):
     // "YYYY-MM-", "DD HH:MM", ":SS Etc/"; the last eight bytes are " Etc/GMT".
@@ -180,29 +212,25 @@ public struct Timestamp: Comparable, Hashable, Sendable {
       w0 & ~digits0 == separators0, w1 & ~digits1 == separators1, w2 & 0xFF == 0x3A,
       let d0 = digitValues(w0, digits0), let d1 = digitValues(w1, digits1), let d2 = digitValues(w2, digits2)
     else { return nil }
-    func at(_ word: UInt64, _ byte: UInt64) -> UInt64 { (word >> (byte &* 8)) & 0xFF }
-    // At most two or four digits each: no overflow.
-    let year = at(d0, 0) &* 1000 &+ at(d0, 1) &* 100 &+ at(d0, 2) &* 10 &+ at(d0, 3)
-    let month = at(d0, 5) &* 10 &+ at(d0, 6)
-    let day = at(d1, 0) &* 10 &+ at(d1, 1)
-    let hour = at(d1, 3) &* 10 &+ at(d1, 4)
-    let minute = at(d1, 6) &* 10 &+ at(d1, 7)
-    let second = at(d2, 1) &* 10 &+ at(d2, 2)
+    // Each pair of digits at bytes k, k + 1 made one value at byte k: ten times each byte plus the byte above
+    // (at most 99: nothing carries into the next byte).
+    let p0 = d0 &* 10 &+ (d0 >> 8)
+    let p1 = d1 &* 10 &+ (d1 >> 8)
+    let p2 = d2 &* 10 &+ (d2 >> 8)
+    let year = (p0 & 0xFF) &* 100 &+ ((p0 >> 16) & 0xFF)
+    let month = (p0 >> 40) & 0xFF
+    let day = p1 & 0xFF
+    let hour = (p1 >> 24) & 0xFF
+    let minute = (p1 >> 48) & 0xFF
+    let second = (p2 >> 8) & 0xFF
     guard year >= 1970, month >= 1, month <= 12, day >= 1, hour <= 23, minute <= 59, second <= 59 else { return nil }
     // Days in a common year's month less 28, four bits each from January's at bit 4.
     if day > 28 &+ (0x3_2323_3232_3030 >> (month &* 4)) & 0xF {
       let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
       guard month == 2, day == 29, leap else { return nil }
     }
-    // `days(year:month:day:)` in unsigned arithmetic: the year is at least 1969 once March starts it.
-    let y = month <= 2 ? year &- 1 : year
-    let era = y / 400
-    let yoe = y &- era &* 400
-    let doy = (153 &* (month > 2 ? month &- 3 : month &+ 9) &+ 2) / 5 &+ day &- 1
-    let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
-    let days = era &* 146_097 &+ doe &- 719_468
-    let ms = ((days &* 24 &+ hour) &* 60 &+ minute) &* 60_000 &+ second &* 1000
-    return Timestamp(milliseconds: Int64(truncatingIfNeeded: ms))
+    return AppleUTCFields(
+      packed: year << 40 | month << 32 | day << 24 | hour << 16 | minute << 8 | second)
   }
 
   // Digit bytes of the three words, and what the others hold.

@@ -40,6 +40,46 @@ import Testing
     }
   }
 
+  /// The interner hands out a String equal to the bytes it is given, whatever they share with the values held:
+  /// ids that differ only in their middle (the same length, first and last eight bytes), in one byte anywhere,
+  /// in length alone (a zero byte, a prefix), short ones and empty; values past the table's largest size are
+  /// still right (made, not kept). Every distinct value up to that size is kept once: a repeat makes nothing.
+  @Test func internedStringsAreTheirBytesWhateverTheyShare() {
+    var interner = StringInterner()
+    var rng = SplitMix64(seed: 29)
+    var values: [String] = (0..<400).map { "com.example.p\($0).monthly" } + ["", "a", "ab", "\u{0}", "\u{0}\u{0}"]
+    let id = "3299698801272077"
+    for place in 0..<id.utf8.count {
+      var bytes = Array(id.utf8)
+      bytes[place] = bytes[place] == 0x39 ? 0x30 : bytes[place] + 1
+      values.append(String(decoding: bytes, as: UTF8.self))
+    }
+    values += (0..<24).map { String(id.prefix($0)) } + ["é", "e\u{301}", "\u{301}e", "日本語のid"]
+    let distinct = Set(values.map { Array($0.utf8) }).count
+    for round in 0..<3 {
+      for v in values.shuffled(using: &rng) {
+        var bytes = Array(v.utf8)
+        let s = bytes.withUnsafeMutableBufferPointer { interner.string(UnsafeBufferPointer($0)) }
+        #expect(Array(s.utf8) == Array(v.utf8), "\(v) in round \(round)")
+      }
+      #expect(interner.heldCount == distinct, "round \(round)")
+    }
+    // Past the largest table: every value still its bytes, the table no larger.
+    for k in 0..<(StringInterner.largestSize * 2) {
+      let v = "\(1_000_000_000_000_000 + k * 7919)"
+      var bytes = Array(v.utf8)
+      let s = bytes.withUnsafeMutableBufferPointer { interner.string(UnsafeBufferPointer($0)) }
+      #expect(s == v)
+    }
+    #expect(interner.size == StringInterner.largestSize)
+    #expect(interner.heldCount == StringInterner.largestSize / 2)
+    for v in values {
+      var bytes = Array(v.utf8)
+      let s = bytes.withUnsafeMutableBufferPointer { interner.string(UnsafeBufferPointer($0)) }
+      #expect(Array(s.utf8) == Array(v.utf8), "\(v) once full")
+    }
+  }
+
   @Test func formattedDatesParseTheSameFromBytesAndStrings() {
     for text in [
       "2020-07-23 19:32:51 Etc/GMT", "2020-07-23T19:32:51.25Z", "2020-07-23T19:32:51+01:30", "2020-07-23", "2020-02-30",

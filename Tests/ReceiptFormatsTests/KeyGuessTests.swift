@@ -189,4 +189,76 @@ import Testing
       }
     }
   }
+
+  /// The guess with its comma and colon (`KeyMatcher.readMember`, the usual case): after `{` or after a value, at a
+  /// member whose key is the guessed name written with no whitespace, it steps past the `:` (the value then reads
+  /// as after `beginKey`, the key and `endKey`) and gives where the key's quote is; at anything else (whitespace
+  /// anywhere, another name, one byte off, longer, shorter, escaped, no colon, the object's end, cut off) and for
+  /// a name out of range or holding a quote it answers nil and moves nothing, so the general path reads it.
+  @Test func readMemberStepsOverExactlyTheGuessedMember() throws {
+    let names = ["transaction_id", "product_id", "expires_date_ms", "a", "purchase_date_pst", "quantity", "q\"uote"]
+    let matcher = KeyMatcher(names)
+    /// Whether `guess` is read at the second member of `{"x":1<between>7}`, or at the first of `{<between>7}`, and
+    /// then where the key was said to start and the member's value (nil on a miss).
+    func attempt(_ between: String, _ guess: Int, first: Bool) throws -> (at: Int?, value: JSONValue?) {
+      let text = first ? "{\(between)7}" : "{\"x\":1\(between)7}"
+      return try JSONReader.withReader(Array(text.utf8)) { reader in
+        try reader.beginObject()
+        if !first {
+          guard try reader.beginKey() else { return (nil, nil) }
+          _ = try reader.scanString()
+          try reader.endKey()
+          _ = try reader.readValue()
+        }
+        let before = reader.offset
+        guard let at = matcher.readMember(guess, from: &reader) else {
+          #expect(reader.offset == before, "a miss moves nothing: \(between) as \(guess)")
+          return (nil, nil)
+        }
+        return (at, try reader.readValue())
+      }
+    }
+    for first in [true, false] {
+      let comma = first ? "" : ","
+      let quoteAt = first ? 1 : 7
+      for (i, name) in names.enumerated() {
+        let written = String(
+          decoding: try JSONSerialization.data(withJSONObject: name, options: [.fragmentsAllowed]), as: UTF8.self)
+        let guessable = !name.contains("\"")
+        let exact = try attempt(comma + written + ":", i, first: first)
+        #expect((exact.at != nil) == guessable, "\(name)")
+        if guessable {
+          #expect(exact.at == quoteAt, "\(name)")
+          #expect(exact.value == .number("7"), "\(name)")
+        }
+        for j in [-1, names.count, 63, 255] + names.indices.filter({ $0 != i }) {
+          #expect(try attempt(comma + written + ":", j, first: first).at == nil, "\(name) as \(j)")
+        }
+        guard guessable else { continue }
+        let bytes = Array(name.utf8)
+        var changed = bytes
+        changed[changed.count - 1] ^= 0x01
+        let escaped = "\\u00" + String(bytes[0], radix: 16) + String(decoding: bytes.dropFirst(), as: UTF8.self)
+        let misses =
+          [String(decoding: changed, as: UTF8.self), name + "x", String(name.dropLast()), escaped].map {
+            comma + "\"\($0)\":"
+          } + [
+            comma + " " + written + ":", comma + written + " :", comma + written + "\n:", comma + written,
+            comma + written + ";", " " + comma + written + ":", comma + "\t" + written + ":",
+          ]
+        for miss in misses {
+          #expect(try attempt(miss, i, first: first).at == nil, "\(miss) as \(name)")
+        }
+        // Cut off inside the member: nothing to step over.
+        let cut = Array(("{" + written + ":").utf8.dropLast())
+        #expect(
+          try JSONReader.withReader(cut) { reader in
+            try reader.beginObject()
+            return matcher.readMember(i, from: &reader)
+          } == nil, "\(name) cut off")
+        // A comma where a first member stands, or none before a later one, is refused too.
+        #expect(try attempt((first ? "," : "") + written + ":", i, first: first).at == nil, "\(name) comma")
+      }
+    }
+  }
 }

@@ -102,6 +102,13 @@ import Testing
       #""false "x"#, #""falsey""#,
     ]
     let ownerships = [#""PURCHASED""#, #""FAMILY_SHARED""#, #""PURCHASEDX""#, #""PURCHASE\u0044""#, #""""#, "null"]
+    // `quantity` read where it stands when it is 1 to 18 digits within 1...1,000,000: at and past each end, leading
+    // zeros, signs, escaped, spaced, a number, too long for the plain read, empty.
+    let quantities = [
+      #""1""#, #""2""#, #""0""#, #""1000000""#, #""1000001""#, #""01""#, #""-1""#, #""+1""#, #""\u0031""#,
+      #"" 1""#, #""1 ""#, "1", "0", #""""#, "null", #""1"x"#, "\"" + String(repeating: "9", count: 18) + "\"",
+      "\"" + String(repeating: "0", count: 18) + "1\"", #""1e3""#, #""1.0""#,
+    ]
     var cases: [(String, String)] = []
     for key in dateKeys { cases += dates.map { (key, $0) } }
     for key in ["purchase_date_ms", "original_purchase_date_ms", "expires_date_ms"] {
@@ -112,6 +119,7 @@ import Testing
     }
     for key in ["is_trial_period", "is_in_intro_offer_period"] { cases += flags.map { (key, $0) } }
     cases += ownerships.map { ("in_app_ownership_type", $0) }
+    cases += quantities.map { ("quantity", $0) }
     // Apple's Pacific dates, skipped at once when plain text of their length: as written, one byte longer and
     // shorter, escaped, with a control character, DEL, non-ASCII text, a quote or a backslash at either end, cut off.
     let pacific = "2024-01-01 00:00:00 America/Los_Angeles"

@@ -10,7 +10,7 @@ import Testing
     var texts = ["", "0", "00000000", "0000000000000", "1595532771000", "9999999999999999", "99999999999999999"]
     texts += (1...17).map { String(repeating: "7", count: $0) }
     texts += (1...16).map { "1" + String(repeating: "0", count: $0 - 1) }
-    for length in [1, 7, 8, 9, 13, 16] {
+    for length in [1, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] {
       for place in 0..<length {
         for odd in ["/", ":", " ", "-", "a"] {
           var digits = Array(String(repeating: "4", count: length))

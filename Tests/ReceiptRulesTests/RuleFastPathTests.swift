@@ -398,6 +398,7 @@ struct RuleFastPathTests {
           let indices = Array(known.transactions.indices)
           // The facts' loop against a considered transaction each, its product looked up by its text.
           let fast = ConsideredTransaction.considering(indices, in: known.transactions, facts: facts, at: time)
+            .considered
           let slow = indices.map { ConsideredTransaction(known, index: $0, catalog: catalog, at: time) }
           #expect(fast == slow, "\(name) at \(time.iso8601)")
           #expect(fast.map(\.index) == indices)

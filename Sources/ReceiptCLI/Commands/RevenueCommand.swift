@@ -310,7 +310,15 @@ struct RevenueCommand: ParsableCommand {
     of ledger: RevenueLedger, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
     commission: CommissionPlan, halvesFrom minimum: Int = 20_000
   ) throws(ReceiptError) -> RevenueReport {
-    if ledger.distinctTransactions >= minimum, let parts = ledger.reportParts(2, commission: commission) {
+    // Whether a transaction is upgraded, and each one's part, found on both cores first: one pass over the
+    // ledger that was the one-thread part before the halves.
+    if ledger.distinctTransactions >= minimum,
+      case let pieces = Cores.map(ledger.chainPartRanges(2)) { range in
+        ledger.chainParts(of: range, count: 2, commission: commission)
+      },
+      !pieces.contains(where: { $0 == nil }),
+      let parts = ledger.reportParts(2, commission: commission, pieces: pieces.compactMap { $0 })
+    {
       let reports = Cores.map(parts) { part in
         try? ledger.report(of: part, catalog: catalog, grouping: grouping, range: range, commission: commission)
       }.compactMap { $0 }

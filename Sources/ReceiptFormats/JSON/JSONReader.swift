@@ -243,6 +243,23 @@ public struct JSONReader {
     return true
   }
 
+  /// Where a member may begin (after `{` or a value): when the next bytes are, with no whitespace, `"` + the
+  /// `nameCount` bytes of a name + `":`, after a value with a `,` before them (`member` holds `,"name":`; the name
+  /// holds no quote, backslash, control or non-ASCII byte), steps past the `:` and returns where the key's quote
+  /// is: what `beginKey`, `skipKey(ifItIs:count:)` and `endKey` do. Else nil, nothing moved.
+  @inline(__always)
+  mutating func skipMember(ifItIs member: UnsafePointer<UInt8>, nameCount: Int) -> Int? {
+    let skip = afterOpen ? 1 : 0
+    let count = nameCount &+ 4 &- skip
+    guard end &- pos >= count, let base = buf.baseAddress, bytesEqual(base + pos, member + skip, count: count) else {
+      return nil
+    }
+    let quote = pos &+ 1 &- skip
+    pos &+= count
+    afterOpen = false
+    return quote
+  }
+
   /// True when another element follows (the caller must read or skip it); false after `]`.
   public mutating func nextElement() throws -> Bool {
     skipWhitespace()

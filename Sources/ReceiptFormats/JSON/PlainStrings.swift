@@ -32,6 +32,17 @@ extension JSONReader {
     return t
   }
 
+  /// `appleDateString`'s check, the date's fields read but its time not worked out (`Timestamp.AppleUTCFields`).
+  @inline(__always)
+  mutating func appleDateFields() -> Timestamp.AppleUTCFields? {
+    skipWhitespace()
+    guard pos < end, buf[pos] == 0x22, end &- pos > 28, buf[pos &+ 28] == 0x22,
+      let fields = Timestamp.appleUTCFields(UnsafeBufferPointer(rebasing: buf[(pos &+ 1)..<(pos &+ 28)]))
+    else { return nil }
+    pos &+= 29
+    return fields
+  }
+
   /// Whether the value at the reader is the string `literal` (its quotes included in `quoted`, plain printable
   /// ASCII without a quote or backslash between them); if so the reader is moved past it.
   @inline(__always)

@@ -207,16 +207,18 @@ private let pendingKeys = Keys(PendingKey.allCases.map(\.name))
 
 /// One transaction row as read, before the `_ms` / formatted fallbacks are resolved.
 private struct TransactionRow {
-  var transactionID: String?
+  /// "" until read, as `productID`: `identifier()` and `text` give nil, not "", for a value of "".
+  var transactionID = ""
   var originalTransactionID: String?
-  var productID: String?
+  var productID = ""
   /// nil when the row has no `in_app_ownership_type` (PURCHASED is then assumed).
   var ownership: Ownership?
   var quantity: Int?
-  var purchaseMs: Timestamp?, purchaseFormatted: Timestamp?
-  var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: Timestamp?
-  var expiresMs: Timestamp?, expiresFormatted: Timestamp?
-  var cancellationMs: Timestamp?, cancellationFormatted: Timestamp?
+  /// The formatted dates' times are worked out only where their `_ms` twin is absent (the `_ms` one wins).
+  var purchaseMs: Timestamp?, purchaseFormatted: FormattedDate?
+  var originalPurchaseMs: Timestamp?, originalPurchaseFormatted: FormattedDate?
+  var expiresMs: Timestamp?, expiresFormatted: FormattedDate?
+  var cancellationMs: Timestamp?, cancellationFormatted: FormattedDate?
   var cancellationReason: String?
   var isTrialPeriod: Bool?
   var isInIntroOfferPeriod: Bool?
@@ -226,23 +228,23 @@ private struct TransactionRow {
   var promotionalOfferID: String?
   var offerCodeRefName: String?
 
-  var isEmpty: Bool { transactionID == nil && productID == nil }
+  var isEmpty: Bool { transactionID.isEmpty && productID.isEmpty }
 
   mutating func read(_ key: TxKey, from r: inout ValueReading) throws {
     switch key {
-    case .transactionID: transactionID = try r.identifier()
+    case .transactionID: transactionID = try r.identifier() ?? ""
     case .originalTransactionID: originalTransactionID = try r.identifier(sharing: .byChainID)
-    case .productID: productID = try r.text(repeating: true)
+    case .productID: productID = try r.text(repeating: true) ?? ""
     case .ownership: ownership = try r.ownership()
     case .quantity: quantity = try r.integer(in: 1...1_000_000, what: "a quantity").map { Int($0) }
-    case .purchaseDate: purchaseFormatted = try r.formattedDate()
+    case .purchaseDate: purchaseFormatted = try r.formattedDateFields()
     case .purchaseDateMs: purchaseMs = try r.milliseconds()
-    case .originalPurchaseDate: originalPurchaseFormatted = try r.formattedDate()
+    case .originalPurchaseDate: originalPurchaseFormatted = try r.formattedDateFields()
     case .originalPurchaseDateMs: originalPurchaseMs = try r.milliseconds()
     case .expiresDate, .expiresDateFormatted:
-      if let t = try r.formattedDate() { expiresFormatted = t }
+      if let t = try r.formattedDateFields() { expiresFormatted = t }
     case .expiresDateMs: expiresMs = try r.milliseconds()
-    case .cancellationDate: cancellationFormatted = try r.formattedDate()
+    case .cancellationDate: cancellationFormatted = try r.formattedDateFields()
     case .cancellationDateMs: cancellationMs = try r.milliseconds()
     case .cancellationReason: cancellationReason = try r.code()
     case .isTrialPeriod: isTrialPeriod = try r.flag()
@@ -255,13 +257,12 @@ private struct TransactionRow {
     }
   }
 
-  /// The finished transaction; a row without `transaction_id` or `product_id` is an error at `at`. The row's
-  /// strings are moved into it (`take`), not copied and released again.
-  mutating func transaction(
-    source: TransactionSources, reading r: ValueReading, at offset: Int, warnings: inout [DataWarning]
-  ) throws -> PurchaseTransaction {
-    guard let transactionID = transactionID.take() else { throw r.fieldError("missing transaction_id", at: offset) }
-    guard let productID = productID.take() else { throw r.fieldError("missing product_id", at: offset) }
+  /// What the finished transaction needs, checked as the row ends: a row without `transaction_id` or `product_id`
+  /// is an error at `offset`; an ownership type Apple does not document and offer fields that contradict each
+  /// other are warned about. `transaction` then builds it.
+  func check(reading r: ValueReading, at offset: Int, warnings: inout [DataWarning]) throws {
+    guard !transactionID.isEmpty else { throw r.fieldError("missing transaction_id", at: offset) }
+    guard !productID.isEmpty else { throw r.fieldError("missing product_id", at: offset) }
     if case .unrecognized(let raw)? = ownership {
       warnings.append(
         DataWarning(
@@ -270,26 +271,6 @@ private struct TransactionRow {
             "\(Excerpt.quoted(raw)) is not an ownership type Apple documents; kept as received and not counted as the purchaser's"
         ))
     }
-    let offer = offer(reading: r, warnings: &warnings)
-    let ownershipAssumed = ownership == nil
-    return PurchaseTransaction(
-      transactionID: transactionID, originalTransactionID: originalTransactionID.take(), productID: productID,
-      ownership: ownership.take() ?? .purchased, ownershipAssumed: ownershipAssumed, quantity: quantity,
-      purchaseDate: purchaseMs ?? purchaseFormatted,
-      originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted,
-      expiresDate: expiresMs ?? expiresFormatted,
-      revocation: (cancellationMs ?? cancellationFormatted).map {
-        Revocation(date: $0, reason: cancellationReason.take().map(RevocationReason.init(code:)))
-      },
-      offer: offer, isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup.take(),
-      webOrderLineItemID: webOrderLineItemID.take(), sources: source, vocabulary: .verifyReceipt)
-  }
-
-  /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's
-  /// receipt rule reads them, whatever offer id comes with it.
-  func offer(reading r: ValueReading, warnings: inout [DataWarning]) -> OfferUse? {
-    let pricing: OfferUse.Pricing? =
-      isTrialPeriod == true ? .freeTrial : isInIntroOfferPeriod == true ? .introductoryPrice : nil
     if isTrialPeriod == true, isInIntroOfferPeriod == true {
       warnings.append(
         DataWarning(
@@ -302,6 +283,35 @@ private struct TransactionRow {
           path: r.pathString + ".offer_code_ref_name",
           message: "both promotional_offer_id and offer_code_ref_name are set; read as the promotional offer"))
     }
+  }
+
+  /// The finished transaction, once `check` has passed. It needs nothing of the reader; the row's strings are
+  /// moved into it (`take`, `swap`), not copied and released again.
+  mutating func transaction(source: TransactionSources) -> PurchaseTransaction {
+    var transactionID = ""
+    var productID = ""
+    swap(&transactionID, &self.transactionID)
+    swap(&productID, &self.productID)
+    let ownershipAssumed = ownership == nil
+    return PurchaseTransaction(
+      transactionID: transactionID, originalTransactionID: originalTransactionID.take(), productID: productID,
+      ownership: ownership.take() ?? .purchased, ownershipAssumed: ownershipAssumed, quantity: quantity,
+      purchaseDate: purchaseMs ?? purchaseFormatted?.timestamp,
+      originalPurchaseDate: originalPurchaseMs ?? originalPurchaseFormatted?.timestamp,
+      expiresDate: expiresMs ?? expiresFormatted?.timestamp,
+      revocation: (cancellationMs ?? cancellationFormatted?.timestamp).map {
+        Revocation(date: $0, reason: cancellationReason.take().map(RevocationReason.init(code:)))
+      },
+      offer: offer(), isUpgraded: isUpgraded ?? false, subscriptionGroup: subscriptionGroup.take(),
+      webOrderLineItemID: webOrderLineItemID.take(), sources: source, vocabulary: .verifyReceipt)
+  }
+
+  /// The offer the row was bought with. Either intro flag marks introductory-offer use, as Apple's
+  /// receipt rule reads them, whatever offer id comes with it (`check` warns when both are set, and when both
+  /// offer fields are).
+  func offer() -> OfferUse? {
+    let pricing: OfferUse.Pricing? =
+      isTrialPeriod == true ? .freeTrial : isInIntroOfferPeriod == true ? .introductoryPrice : nil
     let kind: OfferUse.Kind
     if promotionalOfferID != nil {
       kind = .promotional
@@ -449,9 +459,8 @@ extension ValueReading {
       }
     }
     if !row.isEmpty {
-      collector.add(
-        try row.transaction(source: .legacyReceipt, reading: self, at: objAt, warnings: &warnings),
-        prefer: latestReceiptInfoWins)
+      try row.check(reading: self, at: objAt, warnings: &warnings)
+      collector.add(row.transaction(source: .legacyReceipt), prefer: latestReceiptInfoWins)
     }
     return info
   }
@@ -550,7 +559,7 @@ extension ValueReading {
     case .originalPurchaseDate:
       let t = try formattedDate()
       if info.originalPurchaseDate == nil { info.originalPurchaseDate = t }
-      row.originalPurchaseFormatted = t
+      row.originalPurchaseFormatted = t.map(FormattedDate.time)
     case .originalPurchaseDateMs:
       let t = try milliseconds()
       if let t { info.originalPurchaseDate = t }
@@ -577,26 +586,38 @@ extension ValueReading {
     // copying a large array as it grows, and untouched capacity costs address space only.
     // Ids are reserved for fewer (their slots are written at once): a row takes 600 bytes or more as Apple writes it.
     collector.reserve((reader.end - reader.offset) / 256, ids: (reader.end - reader.offset) / 1024)
-    let transaction: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction = { r, warnings in
+    // A piece's row, read on any thread, appended to the piece's transactions.
+    let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void = {
+      r, warnings, rows in
       let at = r.reader.offset
       var row = TransactionRow()
-      try r.forEachMember(txKeys.matcher, names: txKeys.names) { rr, i in
-        guard let key = TxKey(rawValue: i) else { return }
-        try row.read(key, from: &rr)
-      }
-      return try row.transaction(source: source, reading: r, at: at, warnings: &warnings)
+      try r.readRow(into: &row)
+      try row.check(reading: r, at: at, warnings: &warnings)
+      rows.append(row.transaction(source: source))
+    }
+    // A row this thread reads alone, added as it is read.
+    func addOne(_ r: inout ValueReading, _ warnings: inout [DataWarning]) throws {
+      let at = r.reader.offset
+      var row = TransactionRow()
+      try r.readRow(into: &row)
+      try row.check(reading: r, at: at, warnings: &warnings)
+      collector.add(row.transaction(source: source), prefer: latestReceiptInfoWins)
     }
     if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
       try TransactionArraySplit.read(
-        &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: transaction
-      ) {
-        collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins)
-      }
+        &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: element,
+        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) }, addOne: addOne)
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
-    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
-      collector.add(try transaction(&r, &warnings), prefer: latestReceiptInfoWins)
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in try addOne(&r, &warnings) }
+  }
+
+  /// Reads the transaction row at the reader (at its `{`) into `row`.
+  fileprivate mutating func readRow(into row: inout TransactionRow) throws {
+    try forEachMember(txKeys.matcher, names: txKeys.names) { r, i in
+      guard let key = TxKey(rawValue: i) else { return }
+      try row.read(key, from: &r)
     }
   }
 

@@ -4,48 +4,134 @@ import ReceiptModel
 /// original transaction ids, subscription groups), so a large receipt allocates and
 /// validates each distinct value once instead of once per row.
 ///
-/// A direct-mapped cache: a miss replaces the slot, so unique values only cost the lookup. It starts with no
-/// table (a small document makes few Strings) and grows, emptied, from 64 to 1,024 slots once misses
-/// outnumber its slots twice over (more distinct values than it holds: a receipt of 400 products).
+/// An open-addressing table by a hash of every byte, which keeps each value once made: a direct-mapped cache
+/// (what it was) evicted a value at every collision, and product ids that differ only in their middle
+/// (`com.example.p126.monthly`) all fell in one slot, so a receipt of 400 products made a String per row. It
+/// starts with no table (a small document makes few Strings), makes one of 16 slots at its first String, and
+/// doubles it whenever more than half is used, up to `largestSize`; past that, values not held are made each
+/// time and not kept.
 struct StringInterner {
-  private var slots: [String?] = []
-  private var misses = 0
+  /// A held value: its byte count (-1: an empty slot), its first and last eight bytes (zero-padded when fewer),
+  /// which are all of it up to 16 bytes, and its String.
+  private struct Slot {
+    var count = -1
+    var head: UInt64 = 0
+    var tail: UInt64 = 0
+    var string = ""
+  }
 
-  /// The String for `bytes`, which must be valid UTF-8 without escapes.
+  /// Small: a batch line of three transactions makes its tables anew, and each slot is made and destroyed.
+  static let firstSize = 16
+  /// 8,192 slots hold 4,096 values: the chain ids of a receipt of 2,000 chains, twice over.
+  static let largestSize = 8_192
+
+  private var slots: [Slot] = []
+  private var held = 0
+
+  /// How many distinct values are held (for tests).
+  var heldCount: Int { held }
+  /// How many slots the table has (for tests).
+  var size: Int { slots.count }
+
+  /// The String for `bytes`, which must be valid UTF-8 without escapes: the one held when its bytes are
+  /// `bytes`, byte for byte, else a new one (kept while there is room).
   mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    // A hash of every byte, its slot from the high bits of a multiplication: `KeyMatcher.hash` reads only the
-    // first and last eight bytes and its low bits miss the last ones, so `com.example.p0.monthly` and
-    // `…p1.monthly`, or ids a few apart, shared a slot and kept replacing each other (60,000 Strings for five
-    // products in 100,000 rows).
-    let hash = Int(truncatingIfNeeded: (KeyNumbering.hash(bytes) &* 0x9E37_79B9_7F4A_7C15) >> 32)
-    if !slots.isEmpty, var cached = slots[hash & (slots.count &- 1)], cached.utf8.count == bytes.count {
-      let same = cached.withUTF8 { c in
-        guard let a = c.baseAddress, let b = bytes.baseAddress else { return c.count == bytes.count }
-        return memcmp(a, b, bytes.count) == 0
+    let n = bytes.count
+    let (head, tail) = Self.ends(bytes)
+    let hash = Self.hash(bytes, head: head, tail: tail)
+    var slot = 0
+    if !slots.isEmpty {
+      let mask = slots.count &- 1
+      slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot].count >= 0 {
+        if slots[slot].count == n, slots[slot].head == head, slots[slot].tail == tail,
+          n <= 16 || Self.same(slots[slot].string, bytes)
+        {
+          return slots[slot].string
+        }
+        slot = (slot &+ 1) & mask
       }
-      if same { return cached }
     }
     let made = String(decoding: bytes, as: UTF8.self)
-    if let grown = InternerGrowth.size(slots.count, misses: &misses) {
-      slots = [String?](repeating: nil, count: grown)
+    if slots.isEmpty || (held &+ 1) &* 2 > slots.count {
+      guard slots.count < Self.largestSize else { return made }
+      grow()
+      slot = emptySlot(for: hash)
     }
-    slots[hash & (slots.count &- 1)] = made
+    slots[slot] = Slot(count: n, head: head, tail: tail, string: made)
+    held &+= 1
     return made
   }
-}
 
-/// When an interner's table is made or grows.
-enum InternerGrowth {
-  static let firstSize = 64
-  static let largestSize = 4_096
+  /// Twice the slots (the first `firstSize`), every value moved to its place in them.
+  private mutating func grow() {
+    let old = slots
+    slots = [Slot](repeating: Slot(), count: max(Self.firstSize, old.count &* 2))
+    for entry in old where entry.count >= 0 {
+      let hash = entry.string.utf8.withContiguousStorageIfAvailable {
+        Self.hash($0, head: entry.head, tail: entry.tail)
+      }
+      slots[emptySlot(for: hash ?? 0)] = entry
+    }
+  }
 
-  /// The new table size after one more miss with `size` slots (0: none yet), or nil to keep the table.
-  static func size(_ size: Int, misses: inout Int) -> Int? {
-    guard size > 0 else { return firstSize }
-    guard size < largestSize else { return nil }
-    misses &+= 1
-    guard misses > 2 &* size else { return nil }
-    misses = 0
-    return min(size &* 16, largestSize)
+  /// The first empty slot from `hash`'s own (the table has one: it is at most half full).
+  private func emptySlot(for hash: UInt64) -> Int {
+    let mask = slots.count &- 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].count >= 0 { slot = (slot &+ 1) & mask }
+    return slot
+  }
+
+  /// The first and last eight bytes as little-endian words (overlapping under 16 bytes); under eight, the bytes
+  /// in the first and nothing in the last.
+  @inline(__always)
+  private static func ends(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    let n = bytes.count
+    guard let base = bytes.baseAddress else { return (0, 0) }
+    let raw = UnsafeRawPointer(base)
+    guard n >= 8 else {
+      var word: UInt64 = 0
+      var i = 0
+      while i < n {
+        word |= UInt64(base[i]) << UInt64(i &* 8)
+        i &+= 1
+      }
+      return (word, 0)
+    }
+    return (
+      UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+    )
+  }
+
+  /// Whether `string`'s UTF-8 is exactly `bytes`.
+  private static func same(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { held in
+      guard held.count == bytes.count else { return false }
+      guard let a = held.baseAddress, let b = bytes.baseAddress else { return true }
+      return bytesEqual(a, b, count: bytes.count)
+    } ?? string.utf8.elementsEqual(bytes)
+  }
+
+  /// A hash of every byte: the count and the two end words, and each word between them (ids differ anywhere,
+  /// product ids often only in their middle).
+  @inline(__always)
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64, tail: UInt64) -> UInt64 {
+    func mix(_ h: UInt64, _ word: UInt64) -> UInt64 { (h ^ word) &* 0xBF58_476D_1CE4_E5B9 }
+    var h = mix(UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15, head)
+    h = mix(h, tail)
+    if bytes.count > 16, let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      var i = 8
+      while i < bytes.count &- 8 {
+        h = mix(h, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+        i &+= 8
+      }
+    }
+    // MurmurHash3's finaliser: a difference in any bit reaches the low bits a slot is taken from.
+    h = (h ^ (h >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+    h = (h ^ (h >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+    return h ^ (h >> 33)
   }
 }

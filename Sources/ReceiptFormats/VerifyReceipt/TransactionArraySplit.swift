@@ -48,13 +48,15 @@ package enum TransactionArraySplit {
   }
 
   /// Reads the array at `r`'s position in pieces of about `pieceBytes`, which `helpers` parse ahead. `element`
-  /// parses one element (the reader is at its `{`) into a transaction, and runs on every thread; `add` receives
-  /// every transaction in array order, the rows of a piece another thread parsed all at once, last first, with
-  /// their ids' numeric keys (it empties the array; a row this thread parsed comes alone, without keys).
+  /// parses one element (the reader is at its `{`) and appends its transaction to the list it is given; it runs
+  /// on every thread, for pieces. `add` receives each piece another thread parsed, its transactions last first
+  /// with their ids' numeric keys (it empties the array); `addOne` parses an element this thread reads itself
+  /// and adds it, so that every transaction arrives in array order.
   static func read(
     _ r: inout ValueReading, pieceBytes: Int, helpers: any PieceHelpers, warnings: inout [DataWarning],
-    element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
-    add: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void
+    element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void,
+    add: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void,
+    addOne: (inout ValueReading, inout [DataWarning]) throws -> Void
   ) throws {
     let arrayStart = r.reader.offset
     try withoutActuallyEscaping(element) { element in
@@ -71,7 +73,7 @@ package enum TransactionArraySplit {
       try helpers.withBoard(
         input: input, arrayStart: arrayStart, pieceBytes: pieceBytes, parse: worker.parse
       ) { board in
-        try readInOrder(&r, board: board, warnings: &warnings, element: element, addPiece: add)
+        try readInOrder(&r, board: board, warnings: &warnings, addPiece: add, addOne: addOne)
       }
     }
   }
@@ -79,12 +81,9 @@ package enum TransactionArraySplit {
   /// The sequential read of the array, taking each piece `board` has parsed when it stands at its start.
   private static func readInOrder(
     _ r: inout ValueReading, board: any PieceBoard, warnings: inout [DataWarning],
-    element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction,
-    addPiece: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void
+    addPiece: (_ lastFirst: inout [PurchaseTransaction], _ keys: [UInt64?]) -> Void,
+    addOne: (inout ValueReading, inout [DataWarning]) throws -> Void
   ) throws {
-    // A row this thread parses goes to `addPiece` alone, in an array reused for every row.
-    var one: [PurchaseTransaction] = []
-    one.reserveCapacity(1)
     try r.reader.beginArray()
     var index = 0
     var adopted = false
@@ -120,8 +119,7 @@ package enum TransactionArraySplit {
       try r.withIndex(index) { inner in
         let (kind, at) = try inner.peek()
         guard kind == .object else { throw inner.wrongType(kind, expected: "an object", at: at) }
-        one.append(try element(&inner, &warnings))
-        addPiece(&one, [])
+        try addOne(&inner, &warnings)
       }
       index += 1
       more = try r.reader.nextElement()
@@ -220,7 +218,7 @@ struct PieceInterners {
 /// only its own thread's slot of `kept`.
 struct PieceWorker: @unchecked Sendable {
   let template: ValueReading
-  let element: (inout ValueReading, inout [DataWarning]) throws -> PurchaseTransaction
+  let element: (inout ValueReading, inout [DataWarning], inout [PurchaseTransaction]) throws -> Void
   let pieceBytes: Int
   /// Slot `thread` belongs to the thread whose claims name it; a thread beyond the slots starts afresh.
   let kept: UnsafeMutableBufferPointer<PieceInterners>
@@ -250,7 +248,7 @@ struct PieceWorker: @unchecked Sendable {
         if rows.count & 15 == 15, abandoned() { return nil }
         let (kind, _) = try r.peek()
         guard kind == .object else { return nil }
-        rows.append(try element(&r, &warnings))
+        try element(&r, &warnings, &rows)
         // A warning names its element's index, which only the sequential read knows.
         guard warnings.isEmpty else { return nil }
         let closesArray = try !r.reader.nextElement()

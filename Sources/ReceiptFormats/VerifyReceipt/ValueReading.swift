@@ -7,6 +7,20 @@ enum PathComponent {
   case index(Int)
 }
 
+/// A formatted date as read: Apple's spelling checked, its time worked out only when asked for, or any other
+/// spelling's time.
+enum FormattedDate {
+  case apple(Timestamp.AppleUTCFields)
+  case time(Timestamp)
+
+  var timestamp: Timestamp {
+    switch self {
+    case .apple(let fields): fields.timestamp
+    case .time(let t): t
+    }
+  }
+}
+
 /// Reads the loosely typed scalars of Apple's JSON with the current path at hand for messages.
 ///
 /// Apple sends most numbers and booleans as strings, and some producers send them as JSON
@@ -21,8 +35,9 @@ struct ValueReading {
   var member: StaticString?
   /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
   /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
-  /// (`KeyMatcher.readKey`) instead of scanned and hashed. 0xFF: no guess.
-  var keyAfter = SIMD64<UInt8>(repeating: 0xFF)
+  /// (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed. 0xFF: no guess. An array, not a
+  /// `SIMD64`: a vector read at a varying index is copied out whole first.
+  var keyAfter = [UInt8](repeating: 0xFF, count: 64)
   /// Guess keys as above; false scans and hashes every key (tests compare both ways).
   var guessesKeys = true
   /// Read row fields of a plain shape (digits, Apple's dates, `"false"`) without scanning them (`PlainStrings`);
@@ -250,6 +265,14 @@ struct ValueReading {
       number: { r, at in try r.millisecondsNumber(at: at) })
   }
 
+  /// `formattedDate()` with Apple's own spelling checked and its fields read but its time left to be worked out
+  /// (`FormattedDate.timestamp`), for a row's dates whose `_ms` twin usually wins: the same values, and the same
+  /// errors at the same places, as `formattedDate()`.
+  mutating func formattedDateFields() throws -> FormattedDate? {
+    if plainStrings, let fields = reader.appleDateFields() { return .apple(fields) }
+    return try formattedDate().map(FormattedDate.time)
+  }
+
   /// A boolean: JSON true/false, "true"/"false", "1"/"0", or the numbers 1/0.
   mutating func flag() throws -> Bool? {
     if plainStrings {
@@ -283,7 +306,14 @@ struct ValueReading {
 
   /// A whole number within `range`, as a JSON integer or a digit string.
   mutating func integer(in range: ClosedRange<Int64>, what: String) throws -> Int64? {
-    try scalar(
+    // A row's `quantity`, "1": digits alone, read where they stand (the scan below gives the same value).
+    if plainStrings, let token = reader.plainDigitString(limit: 18),
+      let value = reader.withBytes(token, Self.shortInteger), range.contains(value)
+    {
+      reader.step(past: token)
+      return value
+    }
+    return try scalar(
       expected: what,
       string: { r, token, at in
         if !token.hasEscapes, let value = r.reader.withBytes(token, Self.shortInteger), range.contains(value) {
@@ -377,23 +407,31 @@ struct ValueReading {
       // Key lists have fewer than 63 names, so one word records which were seen.
       var seen: UInt64 = 0
       var previous = 63
-      while try r.reader.beginKey() {
-        let keyAt = r.reader.offset
+      while true {
         let guess = Int(r.keyAfter[previous])
         let index: Int
-        if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
+        let keyAt: Int
+        if r.guessesKeys, let at = keys.readMember(guess, from: &r.reader) {
+          // The usual case: the guessed key, written without whitespace, read with its comma and colon at once.
           index = guess
+          keyAt = at
         } else {
-          let key = try r.reader.scanString()
-          guard let found = keys.index(of: key, in: r.reader) else {
-            try r.reader.endKey()
-            try r.reader.skipValue()
-            continue
+          guard try r.reader.beginKey() else { break }
+          keyAt = r.reader.offset
+          if r.guessesKeys, keys.readKey(guess, from: &r.reader) {
+            index = guess
+          } else {
+            let key = try r.reader.scanString()
+            guard let found = keys.index(of: key, in: r.reader) else {
+              try r.reader.endKey()
+              try r.reader.skipValue()
+              continue
+            }
+            index = found
+            r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
           }
-          index = found
-          r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
+          try r.reader.endKey()
         }
-        try r.reader.endKey()
         previous = index & 63
         // Names after `names` are known only to be guessed (Apple's `*_pst` dates): skipped as any unknown key,
         // at once when plain text as long as Apple's Pacific dates.

@@ -96,34 +96,62 @@ public struct ConsideredTransaction: Hashable, Sendable {
 
   /// The known transactions at `indices`, considered: what `init(_:_:index:catalog:at:)` gives for each, each
   /// product's catalog entry read from `facts` (looked up once per product) and each transaction's fields as plain
-  /// values (`GrantFacts`: nothing retained). In one loop over buffers: `known` handed to a call per transaction
+  /// values (`GrantFacts`: nothing retained). In loops over buffers: `known` handed to a call per transaction
   /// was copied (its six arrays retained and released).
   static func considering(
     _ indices: [Int], in known: KnownTransactions, facts: ProductCatalogFacts, at time: Timestamp
-  ) -> [ConsideredTransaction] {
+  ) -> (considered: [ConsideredTransaction], picks: ConsideredPicks) {
+    // First a block of transactions' fields, in a loop that only reads, then their decisions: the transactions lie
+    // far apart (a cache miss or more each), and the loop that also decided and appended (a retain, a locked
+    // instruction, per transaction) overlapped few of those misses; this one overlaps many. A block at a time, so
+    // that the fields read stay in the cache until decided.
+    var gathered: [GrantFacts] = []
+    gathered.reserveCapacity(min(indices.count, gatheredAtOnce))
     var considered: [ConsideredTransaction] = []
     considered.reserveCapacity(indices.count)
+    var picks = ConsideredPicks()
     let (data, patched, numbers, types, durations) = (
       known.data, known.patched, facts.numbers, facts.types, facts.durations
     )
-    data.withUnsafeBufferPointer { dataBuffer in
-      patched.withUnsafeBufferPointer { patchedBuffer in
+    for start in stride(from: 0, to: indices.count, by: gatheredAtOnce) {
+      let block = start..<min(start + gatheredAtOnce, indices.count)
+      gatherFacts(indices[block], in: known, into: &gathered)
+      for k in block {
+        let index = indices[k]
+        let p = known.position(of: index)
+        let fields = gathered[k - start]
+        let product = Int(numbers[index])
+        let type = types[product]
+        let grant = accessGrant(of: fields, catalogType: type, duration: { durations[product] }, at: time)
+        picks.add(k, grant: grant, facts: fields)
+        considered.append(
+          ConsideredTransaction(
+            p < 0 ? patched : data, position: p < 0 ? ~p : p, index: index,
+            markedUpgraded: known.isMarkedUpgraded(at: index), grant: grant,
+            productType: resolveProductType(of: fields, catalogType: type)))
+      }
+    }
+    return (considered, picks)
+  }
+
+  /// How many transactions' fields `considering` reads before deciding them: enough to overlap the misses, few
+  /// enough (18 KiB) to stay in the cache.
+  static let gatheredAtOnce = 256
+
+  /// The facts of the known transactions at `indices`, as known (`GrantFacts(_:_:at:)` of each), in `facts`
+  /// (emptied first, its storage kept).
+  static func gatherFacts(_ indices: ArraySlice<Int>, in known: KnownTransactions, into facts: inout [GrantFacts]) {
+    facts.removeAll(keepingCapacity: true)
+    known.data.withUnsafeBufferPointer { data in
+      known.patched.withUnsafeBufferPointer { patched in
         for index in indices {
           let p = known.position(of: index)
-          let markedUpgraded = known.isMarkedUpgraded(at: index)
-          var fields = p < 0 ? GrantFacts(patchedBuffer, at: ~p) : GrantFacts(dataBuffer, at: p)
-          if markedUpgraded { fields.isUpgraded = true }
-          let product = Int(numbers[index])
-          let type = types[product]
-          let grant = accessGrant(of: fields, catalogType: type, duration: { durations[product] }, at: time)
-          considered.append(
-            ConsideredTransaction(
-              p < 0 ? patched : data, position: p < 0 ? ~p : p, index: index, markedUpgraded: markedUpgraded,
-              grant: grant, productType: resolveProductType(of: fields, catalogType: type)))
+          var fields = p < 0 ? GrantFacts(patched, at: ~p) : GrantFacts(data, at: p)
+          if known.isMarkedUpgraded(at: index) { fields.isUpgraded = true }
+          facts.append(fields)
         }
       }
     }
-    return considered
   }
 
   /// Equal when the transaction and the decision are: which array holds the transaction does not matter.
@@ -226,13 +254,14 @@ func entitlementStatus(
 ) -> EntitlementResult {
   let time = history.time
   let known = history.transactions
-  let considered =
+  let (considered, picks) =
     facts.map { ConsideredTransaction.considering(indices, in: known, facts: $0, at: time) }
     ?? known.data.withUnsafeBufferPointer { data in
-      indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
+      let considered = indices.map { ConsideredTransaction(known, data, index: $0, catalog: catalog, at: time) }
+      return (considered, ConsideredPicks(scanning: considered))
     }
   let finding = findEntitlement(
-    definition, considered: considered, history: history, at: time, upgradeTarget: upgradeTarget,
+    definition, considered: considered, picks: picks, history: history, at: time, upgradeTarget: upgradeTarget,
     continuation: continuation)
   var result = EntitlementResult(
     id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
@@ -260,33 +289,34 @@ func entitlementStatus(
   return result
 }
 
-/// Which finding decides, in the order the rule above lists.
+/// Which finding decides, in the order the rule above lists; `picks` are the considered transactions each step
+/// reads (`ConsideredPicks`).
 func findEntitlement(
-  _ definition: EntitlementDefinition, considered: [ConsideredTransaction], history: KnownHistory,
-  at time: Timestamp, upgradeTarget: (Int, [String]) -> String?,
+  _ definition: EntitlementDefinition, considered: [ConsideredTransaction], picks: ConsideredPicks,
+  history: KnownHistory, at time: Timestamp, upgradeTarget: (Int, [String]) -> String?,
   continuation: (Int, [String]) -> PurchaseTransaction?
 ) -> EntitlementFinding {
   guard !considered.isEmpty else { return .noPurchase }
-  if let best = longestGrant(considered), case .grants(let until) = best.grant {
-    return .granted(best, until: until, lost: newestLoss(considered))
+  if let best = picks.longestGrant, case .grants(let until) = considered[best].grant {
+    return .granted(considered[best], until: until, lost: picks.newestLoss.map { considered[$0] })
   }
-  let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
-    guard case .expired(let expired) = c.grant,
-      continuation(c.index, definition.productIDs) == nil,
-      let renewal = history.renewal(originalTransactionID: c.transaction.chainID)
+  let lapse = picks.latestSubscription.flatMap { i -> (ConsideredTransaction, RenewalState, Timestamp)? in
+    guard case .expired(let expired) = considered[i].grant,
+      continuation(considered[i].index, definition.productIDs) == nil,
+      let renewal = history.renewal(originalTransactionID: considered[i].transaction.chainID)
     else { return nil }
-    return (c, renewal, expired)
+    return (considered[i], renewal, expired)
   }
   if let (c, renewal, expired) = lapse, let grace = renewal.gracePeriodExpiresDate, grace > time {
     return .inGracePeriod(c, expired: expired, graceEnds: grace)
   }
-  if let undecided = considered.firstIndex(where: { $0.grant.isUnknown }) { return .undecided(considered[undecided]) }
+  if let undecided = picks.firstUndecided { return .undecided(considered[undecided]) }
   if let (c, renewal, expired) = lapse, renewal.isInBillingRetryPeriod == true {
     return .inBillingRetry(c, expired: expired, graceEnded: renewal.gracePeriodExpiresDate)
   }
   // Everything considered was bought by then, so some event decides (undated ones were undecided above).
-  guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
-  let t = newest.transaction
+  guard let newestPlace = picks.newestEvent else { return .undecided(considered[0]) }
+  let newest = considered[newestPlace]
   let target = newest.grant == .upgraded ? upgradeTarget(newest.index, definition.productIDs) : nil
   // A subscription that went on in another product: its renewal state is about that product, not this one.
   if case .expired = newest.grant,
@@ -294,7 +324,69 @@ func findEntitlement(
   {
     return .lost(newest, renewal: nil, upgradeTarget: nil, continuedAs: next)
   }
-  return .lost(newest, renewal: history.renewal(originalTransactionID: t.chainID), upgradeTarget: target)
+  return .lost(
+    newest, renewal: history.renewal(originalTransactionID: newest.transaction.chainID), upgradeTarget: target)
+}
+
+/// The considered transactions the steps of `findEntitlement` read, by their place in the considered list: what
+/// `longestGrant`, `newestLoss`, `latestSubscription`, the first undecided one and `newestEvent` find. Found in one
+/// pass as the transactions are considered (`add`), from the fields that pass reads anyway, instead of five passes
+/// over the list that read the transactions again.
+struct ConsideredPicks: Equatable {
+  var longestGrant: Int?
+  var newestLoss: Int?
+  var latestSubscription: Int?
+  var firstUndecided: Int?
+  var newestEvent: Int?
+  /// What the picks so far were chosen by: the grant's rank (as `longestGrant` ranks), the others' moments.
+  private var grantRank: (until: Int64, purchased: Int) = (0, 0)
+  private var lossAt = Timestamp.epoch
+  private var latestExpiry = Timestamp.epoch
+  private var eventAt = Timestamp.epoch
+
+  init() {}
+
+  /// The picks of `considered`, made by each step's own scan.
+  init(scanning considered: [ConsideredTransaction]) {
+    func place(_ c: ConsideredTransaction?) -> Int? { c.flatMap { c in considered.firstIndex { $0.index == c.index } } }
+    longestGrant = place(ReceiptRules.longestGrant(considered))
+    newestLoss = place(ReceiptRules.newestLoss(considered))
+    latestSubscription = place(ReceiptRules.latestSubscription(considered))
+    firstUndecided = considered.firstIndex { $0.grant.isUnknown }
+    newestEvent = place(ReceiptRules.newestEvent(considered))
+  }
+
+  /// Takes in the considered transaction at `place` (places in order), decided `grant`, read as `facts`: each
+  /// pick as its scan makes it (the first of equal ranks and expiries, the last of equal moments).
+  @inline(__always) mutating func add(_ place: Int, grant: AccessGrant, facts: GrantFacts) {
+    switch grant {
+    case .grants(let until):
+      let rank = (until?.milliseconds ?? Int64.max, facts.isFamilyShared ? 0 : 1)
+      if longestGrant == nil || rank > grantRank { (longestGrant, grantRank) = (place, rank) }
+    case .refunded(let at), .revoked(let at):
+      if newestLoss == nil || at >= lossAt { (newestLoss, lossAt) = (place, at) }
+      takeEvent(place, at: at)
+    case .expired(let at), .durationEnded(let at, _):
+      takeEvent(place, at: at)
+    case .upgraded:
+      if let at = facts.purchaseDate { takeEvent(place, at: at) }
+    default:
+      if firstUndecided == nil, grant.isUnknown { firstUndecided = place }
+    }
+    if let e = facts.expiresDate, latestSubscription == nil || e > latestExpiry {
+      (latestSubscription, latestExpiry) = (place, e)
+    }
+  }
+
+  @inline(__always) private mutating func takeEvent(_ place: Int, at: Timestamp) {
+    if newestEvent == nil || at >= eventAt { (newestEvent, eventAt) = (place, at) }
+  }
+
+  /// Equal when they pick the same places.
+  static func == (a: Self, b: Self) -> Bool {
+    (a.longestGrant, a.newestLoss, a.latestSubscription) == (b.longestGrant, b.newestLoss, b.latestSubscription)
+      && (a.firstUndecided, a.newestEvent) == (b.firstUndecided, b.newestEvent)
+  }
 }
 
 /// The state a lost grant leaves the entitlement in.
@@ -442,11 +534,8 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
   // Upgrade targets and continuations by binary search in the known history's date index (RuleFastPathTests
   // compares the scans).
   return entitlementDefinitions(for: known, catalog: catalog).map { definition in
-    var indices: [Int] = []
-    for product in Set(definition.productIDs) {
-      if let number = productNumber[product] { indices += known.purchases.positions(ofProduct: number) }
-    }
-    if definition.productIDs.count > 1 { indices.sort() }
+    let indices = mergedInOrder(
+      Set(definition.productIDs).compactMap { productNumber[$0].map(known.purchases.positions(ofProduct:)) })
     return entitlementStatus(
       definition, considering: indices, history: known, catalog: catalog, facts: facts,
       upgradeTarget: { i, products in upgradeTarget(ofTransactionAt: i, in: known, excluding: products) },
@@ -458,6 +547,31 @@ public func entitlementStatuses(of known: KnownHistory, catalog: Catalog) -> [En
         return next.map { all[$0.index] }
       })
   }
+}
+
+/// Lists of positions each in ascending order (each product's, `DatedPurchases.positions(ofProduct:)`) merged into
+/// one in ascending order: what concatenating and sorting them gives, without the sort (a merge sort of the
+/// concatenation per entitlement of several products).
+func mergedInOrder(_ lists: [ArraySlice<Int>]) -> [Int] {
+  guard var merged = lists.first.map(Array.init) else { return [] }
+  for list in lists.dropFirst() {
+    var both: [Int] = []
+    both.reserveCapacity(merged.count + list.count)
+    var (i, j) = (merged.startIndex, list.startIndex)
+    while i < merged.endIndex, j < list.endIndex {
+      if list[j] < merged[i] {
+        both.append(list[j])
+        j += 1
+      } else {
+        both.append(merged[i])
+        i += 1
+      }
+    }
+    both += merged[i...]
+    both += list[j...]
+    merged = both
+  }
+  return merged
 }
 
 /// Warnings for FAMILY_SHARED transactions known at `time` whose catalog type cannot be shared: the catalog's
@@ -483,21 +597,45 @@ public func sharingContradictions(of known: KnownHistory, catalog: Catalog) -> [
   guard catalog.products.values.contains(where: { $0.type == .consumable || $0.type == .nonRenewing }) else {
     return []
   }
+  let facts = ProductCatalogFacts(known, catalog: catalog)
+  if let facts { return sharingContradictions(of: known, facts: facts) }
   var seen = Set<String>()
   var sentences: [String] = []
-  // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog. Each product's
-  // catalog type looked up once (`ProductCatalogFacts`), when the index numbers the products.
+  // By index, and only FAMILY_SHARED ones read whole: only they can contradict the catalog.
   let all = known.transactions
-  let facts = ProductCatalogFacts(known, catalog: catalog)
   all.data.withUnsafeBufferPointer { data in
     for i in all.indices where all[stated: i].ownership == .familyShared {
-      let resolved =
-        facts.map { resolveProductType(of: GrantFacts(all, data, at: i), catalogType: $0.types[Int($0.numbers[i])]) }
-        ?? resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog)
-      guard let resolved, resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
+      guard let resolved = resolveProductType(of: GrantFields(all, data, at: i), catalog: catalog),
+        resolved.catalogContradictsSharing, seen.insert(all[stated: i].productID).inserted
       else { continue }
       sentences.append(catalogContradiction(all[i], resolved))
     }
   }
   return sentences
+}
+
+/// `sharingContradictions(of:catalog:)` reading only the transactions of products whose catalog type cannot be
+/// shared (`facts`: the index numbers every known transaction's product), each product's positions from the index:
+/// the others cannot contradict the catalog, and the scan read every transaction's ownership (a cache miss each).
+/// A product's sentence is its first contradicting transaction's, the sentences in the order of those.
+func sharingContradictions(of known: KnownHistory, facts: ProductCatalogFacts) -> [String] {
+  let all = known.transactions
+  var firsts: [(index: Int, productID: String, resolved: ResolvedProductType)] = []
+  all.data.withUnsafeBufferPointer { data in
+    for product in facts.types.indices {
+      guard let type = facts.types[product], type == .consumable || type == .nonRenewing else { continue }
+      for i in known.purchases.positions(ofProduct: product) where all[stated: i].ownership == .familyShared {
+        guard let resolved = resolveProductType(of: GrantFacts(all, data, at: i), catalogType: type),
+          resolved.catalogContradictsSharing
+        else { continue }
+        firsts.append((i, all[stated: i].productID, resolved))
+        break
+      }
+    }
+  }
+  // Product ids of other bytes can be one text (`==`), as the scan's `seen` takes them: the first one stands.
+  var seen = Set<String>()
+  return firsts.sorted { $0.index < $1.index }.compactMap { i, product, resolved in
+    seen.insert(product).inserted ? catalogContradiction(all[i], resolved) : nil
+  }
 }

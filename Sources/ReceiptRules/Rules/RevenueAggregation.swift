@@ -69,6 +69,35 @@ public struct RevenueGroup: Hashable, Sendable {
 
     /// These figures with `other`'s added, each sum checked in turn (the first that does not fit throws).
     func adding(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
+      // Every sum made, and whether any did not fit: then they are made again one by one, for the first error.
+      var sum = self
+      var overflow = false
+      var o = false
+      (sum.units, o) = units.addingReportingOverflow(other.units)
+      overflow = overflow || o
+      (sum.trials, o) = trials.addingReportingOverflow(other.trials)
+      overflow = overflow || o
+      (sum.refunded, o) = refunded.addingReportingOverflow(other.refunded)
+      overflow = overflow || o
+      (sum.gross, o) = gross.addingReportingOverflow(other.gross)
+      overflow = overflow || o
+      (sum.refunds, o) = refunds.addingReportingOverflow(other.refunds)
+      overflow = overflow || o
+      (sum.upgradeProrations, o) = upgradeProrations.addingReportingOverflow(other.upgradeProrations)
+      overflow = overflow || o
+      (sum.estimatedProrationRefunds, o) = estimatedProrationRefunds.addingReportingOverflow(
+        other.estimatedProrationRefunds)
+      overflow = overflow || o
+      if let p = other.proceeds {
+        let (total, o) = (proceeds ?? 0).addingReportingOverflow(p)
+        sum.proceeds = total
+        overflow = overflow || o
+      }
+      return overflow ? try addingInTurn(other) : sum
+    }
+
+    /// `adding`, each sum checked as it is made.
+    func addingInTurn(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
       var sum = self
       sum.units = try addMoney(units, other.units, what: "units")
       sum.trials = try addMoney(trials, other.trials, what: "trials")
@@ -423,9 +452,11 @@ extension RevenueLedger {
     catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange = PurchaseDateRange(),
     commission: CommissionPlan = .none
   ) throws(ReceiptError) -> RevenueReport {
-    let whole = ReportPart(
-      positions: purchaseOrder(), isInPurchaseOrder: true, upgrades: upgradeMomentsByPosition())
-    return finished(try report(of: whole, catalog: catalog, grouping: grouping, range: range, commission: commission))
+    // In purchase order even without proceeds: the first error met is the one the report throws.
+    finished(
+      try report(
+        Array(0..<distinctTransactions), sorting: true, upgrades: upgradeMomentsByPosition(), catalog: catalog,
+        grouping: grouping, range: range, commission: commission))
   }
 
   /// Some transactions of the ledger whose report is one term of a sum (`reportParts`): with proceeds, every
@@ -437,6 +468,9 @@ extension RevenueLedger {
     let isInPurchaseOrder: Bool
     /// `upgradeMomentsByPosition()`, shared by every part.
     let upgrades: [Timestamp?]
+    /// Each position's subscription chain number in one numbering of the whole ledger (`chainNumbers`); empty
+    /// when the part's report numbers its own.
+    var chains: [Int32] = []
   }
 
   /// The purchase order cut into `count` parts whose reports, each made alone (`report(of:)`, one thread each if
@@ -452,7 +486,9 @@ extension RevenueLedger {
   /// a part or the sum overflows exactly when one pass does. Proceeds also fall (refunds, upgrade prorations):
   /// `report(summing:)` makes the one pass when they could have left Int64 in some order. On any error the caller
   /// makes that pass, so the error is the one it meets first.
-  public func reportParts(_ count: Int, commission: CommissionPlan) -> [ReportPart]? {
+  public func reportParts(_ count: Int, commission: CommissionPlan, pieces: [ChainPartsPiece]? = nil)
+    -> [ReportPart]?
+  {
     guard count > 1 else { return nil }
     let hasNegativePrice =
       firstDocument.indices.contains { firstDocument[$0].price.map { $0.amount.units < 0 } ?? false }
@@ -460,8 +496,15 @@ extension RevenueLedger {
     guard !hasNegativePrice else { return nil }
     let total = distinctTransactions
     guard total >= count else { return nil }
-    let upgrades = upgradeMomentsByPosition()
+    // The pieces (`chainParts`, made on several cores by the caller) when they cover the ledger for `count`.
+    let given = pieces.flatMap { pieces in
+      pieces.map(\.positions.count).reduce(0, +) == total && pieces.allSatisfy { $0.partCount == count }
+        && zip(pieces, pieces.dropFirst()).allSatisfy { $0.positions.upperBound == $1.positions.lowerBound }
+        ? pieces : nil
+    }
+    let anyUpgraded = given.map { $0.contains { $0.anyUpgraded } } ?? (0..<total).contains { isUpgraded(at: $0) }
     guard commission != .none else {
+      let upgrades = anyUpgraded ? upgradeMomentsByPosition(chains: nil) : []
       // Cut in the order kept, not in purchase order: the sum does not depend on the order, and reading the
       // transactions in the order they lie in memory saves the sort and a cache miss on each.
       return (0..<count).map { i in
@@ -472,11 +515,129 @@ extension RevenueLedger {
     }
     var positions = [[Int]](repeating: [], count: count)
     for i in positions.indices { positions[i].reserveCapacity(total / count + total / 8) }
-    for p in 0..<total {
-      guard let part = chainPart(at: p, of: count) else { return nil }
-      positions[part].append(p)
+    guard anyUpgraded else {
+      // Each transaction's part from its chain id (`chainPart`); each part numbers its own chains.
+      if let given {
+        guard given.allSatisfy({ $0.parts.count == $0.positions.count }) else { return nil }
+        for piece in given {
+          for (k, part) in piece.parts.enumerated() { positions[Int(part)].append(piece.positions.lowerBound + k) }
+        }
+      } else {
+        for p in 0..<total {
+          guard let part = chainPart(at: p, of: count) else { return nil }
+          positions[part].append(p)
+        }
+      }
+      return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: []) }
     }
-    return positions.map { ReportPart(positions: $0, isInPurchaseOrder: false, upgrades: upgrades) }
+    // Upgrades need every chain numbered (`upgradeMomentsByPosition`): numbered once, in one pass, for the
+    // moments and the parts, each chain's part from its first transaction's id (`chainPart`: ids of one number
+    // are the same bytes when every id is ASCII), and each part given its chain numbers.
+    let numbered = given.map { chainNumbers(from: $0) } ?? chainNumbers()
+    guard numbered.allASCII else { return nil }
+    var partOfChain: [Int] = []
+    partOfChain.reserveCapacity(numbered.count)
+    var chains = [[Int32]](repeating: [], count: count)
+    for i in chains.indices { chains[i].reserveCapacity(total / count + total / 8) }
+    for p in 0..<total {
+      let chain = numbered.numbers[p]
+      if Int(chain) == partOfChain.count {
+        guard let part = chainPart(at: p, of: count) else { return nil }
+        partOfChain.append(part)
+      }
+      let part = partOfChain[Int(chain)]
+      positions[part].append(p)
+      chains[part].append(chain)
+    }
+    let upgrades = upgradeMomentsByPosition(chains: numbered.numbers)
+    return positions.indices.map { i in
+      ReportPart(positions: positions[i], isInPurchaseOrder: false, upgrades: upgrades, chains: chains[i])
+    }
+  }
+
+  /// What `chainParts` finds in some positions: whether one is upgraded, and (when asked) each one's part.
+  public struct ChainPartsPiece: Sendable {
+    let positions: Range<Int>
+    let partCount: Int
+    /// `chainPart(at:of: partCount)` of each position; empty when not asked for.
+    let parts: [UInt8]
+    /// With an upgrade among them and proceeds: each position's chain number among the piece's own, each of
+    /// those chains' first position, and whether every chain id is ASCII (`chainNumbers(from:)`).
+    var chains: [Int32] = []
+    var firstOfChain: [Int] = []
+    var allASCII = true
+    let anyUpgraded: Bool
+  }
+
+  /// The ledger's positions cut into `pieces` ranges in order, for `chainParts` on as many cores.
+  public func chainPartRanges(_ pieces: Int) -> [Range<Int>] {
+    let total = distinctTransactions
+    let n = max(1, pieces)
+    return (0..<n).map { i in total * i / n..<total * (i + 1) / n }
+  }
+
+  /// For `reportParts`, made apart so that the caller can make each range's on its own core: whether a
+  /// transaction at `positions` is upgraded, and with proceeds each one's part of `count` (`chainPart`); nil
+  /// when a chain id is not ASCII (the report is then made in one pass).
+  public func chainParts(of positions: Range<Int>, count: Int, commission: CommissionPlan) -> ChainPartsPiece? {
+    let anyUpgraded = positions.contains { isUpgraded(at: $0) }
+    if anyUpgraded, commission != .none {
+      // The piece's chains numbered on its own core; `chainNumbers(from:)` numbers the pieces' chains in turn.
+      var numbering = ChainNumbering()
+      var piece = ChainPartsPiece(positions: positions, partCount: count, parts: [], anyUpgraded: true)
+      piece.chains.reserveCapacity(positions.count)
+      for p in positions {
+        let n = chainNumber(at: p, in: &numbering)
+        if n == piece.firstOfChain.count { piece.firstOfChain.append(p) }
+        piece.chains.append(Int32(truncatingIfNeeded: n))
+      }
+      piece.allASCII = numbering.allASCII
+      return piece
+    }
+    guard commission != .none, !anyUpgraded, count <= Int(UInt8.max) else {
+      return ChainPartsPiece(positions: positions, partCount: count, parts: [], anyUpgraded: anyUpgraded)
+    }
+    var parts: [UInt8] = []
+    parts.reserveCapacity(positions.count)
+    for p in positions {
+      guard let part = chainPart(at: p, of: count) else { return nil }
+      parts.append(UInt8(truncatingIfNeeded: part))
+    }
+    return ChainPartsPiece(positions: positions, partCount: count, parts: parts, anyUpgraded: false)
+  }
+
+  /// `chainNumbers()` from pieces in order (`chainParts`): each piece's chains numbered in turn by their first
+  /// position, which numbers them in the order they first appear, as one pass does; a piece without its own
+  /// numbers (no upgrade among it) is numbered here.
+  func chainNumbers(from pieces: [ChainPartsPiece]) -> (numbers: [Int32], count: Int, allASCII: Bool) {
+    var chains = ChainNumbering()
+    var numbers: [Int32] = []
+    numbers.reserveCapacity(distinctTransactions)
+    var allASCII = true
+    for piece in pieces {
+      guard piece.chains.count == piece.positions.count, piece.firstOfChain.count <= piece.positions.count else {
+        for p in piece.positions { numbers.append(Int32(truncatingIfNeeded: chainNumber(at: p, in: &chains))) }
+        continue
+      }
+      allASCII = allASCII && piece.allASCII
+      let global = piece.firstOfChain.map { Int32(truncatingIfNeeded: chainNumber(at: $0, in: &chains)) }
+      for local in piece.chains {
+        // Each local number is below `firstOfChain.count`, as `chainParts` made them.
+        guard Int(local) < global.count else { return chainNumbers() }
+        numbers.append(global[Int(local)])
+      }
+    }
+    return (numbers, chains.count, allASCII && chains.allASCII)
+  }
+
+  /// Every position's subscription chain number (`chainNumber(at:in:)`, numbered in position order), and whether
+  /// every chain id is ASCII.
+  func chainNumbers() -> (numbers: [Int32], count: Int, allASCII: Bool) {
+    var chains = ChainNumbering()
+    var numbers: [Int32] = []
+    numbers.reserveCapacity(distinctTransactions)
+    for p in 0..<distinctTransactions { numbers.append(Int32(truncatingIfNeeded: chainNumber(at: p, in: &chains))) }
+    return (numbers, chains.count, chains.allASCII)
   }
 
   /// The report of the transactions of `part` alone, to be summed by `report(summing:)`.
@@ -484,13 +645,34 @@ extension RevenueLedger {
     of part: ReportPart, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
     commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
-    var report = RevenueReport(hasProceeds: commission != .none)
     // Only the commission year reads the sales in order: without it, a part is read as it was cut.
-    let positions =
-      part.isInPurchaseOrder || commission == .none ? part.positions : purchaseOrder(of: part.positions)
+    try report(
+      part.positions, sorting: !part.isInPurchaseOrder && commission != .none, upgrades: part.upgrades,
+      chains: part.chains, catalog: catalog, grouping: grouping, range: range, commission: commission)
+  }
+
+  /// The report of the transactions at `positions`, put in purchase order first when `sorting`; read through
+  /// rows (`forEachReportRecord`) unless `readsRows` is false (tests compare the two), when each transaction is
+  /// loaded whole in purchase order (`forEachRecord`).
+  func report(
+    _ positions: [Int], sorting: Bool, upgrades: [Timestamp?], chains: [Int32] = [], catalog: Catalog,
+    grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, readsRows: Bool = true
+  ) throws(ReceiptError) -> RevenueReport {
+    var report = RevenueReport(hasProceeds: commission != .none)
     // One transaction at a time, so the report needs no second copy of the ledger.
+    if readsRows {
+      let notOwned = try forEachReportRecord(
+        positions, sorting: sorting, upgrades: upgrades, chains: chains, catalog: catalog,
+        tracksPaidService: commission != .none, countingNotOwnedIn: range
+      ) { (record) throws(ReceiptError) in
+        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+      }
+      report.counts.add(notOwned)
+      return report
+    }
     try forEachRecord(
-      positions, upgrades: part.upgrades, catalog: catalog, copy: "", tracksPaidService: commission != .none
+      sorting ? purchaseOrder(of: positions) : positions, upgrades: upgrades, catalog: catalog, copy: "",
+      tracksPaidService: commission != .none
     ) { (record) throws(ReceiptError) in
       try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
     }
@@ -569,6 +751,71 @@ extension RevenueLedger {
     }
   }
 
+  /// `forEachRecord` for a report: the transactions at `positions` read first into rows (`reportRows`), in the
+  /// order kept (with their chain numbers `chains` when given, one per position), and then, in purchase order when `sorting` (else in the order of `positions`), each plain one
+  /// loaded from its row and the rest whole. A record's transaction id is left empty when it comes from a row:
+  /// no figure reads it, and a record that throws is made again from the transaction read whole, whose error
+  /// quotes it.
+  ///
+  /// With `range`, a plain row its purchaser does not own (FAMILY_SHARED, or no ownership field) is only
+  /// counted, in the counts returned, as `addEvents` counts it: such a record is never valued, adds no paid
+  /// service and books no event, whatever else it states.
+  @discardableResult
+  func forEachReportRecord(
+    _ positions: [Int], sorting: Bool, upgrades: [Timestamp?], chains: [Int32], catalog: Catalog,
+    tracksPaidService: Bool, countingNotOwnedIn range: PurchaseDateRange? = nil,
+    _ body: (LedgerRecord) throws(ReceiptError) -> Void
+  ) throws(ReceiptError) -> RevenueCounts {
+    var counted = RevenueCounts()
+    var maker = RecordMaker(lookup: CatalogLookup(catalog), tracksPaidService: tracksPaidService, copy: "")
+    guard let names = firstDocument.first?.vocabulary else { return counted }
+    var loaded = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
+    let gathered = reportRows(
+      positions, chains: chains, numbersChains: tracksPaidService && chains.count != positions.count,
+      readsIDOrder: sorting, countingNotOwnedIn: range)
+    let order = sorting ? purchaseOrder(of: gathered.rows) : Array(gathered.rows.indices)
+    // Each row's product looked up once (a lookup hashed the id's bytes per transaction).
+    let facts = gathered.products.map { maker.lookup.facts($0) }
+    counted = gathered.counted
+    try firstDocument.withUnsafeBufferPointer { (whole) throws(ReceiptError) in
+      guard let first = whole.baseAddress else { return }
+      var idLoaded = false
+      for i in order {
+        let row = gathered.rows[i]
+        let position = row.position
+        let upgradedAt = position < upgrades.count ? upgrades[position] : nil
+        let chain: Int? = row.chain >= 0 ? Int(row.chain) : nil
+        let record: LedgerRecord
+        if row.product >= 0 {
+          load(row, products: gathered.products, into: &loaded)
+          if idLoaded {
+            loaded.transactionID = ""
+            idLoaded = false
+          }
+          do throws(ReceiptError) {
+            record = try maker.record(
+              loaded, at: position, upgradedAt: upgradedAt, chain: chain, facts: facts[Int(row.product)], in: self)
+          } catch {
+            // Only valuing throws, before the record changes anything: made again with the id to quote.
+            load(first + position, into: &loaded)
+            idLoaded = true
+            record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+          }
+        } else {
+          if position < whole.count {
+            load(first + position, into: &loaded)
+          } else {
+            load(entries[position - whole.count], into: &loaded)
+          }
+          idLoaded = true
+          record = try maker.record(loaded, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+        }
+        try body(record)
+      }
+    }
+    return counted
+  }
+
   /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
   /// chain's paid service so far (by chain number), in purchase order, for the standard plan's second year. A
   /// struct's own fields, where variables a nested function captured were checked for exclusive access at every
@@ -586,15 +833,21 @@ extension RevenueLedger {
       self.copy = copy
     }
 
-    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`).
+    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments()`); `numbered` is
+    /// its chain's number when the caller numbered it (`reportRows`), else it is numbered here; `given` its
+    /// product's catalog facts when the caller looked them up (`lookup.facts` of its product id), else they are
+    /// looked up here.
     mutating func record(
-      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, in ledger: RevenueLedger
+      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, chain numbered: Int? = nil,
+      facts given: CatalogProductFacts? = nil, in ledger: RevenueLedger
     ) throws(ReceiptError) -> LedgerRecord {
-      let facts = lookup.facts(t.productID)
+      let facts = given ?? lookup.facts(t.productID)
       let isSubscription =
         tracksPaidService && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
-      let chain = isSubscription ? ledger.chainNumber(at: position, in: &chains) : nil
-      if let chain, chain == service.count { service.append(PaidServiceSoFar()) }
+      let chain = isSubscription ? numbered ?? ledger.chainNumber(at: position, in: &chains) : nil
+      if let chain, chain >= service.count {
+        service += repeatElement(PaidServiceSoFar(), count: chain + 1 - service.count)
+      }
       // What Apple knew at the sale: a refund after it does not change the commission charged then.
       let before: Int64? = chain.map { service[$0].before(sale: t.purchaseDate) }
       let value: TransactionValue? = t.isOwnedByPurchaser ? try valueOf(t, product: facts) : nil
@@ -628,7 +881,11 @@ extension RevenueLedger {
 
   /// `upgradeMoments()` as an array by position (nil: not upgraded, or no later purchase; empty: nothing
   /// upgraded), so that each record reads its own without hashing its position.
-  func upgradeMomentsByPosition() -> [Timestamp?] {
+  func upgradeMomentsByPosition() -> [Timestamp?] { upgradeMomentsByPosition(chains: nil) }
+
+  /// `upgradeMomentsByPosition()`, with every position's chain number given when the caller has them
+  /// (`chainNumbers`: any numbering of the chains will do).
+  func upgradeMomentsByPosition(chains numbered: [Int32]?) -> [Timestamp?] {
     let positions = 0..<distinctTransactions
     // Upgrades are rare: most ledgers need no chains at all.
     guard positions.contains(where: { isUpgraded(at: $0) }) else { return [] }
@@ -646,7 +903,7 @@ extension RevenueLedger {
     // compares the chain before), its bytes, before its text is numbered.
     var (lastGroup, lastGroupNumber) = ("", Int32(-1))
     for i in positions {
-      chainNumbers.append(Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
+      chainNumbers.append(numbered?[i] ?? Int32(truncatingIfNeeded: chainNumber(at: i, in: &chains)))
       guard let group = subscriptionGroup(at: i) else {
         groupNumbers.append(-1)
         continue

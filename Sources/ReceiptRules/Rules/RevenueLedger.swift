@@ -312,7 +312,13 @@ public struct RevenueLedger: Sendable {
       let id = firstDocument[position].originalTransactionID ?? firstDocument[position].transactionID
       // A chain read in date order repeats the id before: that one is numbered without a lookup.
       if numbering.lastNumber >= 0, sameBytes(numbering.lastID, id) { return numbering.lastNumber }
-      let n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
+      let n: Int
+      if let key = TransactionIDIndex.numericKey(id) {
+        n = numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
+      } else {
+        if !isASCII(id) { numbering.allASCII = false }
+        n = numbering.number(numbering.index.position(of: id, inserting: numbering.count))
+      }
       (numbering.lastID, numbering.lastNumber) = (id, n)
       return n
     }
@@ -320,7 +326,9 @@ public struct RevenueLedger: Sendable {
     switch e.originalID ?? e.id {
     case .number(let key):
       return numbering.number(numbering.index.position(ofNumericKey: key, inserting: numbering.count))
-    case .text(let k): return numbering.number(numbering.index.position(of: texts[k], inserting: numbering.count))
+    case .text(let k):
+      if !isASCII(texts[k]) { numbering.allASCII = false }
+      return numbering.number(numbering.index.position(of: texts[k], inserting: numbering.count))
     }
   }
 
@@ -328,6 +336,8 @@ public struct RevenueLedger: Sendable {
   struct ChainNumbering {
     fileprivate var index = TransactionIDIndex()
     private(set) var count = 0
+    /// Whether every chain id numbered is ASCII (decimal ids are): then ids of one number have the same bytes.
+    fileprivate(set) var allASCII = true
     /// The id numbered last and its number (-1: none), apart: an optional tuple is copied to be compared.
     fileprivate var lastID = ""
     fileprivate var lastNumber = -1
@@ -503,19 +513,7 @@ public struct RevenueLedger: Sendable {
         var keys = order[start..<end].map { i in
           PurchaseOrderKey(dated[start].date, textOrder(at: i), position: i)
         }
-        // Ids are distinct, so this is the order by id text; the position only keeps it total. Text ids,
-        // rare, are compared as text.
-        keys.sort { a, b in
-          if a.digits != 0, b.digits != 0, a.aligned != b.aligned || a.digits != b.digits {
-            return a.aligned != b.aligned ? a.aligned < b.aligned : a.digits < b.digits
-          }
-          if a.digits == 0 || b.digits == 0 {
-            let x = idText(at: a.position)
-            let y = idText(at: b.position)
-            if x != y { return x < y }
-          }
-          return a.position < b.position
-        }
+        sortByIDText(&keys)
         for (k, key) in keys.enumerated() { order[start + k] = key.position }
       }
       start = end
@@ -525,9 +523,12 @@ public struct RevenueLedger: Sendable {
 
   /// Where the transaction id at `position` sorts as text, when it is a number (nil for a text id).
   func textOrder(at position: Int) -> TextOrder? {
-    position < firstDocument.count
-      ? IDKey(firstDocument[position].transactionID).textOrder
-      : key(entries[position - firstDocument.count].id).textOrder
+    guard position < firstDocument.count else { return key(entries[position - firstDocument.count].id).textOrder }
+    // The key alone, without an `IDKey` holding the String.
+    guard let n = TransactionIDIndex.numericKey(firstDocument[position].transactionID), n < 1 << 63 else {
+      return nil
+    }
+    return TextOrder(n)
   }
 
   /// What `purchaseOrder` sorts by: the purchase date (undated first), where a numeric id sorts as text
@@ -537,12 +538,15 @@ public struct RevenueLedger: Sendable {
     var aligned: UInt64
     var digits: Int
     var position: Int
+    /// What the caller sorts (a position, or a row's index).
+    var index: Int
 
     init(_ date: Int64, _ id: TextOrder?, position: Int) {
-      self.date = date
-      self.aligned = id?.aligned ?? 0
-      self.digits = id?.digits ?? 0
-      self.position = position
+      self.init(date: date, aligned: id?.aligned ?? 0, digits: id?.digits ?? 0, position: position, index: position)
+    }
+
+    init(date: Int64, aligned: UInt64, digits: Int, position: Int, index: Int) {
+      (self.date, self.aligned, self.digits, self.position, self.index) = (date, aligned, digits, position, index)
     }
   }
 
