@@ -313,9 +313,8 @@ struct RevenueCommand: ParsableCommand {
     // Whether a transaction is upgraded, and each one's part, found on both cores first: one pass over the
     // ledger that was the one-thread part before the halves.
     if ledger.distinctTransactions >= minimum,
-      case let pieces = Cores.map(ledger.chainPartRanges(2)) { range in
-        ledger.chainParts(of: range, count: 2, commission: commission)
-      },
+      case let pieces = Cores.map(
+        ledger.chainPartRanges(2), { range in ledger.chainParts(of: range, count: 2, commission: commission) }),
       !pieces.contains(where: { $0 == nil }),
       let parts = ledger.reportParts(2, commission: commission, pieces: pieces.compactMap { $0 })
     {
