@@ -501,20 +501,25 @@ public struct RevenueLedger: Sendable {
         dated.append((date?.milliseconds ?? Int64.min, i))
       }
     }
+    return purchaseOrder(dated: &dated) { i, date in PurchaseOrderKey(date, textOrder(at: i), position: i) }
+  }
+
+  /// The items of `dated` (each one's purchase date, undated as `Int64.min`, and the item) in purchase order: by
+  /// date, then the purchases of one moment (and the undated ones) in transaction_id order, by keys `key` makes
+  /// only for those (few in an export; a numeric id's `TextOrder` sorts as its text).
+  func purchaseOrder(
+    dated: inout [(date: Int64, position: Int)], key: (_ item: Int, _ date: Int64) -> PurchaseOrderKey
+  ) -> [Int] {
     Self.sortByDateThenPosition(&dated)
     var order = dated.map(\.position)
-    // Purchases of one moment (and the undated ones) are then put in transaction_id order: a numeric id's
-    // key is made only for those, few in an export, and its `TextOrder` sorts as its text.
     var start = 0
     while start < dated.count {
       var end = start + 1
       while end < dated.count, dated[end].date == dated[start].date { end += 1 }
       if end - start > 1 {
-        var keys = order[start..<end].map { i in
-          PurchaseOrderKey(dated[start].date, textOrder(at: i), position: i)
-        }
+        var keys = order[start..<end].map { key($0, dated[start].date) }
         sortByIDText(&keys)
-        for (k, key) in keys.enumerated() { order[start + k] = key.position }
+        for (k, key) in keys.enumerated() { order[start + k] = key.index }
       }
       start = end
     }

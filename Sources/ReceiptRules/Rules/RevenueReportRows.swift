@@ -148,24 +148,10 @@ extension RevenueLedger {
     var dated: [(date: Int64, position: Int)] = []
     dated.reserveCapacity(rows.count)
     for i in rows.indices { dated.append((rows[i].purchaseDate?.milliseconds ?? Int64.min, i)) }
-    Self.sortByDateThenPosition(&dated)
-    var order = dated.map(\.position)
-    var start = 0
-    while start < dated.count {
-      var end = start + 1
-      while end < dated.count, dated[end].date == dated[start].date { end += 1 }
-      if end - start > 1 {
-        var keys = order[start..<end].map { i in
-          PurchaseOrderKey(
-            date: dated[start].date, aligned: rows[i].idAligned, digits: Int(rows[i].idDigits),
-            position: rows[i].position, index: i)
-        }
-        sortByIDText(&keys)
-        for (k, key) in keys.enumerated() { order[start + k] = key.index }
-      }
-      start = end
+    return purchaseOrder(dated: &dated) { i, date in
+      PurchaseOrderKey(
+        date: date, aligned: rows[i].idAligned, digits: Int(rows[i].idDigits), position: rows[i].position, index: i)
     }
-    return order
   }
 
   /// Purchases of one moment sorted by transaction_id as text: numeric ids by their `TextOrder` (no closure that
