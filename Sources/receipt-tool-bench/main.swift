@@ -16,17 +16,37 @@ if CommandLine.arguments.dropFirst().first == "ecdsa" {
   exit(targets.allSatisfy(\.1) ? 0 : 1)
 }
 
+let usage = """
+  usage: receipt-tool-bench [--shapes [--scale S] [--runs N]] [work-dir]
+         receipt-tool-bench chains [work-dir] [other-receipt-tool]
+         receipt-tool-bench ecdsa
+  Times the receipt-tool beside it against jq and Python's json.load on inputs it generates in work-dir
+  (default: the temporary folder's receipt-tool-bench) and keeps there. See README.md beside its source.
+  """
 var options = Array(CommandLine.arguments.dropFirst())
-/// Removes `--name value` from `options` and returns the value.
-func take(_ name: String, from options: inout [String]) -> String? {
-  guard let i = options.firstIndex(of: name), i + 1 < options.count else { return nil }
-  defer { options.removeSubrange(i...(i + 1)) }
-  return options[i + 1]
+if options.contains("--help") || options.contains("-h") {
+  print(usage)
+  exit(0)
+}
+/// A usage error: the message and the usage on standard error, exit 64 (a mistyped option is not a folder name).
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("receipt-tool-bench: \(message)\n\(usage)\n".utf8))
+  exit(64)
+}
+/// Removes `--name value` from `options` and returns the value read by `parse`, or nil when `--name` is absent.
+func take<T>(_ name: String, from options: inout [String], as parse: (String) -> T?) -> T? {
+  guard let i = options.firstIndex(of: name) else { return nil }
+  guard i + 1 < options.count, let value = parse(options[i + 1]) else {
+    usageError("\(name) takes a positive number\(i + 1 < options.count ? ", not \(options[i + 1])" : "")")
+  }
+  options.removeSubrange(i...(i + 1))
+  return value
 }
 let shapesMode = options.contains("--shapes")
 options.removeAll { $0 == "--shapes" }
-let scale = take("--scale", from: &options).flatMap(Double.init) ?? 1
-let shapeRuns = take("--runs", from: &options).flatMap(Int.init) ?? 3
+let scale = take("--scale", from: &options) { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } } ?? 1
+let shapeRuns = take("--runs", from: &options) { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 3
+if let unknown = options.first(where: { $0.hasPrefix("-") }) { usageError("unknown option \(unknown)") }
 // `receipt-tool-bench chains [work-dir] [other-receipt-tool]`: only the signed-chain section (one core against two),
 // optionally also timing another build (e.g. the session-start release binary) on the same file.
 let chainsOnly = options.first == "chains"
