@@ -459,7 +459,45 @@ enum SignedDataMapping {
               path: SignedDataPath.join(path(), "price"), message: "a price without a currency; the price is not used"))
         }
       }
+      if p.billingPlanType != nil || p.commitmentInfo != nil {
+        t.billing = billingTerms(p, path: path())
+      }
       add(t)
+    }
+
+    /// `billingPlanType` and `commitmentInfo` in the model's terms; what cannot be used is said.
+    mutating func billingTerms(_ p: JWSTransactionPayload, path: String) -> BillingTerms {
+      var terms = BillingTerms(plan: p.billingPlanType.map { BillingPlanType(raw: $0.raw) })
+      guard let c = p.commitmentInfo else { return terms }
+      var commitment = TransactionCommitment(
+        billingPeriodNumber: c.billingPeriodNumber, totalBillingPeriods: c.totalBillingPeriods,
+        expiresDate: c.commitmentExpiresDate)
+      let at = SignedDataPath.join(path, "commitmentInfo")
+      if let price = c.commitmentPrice {
+        if let currency = p.currency {
+          commitment.price = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
+        } else {
+          warnings.append(
+            DataWarning(
+              path: SignedDataPath.join(at, "commitmentPrice"),
+              message: "a commitmentPrice without the transaction's currency; the price is not used"))
+        }
+      }
+      if let k = c.billingPeriodNumber, k < 1 || c.totalBillingPeriods.map({ k > $0 }) ?? false {
+        let of = c.totalBillingPeriods.map { " of \($0) (totalBillingPeriods)" } ?? ""
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(at, "billingPeriodNumber"),
+            message: "billing period \(k)\(of) is not a period of the commitment; shown as given"))
+      }
+      if let n = c.totalBillingPeriods, n < 1 {
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(at, "totalBillingPeriods"),
+            message: "a commitment of \(n) billing periods; shown as given"))
+      }
+      terms.commitment = commitment
+      return terms
     }
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
@@ -493,6 +531,24 @@ enum SignedDataMapping {
         priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
         vocabulary: .storeKit2)
       r.signedDate = p.signedDate
+      r.billingPlan = p.renewalBillingPlanType.map { BillingPlanType(raw: $0.raw) }
+      if let c = p.commitmentInfo {
+        r.commitment = RenewalCommitment(
+          autoRenewProductID: c.commitmentAutoRenewProductId,
+          autoRenewStatus: c.commitmentAutoRenewStatus.map { AutoRenewStatus(code: String($0.raw)) },
+          billingPlan: c.commitmentRenewalBillingPlanType.map { BillingPlanType(raw: $0.raw) },
+          renewalDate: c.commitmentRenewalDate)
+        if let price = c.commitmentRenewalPrice {
+          if let currency = p.currency {
+            r.commitment?.renewalPrice = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
+          } else {
+            warnings.append(
+              DataWarning(
+                path: SignedDataPath.join(path, "commitmentInfo.commitmentRenewalPrice"),
+                message: "a commitmentRenewalPrice without the renewal info's currency; the price is not used"))
+          }
+        }
+      }
       if keepsStatedFields { r.statedFields = SignedDataMapping.statedFields(of: p) }
       merge(r, status: status)
     }
