@@ -450,15 +450,9 @@ enum SignedDataMapping {
             path: SignedDataPath.join(path(), "revocationReason"),
             message: "a revocationReason without a revocationDate; no revocation is assumed"))
       }
-      if let price = p.price {
-        if let currency = p.currency {
-          t.price = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
-        } else {
-          warnings.append(
-            DataWarning(
-              path: SignedDataPath.join(path(), "price"), message: "a price without a currency; the price is not used"))
-        }
-      }
+      t.price = statedPrice(
+        p.price, currency: p.currency, path: SignedDataPath.join(path(), "price"),
+        missing: "a price without a currency; the price is not used")
       if p.billingPlanType != nil || p.commitmentInfo != nil {
         t.billing = billingTerms(p, path: path())
       }
@@ -473,16 +467,9 @@ enum SignedDataMapping {
         billingPeriodNumber: c.billingPeriodNumber, totalBillingPeriods: c.totalBillingPeriods,
         expiresDate: c.commitmentExpiresDate)
       let at = SignedDataPath.join(path, "commitmentInfo")
-      if let price = c.commitmentPrice {
-        if let currency = p.currency {
-          commitment.price = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
-        } else {
-          warnings.append(
-            DataWarning(
-              path: SignedDataPath.join(at, "commitmentPrice"),
-              message: "a commitmentPrice without the transaction's currency; the price is not used"))
-        }
-      }
+      commitment.price = statedPrice(
+        c.commitmentPrice, currency: p.currency, path: SignedDataPath.join(at, "commitmentPrice"),
+        missing: "a commitmentPrice without the transaction's currency; the price is not used")
       if let k = c.billingPeriodNumber, k < 1 || c.totalBillingPeriods.map({ k > $0 }) ?? false {
         let of = c.totalBillingPeriods.map { " of \($0) (totalBillingPeriods)" } ?? ""
         warnings.append(
@@ -498,6 +485,19 @@ enum SignedDataMapping {
       }
       terms.commitment = commitment
       return terms
+    }
+
+    /// `milliunits` of `currency` as a stated price; without a currency, nil and the `missing` warning at `path`.
+    mutating func statedPrice(
+      _ milliunits: Int64?, currency: String?, path: @autoclosure () -> String, missing: String
+    ) -> StatedPrice? {
+      guard let milliunits else { return nil }
+      guard let currency else {
+        // The path is made only for the warning.
+        warnings.append(DataWarning(path: path(), message: missing))
+        return nil
+      }
+      return StatedPrice(amount: DecimalAmount(units: milliunits, scale: 3), currency: currency)
     }
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
@@ -537,17 +537,11 @@ enum SignedDataMapping {
           autoRenewProductID: c.commitmentAutoRenewProductId,
           autoRenewStatus: c.commitmentAutoRenewStatus.map { AutoRenewStatus(code: String($0.raw)) },
           billingPlan: c.commitmentRenewalBillingPlanType.map { BillingPlanType(raw: $0.raw) },
-          renewalDate: c.commitmentRenewalDate)
-        if let price = c.commitmentRenewalPrice {
-          if let currency = p.currency {
-            r.commitment?.renewalPrice = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
-          } else {
-            warnings.append(
-              DataWarning(
-                path: SignedDataPath.join(path, "commitmentInfo.commitmentRenewalPrice"),
-                message: "a commitmentRenewalPrice without the renewal info's currency; the price is not used"))
-          }
-        }
+          renewalDate: c.commitmentRenewalDate,
+          renewalPrice: statedPrice(
+            c.commitmentRenewalPrice, currency: p.currency,
+            path: SignedDataPath.join(path, "commitmentInfo.commitmentRenewalPrice"),
+            missing: "a commitmentRenewalPrice without the renewal info's currency; the price is not used"))
       }
       if keepsStatedFields { r.statedFields = SignedDataMapping.statedFields(of: p) }
       merge(r, status: status)
