@@ -35,6 +35,8 @@ extension RenewalState {
     m.priceConsentStatus = p.priceConsentStatus ?? s.priceConsentStatus
     m.renewalDate = p.renewalDate ?? s.renewalDate
     m.signedDate = p.signedDate ?? s.signedDate
+    m.billingPlan = p.billingPlan ?? s.billingPlan
+    m.commitment = p.commitment ?? s.commitment
     let statuses = [p.storeStatus, s.storeStatus].compactMap { $0 }
     m.storeStatus = statuses.max { ($0.asOf ?? Timestamp.epoch) < ($1.asOf ?? Timestamp.epoch) }
     return m

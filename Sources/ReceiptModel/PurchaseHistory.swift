@@ -67,6 +67,10 @@ public struct StatedField: Hashable, Sendable {
     case date(Timestamp)
     case flag(Bool)
     case list([String])
+    /// An object carried as read, its members under the source's own names (`advancedCommerceInfo`).
+    case object([StatedField])
+    /// An array carried as read.
+    case array([Value])
   }
 
   /// The source's own name (`storefront`, `data.status`, `expiration_intent`).

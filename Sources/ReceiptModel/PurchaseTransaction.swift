@@ -251,6 +251,14 @@ public struct PurchaseTransaction: Hashable, Sendable {
   /// Fields the transaction states that no rule reads (`storefront`, `transactionReason`), under the source's
   /// own names, for `decode` to show.
   public var statedFields: [StatedField]
+  /// Kept out of line (`billing`): one word, nil for every transaction that is not on a stated billing plan.
+  @usableFromInline var billingBox: Optional<BillingTermsBox>
+
+  /// The billing plan and commitment the data states (signed data's `billingPlanType`, `commitmentInfo`).
+  public var billing: Optional<BillingTerms> {
+    get { billingBox?.terms }
+    set { billingBox = newValue.map(BillingTermsBox.terms) }
+  }
 
   /// Makes a transaction; only the ids, the product and the vocabulary (which its format names) are required.
   /// - Parameters:
@@ -304,6 +312,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     // Set here rather than by a property initializer, so that the inlined init builds the value in place.
     self.statedFields = []
     self.signedDate = nil
+    self.billingBox = nil
   }
 
   /// Revenue belongs to the purchaser: PURCHASED, or no ownership field at all (pre-Family-Sharing receipts).

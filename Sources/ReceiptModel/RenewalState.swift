@@ -100,6 +100,10 @@ public struct RenewalState: Hashable, Sendable {
   public var signedDate: Timestamp?
   /// Apple's own status of the chain, when the data carries one.
   public var storeStatus: StoreSubscriptionStatus?
+  /// Signed renewal info's `renewalBillingPlanType`: the billing plan of the next renewal.
+  public var billingPlan: BillingPlanType?
+  /// Signed renewal info's `commitmentInfo`: what a commitment renews into when it ends.
+  public var commitment: RenewalCommitment?
   /// The source's own field names, for reasons that quote them.
   public var vocabulary: FieldVocabulary
   /// Fields the renewal info states that no rule reads, under its own names, for `decode`.

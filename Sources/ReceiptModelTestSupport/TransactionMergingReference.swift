@@ -34,6 +34,7 @@ public enum TransactionMergingReference {
     if m.productType == nil { m.productType = s.productType }
     if m.price == nil { m.price = s.price }
     if m.signedDate == nil { m.signedDate = s.signedDate }
+    if m.billing == nil { m.billing = s.billing }
     m.sources = m.sources.union(s.sources)
     if m.carriedFields.isEmpty { m.carriedFields = s.carriedFields }
     if m.statedFields.isEmpty { m.statedFields = s.statedFields }

@@ -160,16 +160,52 @@ package enum DecodeJSONRenderer {
 
   /// Fields the source states that no rule reads, under the source's own names, typed as given.
   static func fields(_ fields: [StatedField]) -> JSONValue {
-    .object(
-      fields.map { f in
-        switch f.value {
-        case .text(let s): (f.name, .string(s))
-        case .number(let n): (f.name, .number(n))
-        case .date(let t): (f.name, date(t))
-        case .flag(let b): (f.name, .bool(b))
-        case .list(let l): (f.name, .array(l.map(JSONValue.string)))
-        }
-      })
+    .object(fields.map { f in (f.name, value(f.value)) })
+  }
+
+  static func value(_ v: StatedField.Value) -> JSONValue {
+    switch v {
+    case .text(let s): .string(s)
+    case .number(let n): .number(n)
+    case .date(let t): date(t)
+    case .flag(let b): .bool(b)
+    case .list(let l): .array(l.map(JSONValue.string))
+    case .object(let members): fields(members)
+    case .array(let items): .array(items.map(value))
+    }
+  }
+
+  static func priceJSON(_ price: StatedPrice) -> JSONValue {
+    .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])
+  }
+
+  /// A charge's billing plan and where its commitment stands, under Apple's names in snake case.
+  static func billingMembers(_ b: BillingTerms) -> [(key: String, value: JSONValue)] {
+    var members: [(key: String, value: JSONValue)] = [("billing_plan_type", .str(b.plan?.raw))]
+    if let c = b.commitment {
+      members.append(
+        (
+          "commitment",
+          .object([
+            ("billing_period_number", .int(c.billingPeriodNumber)),
+            ("total_billing_periods", .int(c.totalBillingPeriods)),
+            ("commitment_expires_date", date(c.expiresDate)),
+            ("commitment_price", c.price.map(priceJSON) ?? .null),
+          ])
+        ))
+    }
+    return members
+  }
+
+  /// What a commitment renews into, under Apple's names in snake case.
+  static func renewalCommitment(_ c: RenewalCommitment) -> JSONValue {
+    .object([
+      ("commitment_auto_renew_product_id", .str(c.autoRenewProductID)),
+      ("commitment_auto_renew_status", .str(c.autoRenewStatus?.code)),
+      ("commitment_renewal_billing_plan_type", .str(c.billingPlan?.raw)),
+      ("commitment_renewal_date", date(c.renewalDate)),
+      ("commitment_renewal_price", c.renewalPrice.map(priceJSON) ?? .null),
+    ])
   }
 
   static func transaction(_ t: PurchaseTransaction, catalog: Catalog, carried: inout CarriedJSON) -> JSONValue {
@@ -208,10 +244,8 @@ package enum DecodeJSONRenderer {
         ("offer", .object([("kind", .string(offerKind(offer.kind))), ("identifier", .str(offer.identifier))])))
     }
     if let signed = t.signedDate { members.append(("signed_date", date(signed))) }
-    if let price = t.price {
-      members.append(
-        ("price", .object([("amount", .string(amountText(price))), ("currency", .string(price.currency))])))
-    }
+    if let price = t.price { members.append(("price", priceJSON(price))) }
+    if let billing = t.billing { members += billingMembers(billing) }
     if !t.carriedFields.isEmpty { members.append(("attributes", carried.json(of: t.carriedFields))) }
     if !t.statedFields.isEmpty { members.append(("fields", fields(t.statedFields))) }
     return .object(members)
@@ -324,6 +358,12 @@ package enum DecodeJSONRenderer {
       w.string(price.currency)
       w.endObject()
     }
+    if let billing = t.billing {
+      for member in billingMembers(billing) {
+        w.key(text: member.key)
+        w.value(member.value)
+      }
+    }
     if !t.carriedFields.isEmpty {
       w.key("attributes")
       w.value(carried.json(of: t.carriedFields))
@@ -371,6 +411,8 @@ package enum DecodeJSONRenderer {
     ]
     if let renewal = p.renewalDate { members.append(("renewal_date", date(renewal))) }
     if let status = p.storeStatus { members.append(("apple_status", appleStatus(status))) }
+    if let plan = p.billingPlan { members.append(("renewal_billing_plan_type", .string(plan.raw))) }
+    if let c = p.commitment { members.append(("commitment", renewalCommitment(c))) }
     if !p.statedFields.isEmpty { members.append(("fields", fields(p.statedFields))) }
     return .object(members)
   }

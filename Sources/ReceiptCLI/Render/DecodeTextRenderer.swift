@@ -198,7 +198,44 @@ package enum DecodeTextRenderer {
       let asOf = status.asOf.map { ", as of \($0.iso8601)" } ?? ""
       rows.append(("Apple status", "\(status.code) (\(status.meaning))\(asOf)"))
     }
+    if let plan = p.billingPlan { rows.append(("Billing plan", TerminalText(planText(plan) + ", next renewal"))) }
+    if let c = p.commitment { rows.append(("Commitment", TerminalText(renewalCommitmentText(c)))) }
+    if p.statedFields.last?.name == advancedCommerceField {
+      rows.append(("Commerce API", "advancedCommerceInfo carried, not interpreted (--format json shows it)"))
+    }
     return rows
+  }
+
+  /// A billing plan as Apple spells it, said when Apple does not document it.
+  static func planText(_ plan: BillingPlanType) -> String {
+    switch plan {
+    case .billedUpfront: "BILLED_UPFRONT (the whole period charged at its start)"
+    case .monthly: "MONTHLY (charged monthly through a commitment)"
+    case .unrecognized(let raw): "\(raw) (not a documented value)"
+    }
+  }
+
+  /// Where a commitment stands: `billing period 3 of 12, ends ..., 119.88 USD in all`.
+  static func commitmentText(_ c: TransactionCommitment) -> String {
+    var parts: [String] = []
+    if let k = c.billingPeriodNumber {
+      parts.append("billing period \(k)" + (c.totalBillingPeriods.map { " of \($0)" } ?? ""))
+    } else if let n = c.totalBillingPeriods {
+      parts.append("\(n) billing periods")
+    }
+    if let end = c.expiresDate { parts.append("ends \(end.iso8601)") }
+    if let price = c.price { parts.append("\(DecodeJSONRenderer.amountText(price)) \(price.currency) in all") }
+    return parts.isEmpty ? "(commitmentInfo with no fields)" : parts.joined(separator: ", ")
+  }
+
+  /// What a commitment renews into: `renews into P (MONTHLY) on ... at 9.99 USD, auto-renew on (1)`.
+  static func renewalCommitmentText(_ c: RenewalCommitment) -> String {
+    var into = c.autoRenewProductID.map { "renews into \($0)" } ?? "renews"
+    if let plan = c.billingPlan { into += " (\(plan.raw))" }
+    if let date = c.renewalDate { into += " on \(date.iso8601)" }
+    if let price = c.renewalPrice { into += " at \(DecodeJSONRenderer.amountText(price)) \(price.currency)" }
+    guard let status = c.autoRenewStatus else { return into }
+    return into + ", auto-renew \(autoRenewText(status))"
   }
 
   /// The last product line, ownership wording and sources made, with what each was made from: a receipt lists
@@ -325,8 +362,12 @@ package enum DecodeTextRenderer {
   /// Whether a transaction's block takes `appendPlainTransactionBlock`: no colour, and none of the rows whose
   /// label is not a plain literal or that only some transactions have (a refund, an offer id, a price).
   static func hasPlainBlock(_ t: PurchaseTransaction, layout: TextLayout) -> Bool {
-    !layout.color && t.revocation == nil && t.offer?.identifier == nil && t.price == nil
+    !layout.color && t.revocation == nil && t.offer?.identifier == nil && t.price == nil && t.billing == nil
+      && t.statedFields.last?.name != advancedCommerceField
   }
+
+  /// Signed data's `advancedCommerceInfo`, carried as read (always the last stated field when present).
+  static let advancedCommerceField = "advancedCommerceInfo"
 
   /// The rows of `appendTransactionBlockRows` written straight into `out`: labels no wider than 12 (so the label
   /// column is 14 wide, as `appendFields` makes it), input text and dates appended as they are when `TerminalText`
@@ -450,6 +491,13 @@ package enum DecodeTextRenderer {
     if let g = t.subscriptionGroup { rows.append(("Group", TerminalText(g))) }
     if let offer = t.offer, let id = offer.identifier { rows.append(("\(offerLabel(offer.kind))", TerminalText(id))) }
     if let price = t.price { rows.append(("Price", "\(DecodeJSONRenderer.amountText(price)) \(price.currency)")) }
+    if let billing = t.billing {
+      if let plan = billing.plan { rows.append(("Billing plan", TerminalText(planText(plan)))) }
+      if let c = billing.commitment { rows.append(("Commitment", TerminalText(commitmentText(c)))) }
+    }
+    if t.statedFields.last?.name == advancedCommerceField {
+      rows.append(("Commerce API", "advancedCommerceInfo carried, not interpreted (--format json shows it)"))
+    }
     rows.append(("From", repeated.sources(of: t)))
     out.appendSpaces(2)
     out.append(layout.paint("Transaction \(t.transactionID)", .bold))

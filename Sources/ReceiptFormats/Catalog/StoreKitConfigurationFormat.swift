@@ -1,7 +1,8 @@
 import ReceiptModel
 import ReceiptRules
 
-/// Xcode StoreKit configuration files (`.storekit`, format versions 1.x to 4.x).
+/// Xcode StoreKit configuration files (`.storekit`, format versions 1.x to 5.x; 5.0, from Xcode 26.5, adds
+/// `billingPlans`).
 /// Apple does not document the schema; unknown keys are ignored because Xcode keeps adding them.
 enum StoreKitConfigurationFormat {
   static let productTypes: [String: ProductType] = [
@@ -24,9 +25,9 @@ enum StoreKitConfigurationFormat {
   static func load(_ root: JSONValue, source: String, currencyOption: String?) throws(ReceiptError) -> Catalog {
     let r = CatalogFieldReader(source: source)
     var catalog = Catalog()
-    if case .number(let major)? = root.member("version")?.member("major"), let v = Int(major), !(1...4).contains(v) {
+    if case .number(let major)? = root.member("version")?.member("major"), let v = Int(major), !(1...5).contains(v) {
       catalog.warnings.append(
-        "\(source): .storekit format version \(major) is newer than receipt-tool knows (1.x to 4.x); reading what it recognises"
+        "\(source): .storekit format version \(major) is newer than receipt-tool knows (1.x to 5.x); reading what it recognises"
       )
     }
     let currency = try resolveCurrency(root, source: source, option: currencyOption, r, warnings: &catalog.warnings)
@@ -39,6 +40,11 @@ enum StoreKitConfigurationFormat {
           "\(path).productID", "duplicate product id \(Excerpt.quoted(product.productID)) (first at \(earlier))")
       }
       seen[product.productID] = path
+      for case .unrecognized(let raw) in product.billingPlans.map(\.type) {
+        catalog.warnings.append(
+          "\(source): \(path).billingPlans: billing plan type \(Excerpt.quoted(raw)) is not one receipt-tool knows "
+            + "(BILLED_UPFRONT, MONTHLY); kept as read")
+      }
       catalog.add(product)
     }
 
@@ -100,7 +106,32 @@ enum StoreKitConfigurationFormat {
       familyShareable: try r.bool(item, "familyShareable", path),
       introOffer: try introOffer(item, path: path, currency: currency, r), origin: r.source)
     product.groupIsLocalToFile = product.subscriptionGroup != nil
+    product.billingPlans = try billingPlans(item, path: path, currency: currency, r)
     return product
+  }
+
+  /// `billingPlans` (version 5): each plan's type and prices. A plan type Apple does not document is kept as
+  /// read; the catalog's warnings say so.
+  static func billingPlans(_ item: JSONValue, path: String, currency: String?, _ r: CatalogFieldReader)
+    throws(ReceiptError) -> [CatalogBillingPlan]
+  {
+    guard let list = item.member("billingPlans"), list != .null else { return [] }
+    var plans: [CatalogBillingPlan] = []
+    for (i, value) in try r.array(list, "\(path).billingPlans").enumerated() {
+      let at = "\(path).billingPlans[\(i)]"
+      let o = try r.object(value, at)
+      let type = BillingPlanType(raw: try r.requiredString(o, "billingPlanType", at))
+      if plans.contains(where: { $0.type == type }) {
+        throw r.fail("\(at).billingPlanType", "a second \(Excerpt.quoted(type.raw)) billing plan")
+      }
+      let price = try r.price(o, "displayPrice", at, currency: currency)
+      let commitment = try r.price(o, "commitmentDisplayPrice", at, currency: currency)
+      plans.append(
+        CatalogBillingPlan(
+          type: type, price: currency == nil ? nil : price, commitmentPrice: currency == nil ? nil : commitment,
+          isEnabled: try r.bool(o, "isEnabled", at)))
+    }
+    return plans
   }
 
   /// `introductoryOffer` (object or null), or the newer `introductoryOffers` array.

@@ -8,6 +8,7 @@ private enum TransactionKey: Int, CaseIterable {
   case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
   case storefront, storefrontId, transactionReason, price, currency, offerDiscountType, offerPeriod
   case appTransactionId, revocationType, revocationPercentage, previousOriginalTransactionId, billingPlanType
+  case commitmentInfo, advancedCommerceInfo
 
   static let keys = SignedKeys(allCases.map { "\($0)" })
 }
@@ -17,6 +18,20 @@ private enum RenewalKey: Int, CaseIterable {
   case isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier
   case signedDate, environment, recentSubscriptionStartDate, renewalDate, renewalPrice, currency
   case offerDiscountType, offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId
+  case renewalBillingPlanType, commitmentInfo, advancedCommerceInfo
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum TransactionCommitmentKey: Int, CaseIterable {
+  case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
+
+  static let keys = SignedKeys(allCases.map { "\($0)" })
+}
+
+private enum RenewalCommitmentKey: Int, CaseIterable {
+  case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType
+  case commitmentRenewalDate, commitmentRenewalPrice
 
   static let keys = SignedKeys(allCases.map { "\($0)" })
 }
@@ -361,7 +376,9 @@ enum PayloadDecoding {
       case .revocationType: p.revocationType = try r.coded(RevocationType.self)
       case .revocationPercentage: p.revocationPercentage = try r.integer()
       case .previousOriginalTransactionId: p.previousOriginalTransactionId = try r.string()
-      case .billingPlanType: p.billingPlanType = try r.string()
+      case .billingPlanType: p.billingPlanType = try r.coded(SignedBillingPlanType.self)
+      case .commitmentInfo: if !(try r.skipNull()) { p.commitmentInfo = try readTransactionCommitment(&r) }
+      case .advancedCommerceInfo: p.advancedCommerceInfo = try r.carriedObject()
       }
     }
     p.notes = r.notes
@@ -394,10 +411,47 @@ enum PayloadDecoding {
       case .eligibleWinBackOfferIds: p.eligibleWinBackOfferIds = try r.stringArray()
       case .appAccountToken: p.appAccountToken = try r.string()
       case .appTransactionId: p.appTransactionId = try r.string()
+      case .renewalBillingPlanType: p.renewalBillingPlanType = try r.coded(SignedBillingPlanType.self)
+      case .commitmentInfo: if !(try r.skipNull()) { p.commitmentInfo = try readRenewalCommitment(&r) }
+      case .advancedCommerceInfo: p.advancedCommerceInfo = try r.carriedObject()
       }
     }
     p.notes = r.notes
     return p
+  }
+
+  /// A transaction's `commitmentInfo`; keys it does not know are noted, not dropped in silence.
+  static func readTransactionCommitment(_ r: inout PayloadReading) throws -> TransactionCommitmentInfo {
+    var c = TransactionCommitmentInfo()
+    c.unreadKeys = try r.forEachMember(TransactionCommitmentKey.keys) { r, index in
+      guard let key = TransactionCommitmentKey(rawValue: index) else { return }
+      switch key {
+      case .billingPeriodNumber: c.billingPeriodNumber = try r.integer()
+      case .commitmentExpiresDate: c.commitmentExpiresDate = try r.date()
+      case .commitmentPrice: c.commitmentPrice = try r.integer()
+      case .totalBillingPeriods: c.totalBillingPeriods = try r.integer()
+      }
+    }
+    r.noteUnread(c.unreadKeys)
+    return c
+  }
+
+  /// Renewal info's `commitmentInfo`; keys it does not know are noted, not dropped in silence.
+  static func readRenewalCommitment(_ r: inout PayloadReading) throws -> RenewalCommitmentInfo {
+    var c = RenewalCommitmentInfo()
+    c.unreadKeys = try r.forEachMember(RenewalCommitmentKey.keys) { r, index in
+      guard let key = RenewalCommitmentKey(rawValue: index) else { return }
+      switch key {
+      case .commitmentAutoRenewProductId: c.commitmentAutoRenewProductId = try r.string()
+      case .commitmentAutoRenewStatus: c.commitmentAutoRenewStatus = try r.codedNumber(SignedAutoRenewStatus.self)
+      case .commitmentRenewalBillingPlanType:
+        c.commitmentRenewalBillingPlanType = try r.coded(SignedBillingPlanType.self)
+      case .commitmentRenewalDate: c.commitmentRenewalDate = try r.date()
+      case .commitmentRenewalPrice: c.commitmentRenewalPrice = try r.integer()
+      }
+    }
+    r.noteUnread(c.unreadKeys)
+    return c
   }
 
   static func readAppTransaction(_ r: inout PayloadReading) throws -> AppTransactionPayload {

@@ -198,6 +198,34 @@ struct PayloadReading {
 
   // MARK: Objects
 
+  /// An object carried as read rather than interpreted (`advancedCommerceInfo`): its members under their own
+  /// names, nulls left out; nil for null. Bounded by the reader's depth limit and the payload's size.
+  mutating func carriedObject() throws -> [StatedField]? {
+    if try skipNull() { return nil }
+    let (kind, at) = try peek()
+    guard kind == .object else { throw wrongType(kind, "an object", at: at) }
+    guard case .object(let fields)? = Self.carried(try reader.readValue()) else { return nil }
+    return fields
+  }
+
+  /// A JSON value as a stated value; nil for null.
+  static func carried(_ value: JSONValue) -> StatedField.Value? {
+    switch value {
+    case .null: nil
+    case .bool(let b): .flag(b)
+    case .number(let n): .number(n)
+    case .string(let s): .text(s)
+    case .array(let items): .array(items.compactMap(carried))
+    case .object(let members): .object(members.compactMap { m in carried(m.value).map { StatedField(m.key, $0) } })
+    }
+  }
+
+  /// Notes the keys of the object just read that the tool does not know, so none is dropped unsaid.
+  mutating func noteUnread(_ keys: [String]) {
+    guard !keys.isEmpty else { return }
+    note("keys receipt-tool does not read: \(keys.map(Excerpt.quoted).joined(separator: ", ")); left out")
+  }
+
   /// Unknown keys kept per object: enough to show, bounded against a hostile payload.
   static let maxUnreadKeys = 256
 

@@ -450,16 +450,54 @@ enum SignedDataMapping {
             path: SignedDataPath.join(path(), "revocationReason"),
             message: "a revocationReason without a revocationDate; no revocation is assumed"))
       }
-      if let price = p.price {
-        if let currency = p.currency {
-          t.price = StatedPrice(amount: DecimalAmount(units: price, scale: 3), currency: currency)
-        } else {
-          warnings.append(
-            DataWarning(
-              path: SignedDataPath.join(path(), "price"), message: "a price without a currency; the price is not used"))
-        }
+      t.price = statedPrice(
+        p.price, currency: p.currency, path: SignedDataPath.join(path(), "price"),
+        missing: "a price without a currency; the price is not used")
+      if p.billingPlanType != nil || p.commitmentInfo != nil {
+        t.billing = billingTerms(p, path: path())
       }
       add(t)
+    }
+
+    /// `billingPlanType` and `commitmentInfo` in the model's terms; what cannot be used is said.
+    mutating func billingTerms(_ p: JWSTransactionPayload, path: String) -> BillingTerms {
+      var terms = BillingTerms(plan: p.billingPlanType.map { BillingPlanType(raw: $0.raw) })
+      guard let c = p.commitmentInfo else { return terms }
+      var commitment = TransactionCommitment(
+        billingPeriodNumber: c.billingPeriodNumber, totalBillingPeriods: c.totalBillingPeriods,
+        expiresDate: c.commitmentExpiresDate)
+      let at = SignedDataPath.join(path, "commitmentInfo")
+      commitment.price = statedPrice(
+        c.commitmentPrice, currency: p.currency, path: SignedDataPath.join(at, "commitmentPrice"),
+        missing: "a commitmentPrice without the transaction's currency; the price is not used")
+      if let k = c.billingPeriodNumber, k < 1 || c.totalBillingPeriods.map({ k > $0 }) ?? false {
+        let of = c.totalBillingPeriods.map { " of \($0) (totalBillingPeriods)" } ?? ""
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(at, "billingPeriodNumber"),
+            message: "billing period \(k)\(of) is not a period of the commitment; shown as given"))
+      }
+      if let n = c.totalBillingPeriods, n < 1 {
+        warnings.append(
+          DataWarning(
+            path: SignedDataPath.join(at, "totalBillingPeriods"),
+            message: "a commitment of \(n) billing periods; shown as given"))
+      }
+      terms.commitment = commitment
+      return terms
+    }
+
+    /// `milliunits` of `currency` as a stated price; without a currency, nil and the `missing` warning at `path`.
+    mutating func statedPrice(
+      _ milliunits: Int64?, currency: String?, path: @autoclosure () -> String, missing: String
+    ) -> StatedPrice? {
+      guard let milliunits else { return nil }
+      guard let currency else {
+        // The path is made only for the warning.
+        warnings.append(DataWarning(path: path(), message: missing))
+        return nil
+      }
+      return StatedPrice(amount: DecimalAmount(units: milliunits, scale: 3), currency: currency)
     }
 
     /// Adds a transaction; of two copies the later-signed one wins, and a difference is noted.
@@ -493,6 +531,18 @@ enum SignedDataMapping {
         priceConsentStatus: p.priceIncreaseStatus.map { String($0.raw) }, renewalDate: p.renewalDate,
         vocabulary: .storeKit2)
       r.signedDate = p.signedDate
+      r.billingPlan = p.renewalBillingPlanType.map { BillingPlanType(raw: $0.raw) }
+      if let c = p.commitmentInfo {
+        r.commitment = RenewalCommitment(
+          autoRenewProductID: c.commitmentAutoRenewProductId,
+          autoRenewStatus: c.commitmentAutoRenewStatus.map { AutoRenewStatus(code: String($0.raw)) },
+          billingPlan: c.commitmentRenewalBillingPlanType.map { BillingPlanType(raw: $0.raw) },
+          renewalDate: c.commitmentRenewalDate,
+          renewalPrice: statedPrice(
+            c.commitmentRenewalPrice, currency: p.currency,
+            path: SignedDataPath.join(path, "commitmentInfo.commitmentRenewalPrice"),
+            missing: "a commitmentRenewalPrice without the renewal info's currency; the price is not used"))
+      }
       if keepsStatedFields { r.statedFields = SignedDataMapping.statedFields(of: p) }
       merge(r, status: status)
     }

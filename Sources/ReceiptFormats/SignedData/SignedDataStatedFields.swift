@@ -20,7 +20,7 @@ extension SignedDataMapping {
     f.add("revocationType", p.revocationType?.raw)
     f.add("revocationPercentage", number: p.revocationPercentage)
     f.add("previousOriginalTransactionId", p.previousOriginalTransactionId)
-    f.add("billingPlanType", p.billingPlanType)
+    if let info = p.advancedCommerceInfo { f.append(StatedField("advancedCommerceInfo", .object(info))) }
     return f
   }
 
@@ -39,6 +39,7 @@ extension SignedDataMapping {
     if let ids = p.eligibleWinBackOfferIds { f.append(StatedField("eligibleWinBackOfferIds", .list(ids))) }
     f.add("appAccountToken", p.appAccountToken)
     f.add("appTransactionId", p.appTransactionId)
+    if let info = p.advancedCommerceInfo { f.append(StatedField("advancedCommerceInfo", .object(info))) }
     return f
   }
 

@@ -59,6 +59,12 @@ public enum RevocationType: String, Sendable, Hashable, CaseIterable {
   case familyRevoke = "FAMILY_REVOKE"
 }
 
+/// `billingPlanType`, `renewalBillingPlanType`, `commitmentRenewalBillingPlanType` (App Store Server API 1.21).
+public enum SignedBillingPlanType: String, Sendable, Hashable, CaseIterable {
+  case billedUpfront = "BILLED_UPFRONT"
+  case monthly = "MONTHLY"
+}
+
 /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
 public enum OfferType: Int64, Sendable, Hashable, CaseIterable {
   case introductory = 1
@@ -225,14 +231,54 @@ public struct JWSTransactionPayload: Sendable, Hashable {
   public var revocationPercentage: Int64?
   /// `previousOriginalTransactionId`: the original transaction id before a subscription migration.
   public var previousOriginalTransactionId: String?
-  /// Advanced Commerce / billing plan fields, kept as their JSON type names only (not interpreted).
-  public var billingPlanType: String?
+  /// `billingPlanType`: how the subscription is billed (`BILLED_UPFRONT`, `MONTHLY`).
+  public var billingPlanType: Coded<SignedBillingPlanType>?
+  /// `commitmentInfo`: where a commitment plan's charge stands in its commitment.
+  public var commitmentInfo: TransactionCommitmentInfo?
+  /// `advancedCommerceInfo`: Advanced Commerce API data, carried as read under Apple's names (not interpreted).
+  public var advancedCommerceInfo: [StatedField]?
   /// Unknown enum values and other things carried through.
   public var notes: [SignedDataNote] = []
-  /// Top-level keys present but not read (e.g. `advancedCommerceInfo`, `deviceVerification`), in input order.
+  /// Top-level keys present but not read (e.g. `deviceVerification`), in input order.
   public var unreadKeys: [String] = []
 
   /// An empty payload, every field absent.
+  public init() {}
+}
+
+/// `TransactionCommitmentInfo` (App Store Server API 1.21).
+public struct TransactionCommitmentInfo: Sendable, Hashable {
+  /// `billingPeriodNumber`: which billing period of the commitment the transaction pays for.
+  public var billingPeriodNumber: Int64?
+  /// `commitmentExpiresDate`: when the commitment ends (milliseconds since 1970).
+  public var commitmentExpiresDate: Timestamp?
+  /// `commitmentPrice`: the whole commitment's price, in milliunits of the transaction's `currency`.
+  public var commitmentPrice: Int64?
+  /// `totalBillingPeriods`: how many billing periods the commitment has.
+  public var totalBillingPeriods: Int64?
+  /// Keys present but not read, in input order.
+  public var unreadKeys: [String] = []
+
+  /// An empty `commitmentInfo`, every field absent.
+  public init() {}
+}
+
+/// `RenewalCommitmentInfo` (App Store Server API 1.21).
+public struct RenewalCommitmentInfo: Sendable, Hashable {
+  /// `commitmentAutoRenewProductId`: the product the subscription renews into after the commitment.
+  public var commitmentAutoRenewProductId: String?
+  /// `commitmentAutoRenewStatus`: whether it renews after the commitment (0 off, 1 on).
+  public var commitmentAutoRenewStatus: Coded<SignedAutoRenewStatus>?
+  /// `commitmentRenewalBillingPlanType`: the billing plan it renews into.
+  public var commitmentRenewalBillingPlanType: Coded<SignedBillingPlanType>?
+  /// `commitmentRenewalDate`: when the commitment renews (milliseconds since 1970).
+  public var commitmentRenewalDate: Timestamp?
+  /// `commitmentRenewalPrice`: the price it renews at, in milliunits of the renewal info's `currency`.
+  public var commitmentRenewalPrice: Int64?
+  /// Keys present but not read, in input order.
+  public var unreadKeys: [String] = []
+
+  /// An empty `commitmentInfo`, every field absent.
   public init() {}
 }
 
@@ -281,6 +327,12 @@ public struct JWSRenewalInfoPayload: Sendable, Hashable {
   public var appAccountToken: String?
   /// `appTransactionId`: the id of the app download transaction.
   public var appTransactionId: String?
+  /// `renewalBillingPlanType`: the billing plan of the next renewal (`BILLED_UPFRONT`, `MONTHLY`).
+  public var renewalBillingPlanType: Coded<SignedBillingPlanType>?
+  /// `commitmentInfo`: what a commitment renews into when it ends.
+  public var commitmentInfo: RenewalCommitmentInfo?
+  /// `advancedCommerceInfo`: Advanced Commerce API data, carried as read under Apple's names (not interpreted).
+  public var advancedCommerceInfo: [StatedField]?
   /// Unknown enum values and other things carried through.
   public var notes: [SignedDataNote] = []
   /// Top-level keys present but not read, in input order.

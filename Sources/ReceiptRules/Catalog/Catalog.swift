@@ -87,6 +87,33 @@ public struct ISOPeriod: Hashable, Sendable {
   }
 }
 
+/// One way a subscription can be billed, as a catalog lists it (a `.storekit` version 5 `billingPlans` entry).
+public struct CatalogBillingPlan: Hashable, Sendable {
+  /// `billingPlanType`: `BILLED_UPFRONT` or `MONTHLY`.
+  public var type: BillingPlanType
+  /// `displayPrice`: the price of one charge on this plan (a month's, for `MONTHLY`), in the product's currency.
+  public var price: DecimalAmount?
+  /// `commitmentDisplayPrice`: the price of the whole commitment, in the product's currency.
+  public var commitmentPrice: DecimalAmount?
+  /// `isEnabled`: whether the plan is offered; nil when the catalog does not say.
+  public var isEnabled: Bool?
+
+  /// Describes a billing plan.
+  /// - Parameters:
+  ///   - type: How it bills.
+  ///   - price: The price of one charge.
+  ///   - commitmentPrice: The price of the whole commitment.
+  ///   - isEnabled: Whether it is offered.
+  public init(
+    type: BillingPlanType, price: DecimalAmount? = nil, commitmentPrice: DecimalAmount? = nil, isEnabled: Bool? = nil
+  ) {
+    self.type = type
+    self.price = price
+    self.commitmentPrice = commitmentPrice
+    self.isEnabled = isEnabled
+  }
+}
+
 /// One product as the catalog(s) describe it.
 public struct CatalogProduct: Hashable, Sendable {
   /// The product id, as receipts and the App Store name it.
@@ -109,6 +136,9 @@ public struct CatalogProduct: Hashable, Sendable {
   public var duration: ISOPeriod?
   /// The catalog file this entry came from.
   public var origin: String
+  /// The ways the subscription can be billed (`.storekit` version 5 `billingPlans`); empty when the catalog lists
+  /// none, and then `price` is the up-front price.
+  public var billingPlans: [CatalogBillingPlan] = []
   /// True for a `.storekit` group id, which names the group only within its file
   /// (receipts carry App Store group ids; `SubscriptionGroups` links the two through shared products).
   public var groupIsLocalToFile: Bool = false

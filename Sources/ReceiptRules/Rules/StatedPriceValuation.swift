@@ -33,21 +33,63 @@ public func catalogDisagreements(of transaction: PurchaseTransaction, catalog: C
       "\(id): the data says \(stated.description), the catalog \(product.type.description); the data's type is used")
   }
   if transaction.isOwnedByPurchaser, transaction.offer == nil, let stated = transaction.price,
-    let listed = product.price, let currency = product.currency
+    let currency = product.currency
   {
-    let statedAmount = stated.amount.rescaled(to: 3)
-    let perUnit = listed.rescaled(to: 3).flatMap { p in
-      let (total, overflow) = p.units.multipliedReportingOverflow(by: units(of: transaction))
-      return overflow ? nil : total
-    }
-    if stated.currency.uppercased() != currency.uppercased() || statedAmount?.units != perUnit {
-      let shown = (stated.amount.rescaled(to: minorDigits(ofCurrency: stated.currency)) ?? stated.amount).text
+    switch listedCharge(on: transaction.billing?.plan, product) {
+    case .price(let listed):
+      if let disagreement = priceDisagreement(stated, listed: listed, currency: currency, id: id, transaction) {
+        out.append(disagreement)
+      }
+    case .noPlan(let plan):
       out.append(
-        "\(id): priced from the transaction at \(shown) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
-      )
+        "\(id): priced from the transaction on billing plan \(plan.raw); the catalog lists no \(plan.raw) "
+          + "billing plan for it, so the price is not compared")
+    case .none:
+      break
     }
   }
   return out
+}
+
+/// What the catalog lists for one charge on a billing plan.
+enum ListedCharge {
+  /// The price of one charge.
+  case price(DecimalAmount)
+  /// The catalog lists billing plans, or the transaction's plan bills other than up front, and that plan is not
+  /// among them.
+  case noPlan(BillingPlanType)
+  /// The catalog gives no price.
+  case none
+}
+
+/// The catalog's price of one charge on `plan`: that billing plan's own price when the catalog lists billing plans
+/// (a `MONTHLY` plan's is a month's); the product's price when it lists none and the plan bills up front or is not
+/// stated (data from before billing plans).
+func listedCharge(on plan: BillingPlanType?, _ product: CatalogProduct) -> ListedCharge {
+  guard let plan else { return product.price.map { .price($0) } ?? .none }
+  if let listed = product.billingPlans.first(where: { $0.type == plan }) {
+    return listed.price.map { .price($0) } ?? .none
+  }
+  if product.billingPlans.isEmpty, plan == .billedUpfront { return product.price.map { .price($0) } ?? .none }
+  return .noPlan(plan)
+}
+
+/// The sentence saying a stated price is not the catalog's `listed` price × units; nil when they agree.
+func priceDisagreement(
+  _ stated: StatedPrice, listed: DecimalAmount, currency: String, id: @autoclosure () -> String,
+  _ transaction: PurchaseTransaction
+) -> String? {
+  let statedAmount = stated.amount.rescaled(to: 3)
+  let perUnit = listed.rescaled(to: 3).flatMap { p in
+    let (total, overflow) = p.units.multipliedReportingOverflow(by: units(of: transaction))
+    return overflow ? nil : total
+  }
+  if stated.currency.uppercased() != currency.uppercased() || statedAmount?.units != perUnit {
+    let shown = (stated.amount.rescaled(to: minorDigits(ofCurrency: stated.currency)) ?? stated.amount).text
+    return
+      "\(id()): priced from the transaction at \(shown) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
+  }
+  return nil
 }
 
 /// The disagreements of every transaction of `history`, in order.

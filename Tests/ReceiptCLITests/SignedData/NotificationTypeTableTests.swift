@@ -133,14 +133,14 @@ enum NotificationTypeTable {
       documents: { aboutBase("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", day: 10) }, asOf: 15,
       state: "active", gross: "9.99"),
     NotificationTypeRow(
-      type: "OFFER_REDEEMED", subtype: "SUBSCRIBED",
+      type: "OFFER_REDEEMED", subtype: "INITIAL_BUY",
       documents: {
         let coded = S.transaction(
           id: "7500", bought: S.at(0), expires: S.at(30), signed: S.at(0), price: 4990,
           extra: ["offerType": 3, "offerIdentifier": "SPRING", "offerDiscountType": "PAY_UP_FRONT"])
         return [
           S.body(
-            S.notification("OFFER_REDEEMED", subtype: "SUBSCRIBED", signed: S.at(0), transaction: coded, status: 1))
+            S.notification("OFFER_REDEEMED", subtype: "INITIAL_BUY", signed: S.at(0), transaction: coded, status: 1))
         ]
       }, asOf: 35, state: "expired", gross: "4.99", intro: "eligible"),
     NotificationTypeRow(
@@ -373,6 +373,11 @@ enum NotificationTypeTable {
     }
     for subtype in NotificationSubtype.allCases {
       #expect(text.contains(" " + subtype.rawValue), "\(subtype.rawValue)")
+    }
+    // Every pair is Apple's: a row may not name a type or subtype Apple does not document.
+    for row in NotificationTypeTable.rows {
+      #expect(NotificationTypeV2(rawValue: row.type) != nil, "\(row.key): type")
+      if let subtype = row.subtype { #expect(NotificationSubtype(rawValue: subtype) != nil, "\(row.key): subtype") }
     }
   }
 

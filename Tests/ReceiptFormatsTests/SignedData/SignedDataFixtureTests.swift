@@ -69,9 +69,14 @@ import Testing
     #expect(t.offerDiscountType?.known == .payAsYouGo)
     #expect(t.appTransactionId == "71134")
     #expect(t.offerPeriod == "P1Y")
-    #expect(t.billingPlanType == "MONTHLY")
-    // Not read, and said so rather than dropped.
-    #expect(t.unreadKeys == ["advancedCommerceInfo", "commitmentInfo"])
+    #expect(t.billingPlanType?.known == .monthly)
+    // TransactionCommitmentInfo: billingPeriodNumber 3, commitmentExpiresDate, commitmentPrice 119880, 12 periods.
+    #expect(t.commitmentInfo?.billingPeriodNumber == 3 && t.commitmentInfo?.totalBillingPeriods == 12)
+    #expect(t.commitmentInfo?.commitmentExpiresDate == F.ms(1_698_150_000))
+    #expect(t.commitmentInfo?.commitmentPrice == 119_880 && t.commitmentInfo?.unreadKeys == [])
+    // Carried as read.
+    #expect(t.advancedCommerceInfo?.contains { $0.name == "items" } == true)
+    #expect(t.unreadKeys.isEmpty)
     #expect(t.notes.isEmpty)
   }
 
@@ -121,7 +126,16 @@ import Testing
     #expect(r.offerDiscountType?.known == .payAsYouGo)
     // ["eligible1", "eligible2"] eligibleWinBackOfferIds
     #expect(r.eligibleWinBackOfferIds == ["eligible1", "eligible2"])
-    #expect(r.unreadKeys == ["advancedCommerceInfo", "commitmentInfo", "renewalBillingPlanType"])
+    // RenewalBillingPlanType.monthly; RenewalCommitmentInfo as in the file; advancedCommerceInfo carried.
+    #expect(r.renewalBillingPlanType?.known == .monthly)
+    #expect(r.commitmentInfo?.commitmentAutoRenewProductId == "com.example.product.commitment")
+    #expect(r.commitmentInfo?.commitmentAutoRenewStatus?.known == .on)
+    #expect(r.commitmentInfo?.commitmentRenewalBillingPlanType?.known == .monthly)
+    #expect(r.commitmentInfo?.commitmentRenewalDate == F.ms(1_698_149_500))
+    #expect(r.commitmentInfo?.commitmentRenewalPrice == 9990)
+    #expect(r.advancedCommerceInfo?.first == StatedField("consistencyToken", .text("token-abc-123")))
+    #expect(r.unreadKeys.isEmpty)
+    #expect(r.notes.isEmpty)
   }
 
   @Test func signedNotificationJSON() throws {
