@@ -113,13 +113,61 @@ public enum RevenueReportCodec {
       group.estimatedProrationRefunds = try money(member(v, "refunds", path), path + ".refunds", currency: currency)
     }
 
+    /// The figures of one backing class, as `RevenueReportCodec.backing` writes them.
+    func figures(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> BackedFigures {
+      var f = BackedFigures()
+      f.transactions = try count(member(v, "transactions", path), path + ".transactions")
+      f.gross = try money(member(v, "gross", path), path + ".gross", currency: currency)
+      f.refunds = try money(member(v, "refunds", path), path + ".refunds", currency: currency)
+      f.estimatedProrationRefunds = try money(
+        member(v, "estimated_proration_refunds", path), path + ".estimated_proration_refunds", currency: currency)
+      if let p = v.member("proceeds") { f.proceeds = try money(p, path + ".proceeds", currency: currency) }
+      let net = try money(member(v, "net", path), path + ".net", currency: currency)
+      guard net == f.net else {
+        throw fail(path + ".net", "is not gross less refunds and estimated proration refunds")
+      }
+      return f
+    }
+
+    /// A currency's backing, each reason once; `not_backed` must be the sum of its reasons.
+    func backing(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> BackedRevenue {
+      var b = BackedRevenue()
+      b.backed = try figures(member(v, "backed", path), path + ".backed", currency: currency)
+      b.backedThroughTrustRoot = try figures(
+        member(v, "backed_through_trust_root", path), path + ".backed_through_trust_root", currency: currency)
+      let rest = try member(v, "not_backed", path)
+      let restFigures = try figures(rest, path + ".not_backed", currency: currency)
+      for (i, r) in try array(member(rest, "reasons", path + ".not_backed"), path + ".not_backed.reasons").enumerated() {
+        let rp = path + ".not_backed.reasons[\(i)]"
+        let name = try string(member(r, "reason", rp), rp + ".reason")
+        guard let reason = NotBackedReason(rawValue: name), b.notBacked[reason] == nil else {
+          throw fail(rp + ".reason", "expected a reason receipt-tool writes, once, found \(Excerpt.quoted(name))")
+        }
+        b.notBacked[reason] = try figures(r, rp, currency: currency)
+      }
+      guard b.notBackedTotal == restFigures || (b.notBacked.isEmpty && restFigures.isZero) else {
+        throw fail(path + ".not_backed", "is not the sum of its reasons")
+      }
+      return b
+    }
+
     mutating func report(_ root: JSONValue) throws(ReceiptError) -> RevenueReport {
       let currencies = try array(member(root, "currencies", "$"), "currencies")
       var hasProceeds: Bool?
       var rows: [(String, RevenueGroup)] = []
+      var backings: [(String, BackedRevenue?, RevenueGroup)] = []
       for (i, c) in currencies.enumerated() {
         let cp = "currencies[\(i)]"
         let currency = try string(member(c, "currency", cp), cp + ".currency")
+        var total = RevenueGroup(key: "total")
+        total.gross = try money(member(c, "gross", cp), cp + ".gross", currency: currency)
+        total.refunds = try money(member(c, "refunds", cp), cp + ".refunds", currency: currency)
+        if let p = c.member("proceeds") { total.proceeds = try money(p, cp + ".proceeds", currency: currency) }
+        if let estimate = c.member("upgrade_proration") {
+          try proration(estimate, cp + ".upgrade_proration", currency: currency, into: &total)
+        }
+        backings.append(
+          (currency, try c.member("backing").map { (b) throws(ReceiptError) in try backing(b, cp + ".backing", currency: currency) }, total))
         for (j, g) in try array(member(c, "groups", cp), cp + ".groups").enumerated() {
           let gp = cp + ".groups[\(j)]"
           var group = RevenueGroup(key: try string(member(g, "key", gp), gp + ".key"))
@@ -142,6 +190,20 @@ public enum RevenueReportCodec {
       }
       var report = RevenueReport(hasProceeds: hasProceeds ?? false)
       for (currency, group) in rows { try report.add(group, currency: currency) }
+      for (currency, read, total) in backings {
+        // A part made before backing was recorded: all of its money is not known to be backed.
+        var backing = BackedRevenue()
+        if let read {
+          backing = read
+        } else {
+          var figures = BackedFigures(proceeds: total.proceeds)
+          (figures.gross, figures.refunds, figures.estimatedProrationRefunds) = (
+            total.gross, total.refunds, total.estimatedProrationRefunds
+          )
+          backing.notBacked[.notRecorded] = figures
+        }
+        try report.addBacking(backing, currency: currency)
+      }
       let t = try member(root, "transactions", "$")
       func n(_ key: String) throws(ReceiptError) -> Int {
         let v = try count(member(t, key, "transactions"), "transactions.\(key)")
@@ -215,6 +277,7 @@ extension RevenueReportCodec {
     let currencies = report.currencies.map { c -> JSONValue in
       var members = amounts(c.total, currency: c.currency)
       members.insert(("currency", .string(c.currency)), at: 0)
+      members.append(("backing", backing(c.backing, currency: c.currency, hasProceeds: report.hasProceeds)))
       members.append(
         (
           "groups",
@@ -261,6 +324,36 @@ extension RevenueReportCodec {
         "errors",
         .array(report.errors.map { .object([("input", .string($0.input)), ("message", .string($0.message))]) })
       ),
+    ])
+  }
+
+  /// A currency's money by backing class (`moneyBacking`): `backed`, the part of it `backed_through_trust_root`,
+  /// and `not_backed` with each reason's share.
+  static func backing(_ b: BackedRevenue, currency: String, hasProceeds: Bool) -> JSONValue {
+    func figures(_ f: BackedFigures) -> [(key: String, value: JSONValue)] {
+      func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).text) }
+      var out: [(key: String, value: JSONValue)] = [
+        ("transactions", .int(f.transactions)), ("gross", money(f.gross)), ("refunds", money(f.refunds)),
+        ("estimated_proration_refunds", money(f.estimatedProrationRefunds)), ("net", money(f.net)),
+      ]
+      if hasProceeds { out.append(("proceeds", money(f.proceeds ?? 0))) }
+      return out
+    }
+    var rest = figures(b.notBackedTotal ?? BackedFigures())
+    rest.append(
+      (
+        "reasons",
+        .array(
+          b.reasons.map { r in
+            .object(
+              [("reason", .string(r.reason.rawValue)), ("explanation", .string(r.reason.explanation))]
+                + figures(r.figures))
+          })
+      ))
+    return .object([
+      ("backed", .object(figures(b.backed))),
+      ("backed_through_trust_root", .object(figures(b.backedThroughTrustRoot))),
+      ("not_backed", .object(rest)),
     ])
   }
 
