@@ -155,19 +155,10 @@ public enum RevenueReportCodec {
       let currencies = try array(member(root, "currencies", "$"), "currencies")
       var hasProceeds: Bool?
       var rows: [(String, RevenueGroup)] = []
-      var backings: [(String, BackedRevenue?, RevenueGroup)] = []
+      var backings: [(String, BackedRevenue?)] = []
       for (i, c) in currencies.enumerated() {
         let cp = "currencies[\(i)]"
         let currency = try string(member(c, "currency", cp), cp + ".currency")
-        var total = RevenueGroup(key: "total")
-        total.gross = try money(member(c, "gross", cp), cp + ".gross", currency: currency)
-        total.refunds = try money(member(c, "refunds", cp), cp + ".refunds", currency: currency)
-        if let p = c.member("proceeds") { total.proceeds = try money(p, cp + ".proceeds", currency: currency) }
-        if let estimate = c.member("upgrade_proration") {
-          try proration(estimate, cp + ".upgrade_proration", currency: currency, into: &total)
-        }
-        backings.append(
-          (currency, try c.member("backing").map { (b) throws(ReceiptError) in try backing(b, cp + ".backing", currency: currency) }, total))
         for (j, g) in try array(member(c, "groups", cp), cp + ".groups").enumerated() {
           let gp = cp + ".groups[\(j)]"
           var group = RevenueGroup(key: try string(member(g, "key", gp), gp + ".key"))
@@ -187,15 +178,20 @@ public enum RevenueReportCodec {
           if let p { group.proceeds = try money(p, gp + ".proceeds", currency: currency) }
           rows.append((currency, group))
         }
+        let read = try c.member("backing").map { (b) throws(ReceiptError) in
+          try backing(b, cp + ".backing", currency: currency)
+        }
+        backings.append((currency, read))
       }
       var report = RevenueReport(hasProceeds: hasProceeds ?? false)
       for (currency, group) in rows { try report.add(group, currency: currency) }
-      for (currency, read, total) in backings {
+      let totals = report.currencies
+      for (currency, read) in backings {
         // A part made before backing was recorded: all of its money is not known to be backed.
         var backing = BackedRevenue()
         if let read {
           backing = read
-        } else {
+        } else if let total = totals.first(where: { $0.currency == currency })?.total {
           var figures = BackedFigures(proceeds: total.proceeds)
           (figures.gross, figures.refunds, figures.estimatedProrationRefunds) = (
             total.gross, total.refunds, total.estimatedProrationRefunds
