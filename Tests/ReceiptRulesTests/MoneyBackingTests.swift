@@ -8,10 +8,14 @@ import Testing
 @Suite struct MoneyBackingTests {
   typealias F = RevenueFixtures
 
-  static let verifiedByApple = SignatureCheck.verifiedItem(
-    chain: [], moment: CheckedMoment(time: Timestamp(milliseconds: 0)!, source: "now"), anchor: .apple)
-  static let verifiedByTrustRoot = SignatureCheck.verifiedItem(
-    chain: [], moment: CheckedMoment(time: Timestamp(milliseconds: 0)!, source: "now"), anchor: .trustRoot)
+  static let verifiedByApple = verified(.apple)
+  static let verifiedByTrustRoot = verified(.trustRoot)
+
+  static func verified(_ anchor: SignatureCheck.Anchor) -> SignatureCheck {
+    var check = SignatureCheck(.verified)
+    (check.signedItems, check.verifiedItems, check.anchor) = (1, 1, anchor)
+    return check
+  }
 
   /// A signed transaction as StoreKit 2 states it: its own price and currency, its ownership from the payload.
   static func signed(
@@ -67,7 +71,10 @@ import Testing
     let unsigned = Self.document([Self.signed("4", cents: 199)], check: .unsigned("a decoded payload"))
     // A verified document whose row carries no price or ownership (a receipt's): valued from the catalog.
     let receiptRow = Self.document(
-      [PurchaseTransaction(transactionID: "5", productID: "coins", purchaseDate: F.day("2024-01-08"), vocabulary: .test)],
+      [
+        PurchaseTransaction(
+          transactionID: "5", productID: "coins", purchaseDate: F.day("2024-01-08"), vocabulary: .test)
+      ],
       check: Self.verifiedByApple)
     // A family member's copy is never revenue, backed or not.
     let family = Self.document(

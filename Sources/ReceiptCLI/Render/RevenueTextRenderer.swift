@@ -133,7 +133,9 @@ package enum RevenueTextRenderer {
     apple.proceeds = apple.proceeds.map { $0 &- (trust.proceeds ?? 0) }
     var out: TerminalText = ""
     // First line at 2, the rest at 4, as the unread inputs' messages.
-    func line(_ text: String) { out += "  " + TerminalText(text).wrapped(indent: 4, columns: width).dropFirst(4) + "\n" }
+    func line(_ text: String) {
+      out += "  " + TerminalText(text).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
+    }
     if trust.isZero || !apple.isZero { line("backed by Apple's signature: \(amounts(apple, of: c.total))") }
     if !trust.isZero { line("backed through a --trust-root (not Apple's root): \(amounts(trust, of: c.total))") }
     let reasons = b.reasons

@@ -201,7 +201,8 @@ public enum LedgerCodec {
       if root.member("anchor") != nil {
         let a = try string("anchor")
         guard let known = SignatureCheck.Anchor(rawValue: a), verdict == .verified else {
-          throw reading.fail("anchor", "expected apple or trust-root beside a verified signature, found \(Excerpt.quoted(a))")
+          throw reading.fail(
+            "anchor", "expected apple or trust-root beside a verified signature, found \(Excerpt.quoted(a))")
         }
         anchor = known
       }

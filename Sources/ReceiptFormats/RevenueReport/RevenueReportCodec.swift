@@ -137,7 +137,8 @@ public enum RevenueReportCodec {
         member(v, "backed_through_trust_root", path), path + ".backed_through_trust_root", currency: currency)
       let rest = try member(v, "not_backed", path)
       let restFigures = try figures(rest, path + ".not_backed", currency: currency)
-      for (i, r) in try array(member(rest, "reasons", path + ".not_backed"), path + ".not_backed.reasons").enumerated() {
+      for (i, r) in try array(member(rest, "reasons", path + ".not_backed"), path + ".not_backed.reasons").enumerated()
+      {
         let rp = path + ".not_backed.reasons[\(i)]"
         let name = try string(member(r, "reason", rp), rp + ".reason")
         guard let reason = NotBackedReason(rawValue: name), b.notBacked[reason] == nil else {
@@ -190,6 +191,22 @@ public enum RevenueReportCodec {
         // A part made before backing was recorded: all of its money is not known to be backed.
         var backing = BackedRevenue()
         if let read {
+          // The classes split the currency's money: a part cannot claim more backed than it counted.
+          let total = totals.first { $0.currency == currency }?.total
+          let rest = read.notBackedTotal
+          func adds(_ a: Int64, _ b: Int64, _ t: Int64?) -> Bool {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return !overflow && sum == (t ?? 0)
+          }
+          guard let rest,
+            adds(read.backed.gross, rest.gross, total?.gross), adds(read.backed.refunds, rest.refunds, total?.refunds),
+            adds(
+              read.backed.estimatedProrationRefunds, rest.estimatedProrationRefunds, total?.estimatedProrationRefunds)
+          else {
+            throw fail(
+              "currencies[\(backings.firstIndex { $0.0 == currency } ?? 0)].backing",
+              "backed and not_backed do not add up to the currency's gross, refunds and estimated proration refunds")
+          }
           backing = read
         } else if let total = totals.first(where: { $0.currency == currency })?.total {
           var figures = BackedFigures(proceeds: total.proceeds)

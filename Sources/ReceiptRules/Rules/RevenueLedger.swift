@@ -242,7 +242,9 @@ public struct RevenueLedger: Sendable {
     let run = documentChecks[low - 1]
     let signed: Bool
     if position < firstDocument.count {
-      signed = firstDocument.withUnsafeBufferPointer { all in all.baseAddress.map { Self.ownershipSigned($0 + position) } ?? false }
+      signed = firstDocument.withUnsafeBufferPointer { all in
+        all.baseAddress.map { Self.ownershipSigned($0 + position) } ?? false
+      }
     } else {
       signed = rareFacts(of: entries[position - firstDocument.count]).ownershipSigned
     }
