@@ -120,6 +120,7 @@ import Testing
     #expect(r.evidence == .notRecorded)
     for bad in [
       #","signature":"approved","ownership_signed":true}"#, #","signature":"verified"}"#,
+      #","signature":"verified","ownership_signed":true}"#,
       #","signature":"unsigned","anchor":"apple","ownership_signed":false}"#,
     ] {
       #expect(throws: ReceiptError.self) { try LedgerCodec.read(Array((old.dropLast() + bad).utf8), source: "t") }

@@ -205,6 +205,8 @@ public enum LedgerCodec {
             "anchor", "expected apple or trust-root beside a verified signature, found \(Excerpt.quoted(a))")
         }
         anchor = known
+      } else if verdict == .verified {
+        throw reading.fail("anchor", "a verified signature names its root: apple or trust-root")
       }
       guard case .bool(let signed) = try reading.member(root, "ownership_signed", "$") else {
         throw reading.fail("ownership_signed", "expected true or false")

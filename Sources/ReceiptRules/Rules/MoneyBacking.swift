@@ -82,12 +82,6 @@ public struct MoneyEvidence: Hashable, Sendable {
   /// Nothing recorded: what an older ledger line says.
   public static let notRecorded = MoneyEvidence(verdict: nil, anchor: nil, ownershipSigned: false)
 
-  /// The evidence of `transaction` as a document with verdict `check` states it.
-  public init(_ transaction: borrowing PurchaseTransaction, document check: SignatureCheck) {
-    self.init(
-      verdict: check.verdict, anchor: check.verdict == .verified ? check.anchor ?? .apple : nil,
-      ownershipSigned: transaction.sources.contains(.signedTransaction) && !transaction.ownershipAssumed)
-  }
 }
 
 /// Decides whether the amount `value` of an owner transaction, counted from a copy with `evidence`, is backed.
