@@ -60,6 +60,9 @@ import Testing
     one.waitUntilExit()
     let spark = try String(contentsOfFile: dir + "/spark.json", encoding: .utf8)
     #expect(single.contains("\"duplicates_merged\": 80"))
+    // verifyReceipt JSON carries no signature: none of its money is backed, and the job says so as one machine.
+    #expect(single.contains(#""reason": "unsigned""#))
+    #expect(!single.contains(#""reason": "not_recorded""#))
     // Byte for byte, identity included: the shards' digests sum to the one machine's.
     #expect(spark == single)
   }

@@ -1,5 +1,8 @@
+import Foundation
 import ReceiptFormats
 import ReceiptModel
+import ReceiptRules
+import ReceiptTestSupport
 import Testing
 
 @testable import ReceiptCLI
@@ -62,4 +65,59 @@ import Testing
     try again.admit(merged, label: "merged", warn: { _ in })
     #expect(throws: ReceiptError.self) { try again.admit(parts[0], label: "jan", warn: { _ in }) }
   }
+}
+
+/// Backed money (`MoneyBacking`) whatever the partitioning: the map step's ledger of a batch with verified,
+/// tampered, unsigned and family lines, shuffled into shards by transaction id, each reduced and the reduces
+/// merged, is one machine's report byte for byte.
+@Suite struct BackedMoneyPartitionTests {
+  static let batch = "examples/storekit2/revenue-backed-batch.ndjson"
+  static let trust = ["--trust-root", "examples/storekit2/test-root.pem"]
+
+  @Test(arguments: [1, 2, 3, 5])
+  func shardsMergedGiveOneMachinesBytes(_ shards: Int) throws {
+    let options = ["--format", "json", "--commission", "standard"]
+    let one = Self.tool(["revenue", "--ndjson"] + Self.trust + options + [Self.batch])
+    #expect(one.stdout.contains(#""backed_through_trust_root": {"#))
+    #expect(one.stdout.contains(#""reason": "signature_invalid""#))
+    let ledger = Self.tool(["revenue", "--ndjson", "--format", "ledger"] + Self.trust + [Self.batch])
+    #expect(ledger.stdout.contains(#""anchor":"trust-root","ownership_signed":true"#))
+    let dir = Scratch.directory.appendingPathComponent("backed-shards-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // A shuffle: each transaction's lines by a hash of its id, verdict lines anywhere; lines reversed in a shard.
+    var parts = [[String]](repeating: [], count: shards)
+    for (i, line) in ledger.stdout.split(separator: "\n").enumerated() {
+      let id = line.split(separator: "\"")[safe: 3].map(String.init) ?? ""
+      let shard = line.hasPrefix(#"{"id""#) ? Int(fnv(id) % UInt32(shards)) : i % shards
+      parts[shard].insert(String(line), at: 0)
+    }
+    var reduced: [String] = []
+    for (k, lines) in parts.enumerated() {
+      let file = dir.appendingPathComponent("shard\(k).ndjson")
+      try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+      let r = Self.tool(["revenue", "--from-ledger", "--format", "json", "--commission", "standard", file.path])
+      let out = dir.appendingPathComponent("reduce\(k).json")
+      try r.stdout.write(to: out, atomically: true, encoding: .utf8)
+      reduced.append(out.path)
+    }
+    let merged = Self.tool(["revenue", "--merge", "--format", "json"] + reduced)
+    #expect(merged.stdout == one.stdout)
+  }
+
+  /// receipt-tool in process, examples/ paths from the repository root.
+  static func tool(_ arguments: [String]) -> InProcessRunner.Result {
+    InProcessRunner.run(
+      arguments.map { $0.hasPrefix("examples/") ? TestPaths.packageRoot.appendingPathComponent($0).path : $0 })
+  }
+
+  func fnv(_ s: String) -> UInt32 {
+    var h: UInt32 = 2_166_136_261
+    for b in s.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+    return h
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }

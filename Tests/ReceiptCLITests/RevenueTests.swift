@@ -172,6 +172,42 @@ extension RevenueFixtures {
     #expect(back.counts == r.counts)
   }
 
+  @Test func backedMoneyRoundTripsAndAPartWithoutItIsNotRecorded() throws {
+    var verified = SignatureCheck(.verified)
+    verified.anchor = .trustRoot
+    var signed = PurchaseTransaction(
+      transactionID: "1", productID: "coins", purchaseDate: F.day("2024-01-01"),
+      price: StatedPrice(amount: DecimalAmount(units: 1990, scale: 3), currency: "USD"), sources: .signedTransaction,
+      vocabulary: .test)
+    signed.signedDate = F.day("2024-01-02")
+    var doc = F.document([signed])
+    doc.provenance.signatureCheck = verified
+    let unsigned = F.document([PurchaseTransaction(transactionID: "2", productID: "coins", vocabulary: .test)])
+    let r = try F.report([doc, unsigned], commission: .standard)
+    let json = RevenueReportCodec.write(r)
+    let back = try RevenueReportCodec.read(Array(json.rendered().utf8), source: "part.json")
+    #expect(RevenueReportCodec.write(back) == json)
+    let usd = try #require(F.usd(back)?.backing)
+    #expect(usd.backedThroughTrustRoot.gross == 199)
+    #expect(usd.notBacked[.unsigned]?.gross == 99)
+    // A part made before backing was recorded: its money counts as not recorded, none of it backed.
+    let old =
+      #"{"currencies":[{"currency":"USD","gross":"0.99","refunds":"0.00","net":"0.99","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"0.99","refunds":"0.00","net":"0.99"}]}],"transactions":{"counted":1,"family_shared_excluded":0,"duplicates_merged":0,"refunded":0,"trials":0,"unpriced":0,"unrecognized_ownership_excluded":0,"undated_excluded":0},"unpriced":[],"errors":[]}"#
+    let read = try RevenueReportCodec.read(Array(old.utf8), source: "old.json")
+    #expect(F.usd(read)?.backing.notBacked[.notRecorded]?.gross == 99)
+    #expect(F.usd(read)?.backing.backed.gross == 0)
+    // Reasons that do not add up to not_backed are refused.
+    let text = json.rendered()
+    let edited = text.replacingOccurrences(of: #""reason": "unsigned""#, with: #""reason": "catalog_price""#)
+    #expect(edited != text)
+    _ = try RevenueReportCodec.read(Array(edited.utf8), source: "e.json")
+    // Backed figures that are whole in themselves but more than the currency counted are refused.
+    let inflated = text.replacingOccurrences(of: #""gross": "1.99""#, with: #""gross": "9.99""#)
+      .replacingOccurrences(of: #""net": "1.99""#, with: #""net": "9.99""#)
+    #expect(inflated != text)
+    #expect(throws: ReceiptError.self) { try RevenueReportCodec.read(Array(inflated.utf8), source: "i.json") }
+  }
+
   @Test func readerNamesThePathOfABadAmount() {
     let bad =
       #"{"currencies":[{"currency":"USD","groups":[{"key":"k","units":1,"trials":0,"refunded":0,"gross":"9.9","refunds":"0.00"}]}]}"#

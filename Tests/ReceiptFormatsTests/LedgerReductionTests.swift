@@ -82,7 +82,13 @@ import Testing
         units: 2, purchaseDate: Timestamp(milliseconds: 1_704_067_200_000),
         refundDate: Timestamp(milliseconds: 1_706_745_600_000),
         price: .paid(Money(minorUnits: 999, currency: "USD"), basis: .introPrice), paidServiceBefore: 86_400_000,
-        upgrade: .estimated(at: at, refund: 500), duplicateRows: 3),
+        upgrade: .estimated(at: at, refund: 500), duplicateRows: 3,
+        evidence: MoneyEvidence(verdict: .verified, anchor: .trustRoot, ownershipSigned: true)),
+      LedgerRecord(
+        transactionID: "6", copy: "c", productID: "coins", ownership: .purchased, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .paid(Money(minorUnits: 99, currency: "USD"), basis: .transactionPrice),
+        paidServiceBefore: nil, upgrade: nil,
+        evidence: MoneyEvidence(verdict: .invalid, anchor: nil, ownershipSigned: false)),
       LedgerRecord(
         transactionID: "7", copy: "c", productID: "theme", ownership: .unrecognized("ODD"), units: 1,
         purchaseDate: nil, refundDate: nil, price: .notValued, paidServiceBefore: nil, upgrade: nil),
@@ -103,6 +109,22 @@ import Testing
     }
     let error = LedgerCodec.Line.error(RevenueInputError(input: "-:3", message: "not JSON"))
     #expect(try LedgerCodec.read(Array(LedgerCodec.write(error).utf8), source: "t") == error)
+  }
+
+  @Test func aLineWithoutEvidenceIsNotRecordedAndABadOneIsNamed() throws {
+    let old = #"{"id":"1","copy":"c","product":"p","ownership":"purchased","quantity":1,"value":"unpriced"}"#
+    guard case .record(let r) = try LedgerCodec.read(Array(old.utf8), source: "t") else {
+      Issue.record("not a record")
+      return
+    }
+    #expect(r.evidence == .notRecorded)
+    for bad in [
+      #","signature":"approved","ownership_signed":true}"#, #","signature":"verified"}"#,
+      #","signature":"verified","ownership_signed":true}"#,
+      #","signature":"unsigned","anchor":"apple","ownership_signed":false}"#,
+    ] {
+      #expect(throws: ReceiptError.self) { try LedgerCodec.read(Array((old.dropLast() + bad).utf8), source: "t") }
+    }
   }
 
   @Test func aBadMemberIsNamed() {

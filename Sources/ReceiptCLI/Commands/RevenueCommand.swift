@@ -10,6 +10,8 @@ struct RevenueCommand: ParsableCommand {
     discussion: """
       Transactions are de-duplicated by transaction_id across in_app, latest_receipt_info and every document read. Only PURCHASED transactions (and those with no ownership field, from receipts older than Family Sharing) are revenue; FAMILY_SHARED copies are only counted in family_shared_excluded. Each is valued at its catalog price × quantity (a missing quantity counts as 1); a free trial is 0; an introductory-offer period is the catalog's intro price; without a catalog price it is listed as unpriced, never valued at 0. Receipts carry no storefront, so a product has one price: its catalog price. Currencies are never added together.
 
+      Each currency says how much of its gross, net and proceeds is backed: counted from a document whose signature verified, at the signed transaction's own price, under the signed payload's own ownership. Catalog prices and receipts (which state no price or ownership) are never backed; the rest is listed by reason.
+
       --commission estimates proceeds (commission rounded half-up per transaction). Taxes and regional terms are not modelled: App Store Connect reports are the record.
 
       With --merge the files are earlier 'revenue --format json' outputs, which are summed; de-duplication and the commission year are per part, so split inputs by customer.

@@ -47,6 +47,7 @@ package enum RevenueTextRenderer {
           },
           rightAligned: [1, 2], flexible: [0], indent: 4)
       }
+      out += backingLines(c, hasProceeds: report.hasProceeds, width: width)
     }
     let n = report.counts
     var rows: [(TerminalText, TerminalText)] = [
@@ -109,6 +110,40 @@ package enum RevenueTextRenderer {
       for e in report.errors {
         out += "  " + TerminalText(e.message).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
       }
+    }
+    return out
+  }
+
+  /// How much of a currency's total rests on a verified signature (`moneyBacking`): Apple's root, a
+  /// `--trust-root`, and the rest with its reasons, one short line each, as a finance person reads them out.
+  static func backingLines(_ c: CurrencyRevenue, hasProceeds: Bool, width: Int) -> TerminalText {
+    func money(_ v: Int64) -> String { Money(minorUnits: v, currency: c.currency).text }
+    func amounts(_ f: BackedFigures, of total: RevenueGroup) -> String {
+      var parts = ["gross \(money(f.gross)) of \(money(total.gross))", "net \(money(f.net)) of \(money(total.net))"]
+      if hasProceeds { parts.append("proceeds \(money(f.proceeds ?? 0)) of \(money(total.proceeds ?? 0))") }
+      return parts.joined(separator: ", ")
+    }
+    let b = c.backing
+    let trust = b.backedThroughTrustRoot
+    var apple = b.backed
+    apple.transactions = apple.transactions &- trust.transactions
+    apple.gross = apple.gross &- trust.gross
+    apple.refunds = apple.refunds &- trust.refunds
+    apple.estimatedProrationRefunds = apple.estimatedProrationRefunds &- trust.estimatedProrationRefunds
+    apple.proceeds = apple.proceeds.map { $0 &- (trust.proceeds ?? 0) }
+    var out: TerminalText = ""
+    // First line at 2, the rest at 4, as the unread inputs' messages.
+    func line(_ text: String) {
+      out += "  " + TerminalText(text).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
+    }
+    if trust.isZero || !apple.isZero { line("backed by Apple's signature: \(amounts(apple, of: c.total))") }
+    if !trust.isZero { line("backed through a --trust-root (not Apple's root): \(amounts(trust, of: c.total))") }
+    let reasons = b.reasons
+    if let rest = b.notBackedTotal, !reasons.isEmpty {
+      let why = reasons.map { "\($0.figures.transactions) \($0.reason.explanation)" }.joined(separator: ", ")
+      var parts = ["gross \(money(rest.gross))", "net \(money(rest.net))"]
+      if hasProceeds { parts.append("proceeds \(money(rest.proceeds ?? 0))") }
+      line("not backed: \(parts.joined(separator: ", ")) (\(why))")
     }
     return out
   }

@@ -67,6 +67,13 @@ public enum LedgerCodec {
         ]
       }
       if r.duplicateRows != 0 { m.append(("duplicate_rows", .int(Int64(r.duplicateRows)))) }
+      // What decides whether its money is backed (`moneyBacking`): its document's verdict, a verified chain's
+      // root, and whether the signed payload states its ownership.
+      if let verdict = r.evidence.verdict {
+        m.append(("signature", .string(verdict.rawValue)))
+        if let anchor = r.evidence.anchor { m.append(("anchor", .string(anchor.rawValue))) }
+        m.append(("ownership_signed", .bool(r.evidence.ownershipSigned)))
+      }
       return JSONValue.object(m).rendered(pretty: false)
     }
   }
@@ -184,6 +191,28 @@ public enum LedgerCodec {
       }
       duplicateRows = n
     }
+    var evidence = MoneyEvidence.notRecorded
+    if root.member("signature") != nil {
+      let name = try string("signature")
+      guard let verdict = SignatureCheck.Verdict(rawValue: name) else {
+        throw reading.fail("signature", "unknown verdict \(Excerpt.quoted(name))")
+      }
+      var anchor: SignatureCheck.Anchor?
+      if root.member("anchor") != nil {
+        let a = try string("anchor")
+        guard let known = SignatureCheck.Anchor(rawValue: a), verdict == .verified else {
+          throw reading.fail(
+            "anchor", "expected apple or trust-root beside a verified signature, found \(Excerpt.quoted(a))")
+        }
+        anchor = known
+      } else if verdict == .verified {
+        throw reading.fail("anchor", "a verified signature names its root: apple or trust-root")
+      }
+      guard case .bool(let signed) = try reading.member(root, "ownership_signed", "$") else {
+        throw reading.fail("ownership_signed", "expected true or false")
+      }
+      evidence = MoneyEvidence(verdict: verdict, anchor: anchor, ownershipSigned: signed)
+    }
     return .record(
       LedgerRecord(
         transactionID: try string("id"), copy: try string("copy"), productID: try string("product"),
@@ -191,7 +220,7 @@ public enum LedgerCodec {
         refundDate: try time("refunded_ms"), price: price,
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
         upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
-        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms")))
+        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms"), evidence: evidence))
   }
 }
 

@@ -113,10 +113,50 @@ public enum RevenueReportCodec {
       group.estimatedProrationRefunds = try money(member(v, "refunds", path), path + ".refunds", currency: currency)
     }
 
+    /// The figures of one backing class, as `RevenueReportCodec.backing` writes them.
+    func figures(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> BackedFigures {
+      var f = BackedFigures()
+      f.transactions = try count(member(v, "transactions", path), path + ".transactions")
+      f.gross = try money(member(v, "gross", path), path + ".gross", currency: currency)
+      f.refunds = try money(member(v, "refunds", path), path + ".refunds", currency: currency)
+      f.estimatedProrationRefunds = try money(
+        member(v, "estimated_proration_refunds", path), path + ".estimated_proration_refunds", currency: currency)
+      if let p = v.member("proceeds") { f.proceeds = try money(p, path + ".proceeds", currency: currency) }
+      let net = try money(member(v, "net", path), path + ".net", currency: currency)
+      guard net == f.net else {
+        throw fail(path + ".net", "is not gross less refunds and estimated proration refunds")
+      }
+      return f
+    }
+
+    /// A currency's backing, each reason once; `not_backed` must be the sum of its reasons.
+    func backing(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> BackedRevenue {
+      var b = BackedRevenue()
+      b.backed = try figures(member(v, "backed", path), path + ".backed", currency: currency)
+      b.backedThroughTrustRoot = try figures(
+        member(v, "backed_through_trust_root", path), path + ".backed_through_trust_root", currency: currency)
+      let rest = try member(v, "not_backed", path)
+      let restFigures = try figures(rest, path + ".not_backed", currency: currency)
+      for (i, r) in try array(member(rest, "reasons", path + ".not_backed"), path + ".not_backed.reasons").enumerated()
+      {
+        let rp = path + ".not_backed.reasons[\(i)]"
+        let name = try string(member(r, "reason", rp), rp + ".reason")
+        guard let reason = NotBackedReason(rawValue: name), b.notBacked[reason] == nil else {
+          throw fail(rp + ".reason", "expected a reason receipt-tool writes, once, found \(Excerpt.quoted(name))")
+        }
+        b.notBacked[reason] = try figures(r, rp, currency: currency)
+      }
+      guard b.notBackedTotal == restFigures || (b.notBacked.isEmpty && restFigures.isZero) else {
+        throw fail(path + ".not_backed", "is not the sum of its reasons")
+      }
+      return b
+    }
+
     mutating func report(_ root: JSONValue) throws(ReceiptError) -> RevenueReport {
       let currencies = try array(member(root, "currencies", "$"), "currencies")
       var hasProceeds: Bool?
       var rows: [(String, RevenueGroup)] = []
+      var backings: [(String, BackedRevenue?)] = []
       for (i, c) in currencies.enumerated() {
         let cp = "currencies[\(i)]"
         let currency = try string(member(c, "currency", cp), cp + ".currency")
@@ -139,9 +179,44 @@ public enum RevenueReportCodec {
           if let p { group.proceeds = try money(p, gp + ".proceeds", currency: currency) }
           rows.append((currency, group))
         }
+        let read = try c.member("backing").map { (b) throws(ReceiptError) in
+          try backing(b, cp + ".backing", currency: currency)
+        }
+        backings.append((currency, read))
       }
       var report = RevenueReport(hasProceeds: hasProceeds ?? false)
       for (currency, group) in rows { try report.add(group, currency: currency) }
+      let totals = report.currencies
+      for (currency, read) in backings {
+        // A part made before backing was recorded: all of its money is not known to be backed.
+        var backing = BackedRevenue()
+        if let read {
+          // The classes split the currency's money: a part cannot claim more backed than it counted.
+          let total = totals.first { $0.currency == currency }?.total
+          let rest = read.notBackedTotal
+          func adds(_ a: Int64, _ b: Int64, _ t: Int64?) -> Bool {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return !overflow && sum == (t ?? 0)
+          }
+          guard let rest,
+            adds(read.backed.gross, rest.gross, total?.gross), adds(read.backed.refunds, rest.refunds, total?.refunds),
+            adds(
+              read.backed.estimatedProrationRefunds, rest.estimatedProrationRefunds, total?.estimatedProrationRefunds)
+          else {
+            throw fail(
+              "currencies[\(backings.firstIndex { $0.0 == currency } ?? 0)].backing",
+              "backed and not_backed do not add up to the currency's gross, refunds and estimated proration refunds")
+          }
+          backing = read
+        } else if let total = totals.first(where: { $0.currency == currency })?.total {
+          var figures = BackedFigures(proceeds: total.proceeds)
+          (figures.gross, figures.refunds, figures.estimatedProrationRefunds) = (
+            total.gross, total.refunds, total.estimatedProrationRefunds
+          )
+          backing.notBacked[.notRecorded] = figures
+        }
+        try report.addBacking(backing, currency: currency)
+      }
       let t = try member(root, "transactions", "$")
       func n(_ key: String) throws(ReceiptError) -> Int {
         let v = try count(member(t, key, "transactions"), "transactions.\(key)")
@@ -215,6 +290,7 @@ extension RevenueReportCodec {
     let currencies = report.currencies.map { c -> JSONValue in
       var members = amounts(c.total, currency: c.currency)
       members.insert(("currency", .string(c.currency)), at: 0)
+      members.append(("backing", backing(c.backing, currency: c.currency, hasProceeds: report.hasProceeds)))
       members.append(
         (
           "groups",
@@ -261,6 +337,36 @@ extension RevenueReportCodec {
         "errors",
         .array(report.errors.map { .object([("input", .string($0.input)), ("message", .string($0.message))]) })
       ),
+    ])
+  }
+
+  /// A currency's money by backing class (`moneyBacking`): `backed`, the part of it `backed_through_trust_root`,
+  /// and `not_backed` with each reason's share.
+  static func backing(_ b: BackedRevenue, currency: String, hasProceeds: Bool) -> JSONValue {
+    func figures(_ f: BackedFigures) -> [(key: String, value: JSONValue)] {
+      func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).text) }
+      var out: [(key: String, value: JSONValue)] = [
+        ("transactions", .int(f.transactions)), ("gross", money(f.gross)), ("refunds", money(f.refunds)),
+        ("estimated_proration_refunds", money(f.estimatedProrationRefunds)), ("net", money(f.net)),
+      ]
+      if hasProceeds { out.append(("proceeds", money(f.proceeds ?? 0))) }
+      return out
+    }
+    var rest = figures(b.notBackedTotal ?? BackedFigures())
+    rest.append(
+      (
+        "reasons",
+        .array(
+          b.reasons.map { r in
+            .object(
+              [("reason", .string(r.reason.rawValue)), ("explanation", .string(r.reason.explanation))]
+                + figures(r.figures))
+          })
+      ))
+    return .object([
+      ("backed", .object(figures(b.backed))),
+      ("backed_through_trust_root", .object(figures(b.backedThroughTrustRoot))),
+      ("not_backed", .object(rest)),
     ])
   }
 

@@ -27,14 +27,18 @@ public struct LedgerRecord: Hashable, Sendable {
   public var upgrade: LedgerUpgrade?
   /// Rows of its document that repeated a transaction already read there (carried by a document's first record).
   public var duplicateRows: Int
+  /// Its document's signature verdict and whether its ownership is signed: whether its money is backed
+  /// (`moneyBacking`) travels with the copy whose price and ownership are counted.
+  public var evidence: MoneyEvidence
 
   /// - Parameters: every fact, as the stored properties name them.
   public init(
     transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
     purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
     upgrade: LedgerUpgrade?, duplicateRows: Int = 0, refundShare: Int64? = nil, refundReversedAt: Timestamp? = nil,
-    signedDate: Timestamp? = nil
+    signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded
   ) {
+    self.evidence = evidence
     self.signedDate = signedDate
     self.refundShare = refundShare
     self.refundReversedAt = refundReversedAt
@@ -54,14 +58,14 @@ public struct LedgerRecord: Hashable, Sendable {
   // Borrowed: an initializer owns its arguments, so the caller would copy the transaction, every field retained.
   init(
     transaction t: borrowing PurchaseTransaction, value: TransactionValue?, copy: String, paidServiceBefore: Int64?,
-    upgrade: LedgerUpgrade?
+    upgrade: LedgerUpgrade?, evidence: MoneyEvidence
   ) {
     let units = ReceiptRules.units(of: t)
     self.init(
       transactionID: t.transactionID, copy: copy, productID: t.productID, ownership: t.ownership, units: units,
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
       paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
-      refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate)
+      refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate, evidence: evidence)
   }
 
   /// The refund this copy states, as `Revocation.combining` reads it.

@@ -131,6 +131,8 @@ public struct CurrencyRevenue: Hashable, Sendable {
   public var groups: [RevenueGroup]
   /// The sum of the rows.
   public var total: RevenueGroup
+  /// How much of `total` rests on a verified signature (`moneyBacking`), and the rest by reason.
+  public var backing = BackedRevenue()
 }
 
 /// Transaction counts over everything read.
@@ -204,6 +206,8 @@ public struct RevenueReport: Sendable {
   /// overflow-checked.
   private var currencyNames: [String] = []
   private var totalFigures: [RevenueGroup.Sums] = []
+  /// Each currency's money by backing class (`moneyBacking`), by currency number; made with the currency.
+  private var backingFigures: [BackedRevenue] = []
 
   /// Each currency's total, in the order first added.
   var totals: [RevenueGroup] { totalFigures.map { RevenueGroup(key: "total", $0) } }
@@ -273,12 +277,36 @@ public struct RevenueReport: Sendable {
       c = currencyNames.count
       currencyNames.append(currency)
       totalFigures.append(total)
+      backingFigures.append(BackedRevenue())
       placesByKey.append([])
     }
     if placesByKey[c].count <= key { placesByKey[c] += Array(repeating: -1, count: key + 1 - placesByKey[c].count) }
     rowFigures.append(row)
     rowNames.append((c, key))
     placesByKey[c][key] = rowFigures.count - 1
+  }
+
+  /// Adds `figures` of `currency` to the class `backing` names; the currency's row was added first (`add`), so
+  /// its figures are part of the currency's total.
+  public mutating func addBacking(_ figures: BackedFigures, currency: String, as backing: MoneyBacking)
+    throws(ReceiptError)
+  {
+    let c =
+      lastCurrencyNumber >= 0 && lastCurrency == currency ? lastCurrencyNumber : currencyNames.firstIndex(of: currency)
+    guard let c else { return }
+    try backingFigures[c].add(figures, as: backing)
+  }
+
+  /// Adds a part's backing of `currency` (`--merge`), making the currency when it has no row yet.
+  public mutating func addBacking(_ backing: BackedRevenue, currency: String) throws(ReceiptError) {
+    if currencyNames.firstIndex(of: currency) == nil {
+      currencyNames.append(currency)
+      totalFigures.append(RevenueGroup.Sums(RevenueGroup(key: "", proceeds: hasProceeds ? 0 : nil)))
+      backingFigures.append(BackedRevenue())
+      placesByKey.append([])
+    }
+    guard let c = currencyNames.firstIndex(of: currency) else { return }
+    try backingFigures[c].add(backing)
   }
 
   /// The number of the row key `text`, numbered in the order first asked.
@@ -390,7 +418,8 @@ public struct RevenueReport: Sendable {
       let groups = rowFigures.indices.filter { rowNames[$0].currency == c }
         .map { RevenueGroup(key: keyTexts[rowNames[$0].key], rowFigures[$0]) }.sorted { $0.key < $1.key }
       return CurrencyRevenue(
-        currency: currencyNames[c], groups: groups, total: RevenueGroup(key: "total", totalFigures[c]))
+        currency: currencyNames[c], groups: groups, total: RevenueGroup(key: "total", totalFigures[c]),
+        backing: backingFigures[c])
     }
   }
 
@@ -415,6 +444,7 @@ public struct RevenueReport: Sendable {
         RevenueGroup(key: "", other.rowFigures[i]), key: keyNumber(other.keyTexts[name.key]),
         currency: other.currencyNames[name.currency])
     }
+    for (c, name) in other.currencyNames.enumerated() { try addBacking(other.backingFigures[c], currency: name) }
     counts.add(other.counts)
     for (id, u) in other.unpriced { try addUnpriced(productID: id, units: u) }
     errors += other.errors
@@ -867,7 +897,8 @@ extension RevenueLedger {
       }
       return LedgerRecord(
         transaction: t, value: value, copy: copy, paidServiceBefore: before,
-        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt))
+        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt),
+        evidence: ledger.evidence(at: position))
     }
   }
 
@@ -970,9 +1001,10 @@ extension LedgerRecord {
       break
     }
     let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: paidServiceBefore)
+    let value = try value()
     let events = TransactionEvents(
-      productID: productID, purchaseDate: purchaseDate, units: units, value: try value(), grouping: grouping,
-      rate: rate)
+      productID: productID, purchaseDate: purchaseDate, units: units, value: value, grouping: grouping,
+      rate: rate, backing: moneyBacking(of: value, evidence: evidence))
     if saleInRange { try events.sale(into: &report) }
     // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
     if let upgrade {
@@ -998,6 +1030,21 @@ struct TransactionEvents {
   var grouping: RevenueGrouping
   /// The commission percent of its sale, when proceeds are estimated.
   var rate: Int64?
+  /// Whether its money rests on a verified signature: its sale, refund and proration are booked in that class.
+  var backing: MoneyBacking
+
+  /// Adds `row` to the report, and its money to the class of `backing`; `sale` counts a transaction there.
+  func book(_ row: RevenueGroup, key: Int, currency: String, sale: Bool, into report: inout RevenueReport)
+    throws(ReceiptError)
+  {
+    try report.add(row, key: key, currency: currency)
+    var figures = BackedFigures(proceeds: row.proceeds)
+    (figures.gross, figures.refunds, figures.estimatedProrationRefunds) = (
+      row.gross, row.refunds, row.estimatedProrationRefunds
+    )
+    figures.transactions = sale ? 1 : 0
+    try report.addBacking(figures, currency: currency, as: backing)
+  }
 
   /// An empty row of the event on `date`, and its key's number (the row's key text is the report's to set).
   func row(at date: Timestamp?, in report: inout RevenueReport) -> (RevenueGroup, key: Int) {
@@ -1021,14 +1068,14 @@ struct TransactionEvents {
       var (row, key) = row(at: purchaseDate, in: &report)
       row.units = units
       row.trials = units
-      try report.add(row, key: key, currency: currency)
+      try book(row, key: key, currency: currency, sale: true, into: &report)
     case .paid(let money, let basis):
       if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
       var (row, key) = row(at: purchaseDate, in: &report)
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
-      try report.add(row, key: key, currency: money.currency)
+      try book(row, key: key, currency: money.currency, sale: true, into: &report)
     case .unpriced, nil:
       report.counts.unpriced += 1
       try report.addUnpriced(productID: productID, units: units)
@@ -1043,7 +1090,7 @@ struct TransactionEvents {
     switch value {
     case .trial(let currency):
       guard let currency else { return }
-      try report.add(row, key: key, currency: currency)
+      try book(row, key: key, currency: currency, sale: false, into: &report)
     case .paid(let money, _):
       var amount = money.minorUnits
       if let share, share < 100_000 {
@@ -1052,7 +1099,7 @@ struct TransactionEvents {
       }
       row.refunds = amount
       row.proceeds = try proceedsOf(amount).map { 0 &- $0 }
-      try report.add(row, key: key, currency: money.currency)
+      try book(row, key: key, currency: money.currency, sale: false, into: &report)
     case .unpriced, nil:
       return
     }
@@ -1074,7 +1121,7 @@ struct TransactionEvents {
       row.upgradeProrations = units
       row.estimatedProrationRefunds = estimate
       row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
-      try report.add(row, key: key, currency: money.currency)
+      try book(row, key: key, currency: money.currency, sale: false, into: &report)
     }
   }
 }

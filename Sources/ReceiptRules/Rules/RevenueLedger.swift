@@ -46,8 +46,12 @@ public struct RevenueLedger: Sendable {
     /// What signed data states about the transaction: its price and its product type.
     var price: StatedPrice?
     var productType: ProductType?
+    /// Whether its ownership is its signed payload's own (`MoneyEvidence.ownershipSigned`).
+    var ownershipSigned = false
 
-    var isEmpty: Bool { cancellationDate == nil && signedDate == nil && price == nil && productType == nil }
+    var isEmpty: Bool {
+      cancellationDate == nil && signedDate == nil && price == nil && productType == nil && !ownershipSigned
+    }
 
     /// The refund, as revenue reads it.
     var revocation: Revocation? {
@@ -113,6 +117,9 @@ public struct RevenueLedger: Sendable {
   var texts: [String] = []
   public private(set) var duplicatesMerged = 0
   public var errors: [RevenueInputError] = []
+  /// Each document's signature verdict (and a verified chain's root), from the first position of the new
+  /// transactions it brought on (a run of documents of one verdict shares one): what `moneyBacking` reads.
+  var documentChecks: [(from: Int, verdict: SignatureCheck.Verdict, anchor: SignatureCheck.Anchor?)] = []
 
   public init() {}
 
@@ -127,6 +134,11 @@ public struct RevenueLedger: Sendable {
   /// Adds one document's transactions; a transaction_id seen before is merged, not counted again.
   public mutating func add(_ history: PurchaseHistory) {
     duplicatesMerged += history.provenance.duplicateRowsMerged
+    let check = history.provenance.signatureCheck
+    let anchor = check.verdict == .verified ? check.anchor ?? .apple : nil
+    if documentChecks.last.map({ $0.verdict != check.verdict || $0.anchor != anchor }) ?? true {
+      documentChecks.append((distinctTransactions, check.verdict, anchor))
+    }
     if firstDocument.isEmpty, entries.isEmpty {
       // Shared with the history, not copied; it is de-duplicated by id already.
       firstDocument = history.transactions
@@ -205,9 +217,38 @@ public struct RevenueLedger: Sendable {
         usesIntroductoryOffer: offer?.usesIntroductoryOffer ?? false, isUpgraded: t.pointee.isUpgraded,
         purchaseDate: t.pointee.purchaseDate, expiresDate: t.pointee.expiresDate,
         group: t.pointee.subscriptionGroup.map { groupNumber($0) }, rare: -1))
-    var facts = RareFacts(signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType)
+    var facts = RareFacts(
+      signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType,
+      ownershipSigned: Self.ownershipSigned(t))
     facts.setRevocation(t.pointee.revocation)
     setRareFacts(facts, of: entries.count - 1)
+  }
+
+  /// Whether `t`'s ownership is its signed payload's own: stated by a signed transaction, not assumed.
+  static func ownershipSigned(_ t: UnsafePointer<PurchaseTransaction>) -> Bool {
+    t.pointee.sources.contains(.signedTransaction) && !t.pointee.ownershipAssumed
+  }
+
+  /// What the transaction at `position` was read with, for `moneyBacking`: its document's verdict and whether its
+  /// ownership is signed.
+  func evidence(at position: Int) -> MoneyEvidence {
+    // The last run starting at or before `position` (a document that brought nothing new starts where the next does).
+    var (low, high) = (0, documentChecks.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if documentChecks[mid].from <= position { low = mid + 1 } else { high = mid }
+    }
+    guard low > 0 else { return .notRecorded }
+    let run = documentChecks[low - 1]
+    let signed: Bool
+    if position < firstDocument.count {
+      signed = firstDocument.withUnsafeBufferPointer { all in
+        all.baseAddress.map { Self.ownershipSigned($0 + position) } ?? false
+      }
+    } else {
+      signed = rareFacts(of: entries[position - firstDocument.count]).ownershipSigned
+    }
+    return MoneyEvidence(verdict: run.verdict, anchor: run.anchor, ownershipSigned: signed)
   }
 
   /// The rare facts an entry holds (none, when it has no slot).
