@@ -250,6 +250,7 @@ extension RevenueReportCodec {
     if n.partialRefunds > 0 { counts.append(("partial_refunds", .int(n.partialRefunds))) }
     if n.refundsReversed > 0 { counts.append(("refunds_reversed", .int(n.refundsReversed))) }
     return .object([
+      OutputSchemaVersion.member,
       ("currencies", .array(currencies)),
       ("transactions", .object(counts)),
       (
