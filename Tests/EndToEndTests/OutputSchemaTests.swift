@@ -44,17 +44,28 @@ import Testing
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         return path + (f".{key}" if key is not None else "")
 
-    def check(command, label, value):
-        counts[command] = counts.get(command, 0) + 1
-        for error in validators[command].iter_errors(value):
+    def report(label, errors):
+        for error in errors:
             if error.validator == "additionalProperties":
                 known = error.schema.get("properties", {})
                 for key in error.instance:
                     if key not in known:
                         problems.append(f"{label}: {where(error, key)}: a field without its schema "
                                         f"(add it to Sources/ReceiptCLI/Schemas)")
+                continue
+            # A nullable object or an enum is an anyOf: a value that is neither null nor a listed constant
+            # is reported by the branches it could have matched, the object's own errors named by path.
+            branches = [e for e in error.context or []
+                        if not (e.validator == "type" and e.validator_value == "null")
+                        and e.validator != "const"]
+            if error.validator == "anyOf" and branches:
+                report(label, branches)
             else:
                 problems.append(f"{label}: {where(error)}: {error.message[:300]}")
+
+    def check(command, label, value):
+        counts[command] = counts.get(command, 0) + 1
+        report(label, validators[command].iter_errors(value))
 
     for item in manifest["instances"]:
         if item["command"] not in validators:
@@ -162,16 +173,16 @@ import Testing
     let chains = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [])
       .filter { $0.hasSuffix(".jws") }.sorted().map { fixtures.appendingPathComponent($0).path }
     #expect(!chains.isEmpty, "no self-made signed fixtures in \(fixtures.path)")
-    var outputs = try outputs(of: chains)
+    var found = try outputs(of: chains)
     let storekit2 = exampleFiles.filter { $0.hasPrefix("examples/storekit2/") }
-    outputs += try outputs(of: storekit2, extra: ["--trust-root", "examples/storekit2/test-root.pem"])
-    outputs += try outputs(
+    found += try outputs(of: storekit2, extra: ["--trust-root", "examples/storekit2/test-root.pem"])
+    found += try outputs(
       of: ["examples/app-receipt/signed-entitlements-active.b64", "examples/backed-entitlements-active.json"],
       extra: [
         "--trust-root", "examples/app-receipt/test-receipt-root.pem", "--device-id",
         "3F2504E0-4F89-41D3-9A0C-0305E82C3301",
       ])
-    outputs += try outputs(
+    found += try outputs(
       of: ["examples/app-receipt/signed-entitlements-active.b64"], extra: ["--device-id", "00:11:22:33:44:55"])
     if let shared = TestPaths.shared {
       let signatures = shared.appendingPathComponent("reference/signatures")
@@ -182,14 +193,14 @@ import Testing
         files += names.filter { !$0.hasPrefix("LICENSE") && !$0.hasSuffix(".der") && !$0.hasSuffix(".cer") }.sorted()
           .map { dir.appendingPathComponent($0).path }
       }
-      outputs += try outputs(of: files)
-      outputs += try outputs(
+      found += try outputs(of: files)
+      found += try outputs(
         of: files.filter { $0.contains("/jws/") },
         extra: ["--trust-root", signatures.appendingPathComponent("jws/testCA.der").path])
     } else {
       TestPaths.noteSharedMissing("OutputSchemaTests over Apple's signed test data")
     }
-    return outputs
+    return found
   }
 
   /// Runs the validator over `outputs`; nil (after a note) where no python has jsonschema.

@@ -18,7 +18,8 @@ package enum DecodeSchema {
 
   /// `fields`: what the source states that no rule reads.
   static let sourceFields = S.sourceObject(
-    "Fields the source states that no rule reads, under the source's own names, typed as given (strings, numbers, ISO 8601 dates, booleans, arrays of strings). Carried through from Apple's data: which names appear is Apple's, not this schema's.")
+    "Fields the source states that no rule reads, under the source's own names, typed as given (strings, numbers, ISO 8601 dates, booleans, arrays of strings). Carried through from Apple's data: which names appear is Apple's, not this schema's."
+  )
 
   static let document = S.object(
     "One input document, decoded.",
@@ -44,22 +45,38 @@ package enum DecodeSchema {
             ("notification_v2_body", "An App Store Server Notifications V2 body."),
             ("one_customer", "Every input merged as one customer's history (--one-customer)."),
           ])),
-      .always("status", S.nullable(S.integer("Apple's status code (0 valid; 21000-21010, 21100-21199 problems).", minimum: nil), "when the document has no status")),
-      .always("status_meaning", S.nullable(S.string("Apple's meaning of the status."), "when the document has no status")),
+      .always(
+        "status",
+        S.nullable(
+          S.integer("Apple's status code (0 valid; 21000-21010, 21100-21199 problems).", minimum: nil),
+          "when the document has no status")),
+      .always(
+        "status_meaning", S.nullable(S.string("Apple's meaning of the status."), "when the document has no status")),
       .always("is_retryable", S.nullable(S.boolean("is-retryable / is_retryable as Apple states it."), "when absent")),
-      .always("environment", S.nullable(S.string("Carried through from Apple's data as written (Production, Sandbox, Xcode, LocalTesting, ...)."), "when absent")),
+      .always(
+        "environment",
+        S.nullable(
+          S.string("Carried through from Apple's data as written (Production, Sandbox, Xcode, LocalTesting, ...)."),
+          "when absent")),
       .always("signature_check", S.ref("signature_check")),
       .sometimes("signature", when: "for signed data", S.ref("signature")),
       .sometimes("notification", when: "for a notification body", S.ref("notification")),
       .always("receipt", S.nullable(S.ref("receipt"), "when the document holds no receipt object")),
       .sometimes(
         "receipt_attributes", when: "for an app receipt with attributes it carries without a meaning",
-        S.array("An app receipt's attributes 1, 4, 5, 8 and 10 and the ones carried (the opaque value and the hash in hex).", of: S.ref("carried_field"))),
+        S.array(
+          "An app receipt's attributes 1, 4, 5, 8 and 10 and the ones carried (the opaque value and the hash in hex).",
+          of: S.ref("carried_field"))),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),
       .always("transactions", S.array("Every transaction, merged by transaction_id.", of: S.ref("transaction"))),
       .always("pending_renewals", S.array("The pending renewal information.", of: S.ref("pending_renewal"))),
-      .always("latest_receipt_length", S.nullable(S.integer("The length of the base64 latest_receipt (only --show-secrets prints it)."), "when there is none")),
-      .sometimes("latest_receipt", when: "with --show-secrets", S.string("The base64 latest_receipt in full: a customer credential.")),
+      .always(
+        "latest_receipt_length",
+        S.nullable(
+          S.integer("The length of the base64 latest_receipt (only --show-secrets prints it)."), "when there is none")),
+      .sometimes(
+        "latest_receipt", when: "with --show-secrets",
+        S.string("The base64 latest_receipt in full: a customer credential.")),
       .always("duplicate_rows_merged", S.integer("Rows merged because they repeat a transaction.")),
       .always(
         "warnings",
@@ -98,10 +115,14 @@ package enum DecodeSchema {
   static let notification = S.object(
     "A notification body's own facts.",
     [
-      .always("notification_type", S.nullable(S.string("Carried through from Apple's data as written (DID_RENEW, SUBSCRIBED, ...)."), "when absent")),
+      .always(
+        "notification_type",
+        S.nullable(
+          S.string("Carried through from Apple's data as written (DID_RENEW, SUBSCRIBED, ...)."), "when absent")),
       .always("environment", S.nullable(S.string("Carried through from Apple's data as written."), "when absent")),
       .always("auto_renew_status", S.nullable(S.ref("auto_renew_status"), "when absent")),
-      .always("auto_renew_product_id", S.nullable(S.string("The product the subscription renews into."), "when absent")),
+      .always(
+        "auto_renew_product_id", S.nullable(S.string("The product the subscription renews into."), "when absent")),
       .always("bundle_id", S.nullable(S.string("The app's bundle id."), "when absent")),
       .always("has_password", S.boolean("Whether the body carries the shared secret (password).")),
       .sometimes("password", when: "with --show-secrets", S.string("The shared secret: a credential.")),
@@ -114,7 +135,11 @@ package enum DecodeSchema {
       .always("bundle_id", S.nullable(S.string("bundle_id."), "when absent")),
       .always("application_version", S.nullable(S.string("application_version."), "when absent")),
       .always("original_application_version", S.nullable(S.string("original_application_version."), "when absent")),
-      .always("receipt_type", S.nullable(S.string("Carried through from Apple's data as written (Production, ProductionSandbox, ...)."), "when absent")),
+      .always(
+        "receipt_type",
+        S.nullable(
+          S.string("Carried through from Apple's data as written (Production, ProductionSandbox, ...)."), "when absent")
+      ),
       .always("receipt_creation_date", S.nullable(S.date("receipt_creation_date."), "when absent")),
       .always("request_date", S.nullable(S.date("request_date."), "when absent")),
       .always("original_purchase_date", S.nullable(S.date("original_purchase_date."), "when absent")),
@@ -126,7 +151,9 @@ package enum DecodeSchema {
     [
       .always("type", S.integer("The format's number for the field (an ASN.1 attribute type).", minimum: nil)),
       .always("name", S.nullable(S.string("The community's name for it."), "when there is none")),
-      .always("value", S.string("The value as text: strings as they are, integers in decimal, dates in ISO 8601, other bytes in hex.")),
+      .always(
+        "value",
+        S.string("The value as text: strings as they are, integers in decimal, dates in ISO 8601, other bytes in hex.")),
       .always("encoding", S.string("How the value was encoded (utf8String, ia5String, integer, date, bytes).")),
     ])
 
@@ -145,7 +172,8 @@ package enum DecodeSchema {
       .always("transaction_id", S.string("transaction_id, kept as a string.")),
       .always("original_transaction_id", S.nullable(S.string("original_transaction_id."), "when absent")),
       .always("product_id", S.string("product_id.")),
-      .always("product_type", S.nullable(productType, "when it cannot be known (no catalog entry and no expires_date)")),
+      .always(
+        "product_type", S.nullable(productType, "when it cannot be known (no catalog entry and no expires_date)")),
       .always(
         "product_type_basis",
         S.nullable(
@@ -155,17 +183,26 @@ package enum DecodeSchema {
               ("catalog", "The catalog says so."),
               ("transaction", "The transaction itself says so (signed transactions' type)."),
               ("expires_date", "Only auto-renewable subscriptions carry expires_date."),
-              ("family_shared", "Family-shared with no expiry date: only auto-renewable subscriptions and non-consumables can be shared."),
+              (
+                "family_shared",
+                "Family-shared with no expiry date: only auto-renewable subscriptions and non-consumables can be shared."
+              ),
             ]),
           "when product_type is")),
-      .sometimes("entitlements", when: "when the catalog lists the product", S.array("The catalog's entitlements of the product.", of: S.string("An entitlement name."))),
+      .sometimes(
+        "entitlements", when: "when the catalog lists the product",
+        S.array("The catalog's entitlements of the product.", of: S.string("An entitlement name."))),
       .always("ownership", S.ref("ownership")),
       .always("ownership_assumed", S.boolean("True when the data has no ownership field and PURCHASED is assumed.")),
       .always("quantity", S.nullable(S.integer("quantity."), "when absent")),
       .always("purchase_date", S.nullable(S.date("purchase_date."), "when absent")),
       .always("original_purchase_date", S.nullable(S.date("original_purchase_date."), "when absent")),
       .always("expires_date", S.nullable(S.date("expires_date."), "when absent")),
-      .always("cancellation_date", S.nullable(S.date("cancellation_date or revocationDate: a refund or a Family Sharing revocation."), "when not cancelled")),
+      .always(
+        "cancellation_date",
+        S.nullable(
+          S.date("cancellation_date or revocationDate: a refund or a Family Sharing revocation."), "when not cancelled")
+      ),
       .always(
         "cancellation_reason",
         S.nullable(
@@ -179,7 +216,8 @@ package enum DecodeSchema {
       .always("is_upgraded", S.boolean("Replaced by an upgrade.")),
       .always("subscription_group", S.nullable(S.string("subscription_group_identifier."), "when absent")),
       .always("web_order_line_item_id", S.nullable(S.string("web_order_line_item_id."), "when absent")),
-      .always("promotional_offer_id", S.nullable(S.string("The promotional offer's id."), "unless a promotional offer")),
+      .always(
+        "promotional_offer_id", S.nullable(S.string("The promotional offer's id."), "unless a promotional offer")),
       .always("offer_code_ref_name", S.nullable(S.string("The offer code's reference name."), "unless an offer code")),
       .always(
         "sources",
@@ -194,7 +232,11 @@ package enum DecodeSchema {
               ("signed_transaction", "A signed transaction (StoreKit 2, App Store Server API, V2 notification)."),
               ("app_receipt", "An on-device app receipt."),
             ]))),
-      .sometimes("revocation_type", when: "when signed data states one", S.string("revocationType, carried through from Apple's data as written (REFUND_FULL, REFUND_PRORATED, FAMILY_REVOKE).")),
+      .sometimes(
+        "revocation_type", when: "when signed data states one",
+        S.string(
+          "revocationType, carried through from Apple's data as written (REFUND_FULL, REFUND_PRORATED, FAMILY_REVOKE).")
+      ),
       .sometimes(
         "offer", when: "for a signed transaction with an offer",
         S.object(
@@ -217,10 +259,16 @@ package enum DecodeSchema {
         S.object(
           "The price the data states.",
           [
-            .always("amount", S.string("A decimal string in the currency's minor digits (signed data's milliunits converted), or as stated when that would drop digits.", pattern: "^-?[0-9]+(\\.[0-9]+)?$")),
+            .always(
+              "amount",
+              S.string(
+                "A decimal string in the currency's minor digits (signed data's milliunits converted), or as stated when that would drop digits.",
+                pattern: "^-?[0-9]+(\\.[0-9]+)?$")),
             .always("currency", S.string("The ISO 4217 code, as stated.")),
           ])),
-      .sometimes("attributes", when: "for an app receipt's purchase with attributes carried without a meaning", S.array("Attributes carried through.", of: S.ref("carried_field"))),
+      .sometimes(
+        "attributes", when: "for an app receipt's purchase with attributes carried without a meaning",
+        S.array("Attributes carried through.", of: S.ref("carried_field"))),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),
     ])
 
@@ -243,9 +291,12 @@ package enum DecodeSchema {
             ],
             carried: "a code Apple does not document, kept as received."),
           "when absent")),
-      .always("is_in_billing_retry_period", S.nullable(S.boolean("Whether Apple is still retrying the renewal."), "when absent")),
+      .always(
+        "is_in_billing_retry_period",
+        S.nullable(S.boolean("Whether Apple is still retrying the renewal."), "when absent")),
       .always("grace_period_expires_date", S.nullable(S.date("The end of the billing grace period."), "when absent")),
-      .always("price_consent_status", S.nullable(S.string("Carried through from Apple's data as written."), "when absent")),
+      .always(
+        "price_consent_status", S.nullable(S.string("Carried through from Apple's data as written."), "when absent")),
       .sometimes("renewal_date", when: "when signed renewal info states one", S.date("renewalDate.")),
       .sometimes("apple_status", when: "when the data carries Apple's own status for the chain", S.ref("apple_status")),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),

@@ -44,21 +44,30 @@ package enum EntitlementsSchema {
     evaluationFields + [
       .always("entitlements", S.array("Each entitlement, in catalog order, then by id.", of: S.ref("entitlement"))),
       .sometimes(
-        "apple_statuses_without_transaction", when: "when Apple's data states a status for a chain none of whose transactions is in the data",
-        S.array("Apple's statuses that no transaction in the data belongs to.", of: S.ref("apple_status_without_transaction"))),
+        "apple_statuses_without_transaction",
+        when: "when Apple's data states a status for a chain none of whose transactions is in the data",
+        S.array(
+          "Apple's statuses that no transaction in the data belongs to.", of: S.ref("apple_status_without_transaction"))
+      ),
     ])
 
   static let status = S.enumeration(
     "The entitlement's status at as_of.",
     [
       ("active", "A transaction grants access."),
-      ("grace_period", "The newest renewal failed and the pending renewal's grace_period_expires_date is later; still active."),
+      (
+        "grace_period",
+        "The newest renewal failed and the pending renewal's grace_period_expires_date is later; still active."
+      ),
       ("billing_retry", "The renewal failed, no grace period is in force, and Apple is still retrying; not active."),
       ("expired", "The subscription ended; the reason gives Apple's expiration_intent when known."),
       ("refunded", "The newest event is a refunded PURCHASED transaction."),
       ("revoked", "The newest event is a FAMILY_SHARED transaction revoked from Family Sharing."),
       ("upgraded", "The subscription was upgraded to a product outside this entitlement."),
-      ("unknown", "The receipt cannot tell: no catalog type for a product without expires_date, or no duration for a non-renewing subscription."),
+      (
+        "unknown",
+        "The receipt cannot tell: no catalog type for a product without expires_date, or no duration for a non-renewing subscription."
+      ),
       ("not_purchased", "No transaction of the entitlement's products at or before the moment."),
     ])
 
@@ -70,14 +79,18 @@ package enum EntitlementsSchema {
       .always("active", S.boolean("Whether the customer may use it: active or grace_period.")),
       .always("product_id", S.nullable(S.string("The deciding transaction's product."), "when no transaction decided")),
       .always("transaction_id", S.nullable(S.string("The deciding transaction."), "when no transaction decided")),
-      .always("original_transaction_id", S.nullable(S.string("Its subscription chain."), "when no transaction decided or it has none")),
+      .always(
+        "original_transaction_id",
+        S.nullable(S.string("Its subscription chain."), "when no transaction decided or it has none")),
       .always("ownership", S.nullable(S.ref("ownership"), "when no transaction decided")),
       .always("purchase_date", S.nullable(S.date("The deciding transaction's purchase date."), "when none")),
-      .always("expires_date", S.nullable(S.date("When access ends."), "for access that does not expire or when unknown")),
+      .always(
+        "expires_date", S.nullable(S.date("When access ends."), "for access that does not expire or when unknown")),
       .always("grace_period_expires_date", S.nullable(S.date("The end of the billing grace period."), "unless in one")),
       .always("reason", S.string("One sentence a support person can read out, in the source's own field names.")),
       .sometimes(
-        "apple_status", when: "when the data carries Apple's own status for the chain (App Store Server API, V2 notifications)",
+        "apple_status",
+        when: "when the data carries Apple's own status for the chain (App Store Server API, V2 notifications)",
         S.object(
           "Apple's own status of the deciding chain, beside receipt-tool's.",
           SharedSchemas.appleStatusFields + [
@@ -86,7 +99,9 @@ package enum EntitlementsSchema {
           ])),
       .sometimes(
         "transactions", when: "with --explain",
-        S.array("Every transaction considered, and why it does or does not grant access.", of: S.ref("considered_transaction"))),
+        S.array(
+          "Every transaction considered, and why it does or does not grant access.", of: S.ref("considered_transaction")
+        )),
     ])
 
   static let consideredTransaction = S.object(
@@ -125,7 +140,8 @@ package enum EntitlementsSchema {
   static let appleStatusWithoutTransaction = S.object(
     "Apple's status of a chain no transaction in the data belongs to.",
     [
-      .always("original_transaction_id", S.nullable(S.string("The chain Apple names."), "when Apple's data names none")),
+      .always(
+        "original_transaction_id", S.nullable(S.string("The chain Apple names."), "when Apple's data names none")),
       .always("product_id", S.nullable(S.string("The product Apple names."), "when Apple's data names none")),
       .always("apple_status", S.integer("Apple's status code (see apple_status.code).", minimum: nil)),
       .always("apple_status_meaning", S.string("The code's meaning (see apple_status.meaning).")),

@@ -29,7 +29,8 @@ package enum IntroEligibilitySchema {
           S.object(
             "The subscriptions that placed the product in its group, and the other products they continue in.",
             [
-              .always("original_transaction_ids", S.array("The subscriptions.", of: S.string("An original_transaction_id."))),
+              .always(
+                "original_transaction_ids", S.array("The subscriptions.", of: S.string("An original_transaction_id."))),
               .always("linked_product_ids", S.array("The products they continue in.", of: S.string("A product id."))),
             ]),
           "when an id in the data or the catalog places the product")),
@@ -39,11 +40,19 @@ package enum IntroEligibilitySchema {
           "The answer.",
           [
             ("eligible", "Otherwise."),
-            ("ineligible", "A transaction in the product's subscription group, of any ownership and refunded or not, was a free trial or in an introductory price period; or a subscription in the group is active, in its billing grace period or billing retry."),
-            ("unknown", "The product is not an auto-renewable subscription, or its group cannot be determined, or another subscription that no group id tells apart may share its group and used an introductory offer or is active."),
+            (
+              "ineligible",
+              "A transaction in the product's subscription group, of any ownership and refunded or not, was a free trial or in an introductory price period; or a subscription in the group is active, in its billing grace period or billing retry."
+            ),
+            (
+              "unknown",
+              "The product is not an auto-renewable subscription, or its group cannot be determined, or another subscription that no group id tells apart may share its group and used an introductory offer or is active."
+            ),
             ("no_intro_offer", "The catalog says the product has no introductory offer; this wins over the rest."),
           ])),
-      .always("reason", S.string("One sentence a support person can read out, naming the deciding transaction and its ownership.")),
+      .always(
+        "reason",
+        S.string("One sentence a support person can read out, naming the deciding transaction and its ownership.")),
       .always("transaction_id", S.nullable(S.string("The deciding transaction."), "when none decided")),
       .always("ownership", S.nullable(S.ref("ownership"), "when none decided")),
     ])

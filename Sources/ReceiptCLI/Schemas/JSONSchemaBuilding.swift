@@ -68,11 +68,12 @@ package enum JSONSchema {
   }
 
   /// A time in ISO 8601 UTC as `Timestamp.iso8601` writes it (`2024-06-15T00:00:00Z`, `.123` when the
-  /// milliseconds are not zero). A date outside 1970-9999 in the data is written as it is, so the year is
-  /// four digits or more; not `format: date-time`, which would refuse Xcode's year 0001 nowhere but a
-  /// negative year everywhere.
+  /// milliseconds are not zero). A pattern, not `format: date-time`: a date outside 1970-9999 in the data is
+  /// printed as it is, which RFC 3339 cannot always spell.
   package static func date(_ description: String) -> JSONValue {
-    string(description + " ISO 8601 UTC.", pattern: "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3})?Z$")
+    string(
+      description + " ISO 8601 UTC.",
+      pattern: "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3})?Z$")
   }
 
   /// A string that is one of `values`, each described; with `carried`, any other string is a value carried
@@ -109,7 +110,9 @@ package enum JSONSchema {
       members[i].value = .array(choices)
     } else {
       let description = members.first { $0.key == "description" }?.value
-      members = [("anyOf", .array([.object(members.filter { $0.key != "description" }), .object([("type", .string("null"))])]))]
+      members = [
+        ("anyOf", .array([.object(members.filter { $0.key != "description" }), .object([("type", .string("null"))])]))
+      ]
       if let description { members.insert(("description", description), at: 0) }
     }
     return described(.object(members), suffix: "Null " + whenNull + ".")

@@ -20,5 +20,6 @@ package enum OutputSchemas {
   package static let option = OptionSpec(
     "json-schema",
     help:
-      "Print the JSON Schema (draft 2020-12) this version's JSON output follows, and exit without reading input. Every JSON document and line names its major version in schema_version.")
+      "Print the JSON output's schema and exit (no input is read): JSON Schema draft 2020-12, for this version. Every JSON document and line names its major version in schema_version."
+  )
 }

@@ -54,7 +54,8 @@ package enum RevenueSchema {
     "The report over every document read.",
     [
       SharedSchemas.schemaVersion,
-      .always("currencies", S.array("One entry per currency; currencies are never added together.", of: S.ref("currency"))),
+      .always(
+        "currencies", S.array("One entry per currency; currencies are never added together.", of: S.ref("currency"))),
       .always("transactions", S.ref("counts")),
       .always(
         "unpriced",
@@ -82,7 +83,8 @@ package enum RevenueSchema {
           S.ref("report_signature_check"),
           "when no document's verdict was read (no document, a reduce that got no verdict line, ledgers written before verdict lines)"
         )),
-      .sometimes("part", when: "in every report this version writes; reports of receipt-tool before 1.1 lack it", S.ref("part")),
+      .sometimes(
+        "part", when: "in every report this version writes; reports of receipt-tool before 1.1 lack it", S.ref("part")),
     ])
 
   /// The amounts of a currency or a group, in order.
@@ -91,7 +93,8 @@ package enum RevenueSchema {
     .always("refunds", S.ref("money", "What was refunded.")),
     .sometimes("upgrade_proration", when: "where there is one", S.ref("upgrade_proration")),
     .always("net", S.ref("money", "Gross minus refunds and estimated proration refunds.")),
-    .sometimes("proceeds", when: "with --commission", S.ref("money", "An estimate of proceeds after Apple's commission.")),
+    .sometimes(
+      "proceeds", when: "with --commission", S.ref("money", "An estimate of proceeds after Apple's commission.")),
   ]
 
   static let currency = S.object(
@@ -130,10 +133,17 @@ package enum RevenueSchema {
       .always("unrecognized_ownership_excluded", S.integer("Ownership values Apple does not document, left out.")),
       .always("undated_excluded", S.integer("Transactions without a purchase date, left out with --from or --to.")),
       .sometimes("upgrade_prorations", when: "when not 0", S.integer("Upgrade prorations estimated.")),
-      .sometimes("upgrades_not_estimated", when: "when not 0", S.integer("Upgrades without a price, dates or replacing purchase.")),
-      .sometimes("unknown_ownership_excluded", when: "when not 0", S.integer("Transactions whose data cannot say who bought them (an on-device receipt), left out.")),
-      .sometimes("priced_from_transaction", when: "when not 0", S.integer("Transactions priced from their own price and currency (signed data) rather than from a catalog.")),
-      .sometimes("partial_refunds", when: "when not 0", S.integer("Refunds of part of the price (revocationPercentage).")),
+      .sometimes(
+        "upgrades_not_estimated", when: "when not 0",
+        S.integer("Upgrades without a price, dates or replacing purchase.")),
+      .sometimes(
+        "unknown_ownership_excluded", when: "when not 0",
+        S.integer("Transactions whose data cannot say who bought them (an on-device receipt), left out.")),
+      .sometimes(
+        "priced_from_transaction", when: "when not 0",
+        S.integer("Transactions priced from their own price and currency (signed data) rather than from a catalog.")),
+      .sometimes(
+        "partial_refunds", when: "when not 0", S.integer("Refunds of part of the price (revocationPercentage).")),
       .sometimes("refunds_reversed", when: "when not 0", S.integer("Refunds Apple reversed.")),
     ])
 
@@ -169,7 +179,7 @@ package enum RevenueSchema {
               ("partly-backed", "None contradicts a signed receipt, but some are not in one."),
               ("contradicted", "At least one transaction contradicts its signed receipt."),
               ("not-a-receipt", "No document's latest_receipt holds a receipt."),
-            ])),
+            ]))
       ] + (summaries ? [.always("summary", S.string("The sums in one phrase."))] : []) + [
         .always("documents", S.integer("Documents carrying a latest_receipt.")),
         .always("not_a_receipt_documents", S.integer("Of those, whose latest_receipt is not a receipt.")),
@@ -185,10 +195,16 @@ package enum RevenueSchema {
   static let part = S.object(
     "The report's identity, for --merge.",
     [
-      .always("digest", S.string("A sum of one digest per distinct transaction and per unreadable input, mixed with the options that change the numbers.", pattern: "^[0-9a-f]{16}$")),
+      .always(
+        "digest",
+        S.string(
+          "A sum of one digest per distinct transaction and per unreadable input, mixed with the options that change the numbers.",
+          pattern: "^[0-9a-f]{16}$")),
       .always("by", S.string("--by.")),
       .always("commission", S.string("--commission.")),
-      .always("parts", S.array("The digests of what a merged report sums.", of: S.string("A digest.", pattern: "^[0-9a-f]{16}$"))),
+      .always(
+        "parts",
+        S.array("The digests of what a merged report sums.", of: S.string("A digest.", pattern: "^[0-9a-f]{16}$"))),
       .sometimes("shard", when: "for a reduce's report", S.constant(.bool(true), "A shard of one shuffle.")),
     ])
 
@@ -208,13 +224,27 @@ package enum RevenueSchema {
             ("unknown", "The format cannot say (an on-device receipt)."),
             ("unrecognized", "A value Apple does not document, in ownership_value."),
           ])),
-      .sometimes("ownership_value", when: "when ownership is unrecognized", S.string("The value, carried through from Apple's data as written.")),
+      .sometimes(
+        "ownership_value", when: "when ownership is unrecognized",
+        S.string("The value, carried through from Apple's data as written.")),
       .always("quantity", S.integer("Units.")),
-      .sometimes("purchased_ms", when: "when the data has a purchase date", S.integer("Purchase date, milliseconds since 1970.", minimum: nil)),
-      .sometimes("refunded_ms", when: "when refunded", S.integer("Refund date, milliseconds since 1970.", minimum: nil)),
-      .sometimes("refund_share", when: "when signed data states a partial refund", .object([("type", .string("integer")), ("description", .string("The refunded share in milliunits of a percent (50000 is 50%).")), ("minimum", .int(0)), ("maximum", .int(100_000))])),
-      .sometimes("refund_reversed_ms", when: "when Apple reversed the refund", S.integer("When, milliseconds since 1970.", minimum: nil)),
-      .sometimes("signed_ms", when: "for a signed copy", S.integer("Its signedDate, milliseconds since 1970.", minimum: nil)),
+      .sometimes(
+        "purchased_ms", when: "when the data has a purchase date",
+        S.integer("Purchase date, milliseconds since 1970.", minimum: nil)),
+      .sometimes(
+        "refunded_ms", when: "when refunded", S.integer("Refund date, milliseconds since 1970.", minimum: nil)),
+      .sometimes(
+        "refund_share", when: "when signed data states a partial refund",
+        .object([
+          ("type", .string("integer")),
+          ("description", .string("The refunded share in milliunits of a percent (50000 is 50%).")),
+          ("minimum", .int(0)), ("maximum", .int(100_000)),
+        ])),
+      .sometimes(
+        "refund_reversed_ms", when: "when Apple reversed the refund",
+        S.integer("When, milliseconds since 1970.", minimum: nil)),
+      .sometimes(
+        "signed_ms", when: "for a signed copy", S.integer("Its signedDate, milliseconds since 1970.", minimum: nil)),
       .always(
         "value",
         S.enumeration(
@@ -235,16 +265,21 @@ package enum RevenueSchema {
             ("catalog", "The catalog's price."), ("intro", "The catalog's introductory price."),
             ("transaction", "The transaction's own price (signed data)."),
           ])),
-      .sometimes("paid_service_before_ms", when: "for a subscription with paid service before it", S.integer("Paid service of its subscription before it (the commission year), milliseconds.", minimum: nil)),
+      .sometimes(
+        "paid_service_before_ms", when: "for a subscription with paid service before it",
+        S.integer("Paid service of its subscription before it (the commission year), milliseconds.", minimum: nil)),
       .sometimes(
         "upgrade", when: "for an upgraded transaction",
         S.enumeration(
           "Its upgrade proration.",
           [
-            ("not_estimated", "Without a price, dates or replacing purchase."), ("nothing_to_refund", "No unused part."),
+            ("not_estimated", "Without a price, dates or replacing purchase."),
+            ("nothing_to_refund", "No unused part."),
             ("estimated", "Estimated from dates: upgraded_ms and proration_refund follow."),
           ])),
-      .sometimes("upgraded_ms", when: "when estimated", S.integer("When it was upgraded, milliseconds since 1970.", minimum: nil)),
+      .sometimes(
+        "upgraded_ms", when: "when estimated", S.integer("When it was upgraded, milliseconds since 1970.", minimum: nil)
+      ),
       .sometimes("proration_refund", when: "when estimated", S.ref("money", "The estimated refund.")),
       .sometimes("duplicate_rows", when: "when not 0", S.integer("Rows of the document that repeat it.")),
     ])

@@ -19,7 +19,9 @@ package enum SharedSchemas {
     "Where the document was read.",
     [
       .always("file", S.string("The file as named on the command line; <stdin> for standard input.")),
-      .always("line", S.nullable(S.integer("The document's line in an NDJSON file.", minimum: 1), "for a whole-file document")),
+      .always(
+        "line", S.nullable(S.integer("The document's line in an NDJSON file.", minimum: 1), "for a whole-file document")
+      ),
     ])
 
   /// `"error"` of a document that could not be read, in `--format ndjson`.
@@ -33,7 +35,10 @@ package enum SharedSchemas {
         S.object(
           "Why the document could not be read.",
           [
-            .always("exit_code", S.integer("The exit status this failure gives (sysexits: 65 bad data, 66 no input, 74 I/O, 70 internal).")),
+            .always(
+              "exit_code",
+              S.integer("The exit status this failure gives (sysexits: 65 bad data, 66 no input, 74 I/O, 70 internal).")
+            ),
             .always("message", S.string("One line naming the file, line, column or JSON path, and the value.")),
           ])),
     ])
@@ -41,11 +46,23 @@ package enum SharedSchemas {
   static let verdict = S.enumeration(
     "The document's verdict: that of its weakest signed item.",
     [
-      ("verified", "Every signature verifies through Apple's root, or through a --trust-root, which the anchor and summary name as not Apple's."),
-      ("invalid", "A certificate or signature failed: the data may have been altered or made up. The first failure is named with its place in the document and a stable code."),
-      ("test-signed", "Signed by a lone self-signed certificate whose key verifies the signature, as Xcode and local StoreKit testing sign: intact, but not from Apple."),
+      (
+        "verified",
+        "Every signature verifies through Apple's root, or through a --trust-root, which the anchor and summary name as not Apple's."
+      ),
+      (
+        "invalid",
+        "A certificate or signature failed: the data may have been altered or made up. The first failure is named with its place in the document and a stable code."
+      ),
+      (
+        "test-signed",
+        "Signed by a lone self-signed certificate whose key verifies the signature, as Xcode and local StoreKit testing sign: intact, but not from Apple."
+      ),
       ("unsigned", "The file itself carries no signature and nothing in it backs it."),
-      ("not-checked", "Signed, but not checked (--skip-signature-check); or a verifyReceipt or notification v1 body whose latest_receipt nobody looked at."),
+      (
+        "not-checked",
+        "Signed, but not checked (--skip-signature-check); or a verifyReceipt or notification v1 body whose latest_receipt nobody looked at."
+      ),
     ])
 
   /// The members every `signature_check` has (`SignatureCheckJSON.members`).
@@ -57,20 +74,28 @@ package enum SharedSchemas {
       S.nullable(
         S.enumeration(
           "The root a verified chain ends at.",
-          [("apple", "A root compiled into receipt-tool (Apple's)."), ("trust-root", "A root named with --trust-root: not Apple's.")]),
+          [
+            ("apple", "A root compiled into receipt-tool (Apple's)."),
+            ("trust-root", "A root named with --trust-root: not Apple's."),
+          ]),
         "unless verified")),
-    .always("checked_at", S.nullable(S.date("The moment the certificates were checked at."), "when nothing was checked")),
+    .always(
+      "checked_at", S.nullable(S.date("The moment the certificates were checked at."), "when nothing was checked")),
     .always(
       "checked_at_source",
       S.nullable(
-        S.string("Where that moment came from: the payload's field (signedDate, receiptCreationDate, receipt_creation_date) or now."),
+        S.string(
+          "Where that moment came from: the payload's field (signedDate, receiptCreationDate, receipt_creation_date) or now."
+        ),
         "when nothing was checked")),
     .always("revocation_checked", S.constant(.bool(false), "Always false: nothing is asked of the network.")),
     .always("signed_items", S.integer("Signed items checked (each JWS; nested ones count on their own).")),
     .always("verified_items", S.integer("Of those, how many verified (through any trusted root).")),
     .always("test_signed_items", S.integer("Of those, how many are test-signed.")),
     .always("failed_items", S.integer("How many items failed (failures lists at most 20).")),
-    .always("chain", S.array("The certificates, leaf first, of the item the verdict speaks for.", of: S.ref("chain_certificate"))),
+    .always(
+      "chain",
+      S.array("The certificates, leaf first, of the item the verdict speaks for.", of: S.ref("chain_certificate"))),
     .always("failures", S.array("The failed items, in document order, at most 20.", of: S.ref("signature_failure"))),
     .always("note", S.nullable(S.string("Why, for unsigned and not-checked."), "when there is nothing to add")),
   ]
@@ -89,9 +114,21 @@ package enum SharedSchemas {
   static let signatureFailure = S.object(
     "One failed item.",
     [
-      .always("path", S.string("Where in the document (a JSON path, a line, or empty for the document itself); revenue leads it with the document's name.")),
-      .always("code", S.string("A stable code such as signature.mismatch, chain.untrustedRoot, chain.expired, chain.marker, jws.alg or backing.contradicted; new codes may be added.")),
-      .always("certificate", S.nullable(S.string("The certificate that failed (leaf, intermediate, root)."), "when the failure is not a certificate's")),
+      .always(
+        "path",
+        S.string(
+          "Where in the document (a JSON path, a line, or empty for the document itself); revenue leads it with the document's name."
+        )),
+      .always(
+        "code",
+        S.string(
+          "A stable code such as signature.mismatch, chain.untrustedRoot, chain.expired, chain.marker, jws.alg or backing.contradicted; new codes may be added."
+        )),
+      .always(
+        "certificate",
+        S.nullable(
+          S.string("The certificate that failed (leaf, intermediate, root)."), "when the failure is not a certificate's"
+        )),
       .always("reason", S.string("One line a support person can read out.")),
     ])
 
@@ -99,8 +136,13 @@ package enum SharedSchemas {
   static let documentSignatureCheck = S.object(
     "The document's signature verdict: whether its signatures show that it came from Apple.",
     verdictFields + [
-      .always("backing", S.nullable(S.ref("backing"), "unless the document is a verifyReceipt or notification v1 body whose latest_receipt was checked")),
-      .always("device_check", S.nullable(S.ref("device_check"), "for a document without a receipt, such as StoreKit 2 data")),
+      .always(
+        "backing",
+        S.nullable(
+          S.ref("backing"),
+          "unless the document is a verifyReceipt or notification v1 body whose latest_receipt was checked")),
+      .always(
+        "device_check", S.nullable(S.ref("device_check"), "for a document without a receipt, such as StoreKit 2 data")),
     ])
 
   static let backing = S.object(
@@ -114,15 +156,26 @@ package enum SharedSchemas {
             ("backed", "Every JSON transaction is in the signed receipt with the same facts."),
             ("partly-backed", "None contradicts the signed receipt, but some are not in it."),
             ("contradicted", "At least one transaction has the same id as a signed one but other facts."),
-            ("not-a-receipt", "latest_receipt holds no receipt (a placeholder, a receipt cut short): nothing to compare, nothing forged."),
+            (
+              "not-a-receipt",
+              "latest_receipt holds no receipt (a placeholder, a receipt cut short): nothing to compare, nothing forged."
+            ),
           ])),
       .always("summary", S.string("The outcome in one phrase (backed by Apple's signature: 9 of 9 transactions).")),
-      .always("not_a_receipt_reason", S.nullable(S.string("What latest_receipt is instead, in a few words."), "unless not-a-receipt")),
-      .always("not_a_receipt_detail", S.nullable(S.string("Where reading it stopped."), "unless not-a-receipt or when there is no detail")),
-      .always("receipt_creation_date", S.nullable(S.date("The signed receipt's creation date."), "when there is no receipt or it states none")),
+      .always(
+        "not_a_receipt_reason",
+        S.nullable(S.string("What latest_receipt is instead, in a few words."), "unless not-a-receipt")),
+      .always(
+        "not_a_receipt_detail",
+        S.nullable(S.string("Where reading it stopped."), "unless not-a-receipt or when there is no detail")),
+      .always(
+        "receipt_creation_date",
+        S.nullable(S.date("The signed receipt's creation date."), "when there is no receipt or it states none")),
       .always("transactions", S.integer("The JSON's transactions compared.")),
       .always("backed_transactions", S.integer("Of those, how many are backed.")),
-      .always("not_backed", S.array("The JSON's transactions that are not backed, in document order.", of: S.ref("not_backed"))),
+      .always(
+        "not_backed",
+        S.array("The JSON's transactions that are not backed, in document order.", of: S.ref("not_backed"))),
       .always(
         "only_in_receipt",
         S.array(
@@ -164,8 +217,14 @@ package enum SharedSchemas {
         S.enumeration(
           "Why it may still be genuine.",
           [
-            ("newer-than-receipt", "Bought after the signed receipt was made: latest_receipt_info may be newer than an older latest_receipt."),
-            ("may-be-finished-consumable", "No expiry date: a consumable leaves the receipt once the app finishes its transaction."),
+            (
+              "newer-than-receipt",
+              "Bought after the signed receipt was made: latest_receipt_info may be newer than an older latest_receipt."
+            ),
+            (
+              "may-be-finished-consumable",
+              "No expiry date: a consumable leaves the receipt once the app finishes its transaction."
+            ),
             ("unexplained", "Nothing explains it."),
           ])),
     ])
@@ -184,7 +243,8 @@ package enum SharedSchemas {
             ("not-checked", "No --device-id was given."),
           ])),
       .always("summary", S.string("The result in one line.")),
-      .sometimes("device_id", when: "when --device-id was given", S.string("The identifier checked against, as given.")),
+      .sometimes(
+        "device_id", when: "when --device-id was given", S.string("The identifier checked against, as given.")),
       .sometimes("receipt_hash", when: "for a mismatch", S.string("The receipt's device hash, lowercase hex.")),
       .sometimes("computed_hash", when: "for a mismatch", S.string("The hash computed for device_id, lowercase hex.")),
     ])
@@ -196,7 +256,9 @@ package enum SharedSchemas {
       ("FAMILY_SHARED", "A family member bought it and shares it with this customer."),
       ("unknown", "The format cannot say (an on-device receipt has no ownership field)."),
     ],
-    carried: "an ownership value Apple did not document when this version was written, kept as written and flagged in warnings.")
+    carried:
+      "an ownership value Apple did not document when this version was written, kept as written and flagged in warnings."
+  )
 
   /// Apple's own status of a subscription chain (`DecodeJSONRenderer.appleStatus`).
   static let appleStatusFields: [Field] = [
@@ -213,10 +275,14 @@ package enum SharedSchemas {
           ("active", "1"), ("expired", "2"), ("billing_retry", "3"), ("grace_period", "4"), ("revoked", "5"),
         ],
         carried: "undocumented status <code>, for a code Apple did not document.")),
-    .always("as_of", S.nullable(S.date("When Apple said so: the newest signedDate of the data that came with it."), "when unknown")),
+    .always(
+      "as_of",
+      S.nullable(S.date("When Apple said so: the newest signedDate of the data that came with it."), "when unknown")),
   ]
 
-  static let appleStatus = S.object("Apple's own status of the subscription chain, shown beside receipt-tool's answer and never used to make it.", appleStatusFields)
+  static let appleStatus = S.object(
+    "Apple's own status of the subscription chain, shown beside receipt-tool's answer and never used to make it.",
+    appleStatusFields)
 
   /// The definitions every per-document command's schema holds.
   static let documentDefinitions: [(key: String, value: JSONValue)] = [

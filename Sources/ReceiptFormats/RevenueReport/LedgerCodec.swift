@@ -28,7 +28,8 @@ public enum LedgerCodec {
       ]).rendered(pretty: false)
     case .record(let r):
       var m: [(key: String, value: JSONValue)] = [
-        OutputSchemaVersion.member, ("id", .string(r.transactionID)), ("copy", .string(r.copy)), ("product", .string(r.productID)),
+        OutputSchemaVersion.member, ("id", .string(r.transactionID)), ("copy", .string(r.copy)),
+        ("product", .string(r.productID)),
       ]
       switch r.ownership {
       case .purchased: m.append(("ownership", .string("purchased")))
@@ -106,6 +107,7 @@ public enum LedgerCodec {
     }
     let root = try JSONValue.parse(Array(body), source: source)
     let reading = RevenueReportCodec.Reading(source: source)
+    try reading.schemaVersion(root)
     if let message = root.member("error") {
       return .error(
         RevenueInputError(
