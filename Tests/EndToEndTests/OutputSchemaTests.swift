@@ -273,6 +273,27 @@ import Testing
     Self.expectEveryCommandChecked(report)
   }
 
+  /// Other projects' fixtures in ../shared (verifyReceipt bodies, notifications, receipts): more shapes of Apple's
+  /// data than the examples hold. Only where ../shared is there; the tests above hold the same property without it.
+  @Test func everyPeerFixturesJSONFollowsTheSchema() throws {
+    guard let shared = TestPaths.shared else {
+      TestPaths.noteSharedMissing("OutputSchemaTests over ../shared/peer-fixtures")
+      return
+    }
+    let root = shared.appendingPathComponent("peer-fixtures")
+    let all = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+    let files = all.filter { path in
+      var isDirectory: ObjCBool = false
+      let full = root.appendingPathComponent(path).path
+      return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
+        && !path.hasSuffix(".md") && !path.hasSuffix(".storekit")
+    }.sorted().map { root.appendingPathComponent($0).path }
+    #expect(!files.isEmpty)
+    guard let (status, report) = try Self.validate(try Self.outputs(of: files), name: "peers") else { return }
+    #expect(status == 0, "\(report)")
+    Self.expectEveryCommandChecked(report)
+  }
+
   /// The proof that the schemas are closed: a member the schema does not list fails, named by its path, in a
   /// document, a nested object and an NDJSON line.
   @Test func aFieldWithoutItsSchemaFailsNamingItsPath() throws {

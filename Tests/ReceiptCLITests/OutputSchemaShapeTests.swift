@@ -87,6 +87,57 @@ import Testing
     #expect(typeNames == ProductType.allCases.map(\.rawValue))
   }
 
+  /// The paragraph under `.It <macro> <value>` in the man page, as plain text: macro names dropped, `.Pq`'s
+  /// parentheses and `.Fl`'s dashes written, punctuation set against its word.
+  static func manParagraph(_ value: String, macro: String) throws -> String {
+    let man = try String(contentsOf: TestPaths.manPage, encoding: .utf8)
+    let lines = man.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let start = try #require(lines.firstIndex(of: ".It \(macro) \(value)"), "man page has no .It \(macro) \(value)")
+    var words: [String] = []
+    for line in lines[(start + 1)...] {
+      if line.hasPrefix(".It") || line.hasPrefix(".El") { break }
+      var text = line
+      if text.hasPrefix(".Pq ") {
+        text = "(" + text.dropFirst(4).replacingOccurrences(of: " Li ", with: " ") + ")"
+      } else if text.hasPrefix(".Fl ") {
+        text = "-" + text.dropFirst(4)
+      } else if text.hasPrefix(".") {
+        text = String(text.drop { $0 != " " }.dropFirst())
+      }
+      words.append(text)
+    }
+    var text = words.joined(separator: " ")
+    for mark in [",", ".", ";", ":", ")"] { text = text.replacingOccurrences(of: " " + mark, with: mark) }
+    return text
+  }
+
+  /// Each value's description is the man page's, or its first sentences (a closing parenthesis that points
+  /// elsewhere in the page left out).
+  static func expectDescriptionsFromTheManPage(_ schema: JSONValue, _ path: [String], macro: String) throws {
+    var node = schema.member("$defs")
+    for (i, key) in path.enumerated() { node = (i == 0 ? node : node?.member("properties"))?.member(key) }
+    guard case .array(let choices)? = node?.member("anyOf") else {
+      Issue.record("\(path) is not an enum")
+      return
+    }
+    for choice in choices {
+      guard case .string(let value)? = choice.member("const"),
+        case .string(let description)? = choice.member("description")
+      else { continue }
+      let man = try manParagraph(value, macro: macro)
+      #expect(
+        man == description || man.hasPrefix(description + " ")
+          || man.hasPrefix(description.dropLast() + " ("),
+        "\(path) \(value): the schema says \"\(description)\", the man page \"\(man)\"")
+    }
+  }
+
+  @Test func statusAndVerdictDescriptionsAreTheManPages() throws {
+    try Self.expectDescriptionsFromTheManPage(try Self.schema("entitlements"), ["entitlement", "status"], macro: "Cm")
+    try Self.expectDescriptionsFromTheManPage(try Self.schema("entitlements"), ["verdict"], macro: "Li")
+    try Self.expectDescriptionsFromTheManPage(try Self.schema("intro-eligibility"), ["product", "status"], macro: "Li")
+  }
+
   /// `--json-schema` prints the schema and reads no input.
   @Test func theOptionPrintsTheSchemaWithoutReadingInput() throws {
     let run = InProcessRunner.run(["revenue", "--json-schema", "/nonexistent/file.json"])

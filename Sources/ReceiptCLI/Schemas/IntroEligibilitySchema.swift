@@ -42,7 +42,7 @@ package enum IntroEligibilitySchema {
             ("eligible", "Otherwise."),
             (
               "ineligible",
-              "A transaction in the product's subscription group, of any ownership and refunded or not, was a free trial or in an introductory price period; or a subscription in the group is active, in its billing grace period or billing retry."
+              "A transaction in the product's subscription group, of any ownership and refunded or not, was a free trial or in an introductory price period; or a subscription in the group is active at the evaluation time, or lapsed with its renewal in the billing grace period or billing retry (the customer is still a subscriber)."
             ),
             (
               "unknown",

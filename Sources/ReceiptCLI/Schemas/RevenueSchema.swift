@@ -84,7 +84,8 @@ package enum RevenueSchema {
           "when no document's verdict was read (no document, a reduce that got no verdict line, ledgers written before verdict lines)"
         )),
       .sometimes(
-        "part", when: "in every report this version writes; reports of receipt-tool before 1.1 lack it", S.ref("part")),
+        "part", when: "except in a --merge of reports that carry none (written by receipt-tool before 1.1)",
+        S.ref("part")),
     ])
 
   /// The amounts of a currency or a group, in order.

@@ -48,20 +48,23 @@ package enum SharedSchemas {
     [
       (
         "verified",
-        "Every signature verifies through Apple's root, or through a --trust-root, which the anchor and summary name as not Apple's."
+        "Every signature verifies through Apple's root, or through a --trust-root, which the verdict names as not Apple's."
       ),
       (
         "invalid",
-        "A certificate or signature failed: the data may have been altered or made up. The first failure is named with its place in the document and a stable code."
+        "A certificate or signature failed: the data may have been altered or made up. The first failure is named in one line with its place in the document and a stable code such as signature.mismatch, chain.untrustedRoot, chain.expired, chain.marker or jws.alg."
       ),
       (
         "test-signed",
         "Signed by a lone self-signed certificate whose key verifies the signature, as Xcode and local StoreKit testing sign: intact, but not from Apple."
       ),
-      ("unsigned", "The file itself carries no signature and nothing in it backs it."),
+      (
+        "unsigned",
+        "The file itself carries no signature and nothing in it backs it: a decoded payload, or verifyReceipt JSON and notification v1 bodies whose latest_receipt is not a receipt or does not back every transaction."
+      ),
       (
         "not-checked",
-        "Signed, but not checked (--skip-signature-check); or a verifyReceipt or notification v1 body whose latest_receipt nobody looked at."
+        "Signed, but not checked: the run asked for --skip-signature-check, or a library caller lent no verifier. A verifyReceipt or notification v1 body whose latest_receipt is not empty is not-checked too, not unsigned: nobody looked at what it carries."
       ),
     ])
 
@@ -85,7 +88,7 @@ package enum SharedSchemas {
       "checked_at_source",
       S.nullable(
         S.string(
-          "Where that moment came from: the payload's field (signedDate, receiptCreationDate, receipt_creation_date) or now."
+          "Where that moment came from: signedDate, receipt creation date, or now (a payload with none)."
         ),
         "when nothing was checked")),
     .always("revocation_checked", S.constant(.bool(false), "Always false: nothing is asked of the network.")),
@@ -103,7 +106,11 @@ package enum SharedSchemas {
   static let chainCertificate = S.object(
     "A certificate of the chain.",
     [
-      .always("position", S.string("leaf, intermediate or root (a chain of another length names each by its place).")),
+      .always(
+        "position",
+        S.string(
+          "Where the certificate was found: x5c[n] in a JWS header, certificates[n] in a PKCS#7 receipt, root for the anchor it was checked against."
+        )),
       .always("common_name", S.nullable(S.string("The subject's common name."), "when it has none")),
       .always("organization", S.nullable(S.string("The subject's organisation."), "when it has none")),
       .always("not_before", S.nullable(S.date("Start of validity."), "when unreadable")),
@@ -127,7 +134,8 @@ package enum SharedSchemas {
       .always(
         "certificate",
         S.nullable(
-          S.string("The certificate that failed (leaf, intermediate, root)."), "when the failure is not a certificate's"
+          S.string("Where the certificate that failed was found (x5c[1], certificates[0], root)."),
+          "when the failure is not a certificate's"
         )),
       .always("reason", S.string("One line a support person can read out.")),
     ])
