@@ -48,7 +48,8 @@ import Testing
     #expect(lines.count == 6)
     for (i, line) in lines.enumerated() {
       #expect(
-        line.hasPrefix("{\"input\":{\"file\":\"\(path)\",\"line\":\(i + 1)}"), "line \(i + 1): \(line.prefix(80))")
+        line.hasPrefix("{\"schema_version\":1,\"input\":{\"file\":\"\(path)\",\"line\":\(i + 1)}"),
+        "line \(i + 1): \(line.prefix(80))")
     }
     #expect([1, 3, 4].allSatisfy { lines[$0].contains("\"error\":{\"exit_code\":65") })
     #expect([0, 2, 5].allSatisfy { !lines[$0].contains("\"error\"") })

@@ -127,6 +127,27 @@ import Testing
     }
   }
 
+  /// Every line names its schema version; a line of a later major version is refused by name, one without a
+  /// version (written before versions were named) is read.
+  @Test func aLineOfALaterSchemaVersionIsRefused() throws {
+    let error = LedgerCodec.Line.error(RevenueInputError(input: "-:3", message: "not JSON"))
+    let line = LedgerCodec.write(error)
+    #expect(line.hasPrefix(#"{"schema_version":1,"#))
+    let later = line.replacingOccurrences(of: #""schema_version":1"#, with: #""schema_version":2"#)
+    #expect {
+      try LedgerCodec.read(Array(later.utf8), source: "t")
+    } throws: { e in
+      "\(e)".contains("schema_version") && "\(e)".contains("2 is a later schema version")
+    }
+    let unversioned = line.replacingOccurrences(of: #""schema_version":1,"#, with: "")
+    #expect(try LedgerCodec.read(Array(unversioned.utf8), source: "t") == error)
+    let report = RevenueReportCodec.write(RevenueReport(hasProceeds: false)).rendered()
+    let laterReport = report.replacingOccurrences(of: #""schema_version": 1"#, with: #""schema_version": 3"#)
+    #expect(laterReport != report)
+    #expect(throws: ReceiptError.self) { try RevenueReportCodec.read(Array(laterReport.utf8), source: "t") }
+    #expect(throws: Never.self) { try RevenueReportCodec.read(Array(report.utf8), source: "t") }
+  }
+
   @Test func aBadMemberIsNamed() {
     #expect(throws: ReceiptError.self) {
       try LedgerCodec.read(Array(#"{"id":"1","copy":"c","product":"p","ownership":"maybe"}"#.utf8), source: "t")

@@ -11,6 +11,7 @@ struct DecodeCommand: ParsableCommand {
       "Transactions from receipt.in_app and latest_receipt_info are merged by transaction_id; 'from' says which arrays each came from. The base64 latest_receipt is a customer credential: only its length is shown unless --show-secrets is given.",
     options: [
       CommonOptions.format(DocumentFormat.names),
+      OutputSchemas.option,
       CommonOptions.catalog,
       CommonOptions.currency,
     ] + CommonOptions.reading(oneCustomer: true, flags: [CommonOptions.showSecrets]))

@@ -268,6 +268,7 @@ enum DocumentRunner {
         if format == .ndjson, !quiet {
           let input = document?.inputJSON ?? .object([("file", .string(label)), ("line", .null)])
           let line = JSONValue.object([
+            OutputSchemaVersion.member,
             ("input", input),
             ("error", .object([("exit_code", .int(error.exitStatus.rawValue)), ("message", .string(error.message))])),
           ])

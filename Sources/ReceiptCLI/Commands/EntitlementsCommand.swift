@@ -11,6 +11,7 @@ struct EntitlementsCommand: ParsableCommand {
       "Access is the union of every transaction of an entitlement's products, whatever their ownership: a customer who loses Family Sharing access keeps the entitlement when they also bought the product. Without a catalog every non-consumable or subscription product is its own entitlement; a product with no expires_date cannot be told apart from a consumable and is reported as unknown.",
     options: [
       CommonOptions.format(DocumentFormat.names),
+      OutputSchemas.option,
       CommonOptions.catalog,
       CommonOptions.asOf,
       OptionSpec(

@@ -23,6 +23,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         help: "Exit 1 unless every product has this status: eligible, ineligible, unknown or no_intro_offer.",
         allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
       CommonOptions.format(DocumentFormat.names),
+      OutputSchemas.option,
     ] + CommonOptions.reading(oneCustomer: true))
 
   var options: DocumentCommandOptions

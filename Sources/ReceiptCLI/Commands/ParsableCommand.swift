@@ -24,6 +24,11 @@ extension ParsableCommand {
       name: configuration.name, abstract: configuration.abstract, discussion: configuration.discussion,
       options: configuration.options
     ) { (arguments, context) throws(ReceiptToolError) in
+      // Like --help: the schema needs no input, so the other options are not read.
+      if arguments.flag(OutputSchemas.option.name), let schema = OutputSchemas.schema(for: configuration.name) {
+        context.stdout.write(schema.rendered() + "\n")
+        return .ok
+      }
       let command = try Self(arguments)
       try command.validate()
       return try command.run(context)

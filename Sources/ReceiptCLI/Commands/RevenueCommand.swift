@@ -37,6 +37,7 @@ struct RevenueCommand: ParsableCommand {
           "Estimate proceeds: standard (30%, 15% after a year of paid service on a subscription), small-business (15%) or none. (default: none)",
         allowed: CommissionPlan.allCases.map(\.rawValue)),
       CommonOptions.format(RevenueReporters.names + ledgerFormats),
+      OutputSchemas.option,
       OptionSpec("merge", help: "The files are earlier 'revenue --format json' outputs: sum them."),
       OptionSpec(
         "from-ledger",

@@ -53,6 +53,7 @@ package enum DecodeJSONRenderer {
   ) -> [(key: String, value: JSONValue)] {
     let source = doc.provenance
     var members: [(key: String, value: JSONValue)] = [
+      OutputSchemaVersion.member,
       ("input", input.inputJSON),
       ("kind", .string(source.format.name)),
       ("status", .int(source.status?.code)),

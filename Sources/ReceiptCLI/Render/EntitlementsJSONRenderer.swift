@@ -12,6 +12,7 @@ package enum EntitlementsJSONRenderer {
     let appleStatuses = answer.appleStatuses
     let unreadStatuses = answer.unreadStatuses
     var members: [(key: String, value: JSONValue)] = [
+      OutputSchemaVersion.member,
       ("as_of", .string(evaluation.time.iso8601)),
       ("as_of_source", .string(evaluation.source.name)),
       ("input", input.inputJSON),

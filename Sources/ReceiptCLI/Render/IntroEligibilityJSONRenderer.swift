@@ -9,6 +9,7 @@ package enum IntroEligibilityJSONRenderer {
     _ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument, signature: SignatureCheck? = nil
   ) -> JSONValue {
     .object([
+      OutputSchemaVersion.member,
       ("as_of", .string(time.time.iso8601)),
       ("as_of_source", .string(time.source.name)),
       ("input", input.inputJSON),

@@ -19,15 +19,17 @@ public enum LedgerCodec {
   public static func write(_ line: Line) -> String {
     switch line {
     case .error(let e):
-      return JSONValue.object([("error", .string(e.message)), ("input", .string(e.input))]).rendered(pretty: false)
+      return JSONValue.object([OutputSchemaVersion.member, ("error", .string(e.message)), ("input", .string(e.input))])
+        .rendered(pretty: false)
     case .verdict(let v):
       return JSONValue.object([
-        ("input", .string(v.input)), ("copy", .string(v.copy)),
+        OutputSchemaVersion.member, ("input", .string(v.input)), ("copy", .string(v.copy)),
         ("signature_check", RevenueSignatureVerdict.write(v.verdict, summary: false)),
       ]).rendered(pretty: false)
     case .record(let r):
       var m: [(key: String, value: JSONValue)] = [
-        ("id", .string(r.transactionID)), ("copy", .string(r.copy)), ("product", .string(r.productID)),
+        OutputSchemaVersion.member, ("id", .string(r.transactionID)), ("copy", .string(r.copy)),
+        ("product", .string(r.productID)),
       ]
       switch r.ownership {
       case .purchased: m.append(("ownership", .string("purchased")))
@@ -112,6 +114,7 @@ public enum LedgerCodec {
     }
     let root = try JSONValue.parse(Array(body), source: source)
     let reading = RevenueReportCodec.Reading(source: source)
+    try reading.schemaVersion(root)
     if let message = root.member("error") {
       return .error(
         RevenueInputError(

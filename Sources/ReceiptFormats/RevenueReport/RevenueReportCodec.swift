@@ -27,6 +27,7 @@ public enum RevenueReportCodec {
   {
     let root = try JSONValue.parse(bytes, source: source)
     var reading = Reading(source: source)
+    try reading.schemaVersion(root)
     let report = try reading.report(root)
     var signatureCheck: RevenueVerdict? = RevenueSignatureVerdict.unknownPart
     if let check = root.member("signature_check") {
@@ -72,6 +73,21 @@ public enum RevenueReportCodec {
       guard case .object = v else { throw fail(path, "expected an object, found \(v.excerpt)") }
       guard let m = v.member(key) else { throw fail(path, "missing \"\(key)\"; not a 'revenue --format json' output") }
       return m
+    }
+
+    /// Refuses what a receipt-tool of a later major schema version wrote: its members may mean other things.
+    /// Outputs written before versions were named carry none.
+    func schemaVersion(_ root: JSONValue) throws(ReceiptError) {
+      guard let v = root.member("schema_version") else { return }
+      guard case .number(let text) = v, let n = Int(text), n >= 1 else {
+        throw fail("schema_version", "expected a whole number of at least 1, found \(v.excerpt)")
+      }
+      guard n <= OutputSchemaVersion.current else {
+        throw fail(
+          "schema_version",
+          "\(n) is a later schema version than this receipt-tool reads (\(OutputSchemaVersion.current)); read it with the receipt-tool that wrote it, or a later one"
+        )
+      }
     }
 
     func array(_ v: JSONValue, _ path: String) throws(ReceiptError) -> [JSONValue] {
@@ -326,6 +342,7 @@ extension RevenueReportCodec {
     if n.partialRefunds > 0 { counts.append(("partial_refunds", .int(n.partialRefunds))) }
     if n.refundsReversed > 0 { counts.append(("refunds_reversed", .int(n.refundsReversed))) }
     return .object([
+      OutputSchemaVersion.member,
       ("currencies", .array(currencies)),
       ("transactions", .object(counts)),
       (
