@@ -104,8 +104,9 @@ struct SignatureOptions {
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
   /// signature or on a receipt issued to another device, and with `--require-signature` a failed check when the
-  /// document is not verified, or its receipt is not shown to be issued to the `--device-id` device (a genuine
-  /// receipt copied from another device is still not this customer's).
+  /// document is not verified, when the answer relies on fields its signature does not cover (`uncoveredInAnswer`),
+  /// or its receipt is not shown to be issued to the `--device-id` device (a genuine receipt copied from another
+  /// device is still not this customer's).
   func review(_ check: SignatureCheck) -> (warnings: [String], failedChecks: [String]) {
     var warnings: [String] = []
     var failed: [String] = []
@@ -117,6 +118,11 @@ struct SignatureOptions {
     }
     if required, check.verdict != .verified {
       failed.append("--require-signature: the document is not verified (\(check.summary))")
+    }
+    if required, check.verdict == .verified, !check.uncoveredInAnswer.isEmpty {
+      let fields = check.uncoveredInAnswer.map { "\($0.rawValue) (\($0.verifyReceiptFields))" }
+      failed.append(
+        "--require-signature: the answer relies on \(fields.joined(separator: ", ")), which the signature does not cover")
     }
     if required, let device = check.device, !device.isShownToMatch {
       failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")

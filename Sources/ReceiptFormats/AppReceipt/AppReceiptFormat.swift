@@ -195,7 +195,9 @@ public enum AppReceiptHistory {
       moment = VerificationMoment(millisecondsSince1970: created.milliseconds, source: .receiptCreationDate)
     }
     let verdict = checking.verifiers.withVerifier { $0.verifyPKCS7(document.der, at: moment) }
-    return JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
+    var check = JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
+    check.coverage = .appReceipt
+    return check
   }
 
   /// The receipt's device hash (type 5) against SHA-1 over the device's bytes, the opaque value (type 4) and the

@@ -46,8 +46,8 @@ public struct VerifyReceiptFormat: InputFormat {
       return
     }
     if let text = history.provenance.latestReceipt {
-      history.provenance.signatureCheck = LatestReceiptBacking.check(
-        of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
+      LatestReceiptBacking.check(
+        &history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
