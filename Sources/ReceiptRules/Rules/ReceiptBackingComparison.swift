@@ -8,9 +8,12 @@ import ReceiptModel
 /// - A changed row (same id, another value of a field the receipt covers: product, original id, the dates,
 ///   cancellation, quantity, the trial and intro flags, `web_order_line_item_id` where both state it) is an edit
 ///   at any moment: `contradicted`, naming each field with both values. A transaction's signed facts never change.
-/// - An added row (in the JSON, not in the receipt): at the same moment an edit (`contradicted`, as a
-///   `transaction_id` the receipt lacks). With an older receipt it is not backed (`partly-backed`), and genuine when
-///   bought after the receipt was made (`newer-than-receipt`) or a consumable the app may have finished.
+/// - An added row (in the JSON, not in the receipt): bought after the receipt was made, it is genuine but not
+///   backed (`newer-than-receipt`, `partly-backed`) at any moment: Apple fills `latest_receipt_info` at request
+///   time, after the receipt of the same `receipt_creation_date` (seen in real pairs). Bought before, at the same
+///   moment it is an edit (`contradicted`, as a `transaction_id` the receipt lacks): the receipt the JSON describes
+///   holds every purchase made by then that the app has not finished, and a finished one leaves the JSON too. With
+///   an older receipt it is not backed (`partly-backed`): a consumable the app may have finished, or unexplained.
 /// - A missing row (in the receipt, not in the JSON): at any moment the answers take it from the signed receipt
 ///   (`onlyInReceipt`, added by `backedTransactions(of:by:)`): a deleted row must not change an answer under a
 ///   verified verdict (a deleted intro trial would make the customer eligible again).
@@ -36,11 +39,11 @@ public func receiptBacking(of json: PurchaseHistory, by signed: PurchaseHistory)
     if let held = byID[t.transactionID] {
       let differences = backingDifferences(json: t, receipt: held)
       standing = differences.isEmpty ? .backed : .contradicted(differences)
-    } else if sameMoment, let created {
-      let absent = "absent (the signed receipt describes the same moment, \(created.iso8601))"
-      standing = .contradicted([ReceiptBacking.Difference(field: "transaction_id", json: t.transactionID, receipt: absent)])
     } else if let created, let bought = t.purchaseDate, bought > created {
       standing = .notInReceipt(.newerThanReceipt)
+    } else if sameMoment, let created {
+      let absent = "absent (bought before the signed receipt of the JSON's own moment, \(created.iso8601), was made)"
+      standing = .contradicted([ReceiptBacking.Difference(field: "transaction_id", json: t.transactionID, receipt: absent)])
     } else if t.expiresDate == nil {
       standing = .notInReceipt(.mayBeFinishedConsumable)
     } else {
