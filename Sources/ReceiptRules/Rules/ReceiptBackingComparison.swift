@@ -82,7 +82,10 @@ private func backingDifferences(json: PurchaseTransaction, receipt: PurchaseTran
   compare("original_purchase_date_ms", ms(json.originalPurchaseDate), ms(receipt.originalPurchaseDate))
   compare("expires_date_ms", ms(json.expiresDate), ms(receipt.expiresDate))
   compare("cancellation_date_ms", ms(json.revocation?.date), ms(receipt.revocation?.date))
-  if let a = json.quantity, let b = receipt.quantity { compare("quantity", "\(a)", "\(b)") }
+  // An absent quantity is read as one, as Apple's usual value.
+  if json.quantity != nil || receipt.quantity != nil {
+    compare("quantity", "\(json.quantity ?? 1)", "\(receipt.quantity ?? 1)")
+  }
   compare("is_trial_period", "\(json.offer?.isFreeTrial == true)", "\(receipt.offer?.isFreeTrial == true)")
   compare(
     "is_in_intro_offer_period", "\(json.offer?.pricing == .introductoryPrice)",
