@@ -172,7 +172,8 @@ public struct ReceiptBacking: Hashable, Sendable {
       parts.append(
         "the signed receipt also holds "
           + onlyInReceipt.map { "\($0.transactionID) (\($0.productID))" }.joined(separator: ", ")
-          + ", which the JSON lacks: the answers take \(onlyInReceipt.count == 1 ? "it" : "them") from the signed receipt")
+          + ", which the JSON lacks: the answers take \(onlyInReceipt.count == 1 ? "it" : "them") from the signed receipt"
+      )
     }
     return parts.joined(separator: "; ")
   }

@@ -154,7 +154,8 @@ package enum BackingFuzzing {
         $0.map { "\($0.milliseconds)" } ?? "-"
       }
       return [t.transactionID, t.originalTransactionID ?? "-", t.productID, "\(t.quantity ?? 1)"].joined(separator: "|")
-        + "|" + dates.joined(separator: "|") + "|\(t.offer?.isFreeTrial == true)|\(t.offer?.pricing == .introductoryPrice)"
+        + "|" + dates.joined(separator: "|")
+        + "|\(t.offer?.isFreeTrial == true)|\(t.offer?.pricing == .introductoryPrice)"
     }
     var problems: [String] = []
     let answered = history.transactions.map(covered).sorted()

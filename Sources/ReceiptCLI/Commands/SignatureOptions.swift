@@ -122,7 +122,8 @@ struct SignatureOptions {
     if required, check.verdict == .verified, !check.uncoveredInAnswer.isEmpty {
       let fields = check.uncoveredInAnswer.map { "\($0.rawValue) (\($0.verifyReceiptFields))" }
       failed.append(
-        "--require-signature: the answer relies on \(fields.joined(separator: ", ")), which the signature does not cover")
+        "--require-signature: the answer relies on \(fields.joined(separator: ", ")), which the signature does not cover"
+      )
     }
     if required, let device = check.device, !device.isShownToMatch {
       failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")

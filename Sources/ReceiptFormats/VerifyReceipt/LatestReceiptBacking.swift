@@ -6,15 +6,15 @@ import ReceiptRules
 /// is checked against `--device-id` as an on-device receipt's is. Where the receipt's signature holds, the
 /// history's transactions become `backedTransactions(of:by:)`: the signed rows the JSON lacks are answered from.
 enum LatestReceiptBacking {
-  /// The verdict of `history`, a verifyReceipt response or Notification v1 body whose `latest_receipt` is `text`.
+  /// Sets the verdict of `history`, a verifyReceipt response or Notification v1 body whose `latest_receipt` is
+  /// `text`: its signature check, with the backing when the receipt verified and the device check whenever
+  /// `latest_receipt` holds a receipt (or a device was named); and its transactions, the signed ones it lacks added.
   /// - Parameters:
   ///   - history: The JSON body's purchase history.
   ///   - text: The base64 `latest_receipt`.
   ///   - checking: The verifiers lent for this document.
   ///   - device: The device the receipt's hash is checked against; nil: not checked.
   ///   - source: The input's name.
-  /// - Returns: The document's signature check, with the backing when the receipt verified and the device check
-  ///   whenever `latest_receipt` holds a receipt (or a device was named).
   static func check(
     _ history: inout PurchaseHistory, latestReceipt text: String, checking: SignatureChecking,
     device: DeviceIdentifier? = nil, source: String

@@ -43,7 +43,9 @@ public func receiptBacking(of json: PurchaseHistory, by signed: PurchaseHistory)
       standing = .notInReceipt(.newerThanReceipt)
     } else if sameMoment, let created {
       let absent = "absent (bought before the signed receipt of the JSON's own moment, \(created.iso8601), was made)"
-      standing = .contradicted([ReceiptBacking.Difference(field: "transaction_id", json: t.transactionID, receipt: absent)])
+      standing = .contradicted([
+        ReceiptBacking.Difference(field: "transaction_id", json: t.transactionID, receipt: absent)
+      ])
     } else if t.expiresDate == nil {
       standing = .notInReceipt(.mayBeFinishedConsumable)
     } else {
