@@ -158,6 +158,7 @@ public enum AppReceiptHistory {
       payload.signature.signerCount == 0
       ? .unsigned("this app receipt (no signer)")
       : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) read without checking its signature")
+    history.provenance.signatureCheck.coverage = payload.signature.signerCount == 0 ? .none : .appReceipt
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
