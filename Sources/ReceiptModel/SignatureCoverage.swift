@@ -99,10 +99,10 @@ public struct SignatureCoverage: Hashable, Sendable {
     return SignatureCoverage(kind: kind, covered: covered.filter(other.covers))
   }
 
-  /// `ownership, price, currency`, for a line a support person reads out.
+  /// `ownership (in_app_ownership_type), price (price)`, for a line a support person reads out.
   /// - Parameter fields: Field classes.
-  /// - Returns: Their names, comma-separated.
+  /// - Returns: Each class with its verifyReceipt fields, comma-separated.
   public static func phrase(_ fields: [FieldClass]) -> String {
-    fields.map(\.rawValue).joined(separator: ", ")
+    fields.map { "\($0.rawValue) (\($0.verifyReceiptFields))" }.joined(separator: ", ")
   }
 }

@@ -12,6 +12,7 @@ import Testing
       ])
     #expect(SignatureCoverage.signedTransaction.uncovered == [.deviceHash])
     #expect(SignatureCoverage.none.covered.isEmpty)
+    #expect(SignatureCoverage.phrase([.ownership, .price]) == "ownership (in_app_ownership_type), price (price)")
   }
 
   @Test func onlyAVerdictThatHoldsVouches() {

@@ -120,10 +120,8 @@ struct SignatureOptions {
       failed.append("--require-signature: the document is not verified (\(check.summary))")
     }
     if required, check.verdict == .verified, !check.uncoveredInAnswer.isEmpty {
-      let fields = check.uncoveredInAnswer.map { "\($0.rawValue) (\($0.verifyReceiptFields))" }
-      failed.append(
-        "--require-signature: the answer relies on \(fields.joined(separator: ", ")), which the signature does not cover"
-      )
+      let fields = SignatureCoverage.phrase(check.uncoveredInAnswer)
+      failed.append("--require-signature: the answer relies on \(fields), which the signature does not cover")
     }
     if required, let device = check.device, !device.isShownToMatch {
       failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")

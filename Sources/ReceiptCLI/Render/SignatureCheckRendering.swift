@@ -38,9 +38,8 @@ package enum SignatureCheckRendering {
   /// `Not covered by the signature: ...`, when the answer draws on fields the verdict does not vouch for.
   package static func uncoveredLine(_ check: SignatureCheck) -> String? {
     guard !check.uncoveredInAnswer.isEmpty else { return nil }
-    let fields = check.uncoveredInAnswer.map { "\($0.rawValue) (\($0.verifyReceiptFields))" }
-    return "Not covered by the signature: \(fields.joined(separator: ", ")), which the answer takes from the "
-      + "unsigned data alone"
+    return "Not covered by the signature: \(SignatureCoverage.phrase(check.uncoveredInAnswer)), which the answer "
+      + "takes from the unsigned data alone"
   }
 
   /// The colour a device check is shown in.
