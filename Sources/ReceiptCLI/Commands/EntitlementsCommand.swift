@@ -47,9 +47,8 @@ struct EntitlementsCommand: ParsableCommand {
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
       let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
-      // The answer's OWNERSHIP and Family Sharing grants rest on ownership, which a receipt does not cover.
       var signature = history.provenance.signatureCheck
-      signature.uncoveredInAnswer = uncoveredFields(readBy: [.ownership], in: history)
+      signature.uncoveredInAnswer = uncoveredFields(readBy: FieldReads.entitlements, in: history)
       let review = options.inputs.signatures.review(signature)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)

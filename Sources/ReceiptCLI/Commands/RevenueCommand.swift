@@ -114,7 +114,7 @@ struct RevenueCommand: ParsableCommand {
   /// copy), price and currency, where the document states them.
   static func verdict(of history: PurchaseHistory) -> SignatureCheck {
     var check = history.provenance.signatureCheck
-    check.uncoveredInAnswer = uncoveredFields(readBy: [.ownership, .price, .currency], in: history)
+    check.uncoveredInAnswer = uncoveredFields(readBy: FieldReads.revenue, in: history)
     return check
   }
 

@@ -6,8 +6,7 @@ import ReceiptModel
 /// nothing and says so itself. A field the document does not state (ownership assumed for lack of
 /// `in_app_ownership_type`, an on-device receipt's unknown ownership) is not drawn from it.
 /// - Parameters:
-///   - reads: The field classes the answer depends on (`entitlements`: ownership, which decides a Family Sharing
-///     grant and its revocation; `revenue`: ownership, price and currency).
+///   - reads: The field classes the answer depends on (`FieldReads`).
 ///   - history: The document's history, its verdict in `provenance.signatureCheck`.
 /// - Returns: The classes read, stated and not covered, in output order; empty when the signature vouches for all.
 public func uncoveredFields(
@@ -26,4 +25,12 @@ public func uncoveredFields(
       return !history.transactions.isEmpty
     }
   }
+}
+
+/// The field classes each answer reads that some signature does not cover.
+public enum FieldReads {
+  /// `entitlements`: ownership decides the OWNERSHIP column, a Family Sharing grant and its revocation.
+  public static let entitlements: [SignatureCoverage.FieldClass] = [.ownership]
+  /// `revenue`: ownership decides owner revenue or a family copy; a stated price and its currency value it.
+  public static let revenue: [SignatureCoverage.FieldClass] = [.ownership, .price, .currency]
 }
