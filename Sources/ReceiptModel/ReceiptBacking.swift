@@ -95,7 +95,7 @@ public struct ReceiptBacking: Hashable, Sendable {
   /// The signed receipt's creation date (attribute 12).
   public var receiptCreationDate: Timestamp?
   /// Whether the JSON and the signed receipt describe the same moment: the JSON's `receipt_creation_date` is the
-  /// signed receipt's. Then a JSON transaction the receipt lacks is an edit, not a later purchase.
+  /// signed receipt's. Then a JSON transaction bought before the receipt was made and not in it is an edit.
   public var sameMoment = false
   /// Whether the receipt's signature ends at Apple's root (false: a --trust-root or a test signature).
   public var signedByApple = true

@@ -57,7 +57,7 @@ public struct SignatureCoverage: Hashable, Sendable {
     case appReceipt = "app-receipt"
     /// Signed transactions and renewal infos (JWS).
     case signedTransaction = "signed-transaction"
-    /// No signature, or none that held.
+    /// No signature: unsigned data, a receipt with no signer, a `latest_receipt` that is not a receipt.
     case none
   }
 
