@@ -15,7 +15,7 @@ struct SignatureOptions {
   static let requireSignature = OptionSpec(
     "require-signature",
     help:
-      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
+      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), the answer draws on no field they do not cover (a receipt holds no ownership, price or currency), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
   )
 
   static let deviceID = OptionSpec(
