@@ -89,10 +89,14 @@ public struct ReceiptBacking: Hashable, Sendable {
   public var notAReceiptDetail: String?
   /// The JSON's transactions, in document order.
   public var entries: [Entry]
-  /// The signed receipt's transactions the JSON lacks, in receipt order.
+  /// The signed receipt's transactions the JSON lacks, in receipt order: the answers take them from the signed
+  /// receipt (`backedTransactions(of:by:)`).
   public var onlyInReceipt: [ReceiptOnly]
   /// The signed receipt's creation date (attribute 12).
   public var receiptCreationDate: Timestamp?
+  /// Whether the JSON and the signed receipt describe the same moment: the JSON's `receipt_creation_date` is the
+  /// signed receipt's. Then a JSON transaction bought before the receipt was made and not in it is an edit.
+  public var sameMoment = false
   /// Whether the receipt's signature ends at Apple's root (false: a --trust-root or a test signature).
   public var signedByApple = true
 
@@ -168,7 +172,8 @@ public struct ReceiptBacking: Hashable, Sendable {
       parts.append(
         "the signed receipt also holds "
           + onlyInReceipt.map { "\($0.transactionID) (\($0.productID))" }.joined(separator: ", ")
-          + ", which the JSON lacks")
+          + ", which the JSON lacks: the answers take \(onlyInReceipt.count == 1 ? "it" : "them") from the signed receipt"
+      )
     }
     return parts.joined(separator: "; ")
   }

@@ -61,6 +61,11 @@ public struct SignatureCheck: Hashable, Sendable {
   /// For a document holding a signed app receipt (on-device, or a JSON body's `latest_receipt`): whether it was
   /// issued to the device `--device-id` names; nil when the document holds no receipt.
   public var device: DeviceCheck?
+  /// The kind of signature the document carries and the field classes it covers when it holds (`vouched`).
+  public var coverage: SignatureCoverage
+  /// The field classes the answer drew from the document that its signature does not cover (the ownership type
+  /// of a receipt-backed JSON): set by the command from its answer, empty for `decode`.
+  public var uncoveredInAnswer: [SignatureCoverage.FieldClass]
 
   /// Failures kept per document; the count is exact either way.
   public static let maxFailuresKept = 20
@@ -80,6 +85,14 @@ public struct SignatureCheck: Hashable, Sendable {
     chain = []
     momentSources = []
     revocationChecked = false
+    coverage = .none
+    uncoveredInAnswer = []
+  }
+
+  /// What the verdict vouches for: the signature's coverage when it verified (or is test-signed: intact, though
+  /// not Apple's), nothing otherwise.
+  public var vouched: SignatureCoverage {
+    verdict == .verified || verdict == .testSigned ? coverage : .none
   }
 
   /// The file itself carries no signature: nothing in it can show where it came from.
@@ -150,7 +163,12 @@ public struct SignatureCheck: Hashable, Sendable {
     guard let weakest = items.map(\.verdict).min() else { return none }
     var combined = SignatureCheck(weakest)
     var speaker: SignatureCheck?
+    combined.coverage = items.first?.coverage ?? .none
     for item in items {
+      combined.coverage = combined.coverage.intersection(item.coverage)
+      for field in item.uncoveredInAnswer where !combined.uncoveredInAnswer.contains(field) {
+        combined.uncoveredInAnswer.append(field)
+      }
       combined.signedItems += item.signedItems
       combined.verifiedItems += item.verifiedItems
       combined.testSignedItems += item.testSignedItems
@@ -176,6 +194,7 @@ public struct SignatureCheck: Hashable, Sendable {
     combined.device = DeviceCheck.weakest(items.map(\.device))
     combined.chain = speaker?.chain ?? []
     combined.moment = speaker?.moment
+    combined.uncoveredInAnswer.sort()
     return combined
   }
 

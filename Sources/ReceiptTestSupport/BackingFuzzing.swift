@@ -8,8 +8,9 @@ import ReceiptRules
 /// Fuzz properties of the backing path (issue 28): a verifyReceipt body whose `latest_receipt` is the examples'
 /// signed receipt mutated by the input (or the input itself), and whose transactions the input edits, drops and
 /// adds. Decoding, verifying, the device check and the comparison never trap; the verdict and the backing agree
-/// with each other; the verdict is shown with the input's control characters escaped. Returns the properties
-/// that failed.
+/// with each other; the verdict is shown with the input's control characters escaped; and (issue 39) no edit —
+/// a row removed, added or changed, ownership or a trial flag flipped — yields a verdict that holds while the
+/// answers differ from the signed rows' answers. Returns the properties that failed.
 package enum BackingFuzzing {
   /// The unmutated pair: the examples' receipt (signed through their test root) and the JSON it backs.
   package struct Base: Sendable {
@@ -123,6 +124,9 @@ package enum BackingFuzzing {
       }
       if signed != base.transactions { problems.append("\(what): a changed receipt's signature held") }
     }
+    if check.verdict == .verified || check.verdict == .testSigned, check.backing != nil {
+      problems += answeredFromSignedRows(history, signed: base.transactions, what: what)
+    }
     if check.device == nil, !receipt.isEmpty {
       problems.append("\(what): latest_receipt holds something, a device was named, and no device check was made")
     }
@@ -136,6 +140,45 @@ package enum BackingFuzzing {
     }
     let rendered = SignatureCheckRendering.json(check).rendered(pretty: false)
     if (try? JSONValue.parse(Array(rendered.utf8))) == nil { problems.append("\(what): verdict JSON does not parse") }
+    return problems
+  }
+
+  /// Where a receipt-backed verdict stands, the rows answered from are the signed rows on every field the receipt
+  /// covers (each signed row answered from, no other row), and intro eligibility, which reads covered fields alone,
+  /// answers over them as over the signed rows.
+  package static func answeredFromSignedRows(
+    _ history: PurchaseHistory, signed: [PurchaseTransaction], what: String
+  ) -> [String] {
+    func covered(_ t: PurchaseTransaction) -> String {
+      let dates = [t.purchaseDate, t.originalPurchaseDate, t.expiresDate, t.revocation?.date].map {
+        $0.map { "\($0.milliseconds)" } ?? "-"
+      }
+      return [t.transactionID, t.originalTransactionID ?? "-", t.productID, "\(t.quantity ?? 1)"].joined(separator: "|")
+        + "|" + dates.joined(separator: "|")
+        + "|\(t.offer?.isFreeTrial == true)|\(t.offer?.pricing == .introductoryPrice)"
+    }
+    var problems: [String] = []
+    let answered = history.transactions.map(covered).sorted()
+    if answered != signed.map(covered).sorted() {
+      problems.append("\(what): a verdict that holds, over rows that are not the signed rows")
+    }
+    let catalog = Catalog([
+      CatalogProduct(
+        productID: "com.acme.pro.monthly", type: .autoRenewable, subscriptionGroup: "21000111",
+        introOffer: IntroOffer(paymentMode: .freeTrial, period: "P1W"), origin: "fuzz")
+    ])
+    func intro(_ rows: [PurchaseTransaction]) -> [String] {
+      var h = PurchaseHistory(format: history.provenance.format)
+      h.provenance.status = history.provenance.status
+      h.transactions = rows
+      let at = EvaluationTime(time: Timestamp(milliseconds: 1_722_470_400_000) ?? .epoch, source: .given)
+      return decideIntroEligibility(products: ["com.acme.pro.monthly"], history: h, catalog: catalog, at: at).map {
+        "\($0.status.rawValue) \($0.transactionID ?? "-")"
+      }
+    }
+    if intro(history.transactions) != intro(signed) {
+      problems.append("\(what): a verdict that holds, and intro eligibility other than the signed rows'")
+    }
     return problems
   }
 
@@ -155,7 +198,12 @@ package enum BackingFuzzing {
       problems.append("\(what): outcome \(backing.outcome.rawValue) does not follow from the standings")
     default: break
     }
-    if backing.outcome != .notAReceipt, backing.entries.map(\.transactionID) != json.transactions.map(\.transactionID) {
+    // The history answered from is the JSON's transactions, then the signed ones it lacks (`backedTransactions`).
+    let answered = json.transactions.map(\.transactionID)
+    let entries = backing.entries.map(\.transactionID)
+    if backing.outcome != .notAReceipt, answered != entries,
+      answered != entries + backing.onlyInReceipt.map(\.transactionID)
+    {
       problems.append("\(what): the entries are not the JSON's transactions in order")
     }
     let ids = Set(backing.entries.map(\.transactionID))
@@ -193,7 +241,8 @@ package enum BackingFuzzing {
   }
 
   /// The body's transactions (in `receipt.in_app` and `latest_receipt_info`) edited one by one as the input's
-  /// bytes say: product, dates, ids and quantity changed, a row dropped, copied under a new id, or left alone.
+  /// bytes say: product, dates, ids, quantity, the trial flag and ownership changed, a row dropped, copied under a
+  /// new id, or left alone.
   static func mutatedBody(
     _ body: [(key: String, value: JSONValue)], by bytes: [UInt8]
   ) -> [(key: String, value: JSONValue)] {
@@ -214,7 +263,7 @@ package enum BackingFuzzing {
           if let value { fields.append((key, value)) }
         }
         let shift = Int64(op) * 86_400_000 - 11_000_000_000
-        switch op % 9 {
+        switch op % 11 {
         case 0: break
         case 1: set("product_id", .string(text))
         case 2: set("purchase_date_ms", .string("\(1_712_160_131_000 + shift)"))
@@ -226,6 +275,12 @@ package enum BackingFuzzing {
           set("purchase_date_ms", .string("\(1_718_409_600_000 + shift)"))
         case 6: set("transaction_id", .string(text.isEmpty ? "0" : text))
         case 7: set("original_transaction_id", .string("\(op)"))
+        case 9:
+          let trial = fields.first { $0.key == "is_trial_period" }?.value == .string("true")
+          set("is_trial_period", .string(trial ? "false" : "true"))
+        case 10:
+          let shared = fields.first { $0.key == "in_app_ownership_type" }?.value == .string("FAMILY_SHARED")
+          set("in_app_ownership_type", .string(shared ? "PURCHASED" : "FAMILY_SHARED"))
         default: set("quantity", .string("\(Int(op) - 100)"))
         }
         out.append(.object(fields))

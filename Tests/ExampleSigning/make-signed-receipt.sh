@@ -12,7 +12,21 @@
 #                                               (2025-07-03) than the signed receipt says
 # Certificates valid 2015-01-01 to 2045-01-01 (receipts are checked at their creation date). The keys are made in
 # a temporary directory and deleted. Run from anywhere: Tests/ExampleSigning/make-signed-receipt.sh
+#
+# With the argument `edits` it makes, under its own new root, only examples/backed-edits/: backed JSON edited
+# in both directions against the signed receipt it carries (see examples/README.md), and leaves the files above
+# as they are:
+#   backed-edits/test-receipt-root.pem            the root those receipts are signed under, for --trust-root
+#   backed-edits/trial-removed.json               entitlements-active.json without its intro trial 1000000801
+#                                                 (same moment as the receipt)
+#   backed-edits/trial-flag-changed.json          1000000801's is_trial_period "false" (a changed row)
+#   backed-edits/row-added.json                   a purchase 1000000799 the receipt of the same moment lacks
+#   backed-edits/older-receipt-newer-row.json     a JSON of 2024-07-05 with renewal 1000000804 (2024-07-03),
+#                                                 carrying the receipt of 2024-06-15
+#   backed-edits/family-shared.json               family-shared-active.json with its signed receipt
+#   backed-edits/family-edited-to-purchased.json  the same, in_app_ownership_type FAMILY_SHARED -> PURCHASED
 set -eu
+mode=${1:-examples}
 examples=$(cd "$(dirname "$0")/../../examples" && pwd)
 here="$examples/app-receipt"
 work=$(mktemp -d)
@@ -67,6 +81,74 @@ openssl ca -batch -config ca.cnf -cert root.pem -keyfile root.key -in intermedia
 openssl req -new -key leaf.key -subj "$(subject 'receipt-tool Examples Receipt Signing')" -out leaf.csr
 openssl ca -batch -config ca.cnf -cert intermediate.pem -keyfile intermediate.key -in leaf.csr -extensions leaf \
   -startdate 20150101000000Z -enddate 20450101000000Z -notext -out leaf.pem 2>/dev/null
+
+sign() { # sign RESPONSE.json OUT.der: the receipt of RESPONSE.json, issued to the examples' device
+  python3 "$here/make-receipt.py" --payload --device-id 3F2504E0-4F89-41D3-9A0C-0305E82C3301 "$1" > payload.der
+  openssl cms -sign -binary -nodetach -nosmimecap -noattr -md sha256 -in payload.der -signer leaf.pem \
+    -inkey leaf.key -certfile intermediate.pem -outform DER -out "$2"
+}
+
+if [ "$mode" = edits ]; then
+  edits="$examples/backed-edits"
+  mkdir -p "$edits"
+  cp root.pem "$edits/test-receipt-root.pem"
+  sign "$examples/entitlements-active.json" active.der
+  sign "$examples/family-shared-active.json" family.der
+  python3 - "$examples" "$edits" active.der family.der <<'PY'
+import base64, copy, json, sys
+examples, edits, active_der, family_der = sys.argv[1:]
+def load(name):
+    return json.load(open("%s/%s" % (examples, name)))
+def carry(response, der, name):
+    response["latest_receipt"] = base64.b64encode(open(der, "rb").read()).decode()
+    open("%s/%s" % (edits, name), "w").write(json.dumps(response, indent=2) + "\n")
+def rows(response):
+    return response["receipt"]["in_app"] + response["latest_receipt_info"]
+def renewal(row, tid, purchase_ms, expires_ms):
+    out = copy.deepcopy(row)
+    for key in [k for k in out if k.endswith("_pst") or k in ("purchase_date", "expires_date")]:
+        del out[key]
+    out.update(transaction_id=tid, purchase_date_ms=str(purchase_ms), expires_date_ms=str(expires_ms),
+               web_order_line_item_id="23000" + tid)
+    return out
+active = load("entitlements-active.json")
+r = copy.deepcopy(active)
+for key in ("in_app",):
+    r["receipt"][key] = [t for t in r["receipt"][key] if t["transaction_id"] != "1000000801"]
+r["latest_receipt_info"] = [t for t in r["latest_receipt_info"] if t["transaction_id"] != "1000000801"]
+carry(r, active_der, "trial-removed.json")
+r = copy.deepcopy(active)
+for t in rows(r):
+    if t["transaction_id"] == "1000000801":
+        t["is_trial_period"] = "false"
+carry(r, active_der, "trial-flag-changed.json")
+r = copy.deepcopy(active)
+added = {"quantity": "1", "product_id": "com.acme.themes.pack", "transaction_id": "1000000799",
+         "original_transaction_id": "1000000799", "purchase_date_ms": "1714000000000",
+         "original_purchase_date_ms": "1714000000000", "is_trial_period": "false",
+         "in_app_ownership_type": "PURCHASED"}
+r["latest_receipt_info"].append(added)
+carry(r, active_der, "row-added.json")
+r = copy.deepcopy(active)
+last = r["receipt"]["in_app"][-1]
+newer = renewal(last, "1000000804", 1720022531000, 1722700931000)
+r["receipt"]["in_app"].append(newer)
+r["latest_receipt_info"].append(dict(newer, in_app_ownership_type="PURCHASED"))
+for key in [k for k in r["receipt"] if k.startswith(("receipt_creation_date", "request_date"))]:
+    del r["receipt"][key]
+r["receipt"].update(receipt_creation_date_ms="1720137600000", request_date_ms="1720137600000")
+carry(r, active_der, "older-receipt-newer-row.json")
+family = load("family-shared-active.json")
+carry(copy.deepcopy(family), family_der, "family-shared.json")
+r = copy.deepcopy(family)
+for t in rows(r):
+    if t.get("in_app_ownership_type") == "FAMILY_SHARED":
+        t["in_app_ownership_type"] = "PURCHASED"
+carry(r, family_der, "family-edited-to-purchased.json")
+PY
+  echo "made $edits/"
+  exit 0
+fi
 
 python3 "$here/make-receipt.py" --payload --device-id 3F2504E0-4F89-41D3-9A0C-0305E82C3301 \
   "$examples/entitlements-active.json" > payload.der

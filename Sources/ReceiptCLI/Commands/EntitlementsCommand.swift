@@ -48,13 +48,14 @@ struct EntitlementsCommand: ParsableCommand {
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
       let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
-      let review = options.inputs.signatures.review(history.provenance.signatureCheck)
+      var signature = history.provenance.signatureCheck
+      signature.uncoveredInAnswer = uncoveredFields(readBy: FieldReads.entitlements, in: history)
+      let review = options.inputs.signatures.review(signature)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
       answer.results = answer.results.map(CommandLineHints.adding(to:))
       // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
-      let signature = history.provenance.signatureCheck
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,

@@ -113,6 +113,14 @@ struct RevenueCommand: ParsableCommand {
     return try run(context, catalog: merging || fromLedger ? Catalog() : try catalog.load(context))
   }
 
+  /// A document's verdict, naming what revenue reads that its signature does not cover: ownership (owner or family
+  /// copy), price and currency, where the document states them.
+  static func verdict(of history: PurchaseHistory) -> SignatureCheck {
+    var check = history.provenance.signatureCheck
+    check.uncoveredInAnswer = uncoveredFields(readBy: FieldReads.revenue, in: history)
+    return check
+  }
+
   /// The map step: each document's transactions as ledger lines, worked out from that document alone.
   func writeLedger(_ context: CommandContext, catalog: Catalog, keyed: Bool) throws(ReceiptToolError) -> ExitStatus {
     @Sendable func write(_ line: LedgerCodec.Line) -> String {
@@ -131,7 +139,7 @@ struct RevenueCommand: ParsableCommand {
         ledger.add(history)
         var text = ""
         for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
-        return (text, history.provenance.signatureCheck, document.label, copy.hex)
+        return (text, Self.verdict(of: history), document.label, copy.hex)
       },
       consume: { read in
         // The document's verdict follows its records, for the reduce step to combine as one machine does.
@@ -250,7 +258,7 @@ struct RevenueCommand: ParsableCommand {
         return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
       },
       consume: { read in
-        signed.add(read.0.provenance.signatureCheck, label: read.2)
+        signed.add(Self.verdict(of: read.0), label: read.2)
         ledger.add(read.0)
         for warning in read.1 { context.warn(warning) }
       })

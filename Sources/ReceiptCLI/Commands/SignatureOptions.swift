@@ -15,7 +15,7 @@ struct SignatureOptions {
   static let requireSignature = OptionSpec(
     "require-signature",
     help:
-      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
+      "Exit 1 unless every document's signatures verify (through Apple's root or a --trust-root), the answer draws on no field they do not cover (a receipt holds no ownership, price or currency), and, with --device-id, every app receipt was issued to that device; each document that does not is named on standard error with the reason."
   )
 
   static let deviceID = OptionSpec(
@@ -104,8 +104,9 @@ struct SignatureOptions {
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
   /// signature or on a receipt issued to another device, and with `--require-signature` a failed check when the
-  /// document is not verified, or its receipt is not shown to be issued to the `--device-id` device (a genuine
-  /// receipt copied from another device is still not this customer's).
+  /// document is not verified, when the answer relies on fields its signature does not cover (`uncoveredInAnswer`),
+  /// or its receipt is not shown to be issued to the `--device-id` device (a genuine receipt copied from another
+  /// device is still not this customer's).
   func review(_ check: SignatureCheck) -> (warnings: [String], failedChecks: [String]) {
     var warnings: [String] = []
     var failed: [String] = []
@@ -117,6 +118,10 @@ struct SignatureOptions {
     }
     if required, check.verdict != .verified {
       failed.append("--require-signature: the document is not verified (\(check.summary))")
+    }
+    if required, check.verdict == .verified, !check.uncoveredInAnswer.isEmpty {
+      let fields = SignatureCoverage.phrase(check.uncoveredInAnswer)
+      failed.append("--require-signature: the answer relies on \(fields), which the signature does not cover")
     }
     if required, let device = check.device, !device.isShownToMatch {
       failed.append("--require-signature: the receipt is not shown to be issued to this device (\(device.summary))")

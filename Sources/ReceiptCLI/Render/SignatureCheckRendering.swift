@@ -7,6 +7,11 @@ package enum SignatureCheckRendering {
   /// document holding a receipt adds `Device: ...` below it.
   package static func line(_ check: SignatureCheck, color: Bool, width: Int) -> TerminalText {
     var out = line(check.summary, verdict: check.verdict, color: color, width: width)
+    if let line = uncoveredLine(check) {
+      let layout = TextLayout(color: color, width: width)
+      let wrapped = TerminalText(line).wrapped(indent: 2, columns: width).dropFirst(2)
+      out += (color ? layout.paint(wrapped, .warn) : wrapped) + "\n"
+    }
     if let device = check.device {
       let layout = TextLayout(color: color, width: width)
       let line = TerminalText("Device: \(device.summary)").wrapped(indent: 2, columns: width).dropFirst(2)
@@ -28,6 +33,13 @@ package enum SignatureCheckRendering {
     if verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
     let wrapped = TerminalText("Signature: \(text)").wrapped(indent: 2, columns: width).dropFirst(2)
     return verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(verdict)) + "\n"
+  }
+
+  /// `Not covered by the signature: ...`, when the answer draws on fields the verdict does not vouch for.
+  package static func uncoveredLine(_ check: SignatureCheck) -> String? {
+    guard !check.uncoveredInAnswer.isEmpty else { return nil }
+    return "Not covered by the signature: \(SignatureCoverage.phrase(check.uncoveredInAnswer)), which the answer "
+      + "takes from the unsigned data alone"
   }
 
   /// The colour a device check is shown in.
@@ -88,7 +100,20 @@ package enum SignatureCheckRendering {
       SignatureCheckJSON.members(check) + [
         ("backing", check.backing.map(backingJSON) ?? .null),
         ("device_check", check.device.map(deviceJSON) ?? .null),
+        ("coverage", coverageJSON(check)),
       ])
+  }
+
+  /// `"coverage"`: the kind of signature, the field classes the verdict vouches for and those it does not, and
+  /// those of the latter the answer draws on.
+  package static func coverageJSON(_ check: SignatureCheck) -> JSONValue {
+    let vouched = check.vouched
+    return .object([
+      ("signature", .string(check.coverage.kind.rawValue)),
+      ("covered", .array(vouched.covered.map { .string($0.rawValue) })),
+      ("not_covered", .array(vouched.uncovered.map { .string($0.rawValue) })),
+      ("answer_uses_not_covered", .array(check.uncoveredInAnswer.map { .string($0.rawValue) })),
+    ])
   }
 
   /// `"device_check"`: a signed app receipt's device hash against `--device-id`.
@@ -111,6 +136,7 @@ package enum SignatureCheckRendering {
       ("not_a_receipt_reason", .str(backing.notAReceiptReason)),
       ("not_a_receipt_detail", .str(backing.notAReceiptDetail)),
       ("receipt_creation_date", .str(backing.receiptCreationDate?.iso8601)),
+      ("same_moment", .bool(backing.sameMoment)),
       ("transactions", .int(backing.entries.count)),
       ("backed_transactions", .int(backing.backedCount)),
       (

@@ -158,6 +158,7 @@ public enum AppReceiptHistory {
       payload.signature.signerCount == 0
       ? .unsigned("this app receipt (no signer)")
       : SignatureCheck(.notChecked, note: "app receipt (PKCS#7) read without checking its signature")
+    history.provenance.signatureCheck.coverage = payload.signature.signerCount == 0 ? .none : .appReceipt
     if let created = payload.creationDate {
       history.moment = DataMoment(
         time: created, field: "receipt_creation_date", description: "the receipt's creation date")
@@ -195,7 +196,9 @@ public enum AppReceiptHistory {
       moment = VerificationMoment(millisecondsSince1970: created.milliseconds, source: .receiptCreationDate)
     }
     let verdict = checking.verifiers.withVerifier { $0.verifyPKCS7(document.der, at: moment) }
-    return JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
+    var check = JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
+    check.coverage = .appReceipt
+    return check
   }
 
   /// The receipt's device hash (type 5) against SHA-1 over the device's bytes, the opaque value (type 4) and the

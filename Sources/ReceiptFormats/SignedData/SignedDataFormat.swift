@@ -41,6 +41,7 @@ public struct SignedDataFormat: InputFormat {
       var history = try decode(bytes, source: source, checks: nil, keepsStatedFields: keepsStated)
       if history.provenance.format.name != "signed_payload_decoded" {
         history.provenance.signatureCheck = SignatureCheck(.notChecked, note: "read without checking signatures")
+        history.provenance.signatureCheck.coverage = .signedTransaction
       }
       return history
     }
@@ -52,6 +53,7 @@ public struct SignedDataFormat: InputFormat {
         var history = try decode(bytes, source: source, checks: checks, keepsStatedFields: keepsStated)
         if history.provenance.format.name != "signed_payload_decoded" {
           history.provenance.signatureCheck = checks.documentCheck
+          history.provenance.signatureCheck.coverage = .signedTransaction
         }
         return .success(history)
       } catch {

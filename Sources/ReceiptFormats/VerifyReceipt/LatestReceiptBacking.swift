@@ -3,21 +3,22 @@ import ReceiptRules
 
 /// A JSON body's verdict from the signed receipt it carries in `latest_receipt`: the receipt is verified at its
 /// creation date, decoded, and its purchases compared with the JSON's (`receiptBacking(of:by:)`); its device hash
-/// is checked against `--device-id` as an on-device receipt's is.
+/// is checked against `--device-id` as an on-device receipt's is. Where the receipt's signature holds, the
+/// history's transactions become `backedTransactions(of:by:)`: the signed rows the JSON lacks are answered from.
 enum LatestReceiptBacking {
-  /// The verdict of `history`, a verifyReceipt response or Notification v1 body whose `latest_receipt` is `text`.
+  /// Sets the verdict of `history`, a verifyReceipt response or Notification v1 body whose `latest_receipt` is
+  /// `text`: its signature check, with the backing when the receipt verified and the device check whenever
+  /// `latest_receipt` holds a receipt (or a device was named); and its transactions, the signed ones it lacks added.
   /// - Parameters:
   ///   - history: The JSON body's purchase history.
   ///   - text: The base64 `latest_receipt`.
   ///   - checking: The verifiers lent for this document.
   ///   - device: The device the receipt's hash is checked against; nil: not checked.
   ///   - source: The input's name.
-  /// - Returns: The document's signature check, with the backing when the receipt verified and the device check
-  ///   whenever `latest_receipt` holds a receipt (or a device was named).
   static func check(
-    of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking,
+    _ history: inout PurchaseHistory, latestReceipt text: String, checking: SignatureChecking,
     device: DeviceIdentifier? = nil, source: String
-  ) -> SignatureCheck {
+  ) {
     var check = backingCheck(of: history, latestReceipt: text, checking: checking, source: source)
     if let payload = check.payload {
       check.verdict.device = AppReceiptHistory.deviceCheck(of: payload, device: device)
@@ -25,13 +26,17 @@ enum LatestReceiptBacking {
       let what = check.verdict.backing?.notAReceiptReason ?? "not a receipt"
       check.verdict.device = .noReceipt(deviceID: device.text, latestReceipt: what)
     }
-    return check.verdict
+    if let signed = check.signed, let backing = check.verdict.backing {
+      history.transactions = backedTransactions(of: history.transactions, by: signed, backing: backing)
+    }
+    history.provenance.signatureCheck = check.verdict
   }
 
-  /// The verdict, and the receipt's payload when `latest_receipt` held one that could be read.
+  /// The verdict, the receipt's payload when `latest_receipt` held one that could be read, and its transactions
+  /// when its signature held.
   static func backingCheck(
     of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking, source: String
-  ) -> (verdict: SignatureCheck, payload: AppReceiptPayload?) {
+  ) -> (verdict: SignatureCheck, payload: AppReceiptPayload?, signed: [PurchaseTransaction]?) {
     let what = history.provenance.format.description
     let input: AppReceiptInput
     do {
@@ -40,7 +45,7 @@ enum LatestReceiptBacking {
       // A placeholder ("XXXX" in fixtures) or other text: no receipt, so no claim either way.
       let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
       let reason = text.isEmpty ? "empty" : "not a receipt (\(kind))"
-      return (notAReceipt(reason, detail: error.description, what: what), nil)
+      return (notAReceipt(reason, detail: error.description, what: what), nil, nil)
     }
     let document: AppReceiptReader.Document
     let signed: PurchaseHistory
@@ -52,14 +57,16 @@ enum LatestReceiptBacking {
     } catch {
       // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
       let detail = "\(error)"
-      return (notAReceipt(detail.contains("truncated") ? "cut short" : "damaged", detail: detail, what: what), nil)
+      return (
+        notAReceipt(detail.contains("truncated") ? "cut short" : "damaged", detail: detail, what: what), nil, nil
+      )
     }
     if document.payload.signature.signerCount == 0 {
-      return (notAReceipt("not a receipt (no signer)", detail: nil, what: what), document.payload)
+      return (notAReceipt("not a receipt (no signer)", detail: nil, what: what), document.payload, nil)
     }
     var check = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     for i in check.failures.indices { check.failures[i].path = "latest_receipt" }
-    guard check.verdict == .verified || check.verdict == .testSigned else { return (check, document.payload) }
+    guard check.verdict == .verified || check.verdict == .testSigned else { return (check, document.payload, nil) }
     var backing = receiptBacking(of: history, by: signed)
     backing.signedByApple = check.verdict == .verified && check.anchor == .apple
     check.backing = backing
@@ -84,7 +91,7 @@ enum LatestReceiptBacking {
           reason: "contradicts the signed receipt: " + differences.joined(separator: "; "))
       }
     }
-    return (check, document.payload)
+    return (check, document.payload, signed.transactions)
   }
 
   static func notAReceipt(_ reason: String, detail: String?, what: String) -> SignatureCheck {

@@ -42,12 +42,13 @@ public struct VerifyReceiptFormat: InputFormat {
       if history.provenance.latestReceiptLength.map({ $0 > 0 }) == true {
         history.provenance.signatureCheck = SignatureCheck(
           .notChecked, note: "latest_receipt was not checked")
+        history.provenance.signatureCheck.coverage = .appReceipt
       }
       return
     }
     if let text = history.provenance.latestReceipt {
-      history.provenance.signatureCheck = LatestReceiptBacking.check(
-        of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
+      LatestReceiptBacking.check(
+        &history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).

@@ -16,6 +16,9 @@ import Testing
     [3], [3, 0, 0, 0, 0, 0, 0], [3, 1, 2, 3, 4, 5, 6, 7, 8], [7, 9, 10, 11, 12, 13, 14, 15, 16],
     [0, 0x12, 0x34, 0xFF, 0x00, 0x10, 0x00], [1] + Array("MIIUVwYJKoZIhvcNAQcC".utf8), [2, 40, 41],
     Array("{\"latest_receipt\": \"XXXX\"}".utf8), [],
+    // Issue 39, the receipt left alone: the trial row dropped from both arrays, every trial flag flipped, every
+    // ownership flipped, a row copied under a new id.
+    [3, 4, 0, 0, 4, 0, 0], [3, 9, 9, 9, 9, 9, 9], [3, 10, 10, 10, 10, 10, 10], [3, 0, 0, 5, 0, 0, 5],
   ]
 
   @Test(arguments: seeds)
@@ -41,6 +44,20 @@ import Testing
   @Test func thePropertyHasItsBase() {
     #expect(BackingFuzzing.base != nil)
     #expect(BackingFuzzing.base?.transactions.count == 3)
+  }
+
+  /// Issue 39's property fails on answers drawn from other rows than the signed ones: a row dropped and not taken
+  /// back from the receipt, or a trial flag cleared.
+  @Test func thePropertyNoticesAnswersNotFromTheSignedRows() throws {
+    let signed = try #require(BackingFuzzing.base?.transactions)
+    var history = PurchaseHistory(format: VerifyReceiptFormats.response)
+    history.transactions = signed
+    #expect(BackingFuzzing.answeredFromSignedRows(history, signed: signed, what: "test").isEmpty)
+    history.transactions = Array(signed.dropFirst())
+    #expect(BackingFuzzing.answeredFromSignedRows(history, signed: signed, what: "test").count == 2)
+    history.transactions = signed
+    history.transactions[0].offer = nil
+    #expect(!BackingFuzzing.answeredFromSignedRows(history, signed: signed, what: "test").isEmpty)
   }
 
   /// The consistency check fails on a backing whose outcome does not follow from its standings.

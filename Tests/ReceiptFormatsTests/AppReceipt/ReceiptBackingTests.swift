@@ -116,6 +116,19 @@ import Testing
     return body
   }
 
+  /// The JSON's `receipt_creation_date` a day after the signed receipt's: the signed receipt is older.
+  static func later(_ body: [String: Any]) -> [String: Any] {
+    var body = body
+    guard var receipt = body["receipt"] as? [String: Any],
+      let ms = (receipt["receipt_creation_date_ms"] as? String).flatMap({ Int64($0) })
+    else { return body }
+    receipt["receipt_creation_date"] = nil
+    receipt["receipt_creation_date_pst"] = nil
+    receipt["receipt_creation_date_ms"] = "\(ms + 86_400_000)"
+    body["receipt"] = receipt
+    return body
+  }
+
   static func firstID(_ body: [String: Any]) -> String {
     ((body["latest_receipt_info"] as? [[String: Any]])?.first?["transaction_id"] as? String) ?? ""
   }
@@ -157,18 +170,30 @@ import Testing
 
   @Test func revenueCatsAddedAndDroppedTransactionsAreNamed() throws {
     guard let body = try Self.revenueCatPair() else { return }
+    // Bought before the receipt the JSON itself describes (the same receipt_creation_date) was made: an edit.
     let added = try Self.decode(Self.adding(body, id: "1000000999999999")).provenance.signatureCheck
-    #expect(added.verdict == .unsigned, "\(added.summary)")
-    #expect(added.backing?.outcome == .partlyBacked)
-    #expect(added.backing?.absent.map(\.standing) == [.notInReceipt(.unexplained)])
-    #expect(added.backing?.absent.first?.transactionID == "1000000999999999")
+    #expect(added.verdict == .invalid, "\(added.summary)")
+    #expect(added.backing?.outcome == .contradicted)
+    #expect(added.backing?.sameMoment == true)
+    #expect(added.failures.map(\.path) == ["transaction_id 1000000999999999"])
+    // The same row beside an older receipt is not backed, and nothing explains it.
+    let older = try Self.decode(Self.later(Self.adding(body, id: "1000000999999999"))).provenance.signatureCheck
+    #expect(older.verdict == .unsigned, "\(older.summary)")
+    #expect(older.backing?.outcome == .partlyBacked)
+    #expect(older.backing?.sameMoment == false)
+    #expect(older.backing?.absent.map(\.standing) == [.notInReceipt(.unexplained)])
+    #expect(older.backing?.absent.first?.transactionID == "1000000999999999")
 
+    // A row dropped from the JSON is answered from the signed receipt.
     let id = Self.firstID(body)
-    let dropped = try Self.decode(Self.dropping(body, id: id)).provenance.signatureCheck
+    let droppedHistory = try Self.decode(Self.dropping(body, id: id))
+    let dropped = droppedHistory.provenance.signatureCheck
     #expect(dropped.verdict == .verified)
     #expect(dropped.backing?.outcome == .backed)
     #expect(dropped.backing?.onlyInReceipt.map(\.transactionID) == [id])
     #expect(dropped.summary.contains("8 of 8 transactions; the signed receipt also holds \(id)"))
+    #expect(dropped.summary.contains("the answers take it from the signed receipt"))
+    #expect(droppedHistory.transactions.filter { $0.transactionID == id }.map(\.sources) == [.appReceipt])
   }
 
   /// Always runs: the examples' receipt, signed through a committed test root.
@@ -212,16 +237,29 @@ import Testing
     #expect(newer.backing?.absent.map(\.standing) == [.notInReceipt(.newerThanReceipt)])
     #expect(newer.summary.contains("latest_receipt_info may be newer than latest_receipt"))
 
-    // No expiry date, bought before the receipt: may be a finished consumable.
-    let consumable = try Self.decode(
-      Self.adding(body, id: "1000000998") {
-        $0["product_id"] = "com.acme.coins.100"
-        $0["expires_date_ms"] = nil
-        $0["expires_date"] = nil
-        $0["expires_date_pst"] = nil
-      }, trust: trust
-    ).provenance.signatureCheck
+    // No expiry date, bought before an older receipt was made: may be a finished consumable. Beside the receipt
+    // of the JSON's own moment, an edit.
+    let coins = Self.adding(body, id: "1000000998") {
+      $0["product_id"] = "com.acme.coins.100"
+      $0["expires_date_ms"] = nil
+      $0["expires_date"] = nil
+      $0["expires_date_pst"] = nil
+    }
+    let consumable = try Self.decode(Self.later(coins), trust: trust).provenance.signatureCheck
     #expect(consumable.backing?.absent.map(\.standing) == [.notInReceipt(.mayBeFinishedConsumable)])
+    let sameMoment = try Self.decode(coins, trust: trust).provenance.signatureCheck
+    #expect(sameMoment.verdict == .invalid)
+    #expect(sameMoment.backing?.contradicted.map(\.transactionID) == ["1000000998"])
+
+    // A changed trial flag is a changed row.
+    let flag = try Self.decode(Self.editing(body, id: id) { $0["is_trial_period"] = "false" }, trust: trust)
+      .provenance.signatureCheck
+    #expect(flag.verdict == .invalid)
+    guard case .contradicted(let flagged)? = flag.backing?.contradicted.first?.standing else {
+      Issue.record("no contradiction: \(flag.summary)")
+      return
+    }
+    #expect(flagged == [ReceiptBacking.Difference(field: "is_trial_period", json: "false", receipt: "true")])
   }
 
   /// laravel's pair holds the same transaction ids with the same dates, but the JSON's product ids were renamed
