@@ -52,6 +52,7 @@ package enum FuzzDriver {
     problems += SignedDataFuzzing.fuzz(bytes)
     problems += CryptoFuzzing.fuzz(bytes)
     problems += BackingFuzzing.fuzz(bytes)
+    problems += BatchIsolationFuzzing.fuzz(bytes)
     // The signed-data format's mapping to a purchase history, whatever the registry would pick.
     if let history = try? SignedDataFormat().decode(bytes, source: "fuzz", options: DecodeOptions()) {
       if history.provenance.signatureCheck.verdict == .verified { problems.append("a signature claimed verified") }

@@ -41,7 +41,7 @@ public struct AppleSignatureVerifier: Sendable {
     }
     // x5c[2] is never read: the root is the pinned one, whatever the token carries.
     let chainText = Array(x5c.prefix(2))
-    if x5c.count == 3, let entry = cache.lookUp(text: chainText) {
+    if x5c.count == 3, let entry = cache.lookUp(text: chainText, policy: .jws, trust: trust) {
       return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
     }
     var der: [[UInt8]] = []
@@ -54,7 +54,7 @@ public struct AppleSignatureVerifier: Sendable {
     if x5c.count == 1 { return verifyLone(der[0], signingInput: signingInput, signature: signature, at: moment) }
 
     let entry = cachedChain(der, policy: .jws, positions: ["x5c[0]", "x5c[1]"])
-    cache.store(entry, forText: chainText)
+    cache.store(entry, forText: chainText, policy: .jws, trust: trust)
     return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
   }
 
@@ -80,13 +80,13 @@ public struct AppleSignatureVerifier: Sendable {
       outcome: .verified, moment: moment, chain: summaries, anchoredAtApple: chain.anchoredAtApple)
   }
 
-  /// The chain result for leaf and intermediate bytes, from the cache or validated now (and stored).
+  /// The chain result for leaf and intermediate bytes under `policy`, from the cache or validated now (and stored).
   public mutating func cachedChain(
     _ der: [[UInt8]], policy: AppleChain.Policy, positions: [String]
   ) -> ChainCache.Entry {
-    if let entry = cache.lookUp(der) { return entry }
+    if let entry = cache.lookUp(der, policy: policy, trust: trust) { return entry }
     let entry = Self.validate(der, policy: policy, positions: positions, anchors: trust)
-    cache.store(entry, for: der)
+    cache.store(entry, for: der, policy: policy, trust: trust)
     return entry
   }
 
