@@ -59,8 +59,13 @@ public struct AppReceiptFormat: InputFormat {
     }
     var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsFieldsOnlyDecodeShows)
-    if let checking = options.signatures, document.payload.signature.signerCount > 0 {
-      history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+    if let checking = options.signatures {
+      if document.payload.signature.signerCount > 0 {
+        history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+      }
+      ExpectedAppCheck.apply(checking.expectedApp, to: &history.provenance.signatureCheck) {
+        document.payload.statedApp
+      }
     }
     history.provenance.signatureCheck.device = AppReceiptHistory.deviceCheck(
       of: document.payload, device: options.deviceID)
