@@ -50,6 +50,9 @@ public struct ExpectedApp: Hashable, Sendable {
       environment: environment ?? fallback.environment)
   }
 
+  /// The failure codes of an expectation not met start with this (`app.bundleId`).
+  public static let failureCodePrefix = "app."
+
   /// The environments Apple's data names, as it spells them.
   public static let environments = ["Production", "Sandbox", "Xcode", "LocalTesting"]
 
@@ -58,5 +61,13 @@ public struct ExpectedApp: Hashable, Sendable {
   /// - Returns: The name, or nil.
   public static func environment(named text: String) -> String? {
     environments.first { $0 == text }
+  }
+}
+
+extension SignatureCheck {
+  /// Invalid only because the data is not the expected app's (`ExpectedApp`): its signatures, if any, held.
+  public var failsOnlyForTheApp: Bool {
+    verdict == .invalid && !failures.isEmpty && failureCount == failures.count
+      && failures.allSatisfy { $0.code.hasPrefix(ExpectedApp.failureCodePrefix) }
   }
 }

@@ -162,12 +162,9 @@ struct SignatureOptions {
     var warnings: [String] = []
     var failed: [String] = []
     if check.verdict == .invalid {
-      // Only the expected app failed: genuine data, of another app or environment.
-      let otherApp =
-        check.failureCount == check.failures.count && check.failures.allSatisfy { $0.code.hasPrefix("app.") }
       warnings.append(
         "signature \(check.summary); "
-          + (otherApp
+          + (check.failsOnlyForTheApp
             ? "the data is not the expected app's" : "the answer is drawn from data that may have been altered"))
     }
     if let device = check.device, case .mismatch = device {

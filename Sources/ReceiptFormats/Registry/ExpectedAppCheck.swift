@@ -8,7 +8,7 @@ struct StatedApp {
   struct Field<T: Equatable> {
     /// The field as the source names it (`bundleId`, `receipt.bundle_id`, `data.environment`).
     var name: String
-    /// The value as written, for the reason.
+    /// The value as written, for the reason (quoted); nil: the compared value is shown as it is.
     var written: String?
     /// The value compared with the expected one.
     var value: T?
@@ -36,7 +36,7 @@ extension StatedApp.Field<String> {
 extension StatedApp.Field<Int64> {
   /// An app's Apple id: compared where present.
   static func appAppleID(_ name: String, _ value: Int64?) -> Self {
-    Self(name: name, written: value.map { "\($0)" }, value: value, required: false)
+    Self(name: name, written: nil, value: value, required: false)
   }
 }
 
@@ -51,19 +51,23 @@ enum ExpectedAppCheck {
     if let want = expected.bundleID, let field = stated.bundleID,
       let reason = mismatch(field, want, shown: Excerpt.quoted)
     {
-      return SignatureItemFailure(path: path, code: "app.bundleId", certificate: nil, reason: "app.bundleId: " + reason)
+      return SignatureItemFailure(
+        path: path, code: ExpectedApp.failureCodePrefix + "bundleId", certificate: nil,
+        reason: "app.bundleId: " + reason)
     }
     if let want = expected.appAppleID, let field = stated.appAppleID,
       let reason = mismatch(field, want, shown: { "\($0)" })
     {
       return SignatureItemFailure(
-        path: path, code: "app.appAppleId", certificate: nil, reason: "app.appAppleId: " + reason)
+        path: path, code: ExpectedApp.failureCodePrefix + "appAppleId", certificate: nil,
+        reason: "app.appAppleId: " + reason)
     }
     if let want = expected.environment, let field = stated.environment,
       let reason = mismatch(field, want, shown: Excerpt.quoted)
     {
       return SignatureItemFailure(
-        path: path, code: "app.environment", certificate: nil, reason: "app.environment: " + reason)
+        path: path, code: ExpectedApp.failureCodePrefix + "environment", certificate: nil,
+        reason: "app.environment: " + reason)
     }
     return nil
   }
