@@ -284,7 +284,7 @@ public enum CompactJWS {
   }
 
   private enum HeaderKey: Int, CaseIterable {
-    case alg, kid, typ, x5c
+    case alg, kid, typ, x5c, crit
     static let keys = SignedKeys(allCases.map { "\($0)" })
   }
 
@@ -302,6 +302,7 @@ public enum CompactJWS {
           case .x5c:
             h.x5c = try r.stringArray(limit: 64)
             h.x5cCount = h.x5c?.count
+          case .crit: h.crit = try r.stringArray(limit: 64)
           }
         }
         try r.reader.finish()

@@ -88,7 +88,8 @@ final class JWSChecks {
         millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
     }
     let verdict = verifier.verifyJWS(
-      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c, at: moment)
+      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c,
+      critical: header.crit, at: moment)
     var appFailure: SignatureItemFailure?
     if !expectedApp.isEmpty, verdict.failure == nil {
       appFailure = ExpectedAppCheck.failure(of: app(), expected: expectedApp, path: path.text)
