@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptFormats
 
 /// Documents that carry the other kind's certificate chain, made from the examples' test chains (nothing here is
 /// Apple's): a "receipt" whose envelope holds the StoreKit 2 examples' EC leaf and intermediate, and a JWS whose
@@ -110,4 +111,12 @@ package enum HostileDocuments {
   static func file(_ relative: String) -> [UInt8]? {
     (try? Data(contentsOf: TestPaths.packageRoot.appendingPathComponent(relative))).map { Array($0) }
   }
+}
+
+/// Lends one verifier to every document, in order, and keeps it: the strictest case for a chain cache (every
+/// document checked after every other), and a way to count its hits. One thread.
+package final class OneVerifierLending: SignatureVerifierLending, @unchecked Sendable {
+  package var verifier: AppleSignatureVerifier
+  package init(_ trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
+  package func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
 }

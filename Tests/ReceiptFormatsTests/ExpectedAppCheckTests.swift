@@ -11,12 +11,6 @@ import Testing
 /// SignedDataVerifier checks it: data of another app or environment fails the document's signature check, naming
 /// the field and both values, in every format; data of the expected app keeps its verdict.
 @Suite struct ExpectedAppCheckTests {
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(_ trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
-
   static let examples = TestPaths.packageRoot.appendingPathComponent("examples")
   static let now = Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch
 
@@ -49,7 +43,7 @@ import Testing
     _ bytes: [UInt8], _ expected: ExpectedApp, trust: TrustAnchors? = nil
   ) throws -> SignatureCheck {
     let checking = SignatureChecking(
-      verifiers: OneVerifier(try trust ?? examplesTrust), now: now, expectedApp: expected)
+      verifiers: OneVerifierLending(try trust ?? examplesTrust), now: now, expectedApp: expected)
     return try FormatRegistry.standard.decode(bytes, source: "test", options: DecodeOptions(signatures: checking))
       .provenance.signatureCheck
   }

@@ -49,8 +49,10 @@ public struct VerifyReceiptFormat: InputFormat {
       history.provenance.signatureCheck = LatestReceiptBacking.check(
         of: history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
-    let stated = history.statedApp
-    ExpectedAppCheck.apply(checking.expectedApp, to: &history.provenance.signatureCheck) { stated }
+    if !checking.expectedApp.isEmpty {
+      let stated = history.statedApp
+      ExpectedAppCheck.apply(checking.expectedApp, to: &history.provenance.signatureCheck) { stated }
+    }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
       history.provenance.latestReceipt = nil

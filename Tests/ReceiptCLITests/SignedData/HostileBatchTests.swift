@@ -69,13 +69,6 @@ import Testing
     #expect(failed.allSatisfy { $0.contains("mixed.ndjson:1:") || $0.contains("mixed.ndjson:2:") }, "\(failed)")
   }
 
-  /// One verifier lent for every line, in order: the strictest case, every chain cached by the one before.
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(_ trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
-
   @Test func withOneVerifierTheGenuineLinesVerifyAsTheyDoAlone() throws {
     let lines = try Self.lines()
     let trust = try #require(HostileDocuments.trust)
@@ -85,10 +78,10 @@ import Testing
       return try? FormatRegistry.standard.decode(Array(line.utf8), source: "batch", options: options).provenance
         .signatureCheck
     }
-    let shared = OneVerifier(trust)
+    let shared = OneVerifierLending(trust)
     for (i, line) in lines.enumerated() {
       let inBatch = try #require(verdict(line, shared), "line \(i + 1)")
-      let alone = try #require(verdict(line, OneVerifier(trust)), "line \(i + 1)")
+      let alone = try #require(verdict(line, OneVerifierLending(trust)), "line \(i + 1)")
       #expect(inBatch == alone, "line \(i + 1): \(inBatch.summary) alone: \(alone.summary)")
       #expect(inBatch.verdict == (i < 2 ? .invalid : .verified), "line \(i + 1): \(inBatch.summary)")
     }

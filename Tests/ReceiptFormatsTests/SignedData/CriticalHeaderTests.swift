@@ -11,12 +11,6 @@ import Testing
 @Suite struct CriticalHeaderTests {
   static let examples = TestPaths.packageRoot.appendingPathComponent("examples/storekit2")
 
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(_ trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
-
   static func trust() throws -> TrustAnchors {
     let pem = try [UInt8](Data(contentsOf: examples.appendingPathComponent("test-root.pem")))
     var trust = TrustAnchors.apple
@@ -26,7 +20,7 @@ import Testing
 
   @Test func aHeaderWithCritIsRejectedThoughItsSignatureHolds() throws {
     let bytes = try [UInt8](Data(contentsOf: Self.examples.appendingPathComponent("crit-entitlements-active.jws")))
-    let checking = SignatureChecking(verifiers: OneVerifier(try Self.trust()), now: .epoch)
+    let checking = SignatureChecking(verifiers: OneVerifierLending(try Self.trust()), now: .epoch)
     let history = try SignedDataFormat().decode(bytes, source: "t", options: DecodeOptions(signatures: checking))
     let check = history.provenance.signatureCheck
     #expect(check.verdict == .invalid)
