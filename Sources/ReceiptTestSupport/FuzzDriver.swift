@@ -126,6 +126,8 @@ package enum FuzzDriver {
       }
     }
     if names.contains("catalog") { out.append(["--catalog", scratchPath]) }
+    // The expected app, which every signed item and document is then held to.
+    if names.contains("bundle-id") { out.append(fixed + ["--bundle-id", "com.acme.notes", "--app-apple-id", "1234"]) }
     return out
   }
 }
