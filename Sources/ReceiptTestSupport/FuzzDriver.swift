@@ -52,6 +52,7 @@ package enum FuzzDriver {
     problems += SignedDataFuzzing.fuzz(bytes)
     problems += CryptoFuzzing.fuzz(bytes)
     problems += BackingFuzzing.fuzz(bytes)
+    problems += BatchIsolationFuzzing.fuzz(bytes)
     // The signed-data format's mapping to a purchase history, whatever the registry would pick.
     if let history = try? SignedDataFormat().decode(bytes, source: "fuzz", options: DecodeOptions()) {
       if history.provenance.signatureCheck.verdict == .verified { problems.append("a signature claimed verified") }
@@ -125,6 +126,8 @@ package enum FuzzDriver {
       }
     }
     if names.contains("catalog") { out.append(["--catalog", scratchPath]) }
+    // The expected app, which every signed item and document is then held to.
+    if names.contains("bundle-id") { out.append(fixed + ["--bundle-id", "com.acme.notes", "--app-apple-id", "1234"]) }
     return out
   }
 }

@@ -14,6 +14,9 @@ It also writes two examples from entitlements-expired.jws and entitlements-activ
                                              and the signature left as it was: a forgery (signature.mismatch)
   storekit2/test-signed-entitlements-active.jws  signed by a lone self-signed certificate (test-lone.pem), as Xcode
                                              StoreKit testing signs: test-signed
+  storekit2/crit-entitlements-active.jws     the first transaction of entitlements-active.jws signed by the test
+                                             chain under a header whose crit names an extension ("exp"): the
+                                             signature holds, and the JWS is still rejected (RFC 7515 4.1.11)
 
 Usage: Tests/ExampleSigning/sign-examples.py [file ...]
 """
@@ -99,8 +102,16 @@ def forge(text: str) -> str:
     return text.replace(token, f"{header}.{forged}.{signature}")
 
 
+def critical(text: str) -> str:
+    """The first token signed by the test chain under a header with crit ["exp"] (and exp itself)."""
+    header = b64url(json.dumps({"alg": "ES256", "x5c": X5C, "typ": "JWT", "crit": ["exp"], "exp": 1893456000},
+                               separators=(",", ":")).encode())
+    token = TOKEN.findall(text)[0]
+    return resign(token, (header, "test-leaf.key")) + "\n"
+
+
 def main(argv) -> int:
-    made = ("forged-entitlements-expired.jws", "test-signed-entitlements-active.jws")
+    made = ("forged-entitlements-expired.jws", "test-signed-entitlements-active.jws", "crit-entitlements-active.jws")
     names = argv[1:] or sorted(
         n for n in glob.glob(os.path.join(ROOT, "examples/storekit2/*.jws"))
         + glob.glob(os.path.join(ROOT, "examples/storekit2/*.json")) if os.path.basename(n) not in made)
@@ -117,7 +128,8 @@ def main(argv) -> int:
     active = open(os.path.join(examples, "entitlements-active.jws"), encoding="utf-8").read()
     lone = TOKEN.sub(lambda m: resign(m.group(0), LONE), active)
     open(os.path.join(examples, made[1]), "w", encoding="utf-8").write(lone)
-    print(f"wrote examples/storekit2/{made[0]} and {made[1]}")
+    open(os.path.join(examples, made[2]), "w", encoding="utf-8").write(critical(active))
+    print(f"wrote examples/storekit2/{made[0]}, {made[1]} and {made[2]}")
     return 0
 
 

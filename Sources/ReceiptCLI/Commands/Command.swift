@@ -144,6 +144,7 @@ package enum CommonOptions {
     [ndjson] + (oneCustomer ? [Self.oneCustomer] : []) + flags
       + [
         SignatureOptions.trustRoot, SignatureOptions.requireSignature, SignatureOptions.deviceID,
+        SignatureOptions.bundleID, SignatureOptions.appAppleID, SignatureOptions.environment,
         SignatureOptions.skipSignatureCheck, quiet,
         maxDocumentSize,
       ]

@@ -128,7 +128,7 @@ struct DocumentCommandOptions {
     process: (InputDocument, Catalog, TextStyle, SignatureChecking?) throws(ReceiptError) -> DocumentOutput
   ) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
-    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    let signatures = try inputs.signatures.checking(now: Timestamp.now(), catalog: catalog)
     let style = TextStyle(color: context.environment.useColor, width: context.environment.columns)
     let checks = [check, inputs.signatures.checkName].compactMap { $0 }
     return DocumentRunner.run(

@@ -107,6 +107,10 @@ struct RevenueCommand: ParsableCommand {
         "--trust-root checks documents as they are read: give it to the map step, not to --merge or --from-ledger."
       )
     }
+    if merging || fromLedger, let option = inputs.signatures.expectedApp.origins.first {
+      throw Self.usage(
+        "\(option) checks documents as they are read: give it to the map step, not to --merge or --from-ledger.")
+    }
     if let ledgerFormat {
       return try writeLedger(context, catalog: try catalog.load(context), keyed: ledgerFormat != "ledger")
     }
@@ -126,7 +130,7 @@ struct RevenueCommand: ParsableCommand {
     @Sendable func write(_ line: LedgerCodec.Line) -> String {
       keyed ? LedgerCodec.writeKeyed(line) : LedgerCodec.write(line)
     }
-    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    let signatures = try inputs.signatures.checking(now: Timestamp.now(), catalog: catalog)
     var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,
@@ -246,7 +250,7 @@ struct RevenueCommand: ParsableCommand {
   /// The documents themselves: every distinct transaction valued with `catalog`.
   func reportDocuments(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> MadeReport {
     var ledger = RevenueLedger()
-    let signatures = try inputs.signatures.checking(now: Timestamp.now())
+    let signatures = try inputs.signatures.checking(now: Timestamp.now(), catalog: catalog)
     var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
       inputs, context: context,

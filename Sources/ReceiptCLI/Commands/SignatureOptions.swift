@@ -1,10 +1,12 @@
 import ReceiptCrypto
 import ReceiptFormats
 import ReceiptModel
+import ReceiptRules
 
-/// `--trust-root`, `--require-signature`, `--device-id` and `--skip-signature-check`: which roots a signature
-/// may end at, whether an unverified document fails the run, which device a signed app receipt must have been
-/// issued to, and whether signatures are checked at all.
+/// `--trust-root`, `--require-signature`, `--device-id`, `--bundle-id`, `--app-apple-id`, `--environment` and
+/// `--skip-signature-check`: which roots a signature may end at, whether an unverified document fails the run,
+/// which device a signed app receipt must have been issued to, which app the data must belong to, and whether
+/// signatures are checked at all.
 struct SignatureOptions {
   static let trustRoot = OptionSpec(
     "trust-root", value: "file",
@@ -24,10 +26,28 @@ struct SignatureOptions {
       "Check that each app receipt (on-device, or a JSON body's latest_receipt) was issued to this device: its identifierForVendor UUID (iOS) or its GUID, the MAC address in hex (macOS). Without it the device hash is reported as not checked."
   )
 
+  static let bundleID = OptionSpec(
+    "bundle-id", value: "id",
+    help:
+      "Check that the data belongs to this app, as Apple's SignedDataVerifier does: each signed transaction's, notification's and app transaction's bundleId, an app receipt's bundle id and a verifyReceipt body's receipt.bundle_id. Data of another app fails the signature check. (default: the catalog's app.bundle_id)"
+  )
+
+  static let appAppleID = OptionSpec(
+    "app-apple-id", value: "number",
+    help:
+      "Check that the data belongs to the app with this Apple id, where it states one (notifications, app transactions). (default: the catalog's app.app_apple_id)"
+  )
+
+  static let environment = OptionSpec(
+    "environment", value: "name",
+    help:
+      "Check that the data comes from this environment: Production, Sandbox, Xcode or LocalTesting (each signed item's environment, an app receipt's receipt type where it has one, a verifyReceipt body's environment). (default: the catalog's app.environment)",
+    allowed: ExpectedApp.environments)
+
   static let skipSignatureCheck = OptionSpec(
     "skip-signature-check",
     help:
-      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature, --trust-root or --device-id."
+      "Read signed data without checking its signatures, for data whose origin is already known: every document's verdict is not-checked. Not with --require-signature, --trust-root, --device-id, --bundle-id, --app-apple-id or --environment."
   )
 
   /// The root certificates' files, as given.
@@ -38,6 +58,8 @@ struct SignatureOptions {
   var deviceID: DeviceIdentifier?
   /// `--skip-signature-check`.
   var skipped: Bool
+  /// `--bundle-id`, `--app-apple-id`, `--environment`: the app the data must belong to, over the catalog's.
+  var expectedApp = ExpectedApp()
 
   init(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) {
     trustRoots = arguments.allPaths("trust-root")
@@ -45,10 +67,11 @@ struct SignatureOptions {
     skipped = arguments.flag("skip-signature-check")
     // Asking for a check and for none at once is a mistake, not a choice between them.
     // --device-id is a check too: the receipt it reads is the one whose signature would be skipped.
-    let checks = [
-      required ? "--require-signature" : nil, trustRoots.isEmpty ? nil : "--trust-root",
-      arguments.value("device-id") == nil ? nil : "--device-id",
-    ]
+    let checks =
+      [
+        required ? "--require-signature" : nil, trustRoots.isEmpty ? nil : "--trust-root",
+        arguments.value("device-id") == nil ? nil : "--device-id",
+      ] + ["bundle-id", "app-apple-id", "environment"].map { arguments.value($0) == nil ? nil : "--\($0)" }
     if skipped, let asked = checks.compactMap({ $0 }).first {
       throw .usage("'--skip-signature-check' cannot be used with '\(asked)'.", command: command)
     }
@@ -64,6 +87,31 @@ struct SignatureOptions {
       }
       deviceID = id
     }
+    expectedApp = try Self.expectedApp(arguments, command: command)
+  }
+
+  /// `--bundle-id`, `--app-apple-id` and `--environment`, each said to come from its option.
+  static func expectedApp(_ arguments: ParsedArguments, command: String) throws(ReceiptToolError) -> ExpectedApp {
+    var app = ExpectedApp()
+    if let id = arguments.value("bundle-id") {
+      guard !id.isEmpty else {
+        throw .usage(
+          "The value '' is invalid for '--bundle-id <id>'. Please provide a bundle identifier.", command: command)
+      }
+      app.bundleID = .init(id, origin: "--bundle-id")
+    }
+    if let text = arguments.value("app-apple-id") {
+      guard let id = Int64(text), id > 0 else {
+        throw .usage(
+          "The value '\(text)' is invalid for '--app-apple-id <number>'. Please provide the app's Apple id, a positive whole number.",
+          command: command)
+      }
+      app.appAppleID = .init(id, origin: "--app-apple-id")
+    }
+    if let name = arguments.value("environment"), let environment = ExpectedApp.environment(named: name) {
+      app.environment = .init(environment, origin: "--environment")
+    }
+    return app
   }
 
   init() {
@@ -77,10 +125,12 @@ struct SignatureOptions {
 
   /// Reads the trust roots and makes the run's verifiers. A file that cannot be opened is exit 66; one that holds
   /// no certificate, or one the verifier refuses, is exit 65.
-  /// - Parameter now: The moment a payload without a `signedDate` is checked at.
+  /// - Parameters:
+  ///   - now: The moment a payload without a `signedDate` is checked at.
+  ///   - catalog: The catalog, whose `app` holds where no option states the app.
   /// - Returns: What every decode of this run checks signatures with; nil with `--skip-signature-check`.
   /// - Throws: `ReceiptToolError` for a root file that cannot be read or holds no usable certificate.
-  func checking(now: Timestamp) throws(ReceiptToolError) -> SignatureChecking? {
+  func checking(now: Timestamp, catalog: Catalog) throws(ReceiptToolError) -> SignatureChecking? {
     guard !skipped else { return nil }
     var trust = TrustAnchors.apple
     for path in trustRoots {
@@ -99,7 +149,9 @@ struct SignatureOptions {
         throw .input(ReceiptError(.malformed, source: source, message: "not a usable root certificate: \(error)"))
       }
     }
-    return SignatureChecking(verifiers: VerifierPool(trust: trust), now: now, deviceID: deviceID)
+    return SignatureChecking(
+      verifiers: VerifierPool(trust: trust), now: now, deviceID: deviceID,
+      expectedApp: expectedApp.over(catalog.expectedApp))
   }
 
   /// What a document's verdict adds to a command's output: a warning when an answer rests on an invalid
@@ -111,7 +163,10 @@ struct SignatureOptions {
     var warnings: [String] = []
     var failed: [String] = []
     if check.verdict == .invalid {
-      warnings.append("signature \(check.summary); the answer is drawn from data that may have been altered")
+      warnings.append(
+        "signature \(check.summary); "
+          + (check.failsOnlyForTheApp
+            ? "the data is not the expected app's" : "the answer is drawn from data that may have been altered"))
     }
     if let device = check.device, case .mismatch = device {
       warnings.append("device: \(device.summary)")

@@ -38,7 +38,7 @@ struct TimelineCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let catalog = try self.catalog.load(context)
     let now = Timestamp.now()
-    let signatures = try inputs.signatures.checking(now: now)
+    let signatures = try inputs.signatures.checking(now: now, catalog: catalog)
     let chart = { (input: InputDocument) throws(ReceiptError) -> TimelineChart in
       try Self.chart(input, context: context, catalog: catalog, asOf: asOf, now: now, signatures: signatures)
     }

@@ -14,7 +14,7 @@ package enum IntroEligibilityTextRenderer {
     var head: [(TerminalText, TerminalText)] = [("As of", "\(time.time.iso8601WholeSeconds) (\(source))")]
     if let signature {
       var text = signature.summary
-      if signature.verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+      if let caveat = SignatureCheckRendering.caveat(signature) { text += "; \(caveat)" }
       head.append(
         (
           "Signature",

@@ -6,7 +6,7 @@ package enum SignatureCheckRendering {
   /// `Signature: verified: ...`, wrapped, coloured by verdict; an invalid one says the answer rests on it. A
   /// document holding a receipt adds `Device: ...` below it.
   package static func line(_ check: SignatureCheck, color: Bool, width: Int) -> TerminalText {
-    var out = line(check.summary, verdict: check.verdict, color: color, width: width)
+    var out = line(check.summary, verdict: check.verdict, caveat: caveat(check), color: color, width: width)
     if let line = uncoveredLine(check) {
       let layout = TextLayout(color: color, width: width)
       let wrapped = TerminalText(line).wrapped(indent: 2, columns: width).dropFirst(2)
@@ -22,15 +22,24 @@ package enum SignatureCheckRendering {
 
   /// The same line for a report over many documents (`revenue`), with their receipt backings summed.
   package static func line(_ verdict: RevenueVerdict, color: Bool, width: Int) -> TerminalText {
-    line(verdict.summary, verdict: verdict.check.verdict, color: color, width: width)
+    line(
+      verdict.summary, verdict: verdict.check.verdict, caveat: caveat(verdict.check), color: color, width: width)
   }
 
-  private static func line(_ summary: String, verdict: SignatureCheck.Verdict, color: Bool, width: Int)
-    -> TerminalText
-  {
+  /// What an answer drawn from an invalid document rests on; nil for any other verdict.
+  package static func caveat(_ check: SignatureCheck) -> String? {
+    guard check.verdict == .invalid else { return nil }
+    return check.failsOnlyForTheApp
+      ? "this answer is drawn from data of another app or environment"
+      : "this answer is drawn from data that may have been altered"
+  }
+
+  private static func line(
+    _ summary: String, verdict: SignatureCheck.Verdict, caveat: String?, color: Bool, width: Int
+  ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
     var text = summary
-    if verdict == .invalid { text += "; this answer is drawn from data that may have been altered" }
+    if let caveat { text += "; \(caveat)" }
     let wrapped = TerminalText("Signature: \(text)").wrapped(indent: 2, columns: width).dropFirst(2)
     return verdict == .verified || !color ? wrapped + "\n" : layout.paint(wrapped, tone(verdict)) + "\n"
   }

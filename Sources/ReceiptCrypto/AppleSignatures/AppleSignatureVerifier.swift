@@ -16,15 +16,19 @@ public struct AppleSignatureVerifier: Sendable {
   ///   - signature: the decoded signature segment (ES256: 64 bytes r‖s).
   ///   - algorithm: the protected header's `alg` (nil: absent).
   ///   - x5c: the header's `x5c` entries, standard base64 DER (nil: absent).
+  ///   - critical: the header's `crit` entries (nil: absent). This verifier understands no extension, so any
+  ///     `crit` is rejected, as RFC 7515 4.1.11 requires (an empty list is not allowed either).
   ///   - moment: when the certificates must be valid.
   /// - Returns: `.verified` (three certificates ending at a trust anchor), `.testSigned` (one self-signed
   ///   certificate whose key verifies), or the first failure.
   public mutating func verifyJWS(
-    signingInput: [UInt8], signature: [UInt8], algorithm: String?, x5c: [String]?, at moment: VerificationMoment
+    signingInput: [UInt8], signature: [UInt8], algorithm: String?, x5c: [String]?, critical: [String]? = nil,
+    at moment: VerificationMoment
   ) -> SignatureVerdict {
     func failed(_ failure: SignatureFailure, _ chain: [CertificateSummary] = []) -> SignatureVerdict {
       SignatureVerdict(outcome: .failed(failure), moment: moment, chain: chain)
     }
+    if let critical { return failed(Self.criticalFailure(critical)) }
     guard let algorithm else { return failed(SignatureFailure(.jwsAlgorithm, "the header has no alg")) }
     guard algorithm == "ES256" else {
       return failed(
@@ -41,7 +45,7 @@ public struct AppleSignatureVerifier: Sendable {
     }
     // x5c[2] is never read: the root is the pinned one, whatever the token carries.
     let chainText = Array(x5c.prefix(2))
-    if x5c.count == 3, let entry = cache.lookUp(text: chainText) {
+    if x5c.count == 3, let entry = cache.lookUp(text: chainText, policy: .jws, trust: trust) {
       return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
     }
     var der: [[UInt8]] = []
@@ -54,7 +58,7 @@ public struct AppleSignatureVerifier: Sendable {
     if x5c.count == 1 { return verifyLone(der[0], signingInput: signingInput, signature: signature, at: moment) }
 
     let entry = cachedChain(der, policy: .jws, positions: ["x5c[0]", "x5c[1]"])
-    cache.store(entry, forText: chainText)
+    cache.store(entry, forText: chainText, policy: .jws, trust: trust)
     return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
   }
 
@@ -80,13 +84,13 @@ public struct AppleSignatureVerifier: Sendable {
       outcome: .verified, moment: moment, chain: summaries, anchoredAtApple: chain.anchoredAtApple)
   }
 
-  /// The chain result for leaf and intermediate bytes, from the cache or validated now (and stored).
+  /// The chain result for leaf and intermediate bytes under `policy`, from the cache or validated now (and stored).
   public mutating func cachedChain(
     _ der: [[UInt8]], policy: AppleChain.Policy, positions: [String]
   ) -> ChainCache.Entry {
-    if let entry = cache.lookUp(der) { return entry }
+    if let entry = cache.lookUp(der, policy: policy, trust: trust) { return entry }
     let entry = Self.validate(der, policy: policy, positions: positions, anchors: trust)
-    cache.store(entry, for: der)
+    cache.store(entry, for: der, policy: policy, trust: trust)
     return entry
   }
 
@@ -166,6 +170,18 @@ public struct AppleSignatureVerifier: Sendable {
         "the ES256 signature does not verify with x5c[0]'s key over the header and payload as received")
     }
     return nil
+  }
+
+  /// Why a header with `crit` is rejected: the extensions it names, which this verifier does not understand.
+  static func criticalFailure(_ critical: [String]) -> SignatureFailure {
+    guard !critical.isEmpty else {
+      return SignatureFailure(.jwsCritical, "the header's crit is an empty list, which RFC 7515 4.1.11 forbids")
+    }
+    let named = critical.prefix(3).map(shown).joined(separator: ", ") + (critical.count > 3 ? ", ..." : "")
+    return SignatureFailure(
+      .jwsCritical,
+      "the header's crit names \(named), which this verifier does not understand; RFC 7515 4.1.11 requires rejecting the JWS"
+    )
   }
 
   /// A header value for a message: printable ASCII only, at most 24 characters, quoted.

@@ -8,6 +8,7 @@ public struct SignatureFailure: Error, Sendable, Hashable, CustomStringConvertib
     case jwsAlgorithm = "jws.alg"
     case jwsX5C = "jws.x5c"
     case jwsBase64 = "jws.base64"
+    case jwsCritical = "jws.crit"
     case derMalformed = "der.malformed"
     case unsupportedKey = "cert.unsupportedKey"
     case unsupportedAlgorithm = "cert.unsupportedAlgorithm"

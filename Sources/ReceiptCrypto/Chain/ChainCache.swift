@@ -1,6 +1,9 @@
-/// Chain results across a batch, keyed by the certificates' bytes: a batch signed by one chain validates it
-/// once. Only time-independent results are stored (the windows are checked per document). Bounded: once full,
-/// nothing more is inserted (a batch sees few chains; Apple's leaves live about two years).
+/// Chain results across a batch, keyed by the certificates' bytes and the policy they were checked under (JWS or
+/// receipt), for the trust anchors in force: a batch signed by one chain validates it once, and a chain checked
+/// under one document's rules never answers for another's (a "receipt" carrying a JWS chain, rejected under the
+/// receipt policy, does not make that chain rejected for the genuine JWS after it). Only time-independent results
+/// are stored (the windows are checked per document). Bounded: once full, nothing more is inserted (a batch sees
+/// few chains; Apple's leaves live about two years).
 public struct ChainCache: Sendable {
   public static let defaultCapacity = 64
 
@@ -10,11 +13,20 @@ public struct ChainCache: Sendable {
     case rejected(SignatureFailure, [CertificateSummary])
   }
 
+  /// What a result was found under: the rules the chain was checked by, and its certificates (or the text they
+  /// were decoded from).
+  struct Key<Certificates: Hashable & Sendable>: Hashable, Sendable {
+    var policy: AppleChain.Policy
+    var certificates: Certificates
+  }
+
   public let capacity: Int
-  private var entries: [[[UInt8]]: Entry] = [:]
+  private var entries: [Key<[[UInt8]]>: Entry] = [:]
   /// The same results keyed by the base64 text they were decoded from, so a batch's repeated headers skip
   /// decoding their certificates again (a text decodes to one set of bytes, so the entry is the same).
-  private var entriesByText: [[String]: Entry] = [:]
+  private var entriesByText: [Key<[String]>: Entry] = [:]
+  /// The anchors every stored result was checked against; results under other anchors are forgotten.
+  private var anchors: [TrustAnchors.Anchor] = []
   public private(set) var hits = 0
   public private(set) var misses = 0
 
@@ -22,9 +34,11 @@ public struct ChainCache: Sendable {
 
   public var count: Int { entries.count }
 
-  /// The stored result for these certificates (leaf first), counting a hit or a miss.
-  public mutating func lookUp(_ certificates: [[UInt8]]) -> Entry? {
-    if let entry = entries[certificates] {
+  /// The stored result for these certificates (leaf first) checked under `policy` and `trust`, counting a hit or
+  /// a miss.
+  public mutating func lookUp(_ certificates: [[UInt8]], policy: AppleChain.Policy, trust: TrustAnchors) -> Entry? {
+    forgetUnless(trust)
+    if let entry = entries[Key(policy: policy, certificates: certificates)] {
       hits += 1
       return entry
     }
@@ -32,22 +46,36 @@ public struct ChainCache: Sendable {
     return nil
   }
 
-  public mutating func store(_ entry: Entry, for certificates: [[UInt8]]) {
+  public mutating func store(
+    _ entry: Entry, for certificates: [[UInt8]], policy: AppleChain.Policy, trust: TrustAnchors
+  ) {
+    forgetUnless(trust)
     guard entries.count < capacity else { return }
-    entries[certificates] = entry
+    entries[Key(policy: policy, certificates: certificates)] = entry
   }
 
-  /// The stored result for certificates given as the base64 `text` they were decoded from, counting a hit
-  /// (a miss is counted by the byte lookup that follows it).
-  public mutating func lookUp(text: [String]) -> Entry? {
-    guard let entry = entriesByText[text] else { return nil }
+  /// The stored result for certificates given as the base64 `text` they were decoded from, checked under
+  /// `policy` and `trust`, counting a hit (a miss is counted by the byte lookup that follows it).
+  public mutating func lookUp(text: [String], policy: AppleChain.Policy, trust: TrustAnchors) -> Entry? {
+    forgetUnless(trust)
+    guard let entry = entriesByText[Key(policy: policy, certificates: text)] else { return nil }
     hits += 1
     return entry
   }
 
-  /// Stores `entry` for the base64 `text` whose decoded bytes it was validated from.
-  public mutating func store(_ entry: Entry, forText text: [String]) {
+  /// Stores `entry` for the base64 `text` whose decoded bytes it was validated from under `policy` and `trust`.
+  public mutating func store(_ entry: Entry, forText text: [String], policy: AppleChain.Policy, trust: TrustAnchors) {
+    forgetUnless(trust)
     guard entriesByText.count < capacity else { return }
-    entriesByText[text] = entry
+    entriesByText[Key(policy: policy, certificates: text)] = entry
+  }
+
+  /// Empties the cache when its results were checked against anchors other than `trust`'s (an array compares
+  /// its own storage first, so the usual case, one verifier's anchors, costs nothing).
+  private mutating func forgetUnless(_ trust: TrustAnchors) {
+    guard trust.anchors != anchors else { return }
+    entries = [:]
+    entriesByText = [:]
+    anchors = trust.anchors
   }
 }

@@ -59,8 +59,13 @@ public struct AppReceiptFormat: InputFormat {
     }
     var history = try AppReceiptHistory.history(
       of: document, source: source, keepsCarriedFields: options.keepsFieldsOnlyDecodeShows)
-    if let checking = options.signatures, document.payload.signature.signerCount > 0 {
-      history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+    if let checking = options.signatures {
+      if document.payload.signature.signerCount > 0 {
+        history.provenance.signatureCheck = AppReceiptHistory.signatureCheck(of: document, checking: checking)
+      }
+      ExpectedAppCheck.apply(checking.expectedApp, to: &history.provenance.signatureCheck) {
+        document.payload.statedApp
+      }
     }
     history.provenance.signatureCheck.device = AppReceiptHistory.deviceCheck(
       of: document.payload, device: options.deviceID)
@@ -294,9 +299,17 @@ public enum AppReceiptHistory {
       ownershipAssumed: false, quantity: quantity, purchaseDate: p.purchaseDate,
       originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate,
       revocation: p.cancellationDate.map { Revocation(date: $0) }, offer: offer,
-      webOrderLineItemID: p.webOrderLineItemID.map(AppReceiptAttributeValue.decimal), productType: nil,
+      webOrderLineItemID: webOrderLineItemID(of: p), productType: nil,
       sources: .appReceipt,
       vocabulary: .appReceipt, carriedFields: carriedFields)
+  }
+
+  /// 1711 as the history carries it: Apple's field applies only to auto-renewable subscriptions, and its
+  /// receipts write 0 for other purchases, which verifyReceipt omits; so a 0 on a purchase with no expiry date
+  /// (1708) is absent, as it is there. A subscription's value is kept whatever it is.
+  static func webOrderLineItemID(of p: AppReceiptInAppPurchase) -> String? {
+    guard let id = p.webOrderLineItemID, id != 0 || p.expiresDate != nil else { return nil }
+    return AppReceiptAttributeValue.decimal(id)
   }
 
   /// What `decode` shows of a purchase beyond the mapped fields: 1707, whose meaning is community-documented only

@@ -85,6 +85,18 @@ public struct AppReceiptInput: Sendable, Equatable {
           default: break
           }
         }
+        // The names spelled with escapes (`"receipt-\u0064ata"`): the same keys once JSON reads them.
+        guard !receiptData, !transactionReceipt, !purchaseInfo, EscapedNames.mayHoldEscapes(w) else { return }
+        _ = EscapedNames.anyEscapedString(in: w, maxLength: Self.transactionReceiptName.count) { name, end in
+          let quoted = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
+          if quoted == Self.receiptDataName { receiptData = true }
+          if quoted == Self.transactionReceiptName { transactionReceipt = true }
+          if quoted == Self.purchaseInfoName {
+            purchaseInfo = true
+            if end < w.count, w[end] == UInt8(ascii: ":") { purchaseInfoColon = true }
+          }
+          return false
+        }
       }
     }
 

@@ -63,7 +63,8 @@ public struct AppReceiptInAppPurchase: Sendable, Equatable {
   public var productType: Int64?
   /// 1708 `expires_date`.
   public var expiresDate: Timestamp?
-  /// 1711 `web_order_line_item_id` (0 for non-subscriptions in Apple's receipts; absent in Xcode's).
+  /// 1711 `web_order_line_item_id` (0 for non-subscriptions in Apple's receipts, which the history reads as
+  /// absent; absent in Xcode's).
   public var webOrderLineItemID: Int64?
   /// 1712 `cancellation_date` (refund or revocation).
   public var cancellationDate: Timestamp?

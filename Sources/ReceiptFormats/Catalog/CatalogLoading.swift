@@ -8,7 +8,7 @@ public enum CatalogLoader {
     "products", "subscriptionGroups", "nonRenewingSubscriptions", "subscriptions", "settings", "_storefront", "version",
     "major", "productID", "type", "displayPrice", "familyShareable", "introductoryOffer", "introductoryOffers",
     "numberOfPeriods", "paymentMode", "recurringSubscriptionPeriod", "subscriptionGroupID", "subscriptionPeriod", "id",
-  ])
+  ]).union(JSONCatalogFormat.appKeys).union(["app"])
 
   /// `currency` prices a `.storekit` file (over its storefront) and JSON entries that name no currency.
   public static func load(_ bytes: [UInt8], source: String, currency: String? = nil) throws(ReceiptError) -> Catalog {

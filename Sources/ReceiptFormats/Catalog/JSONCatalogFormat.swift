@@ -8,9 +8,14 @@ enum JSONCatalogFormat {
     "intro_offer", "duration",
   ]
   static let offerKeys: Set<String> = ["payment_mode", "period", "price", "periods"]
+  /// The keys of `app`: the app the data must belong to.
+  static let appKeys: Set<String> = ["bundle_id", "app_apple_id", "environment"]
 
-  /// True when the document looks like this format: `products` whose entries carry `product_id`.
+  /// True when the document looks like this format: `products` whose entries carry `product_id`, or only `app`.
   static func recognises(_ root: JSONValue) -> Bool {
+    if root.member("products") == nil, root.member("subscriptionGroups") == nil, root.member("app") != nil {
+      return true
+    }
     guard case .array(let items)? = root.member("products") else { return false }
     return items.isEmpty ? root.member("subscriptionGroups") == nil : items.contains { $0.member("product_id") != nil }
   }
@@ -18,8 +23,10 @@ enum JSONCatalogFormat {
   static func load(_ root: JSONValue, source: String, defaultCurrency: String?) throws(ReceiptError) -> Catalog {
     let r = CatalogFieldReader(source: source)
     var catalog = Catalog()
+    if let app = root.member("app"), app != .null { catalog.expectedApp = try loadApp(app, r) }
     var firstIndex: [String: Int] = [:]
-    for (index, item) in try r.array(root.member("products") ?? .null, "$.products").enumerated() {
+    let products = root.member("app") != nil && root.member("products") == nil ? .array([]) : root.member("products")
+    for (index, item) in try r.array(products ?? .null, "$.products").enumerated() {
       let path = "$.products[\(index)]"
       let product = try loadProduct(try r.object(item, path), path: path, r, defaultCurrency: defaultCurrency)
       if let earlier = firstIndex[product.productID] {
@@ -31,6 +38,31 @@ enum JSONCatalogFormat {
       catalog.add(product)
     }
     return catalog
+  }
+
+  /// `app`: the bundle id, Apple id and environment the data must belong to, each optional.
+  static func loadApp(_ value: JSONValue, _ r: CatalogFieldReader) throws(ReceiptError) -> ExpectedApp {
+    let app = try r.object(value, "$.app")
+    try rejectUnknownKeys(app, allowed: appKeys, path: "$.app", r)
+    var expected = ExpectedApp()
+    func origin(_ key: String) -> String { "app.\(key) in \(r.source)" }
+    if let id = try r.string(app, "bundle_id", "$.app") { expected.bundleID = .init(id, origin: origin("bundle_id")) }
+    if let value = app.member("app_apple_id"), value != .null {
+      guard case .number(let n) = value, let id = Int64(n), id > 0 else {
+        throw r.fail(
+          "$.app.app_apple_id", "expected the app's Apple id, a positive whole number, found \(value.excerpt)")
+      }
+      expected.appAppleID = .init(id, origin: origin("app_apple_id"))
+    }
+    if let name = try r.string(app, "environment", "$.app") {
+      guard let environment = ExpectedApp.environment(named: name) else {
+        throw r.fail(
+          "$.app.environment",
+          "unknown environment \(Excerpt.quoted(name)); expected \(Excerpt.listed(ExpectedApp.environments))")
+      }
+      expected.environment = .init(environment, origin: origin("environment"))
+    }
+    return expected
   }
 
   static func loadProduct(

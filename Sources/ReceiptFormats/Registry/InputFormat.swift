@@ -38,8 +38,28 @@ public struct DocumentSniff: Sendable {
     firstSignificantByte = prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
   }
 
-  /// Whether `"key"` followed by a colon appears in the prefix: a cheap test for a JSON key.
+  /// Whether `"key"` followed by a colon appears in the prefix: a cheap test for a JSON key, decided on the key as
+  /// JSON reads it (`"\u0073tatus"` is `status`), the plain spelling first.
   public func containsKey(_ key: String) -> Bool {
+    if containsPlainKey(key) { return true }
+    let name = Array(key.utf8)
+    return prefix.withUnsafeBufferPointer { bytes in
+      guard EscapedNames.mayHoldEscapes(bytes) else { return false }
+      return EscapedNames.anyEscapedString(in: bytes, maxLength: name.count) { decoded, end in
+        decoded == name && Self.colonFollows(bytes, from: end)
+      }
+    }
+  }
+
+  /// A colon after JSON whitespace from `start`.
+  static func colonFollows(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var j = start
+    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
+    return j < bytes.count && bytes[j] == UInt8(ascii: ":")
+  }
+
+  /// `containsKey` for the key as written, without escapes: the fast path.
+  func containsPlainKey(_ key: String) -> Bool {
     let needle = Array("\"\(key)\"".utf8)
     guard prefix.count >= needle.count, let first = needle.first else { return false }
     var i = prefix.startIndex

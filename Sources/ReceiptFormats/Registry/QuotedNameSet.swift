@@ -17,8 +17,17 @@ struct QuotedNameSet: Sendable {
     namesByLength = table
   }
 
-  /// Whether `"name"` occurs in `bytes` for any of the names.
+  /// Whether `"name"` occurs in `bytes` for any of the names, spelled plainly or with escapes (`"\u0073igned..."`).
   func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if occursPlainly(in: bytes) { return true }
+    guard EscapedNames.mayHoldEscapes(bytes) else { return false }
+    return EscapedNames.anyEscapedString(in: bytes, maxLength: namesByLength.count - 1) { decoded, _ in
+      namesByLength[decoded.count].contains(decoded)
+    }
+  }
+
+  /// Whether `"name"` occurs as written, without escapes: the fast path.
+  func occursPlainly(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress, var quote = QuoteScan.next(in: bytes, from: 0) else { return false }
     while let next = QuoteScan.next(in: bytes, from: quote &+ 1) {
       let length = next &- quote &- 1

@@ -74,6 +74,8 @@ public enum CompactJWS {
       try PayloadDecoding.decode(bytes, expected: expected, base: base.into("payload"), strict: strict, checks: checks)
     } facts: { payload in
       (payload.signedDate, payload.kind == .appTransaction, payload.environment)
+    } app: {
+      $0.statedApp
     }
   }
 
@@ -87,16 +89,20 @@ public enum CompactJWS {
       try PayloadDecoding.decode(bytes, as: P.self, base: base.into("payload"), strict: strict, checks: checks)
     } facts: { payload in
       (payload.signedDate, false, payload.environment)
+    } app: {
+      $0.statedApp
     }
   }
 
   /// Splits a token, reads its decoded payload with `read`, and (with `checks`) verifies its signature at the
-  /// moment `facts` gives: the payload's `signedDate` (an app transaction's `receiptCreationDate`).
+  /// moment `facts` gives: the payload's `signedDate` (an app transaction's `receiptCreationDate`), and the app
+  /// `app` says it belongs to.
   @inline(__always)
   static func decode<P: Sendable & Hashable>(
     _ text: UnsafeBufferPointer<UInt8>, base: LazyPath, memo: inout HeaderMemo, checks: JWSChecks?,
     read: (UnsafeBufferPointer<UInt8>) throws(SignedDataError) -> (P, [SignedDataError]),
-    facts: (P) -> (signedDate: Timestamp?, isAppTransaction: Bool, environment: Coded<AppStoreEnvironment>?)
+    facts: (P) -> (signedDate: Timestamp?, isAppTransaction: Bool, environment: Coded<AppStoreEnvironment>?),
+    app: (P) -> StatedApp
   ) throws(SignedDataError) -> (SignedJWS<P>, [SignedDataError]) {
     let split = try self.split(text, base: base, memo: &memo)
     let (payload, carried) = try memo.payload.withUnsafeBufferPointer { (all) throws(SignedDataError) in
@@ -107,7 +113,7 @@ public enum CompactJWS {
       checks.check(
         signingInput: UnsafeBufferPointer(rebasing: text[split.lo..<split.second]),
         signature: Array(memo.signature[..<split.signatureCount]), header: split.header, signedDate: signedDate,
-        isAppTransaction: isAppTransaction, path: base)
+        isAppTransaction: isAppTransaction, path: base, app: { app(payload) })
     }
     let jws = SignedJWS(
       header: split.header, payload: payload, signatureByteCount: split.signatureCount,
@@ -278,7 +284,7 @@ public enum CompactJWS {
   }
 
   private enum HeaderKey: Int, CaseIterable {
-    case alg, kid, typ, x5c
+    case alg, kid, typ, x5c, crit
     static let keys = SignedKeys(allCases.map { "\($0)" })
   }
 
@@ -296,6 +302,7 @@ public enum CompactJWS {
           case .x5c:
             h.x5c = try r.stringArray(limit: 64)
             h.x5cCount = h.x5c?.count
+          case .crit: h.crit = try r.stringArray(limit: 64)
           }
         }
         try r.reader.finish()

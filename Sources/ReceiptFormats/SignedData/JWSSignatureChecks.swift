@@ -9,8 +9,8 @@ public protocol SignatureVerifierLending: Sendable {
   func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R
 }
 
-/// How a run checks its documents: who lends the verifier, the moment for a payload with no `signedDate`, and
-/// the device a signed app receipt's hash is checked against.
+/// How a run checks its documents: who lends the verifier, the moment for a payload with no `signedDate`, the
+/// device a signed app receipt's hash is checked against, and the app the data must belong to.
 public struct SignatureChecking: Sendable {
   /// Lends the verifier a document is checked with.
   public var verifiers: any SignatureVerifierLending
@@ -19,15 +19,22 @@ public struct SignatureChecking: Sendable {
   /// `--device-id`: the device every receipt's hash is checked against (it becomes `DecodeOptions.deviceID`);
   /// nil: not checked.
   public var deviceID: DeviceIdentifier?
+  /// The app every document's data must belong to (`ExpectedAppCheck`); empty: not checked.
+  public var expectedApp: ExpectedApp
 
   /// - Parameters:
   ///   - verifiers: Lends the verifier a document is checked with.
   ///   - now: The moment for payloads without a `signedDate`.
   ///   - deviceID: The device receipts' hashes are checked against; nil: not checked.
-  public init(verifiers: any SignatureVerifierLending, now: Timestamp, deviceID: DeviceIdentifier? = nil) {
+  ///   - expectedApp: The app the data must belong to; empty: not checked.
+  public init(
+    verifiers: any SignatureVerifierLending, now: Timestamp, deviceID: DeviceIdentifier? = nil,
+    expectedApp: ExpectedApp = ExpectedApp()
+  ) {
     self.verifiers = verifiers
     self.now = now
     self.deviceID = deviceID
+    self.expectedApp = expectedApp
   }
 }
 
@@ -38,6 +45,8 @@ public struct SignatureChecking: Sendable {
 final class JWSChecks {
   var verifier: AppleSignatureVerifier
   let now: Timestamp
+  /// The app each item's payload must belong to; empty: not checked.
+  let expectedApp: ExpectedApp
   private(set) var tally = Tally()
 
   /// What the items so far add up to.
@@ -57,17 +66,21 @@ final class JWSChecks {
     var items: [SignatureCheck]?
   }
 
-  init(verifier: AppleSignatureVerifier, now: Timestamp, keepsItems: Bool = false) {
+  init(
+    verifier: AppleSignatureVerifier, now: Timestamp, expectedApp: ExpectedApp = ExpectedApp(), keepsItems: Bool = false
+  ) {
     self.verifier = verifier
     self.now = now
+    self.expectedApp = expectedApp
     if keepsItems { tally.items = [] }
   }
 
   /// Checks one JWS at its payload's `signedDate` (an app transaction's `receiptCreationDate`), or now where it
-  /// has none: `signingInput` is `header.payload` exactly as received.
+  /// has none: `signingInput` is `header.payload` exactly as received. `app` is what the payload says of its app,
+  /// asked for only when an app is expected.
   func check(
     signingInput: UnsafeBufferPointer<UInt8>, signature: [UInt8], header: JWSHeader, signedDate: Timestamp?,
-    isAppTransaction isApp: Bool, path: LazyPath
+    isAppTransaction isApp: Bool, path: LazyPath, app: () -> StatedApp
   ) {
     var moment = VerificationMoment(millisecondsSince1970: now.milliseconds, source: .now)
     if let signed = signedDate {
@@ -75,27 +88,38 @@ final class JWSChecks {
         millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
     }
     let verdict = verifier.verifyJWS(
-      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c, at: moment)
-    add(verdict, path: path)
+      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c,
+      critical: header.crit, at: moment)
+    var appFailure: SignatureItemFailure?
+    if !expectedApp.isEmpty, verdict.failure == nil {
+      appFailure = ExpectedAppCheck.failure(of: app(), expected: expectedApp, path: path.text)
+    }
+    add(verdict, path: path, appFailure: appFailure)
   }
 
-  func add(_ verdict: SignatureVerdict, path: LazyPath) {
+  /// Adds one item's verdict; `appFailure` fails an item whose signature held but whose app is not the expected.
+  func add(_ verdict: SignatureVerdict, path: LazyPath, appFailure: SignatureItemFailure? = nil) {
     tally.signed += 1
     let kind: SignatureCheck.Verdict
-    switch verdict.outcome {
-    case .verified:
+    var itemFailure: SignatureItemFailure?
+    switch (verdict.outcome, appFailure) {
+    case (.failed(let failure), _):
+      itemFailure = Self.failure(failure, path: path)
+      kind = .invalid
+    case (_, let failure?):
+      itemFailure = failure
+      kind = .invalid
+    case (.verified, nil):
       kind = .verified
       tally.verified += 1
       if !verdict.anchoredAtApple { tally.throughTrustRoot = true }
-    case .testSigned:
+    case (.testSigned, nil):
       kind = .testSigned
       tally.testSigned += 1
-    case .failed(let failure):
-      kind = .invalid
+    }
+    if let itemFailure {
       tally.failed += 1
-      if tally.failures.count < SignatureCheck.maxFailuresKept {
-        tally.failures.append(Self.failure(failure, path: path))
-      }
+      if tally.failures.count < SignatureCheck.maxFailuresKept { tally.failures.append(itemFailure) }
     }
     let source = verdict.moment.source.rawValue
     if !tally.sources.contains(source) { tally.sources.append(source) }
@@ -109,7 +133,7 @@ final class JWSChecks {
       tally.weakest = kind
       tally.speaker = verdict
     }
-    tally.items?.append(Self.check(of: verdict, path: path))
+    tally.items?.append(Self.check(of: verdict, path: path, appFailure: appFailure))
   }
 
   /// Forgets what was checked since `mark` (a payload read again checks its nested JWS again).
@@ -137,12 +161,17 @@ final class JWSChecks {
       path: path.text, code: failure.code.rawValue, certificate: failure.certificate, reason: failure.description)
   }
 
-  /// The format-neutral verdict of one item.
-  static func check(of verdict: SignatureVerdict, path: LazyPath) -> SignatureCheck {
+  /// The format-neutral verdict of one item, failed by `appFailure` when its signature held.
+  static func check(of verdict: SignatureVerdict, path: LazyPath, appFailure: SignatureItemFailure? = nil)
+    -> SignatureCheck
+  {
     let moment = CheckedMoment(
       time: Timestamp(milliseconds: verdict.moment.millisecondsSince1970) ?? .epoch,
       source: verdict.moment.source.rawValue)
     let chain = verdict.chain.map(signer(of:))
+    if let appFailure, verdict.failure == nil {
+      return .failedItem(appFailure, chain: chain, moment: moment)
+    }
     switch verdict.outcome {
     case .verified:
       return .verifiedItem(chain: chain, moment: moment, anchor: verdict.anchoredAtApple ? .apple : .trustRoot)

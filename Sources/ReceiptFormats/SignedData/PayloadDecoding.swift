@@ -82,6 +82,8 @@ protocol PlacedPayload: Sendable, Hashable {
   var signedDate: Timestamp? { get }
   var environment: Coded<AppStoreEnvironment>? { get }
   var unreadKeys: [String] { get }
+  /// What the payload says of its app (`ExpectedAppCheck`).
+  var statedApp: StatedApp { get }
 }
 
 extension JWSTransactionPayload: PlacedPayload {

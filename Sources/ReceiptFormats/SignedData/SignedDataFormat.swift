@@ -47,7 +47,7 @@ public struct SignedDataFormat: InputFormat {
     }
     // One verifier for the whole document: its chain cache serves every JWS in it, then the next document.
     let result = checking.verifiers.withVerifier { verifier -> Result<PurchaseHistory, ReceiptError> in
-      let checks = JWSChecks(verifier: verifier, now: checking.now)
+      let checks = JWSChecks(verifier: verifier, now: checking.now, expectedApp: checking.expectedApp)
       defer { verifier = checks.verifier }
       do throws(ReceiptError) {
         var history = try decode(bytes, source: source, checks: checks, keepsStatedFields: keepsStated)

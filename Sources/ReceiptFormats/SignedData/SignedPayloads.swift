@@ -596,6 +596,9 @@ public struct JWSHeader: Sendable, Hashable {
   public var x5cCount: Int?
   /// `x5c`: the certificates, standard base64 DER, leaf first. Nil when absent.
   public var x5c: [String]?
+  /// `crit`: extensions the signer says must be understood (RFC 7515 4.1.11); the verifier understands none, so
+  /// a header carrying it is rejected. Nil when absent.
+  public var crit: [String]?
   /// Header keys present but not read, in input order.
   public var unreadKeys: [String] = []
 

@@ -50,6 +50,10 @@ public struct VerifyReceiptFormat: InputFormat {
       LatestReceiptBacking.check(
         &history, latestReceipt: text, checking: checking, device: options.deviceID, source: source)
     }
+    if !checking.expectedApp.isEmpty {
+      let stated = history.statedApp
+      ExpectedAppCheck.apply(checking.expectedApp, to: &history.provenance.signatureCheck) { stated }
+    }
     if !options.keepSecrets {
       // Read with keepSecrets for the check: neither credential stays (the shared secret was never needed).
       history.provenance.latestReceipt = nil

@@ -181,6 +181,8 @@ public struct Catalog: Sendable {
   public private(set) var order: [String] = []
   /// Non-fatal notes from loading (e.g. a `.storekit` file whose currency is unknown).
   public var warnings: [String] = []
+  /// The app the data must belong to (the JSON catalog's `app`); options given on the command line override it.
+  public var expectedApp = ExpectedApp()
 
   /// An empty catalog: every product's type is then unknown unless the data says.
   public init() {}
@@ -203,6 +205,7 @@ public struct Catalog: Sendable {
 
   /// Merges `other` over this catalog.
   public mutating func merge(_ other: Catalog) {
+    expectedApp = other.expectedApp.over(expectedApp)
     // Into an empty catalog (every load's first file), the other's products as they are: adding them one by one
     // gives the same ids, entries and order (an id is in `order` once, and `products` holds exactly those).
     if order.isEmpty, products.isEmpty {

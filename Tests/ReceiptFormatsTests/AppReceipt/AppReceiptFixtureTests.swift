@@ -158,6 +158,11 @@ import Testing
     #expect(sorted.first?.cancellationDate == nil)
     // AppReceiptValidator shows the consumable's line item id 0 as nil; the receipt holds INTEGER 0.
     #expect(sorted.first?.webOrderLineItemID == 0)
+    // The history reads it as AppReceiptValidator shows it: absent (the field is a subscription's).
+    let history = try AppReceiptHistory.history(
+      of: try AppReceiptReader.read(bytes), source: "t", keepsCarriedFields: false)
+    #expect(history.transactions.first { $0.productID == "consumable" }?.webOrderLineItemID == nil)
+    #expect(history.transactions.filter { $0.productID == "monthly" }.allSatisfy { $0.webOrderLineItemID != nil })
     #expect(
       sorted.dropFirst().map(\.webOrderLineItemID) == [
         1_000_000_030_274_153, 1_000_000_030_274_154, 1_000_000_030_274_165, 1_000_000_030_274_192,
