@@ -21,6 +21,7 @@ enum PartialHistory {
   ///   - history: the history checked.
   ///   - check: the checks asked for (`--require pro`), nil when none.
   ///   - allowed: whether `--allow-partial` was given.
+  /// - Returns: one sentence, or none.
   static func failedChecks(_ history: PurchaseHistory, check: String?, allowed: Bool) -> [String] {
     guard let check, !allowed, let page = page(of: history) else { return [] }
     return [

@@ -95,6 +95,7 @@ enum ServerAPIShapes {
   ///   - shape: the refused shape that fits, if any.
   ///   - keys: the object's top-level keys.
   ///   - path: where the object is.
+  /// - Returns: the error, `.notPurchaseData`.
   static func notPurchaseData(shape: String?, keys: [String], path: String) -> SignedDataError {
     let what: String
     if let shape {
