@@ -29,7 +29,7 @@ def transaction(tid, purchase, expires, reason, signed, **extra):
         "purchaseDate": purchase, "originalPurchaseDate": START, "expiresDate": expires, "quantity": 1,
         "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": signed,
         "environment": "Sandbox", "transactionReason": reason, "storefront": "USA", "storefrontId": "143441",
-        "price": 4990, "currency": "USD",
+        "price": 9990, "currency": "USD",
     }
     t.update(extra)
     return t

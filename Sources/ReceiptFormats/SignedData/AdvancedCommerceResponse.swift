@@ -2,8 +2,8 @@ import ReceiptModel
 
 /// An Advanced Commerce API response (Cancel, Change Metadata, Migrate, Modify, Price Change, Revoke a
 /// subscription): the subscription's `signedTransactionInfo` and `signedRenewalInfo`. (Request Refund answers with
-/// `signedTransactionInfo` alone, the shape of Get Transaction Info: it is read as that, its transaction's
-/// `advancedCommerceInfo` telling the two apart.)
+/// `signedTransactionInfo` alone, the shape of Get Transaction Info: it is read as that, and named an Advanced
+/// Commerce response when its transaction carries `advancedCommerceInfo`.)
 public struct AdvancedCommerceResponse: Sendable, Hashable {
   /// `signedTransactionInfo`: the transaction the request made or changed, still signed.
   public var signedTransactionInfo: NestedJWS<JWSTransactionPayload>?
@@ -25,6 +25,11 @@ public struct AdvancedCommerceResponse: Sendable, Hashable {
     }
     return response
   }
+}
+
+extension JWSTransactionPayload {
+  /// Whether the transaction was made through the Advanced Commerce API: it carries `advancedCommerceInfo`.
+  var isAdvancedCommerce: Bool { unreadKeys.contains("advancedCommerceInfo") }
 }
 
 extension SignedDataMapping.Builder {

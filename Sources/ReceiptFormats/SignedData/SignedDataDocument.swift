@@ -50,7 +50,7 @@ public enum SignedDataShape: String, Sendable, Hashable, CaseIterable {
     case .appData: "App Store Server Notification V2 appData (a signed app transaction)"
     case .orderLookup: "App Store Server API: Look Up Order ID response"
     case .renewalExtension: "App Store Server API: renewal-date extension response"
-    case .advancedCommerce: "Advanced Commerce API response (signedTransactionInfo, signedRenewalInfo)"
+    case .advancedCommerce: "Advanced Commerce API response"
     }
   }
 }
@@ -151,7 +151,7 @@ public struct SignedDataDocument: Sendable, Hashable {
     case .transactionHistory: .transactionHistory
     case .refundHistory: .refundHistory
     case .subscriptionStatuses: .subscriptionStatuses
-    case .transactionInfo: .transactionInfo
+    case .transactionInfo(let t, _): t.decoded?.payload.isAdvancedCommerce == true ? .advancedCommerce : .transactionInfo
     case .notificationBody: .notificationBody
     case .notificationHistory: .notificationHistory
     case .testNotificationStatus: .testNotificationStatus

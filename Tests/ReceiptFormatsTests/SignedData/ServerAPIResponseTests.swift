@@ -134,6 +134,15 @@ import Testing
     #expect(h.provenance.format.name == "advanced_commerce_response")
     #expect(h.transactions.count == 1)
     #expect(h.renewals.first?.autoRenewStatus == .off)
+    // Request Refund answers with Get Transaction Info's shape: its transaction's advancedCommerceInfo names it.
+    let refunded = #"""
+      {"transactionId":"1","productId":"p","purchaseDate":1,"advancedCommerceInfo":{"items":[{"SKU":"sku",
+      "refunds":[{"refundAmount":5000,"refundDate":1698148900000,"refundReason":"LEGAL","refundType":"FULL"}]}]}}
+      """#
+    let refund = try history(#"{"signedTransactionInfo":"\#(F.jws(refunded))"}"#)
+    #expect(refund.provenance.format.name == "advanced_commerce_response")
+    let plain = try history(#"{"signedTransactionInfo":"\#(F.jws(Self.transaction))"}"#)
+    #expect(plain.provenance.format.name == "transaction_info_response")
   }
 
   @Test func aHistoryPageSaysWhetherMoreFollow() throws {
