@@ -151,7 +151,8 @@ public struct SignedDataDocument: Sendable, Hashable {
     case .transactionHistory: .transactionHistory
     case .refundHistory: .refundHistory
     case .subscriptionStatuses: .subscriptionStatuses
-    case .transactionInfo(let t, _): t.decoded?.payload.isAdvancedCommerce == true ? .advancedCommerce : .transactionInfo
+    case .transactionInfo(let t, _):
+      t.decoded?.payload.isAdvancedCommerce == true ? .advancedCommerce : .transactionInfo
     case .notificationBody: .notificationBody
     case .notificationHistory: .notificationHistory
     case .testNotificationStatus: .testNotificationStatus
