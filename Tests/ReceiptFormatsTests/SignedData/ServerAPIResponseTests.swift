@@ -250,6 +250,56 @@ import Testing
     #expect(read > 0)
   }
 
+  static let appleModels = TestPaths.packageRoot.appendingPathComponent(
+    "Tests/ReceiptFormatsTests/Fixtures/apple-models")
+
+  /// Apple's own model bodies, verbatim (placeholders where a JWS belongs): each reads as its own kind, with its
+  /// placeholders carried as warnings, never as an empty history of another kind.
+  @Test(arguments: [
+    ("getNotificationHistoryResponse.json", "notification_history_response"),
+    ("getTestNotificationStatusResponse.json", "test_notification_status_response"),
+    ("appTransactionInfoResponse.json", "app_transaction_info_response"),
+    ("appData.json", "app_data"),
+    ("lookupOrderIdResponse.json", "order_lookup_response"),
+    ("extendSubscriptionRenewalDateResponse.json", "renewal_extension_response"),
+    ("extendRenewalDateForAllActiveSubscribersResponse.json", "renewal_extension_response"),
+    ("getStatusOfSubscriptionRenewalDateExtensionsResponse.json", "renewal_extension_response"),
+    ("advancedCommerceSubscriptionCancelResponse.json", "advanced_commerce_response"),
+    ("signedRescindConsentNotification.json", "signed_payload_decoded"),
+    ("transactionHistoryResponse.json", "transaction_history_response"),
+  ])
+  func applesModelsReadAsTheirOwnKind(_ name: String, _ kind: String) throws {
+    let bytes = try [UInt8](Data(contentsOf: Self.appleModels.appendingPathComponent(name)))
+    let h = try FormatRegistry.standard.decode(bytes, source: name)
+    #expect(h.provenance.format.name == kind)
+    #expect(UnreadKeys.warnings(in: h).isEmpty, "\(UnreadKeys.warnings(in: h))")
+  }
+
+  @Test func applesModelsSayWhatTheyHold() throws {
+    func read(_ name: String) throws -> PurchaseHistory {
+      try FormatRegistry.standard.decode(
+        [UInt8](Data(contentsOf: Self.appleModels.appendingPathComponent(name))), source: name)
+    }
+    let history = try read("getNotificationHistoryResponse.json")
+    #expect(history.provenance.deliveries.map(\.sendAttempts.count) == [2, 1])
+    #expect(history.provenance.deliveries.allSatisfy { $0.problem != nil })
+    #expect(history.provenance.page?.continuation == "57715481-805a-4283-8499-1c19b5d6b20a")
+    #expect(try read("lookupOrderIdResponse.json").provenance.responseStatus?.isValid == false)
+    #expect(try read("transactionHistoryResponse.json").provenance.page?.continuation == "revision_output")
+    let rescind = try read("signedRescindConsentNotification.json")
+    #expect(rescind.warnings.contains { $0.path == "appData.signedAppTransactionInfo" })
+  }
+
+  @Test(arguments: [
+    "decodedRealtimeRequest.json", "advancedCommerceSubscriptionCancelRequest.json",
+    "advancedCommerceSubscriptionModifyInAppRequest.json", "transactionIdNotFoundError.json",
+  ])
+  func applesRequestsAndErrorsAreRefused(_ name: String) throws {
+    let bytes = try [UInt8](Data(contentsOf: Self.appleModels.appendingPathComponent(name)))
+    let e = try #require(refusal(String(decoding: bytes, as: UTF8.self)))
+    #expect(e.message.hasPrefix("not purchase data: the object looks like"), "\(e.message)")
+  }
+
   @Test(arguments: [
     "notification-history.json", "test-notification-status.json", "app-transaction-info.json",
     "rescind-consent-notification.json", "order-lookup.json", "transaction-history-partial.json",
