@@ -40,6 +40,9 @@ public struct NotificationHistoryItem: Sendable, Hashable {
   public var sendAttempts: [SendAttempt] = []
   /// Keys present but not read, in input order.
   public var unreadKeys: [String] = []
+  /// Things carried through (keys of an attempt that are not read), when the item is the whole document (Get
+  /// Test Notification Status); a history's are the response's.
+  public var notes: [SignedDataNote] = []
 
   static let keys = SignedKeys(["signedPayload", "sendAttempts"])
 
@@ -57,6 +60,23 @@ public struct NotificationHistoryItem: Sendable, Hashable {
 }
 
 extension SignedDataMapping.Builder {
+  /// One notification as sent: read as a notification is, and listed with its send attempts.
+  mutating func delivered(_ item: NotificationHistoryItem, path: String) throws(ReceiptError) -> DeliveredNotification {
+    var delivered = DeliveredNotification()
+    delivered.sendAttempts = item.sendAttempts
+    switch item.signedPayload {
+    case .decoded(let jws)?:
+      header(jws.header, jws.source)
+      try notificationPayload(jws.payload, path: SignedDataPath.join(path, "signedPayload > payload"))
+      delivered.notificationType = notification?.notificationType
+      delivered.notificationUUID = jws.payload.notificationUUID
+      delivered.signedDate = jws.payload.signedDate
+    case .undecodable(let error)?: delivered.problem = error.detail
+    case nil: delivered.problem = "no signedPayload"
+    }
+    return delivered
+  }
+
   /// Every notification's transaction and renewal info, read as a notification's are, into one history; each
   /// notification and its send attempts listed.
   mutating func read(_ response: NotificationHistoryResponse) throws(ReceiptError) {
@@ -69,23 +89,14 @@ extension SignedDataMapping.Builder {
     for (i, item) in response.notificationHistory.enumerated() {
       let path = "notificationHistory[\(i)]"
       unread(item.unreadKeys, path: path)
-      var delivered = DeliveredNotification()
-      delivered.sendAttempts = item.sendAttempts
-      switch item.signedPayload {
-      case .decoded(let jws)?:
-        header(jws.header, jws.source)
-        try notificationPayload(jws.payload, path: path + ".signedPayload > payload")
-        delivered.notificationType = notification?.notificationType
-        delivered.notificationUUID = jws.payload.notificationUUID
-        delivered.signedDate = jws.payload.signedDate
-        newest = [newest, jws.payload.signedDate].compactMap { $0 }.max()
-        if let t = jws.payload.data?.signedTransactionInfo?.decoded?.payload {
-          if let chain = t.originalTransactionId ?? t.transactionId { chains.insert(chain) }
-        }
-      case .undecodable(let error)?: delivered.problem = error.detail
-      case nil: delivered.problem = "no signedPayload"
-      }
+      let delivered = try delivered(item, path: path)
       deliveries.append(delivered)
+      newest = [newest, delivered.signedDate].compactMap { $0 }.max()
+      if let t = item.signedPayload?.decoded?.payload.data?.signedTransactionInfo?.decoded?.payload,
+        let chain = t.originalTransactionId ?? t.transactionId
+      {
+        chains.insert(chain)
+      }
     }
     // The page's own facts, not the last notification's.
     notification = nil

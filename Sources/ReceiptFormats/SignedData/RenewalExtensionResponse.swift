@@ -82,7 +82,7 @@ extension SignedDataMapping.Builder {
     f.add("completeDate", date: x.completeDate)
     f.add("succeededCount", number: x.succeededCount)
     f.add("failedCount", number: x.failedCount)
-    documentFields = f
+    if keepsStatedFields { documentFields = f }
     switch x.kind {
     case .single:
       let outcome =

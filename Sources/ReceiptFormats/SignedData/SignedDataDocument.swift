@@ -127,7 +127,8 @@ public enum SignedDataContent: Sendable, Hashable {
   case transactionInfo(NestedJWS<JWSTransactionPayload>, unreadKeys: [String])
   case notificationBody(SignedJWS<NotificationV2Payload>, unreadKeys: [String])
   case notificationHistory(NotificationHistoryResponse)
-  case testNotificationStatus(TestNotificationStatusResponse)
+  /// Get Test Notification Status: one notification and its send attempts, a history item's shape.
+  case testNotificationStatus(NotificationHistoryItem)
   /// Get App Transaction Info, or `appData` (`AppData.namesTheApp`).
   case appData(AppData)
   case orderLookup(OrderLookupResponse)
@@ -397,7 +398,10 @@ public enum SignedDataDecoder {
       r -> SignedDataContent in
       switch shape {
       case .notificationHistory: return .notificationHistory(try NotificationHistoryResponse.read(&r))
-      case .testNotificationStatus: return .testNotificationStatus(try TestNotificationStatusResponse.read(&r))
+      case .testNotificationStatus:
+        var item = try NotificationHistoryItem.read(&r)
+        item.notes = r.notes
+        return .testNotificationStatus(item)
       case .appData:
         var d = try AppData.read(&r)
         d.notes = r.notes

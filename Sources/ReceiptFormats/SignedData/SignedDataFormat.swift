@@ -219,7 +219,7 @@ enum SignedDataMapping {
         header(jws.header, jws.source)
         try notificationPayload(jws.payload, path: "signedPayload > payload")
       case .notificationHistory(let r): try read(r)
-      case .testNotificationStatus(let r): try read(r)
+      case .testNotificationStatus(let r): try read(testNotificationStatus: r)
       case .appData(let d):
         notes(d.notes, path: "")
         read(d, path: "")
