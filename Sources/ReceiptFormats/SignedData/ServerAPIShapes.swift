@@ -100,10 +100,11 @@ enum ServerAPIShapes {
     let what: String
     if let shape {
       what = "the object looks like \(shape), which holds no purchase"
+    } else if keys.isEmpty {
+      what = "the object has no fields, so it fits no kind of purchase data"
     } else {
       let shown = keys.prefix(8).map { Excerpt.quoted($0) }.joined(separator: ", ")
-      let listed = keys.isEmpty ? "no fields" : "fields \(shown)\(keys.count > 8 ? ", …" : "")"
-      what = "the object's \(listed) fit no kind of purchase data"
+      what = "the object's fields \(shown)\(keys.count > 8 ? ", …" : "") fit no kind of purchase data"
     }
     return SignedDataError(.notPurchaseData, path: path, detail: "\(what); \(kindsRead)")
   }

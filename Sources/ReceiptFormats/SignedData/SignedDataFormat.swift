@@ -122,7 +122,6 @@ extension FieldVocabulary {
 
 /// Builds a purchase history from a decoded signed-data document, field by field.
 enum SignedDataMapping {
-
   /// Largest quantity read, as for verifyReceipt rows.
   static let maxQuantity: Int64 = 1_000_000
 
