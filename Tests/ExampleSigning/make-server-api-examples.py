@@ -123,6 +123,8 @@ EXAMPLES = {
         "revision": "1717200001000_2000000100", "hasMore": True, "bundleId": BUNDLE, "appAppleId": 1234567890,
         "environment": "Sandbox", "signedTransactions": [first],
     },
+    # Get Transaction Info (TransactionInfoResponse) with a key no model has: named in a warning, never dropped.
+    "transaction-info-unread-key.json": {"signedTransactionInfo": first, "futureField": {"since": "2027"}},
     # Advanced Commerce: Cancel a Subscription (SubscriptionCancelResponse).
     "advanced-commerce-cancel.json": {
         "signedTransactionInfo": renewed,

@@ -39,7 +39,8 @@ struct DecodeCommand: ParsableCommand {
           DecodeJSONRenderer.write(history, input: input, catalog: catalog, parts: parts, to: &w)
         },
         failedChecks: review.failedChecks,
-        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
+        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
+          + UnreadKeys.warnings(in: history))
     }
   }
 }

@@ -228,7 +228,7 @@ enum SignedDataMapping {
       }
     }
 
-    /// Keys the tool does not read, shown rather than dropped (`decode` lists them; other commands warn).
+    /// Keys the tool does not read, shown rather than dropped: a warning every command prints, `decode` lists.
     mutating func unread(_ keys: [String], path: String) {
       guard !keys.isEmpty else { return }
       let shown = keys.prefix(8).map { Excerpt.quoted($0) }.joined(separator: ", ")

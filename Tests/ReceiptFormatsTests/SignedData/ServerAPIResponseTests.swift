@@ -303,7 +303,7 @@ import Testing
   @Test(arguments: [
     "notification-history.json", "test-notification-status.json", "app-transaction-info.json",
     "rescind-consent-notification.json", "order-lookup.json", "transaction-history-partial.json",
-    "advanced-commerce-cancel.json",
+    "advanced-commerce-cancel.json", "transaction-info-unread-key.json",
   ])
   func theServerAPIExamplesVerifyThroughTheTestRoot(_ name: String) throws {
     let bytes = try SignatureVerdictTests.example("server-api/" + name)
