@@ -40,7 +40,7 @@ struct DecodeCommand: ParsableCommand {
         },
         failedChecks: review.failedChecks,
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
-          + UnreadKeys.warnings(in: history))
+          + ReadingWarnings.shown(in: history))
     }
   }
 }

@@ -67,7 +67,7 @@ struct EntitlementsCommand: ParsableCommand {
         failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks
           + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
         warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history)
-          + UnreadKeys.warnings(in: history) + PartialHistory.warnings(history))
+          + ReadingWarnings.shown(in: history) + PartialHistory.warnings(history))
     }
   }
 

@@ -70,7 +70,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         failedChecks: unmet(results) + review.failedChecks
           + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
-          + NotificationEffects.unknownEventWarnings(in: history) + UnreadKeys.warnings(in: history)
+          + NotificationEffects.unknownEventWarnings(in: history) + ReadingWarnings.shown(in: history)
           + PartialHistory.warnings(history)
           + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }

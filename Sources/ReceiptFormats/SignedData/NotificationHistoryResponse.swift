@@ -108,7 +108,7 @@ extension SignedDataMapping.Builder {
         DataWarning(
           path: "notificationHistory",
           message:
-            "the notifications are about \(chains.count) purchases (originalTransactionId "
+            "\(ReadingWarnings.severalPurchasesPrefix) \(chains.count) purchases (originalTransactionId "
             + chains.sorted().prefix(5).map { Excerpt.quoted($0) }.joined(separator: ", ")
             + (chains.count > 5 ? ", …" : "")
             + "); they are answered as one customer's history, as --one-customer answers: a history asked for "

@@ -1,13 +1,18 @@
 import ReceiptModel
 
-/// Keys a document has that the tool does not read: carried as names in its warnings, never dropped unsaid.
-public enum UnreadKeys {
-  /// How the warning about such keys begins.
-  static let prefix = "keys receipt-tool does not read"
+/// Warnings about how signed data was read that every command shows on standard error, not only `decode`: keys
+/// the tool does not read (carried as names, never dropped unsaid), and a notification history about several
+/// purchases answered as one customer's.
+public enum ReadingWarnings {
+  /// How the warning about keys the tool does not read begins.
+  static let unreadKeysPrefix = "keys receipt-tool does not read"
+  /// How the warning about a notification history of several purchases begins.
+  static let severalPurchasesPrefix = "the notifications are about"
 
-  /// The warnings of `history` about keys the tool does not read, for commands that show warnings on stderr.
-  public static func warnings(in history: PurchaseHistory) -> [String] {
-    history.warnings.filter { $0.message.hasPrefix(prefix) }.map { "\($0.path): \($0.message)" }
+  /// The warnings of `history` every command shows, as `path: message`.
+  public static func shown(in history: PurchaseHistory) -> [String] {
+    history.warnings.filter { $0.message.hasPrefix(unreadKeysPrefix) || $0.message.hasPrefix(severalPurchasesPrefix) }
+      .map { "\($0.path): \($0.message)" }
   }
 }
 

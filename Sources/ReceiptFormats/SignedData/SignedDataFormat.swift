@@ -235,7 +235,7 @@ enum SignedDataMapping {
       warnings.append(
         DataWarning(
           path: path.isEmpty ? "(document)" : path,
-          message: "\(UnreadKeys.prefix) (\(shown)\(keys.count > 8 ? ", …" : "")): carried "
+          message: "\(ReadingWarnings.unreadKeysPrefix) (\(shown)\(keys.count > 8 ? ", …" : "")): carried "
             + "as names only; the answer does not use them"))
     }
 

@@ -63,6 +63,22 @@ import Testing
     #expect(h.provenance.notification == nil)
   }
 
+  /// A history asked for without a transactionId may hold several customers: answered as one, and every command
+  /// says so.
+  @Test func aNotificationHistoryOfSeveralPurchasesSaysSo() throws {
+    func item(_ id: String) -> String {
+      let t = Self.transaction.replacingOccurrences(of: "2000000100", with: id)
+      let payload = Self.notification("SUBSCRIBED", data: #"{"signedTransactionInfo":"\#(F.jws(t))"}"#)
+      return #"{"sendAttempts":[],"signedPayload":"\#(F.jws(payload))"}"#
+    }
+    let one = try history(#"{"hasMore":false,"notificationHistory":[\#(item("1")),\#(item("1"))]}"#)
+    #expect(ReadingWarnings.shown(in: one).isEmpty)
+    let two = try history(#"{"hasMore":false,"notificationHistory":[\#(item("1")),\#(item("2"))]}"#)
+    let shown = ReadingWarnings.shown(in: two)
+    #expect(shown.count == 1)
+    #expect(shown.first?.contains("about 2 purchases (originalTransactionId \"1\", \"2\")") == true)
+  }
+
   @Test func testNotificationStatusReadsTheNotificationAndItsSendAttempts() throws {
     let payload = Self.notification("TEST", data: #"{"bundleId":"com.example","environment":"Sandbox"}"#)
     let h = try history(
@@ -96,7 +112,7 @@ import Testing
     #expect(h.provenance.notification?.notificationType == "RESCIND_CONSENT")
     #expect(h.provenance.receipt?.originalApplicationVersion == "1.1.2")
     #expect(h.provenance.format.description.contains("appData"))
-    #expect(!h.warnings.contains { $0.message.hasPrefix(UnreadKeys.prefix) })
+    #expect(!h.warnings.contains { $0.message.hasPrefix(ReadingWarnings.unreadKeysPrefix) })
   }
 
   @Test func lookUpOrderIDSaysItsStatus() throws {
@@ -207,7 +223,7 @@ import Testing
   @Test func unreadKeysAreWarningsNotDropped() throws {
     let transaction = #"{"transactionId":"1","productId":"p","purchaseDate":1,"futureField":{"a":1}}"#
     let h = try history(#"{"signedTransactions":["\#(F.jws(transaction))"],"bundleId":"b","extra":1}"#)
-    let unread = UnreadKeys.warnings(in: h)
+    let unread = ReadingWarnings.shown(in: h)
     #expect(unread.count == 2)
     #expect(unread.contains { $0.hasPrefix("(document)") && $0.contains("\"extra\"") })
     #expect(unread.contains { $0.contains("signedTransactions[0] > payload") && $0.contains("\"futureField\"") })
@@ -272,7 +288,7 @@ import Testing
     let bytes = try [UInt8](Data(contentsOf: Self.appleModels.appendingPathComponent(name)))
     let h = try FormatRegistry.standard.decode(bytes, source: name)
     #expect(h.provenance.format.name == kind)
-    #expect(UnreadKeys.warnings(in: h).isEmpty, "\(UnreadKeys.warnings(in: h))")
+    #expect(ReadingWarnings.shown(in: h).isEmpty, "\(ReadingWarnings.shown(in: h))")
   }
 
   @Test func applesModelsSayWhatTheyHold() throws {
