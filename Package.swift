@@ -47,7 +47,9 @@ let package = Package(
       dependencies: [
         "ReceiptCrypto", "ReceiptModel", "ReceiptRules", "ReceiptFormats", "ReceiptCLI", "ReceiptModelTestSupport",
         "ReceiptTestSupport",
-      ]),
+      ],
+      // Apple's model fixtures, read by path.
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "ReceiptCLITests",
       dependencies: [

@@ -54,6 +54,9 @@ public struct CustomerHistoryMerger: Sendable {
   private var warnings: [DataWarning] = []
   private var duplicates = 0
   private var signatureCheck: SignatureCheck?
+  /// The pages of paged responses added, in order.
+  private var pages: [ResponsePage] = []
+  private var deliveries: [DeliveredNotification] = []
   /// How many documents were merged.
   public private(set) var documents = 0
 
@@ -68,6 +71,8 @@ public struct CustomerHistoryMerger: Sendable {
     documents += 1
     if first == nil { first = history }
     duplicates += history.provenance.duplicateRowsMerged
+    if let page = history.provenance.page { pages.append(page) }
+    deliveries += history.provenance.deliveries
     // The merged answer is as trustworthy as its weakest document; a failure names the document it is in.
     var check = history.provenance.signatureCheck
     for i in check.failures.indices {
@@ -117,6 +122,11 @@ public struct CustomerHistoryMerger: Sendable {
     merged.provenance.signatureCheck = signatureCheck ?? first.provenance.signatureCheck
     merged.provenance.receipt = first.provenance.receipt
     merged.provenance.duplicateRowsMerged = duplicates + collector.duplicates
+    merged.provenance.deliveries = deliveries
+    // Pages read up to the last one (hasMore false) make a whole history; otherwise the last partial page speaks.
+    if !pages.contains(where: { $0.hasMore == false }), let partial = pages.last(where: \.isPartial) {
+      merged.provenance.page = partial
+    }
     return merged
   }
 }

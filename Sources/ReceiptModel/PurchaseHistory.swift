@@ -257,6 +257,12 @@ public struct Provenance: Sendable {
   /// Document-level fields the source states that no rule reads (an iOS 6 response's top-level
   /// `expiration_intent`), under its own names, for `decode`.
   public var statedFields: [StatedField] = []
+  /// The page a paged App Store Server API response is, when it is one.
+  public var page: ResponsePage?
+  /// A response's own status (Look Up Order ID), when it has one.
+  public var responseStatus: ResponseStatus?
+  /// The notifications a notification history or test notification status lists, with their send attempts.
+  public var deliveries: [DeliveredNotification] = []
 
   /// Provenance with nothing known yet but the format.
   /// - Parameter format: The format the document was read as.

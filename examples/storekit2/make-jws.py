@@ -24,7 +24,7 @@ import sys
 
 HEADER = {"alg": "ES256", "kid": "hand-written", "x5c": [], "typ": "JWT"}
 SIGNATURE = bytes(64)  # dummy: 64 zero bytes, the size of an ES256 signature
-NESTED = ("signedTransactionInfo", "signedRenewalInfo", "signedPayload")
+NESTED = ("signedTransactionInfo", "signedRenewalInfo", "signedPayload", "signedAppTransactionInfo")
 
 
 def b64url(data: bytes) -> str:

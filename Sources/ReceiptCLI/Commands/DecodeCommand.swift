@@ -40,7 +40,8 @@ struct DecodeCommand: ParsableCommand {
           DecodeJSONRenderer.write(history, input: input, catalog: catalog, parts: parts, to: &w)
         },
         failedChecks: review.failedChecks,
-        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog))
+        warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
+          + ReadingWarnings.shown(in: history))
     }
   }
 }

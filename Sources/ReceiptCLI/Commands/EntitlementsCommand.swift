@@ -22,18 +22,21 @@ struct EntitlementsCommand: ParsableCommand {
       OptionSpec(
         "explain",
         help: "Under each entitlement, list every transaction considered and why it does or does not grant access."),
+      PartialHistory.option,
     ] + CommonOptions.reading(oneCustomer: true))
 
   var options: DocumentCommandOptions
   var asOf: AsOfChoice
   var required: [String]
   var explain: Bool
+  var allowPartial: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
     options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)
     required = arguments.all("require")
     explain = arguments.flag("explain")
+    allowPartial = arguments.flag("allow-partial")
   }
 
   func validate() throws(ReceiptToolError) {
@@ -59,11 +62,14 @@ struct EntitlementsCommand: ParsableCommand {
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          signature: signature),
+          signature: signature, page: PartialHistory.page(of: history)),
         json: EntitlementsJSONRenderer.render(
-          answer, evaluation: evaluation, input: input, explain: explain, signature: signature),
-        failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks,
-        warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history))
+          answer, evaluation: evaluation, input: input, explain: explain, signature: signature,
+          page: history.provenance.page),
+        failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks
+          + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
+        warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history)
+          + ReadingWarnings.shown(in: history) + PartialHistory.warnings(history))
     }
   }
 

@@ -22,6 +22,7 @@ struct IntroEligibilityCommand: ParsableCommand {
         "expect", value: "status",
         help: "Exit 1 unless every product has this status: eligible, ineligible, unknown or no_intro_offer.",
         allowed: IntroEligibilityStatus.allCases.map(\.rawValue)),
+      PartialHistory.option,
       CommonOptions.format(DocumentFormat.names),
       OutputSchemas.option,
     ] + CommonOptions.reading(oneCustomer: true))
@@ -30,12 +31,14 @@ struct IntroEligibilityCommand: ParsableCommand {
   var asOf: AsOfChoice
   var products: [String]
   var expected: IntroEligibilityStatus?
+  var allowPartial: Bool
 
   init(_ arguments: ParsedArguments) throws(ReceiptToolError) {
     options = try DocumentCommandOptions(arguments, command: Self.configuration.name)
     asOf = try AsOfChoice(arguments, command: Self.configuration.name)
     products = arguments.all("product")
     expected = arguments.value("expect").flatMap(IntroEligibilityStatus.init(rawValue:))
+    allowPartial = arguments.flag("allow-partial")
   }
 
   func validate() throws(ReceiptToolError) {
@@ -62,11 +65,14 @@ struct IntroEligibilityCommand: ParsableCommand {
           results, time: time, color: style.color, width: style.width,
           nothing: results.isEmpty
             ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil,
-          signature: signature),
-        json: IntroEligibilityJSONRenderer.render(results, time: time, input: input, signature: signature),
-        failedChecks: unmet(results) + review.failedChecks,
+          signature: signature, page: PartialHistory.page(of: history)),
+        json: IntroEligibilityJSONRenderer.render(
+          results, time: time, input: input, signature: signature, page: history.provenance.page),
+        failedChecks: unmet(results) + review.failedChecks
+          + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
-          + NotificationEffects.unknownEventWarnings(in: history)
+          + NotificationEffects.unknownEventWarnings(in: history) + ReadingWarnings.shown(in: history)
+          + PartialHistory.warnings(history)
           + storeStatusesWithoutTransaction(in: history).map(\.sentence))
     }
   }

@@ -259,6 +259,7 @@ struct RevenueCommand: ParsableCommand {
         try history.requireValidStatus(source: document.label)
         let disagreements =
           catalogDisagreements(of: history, catalog: catalog) + NotificationEffects.unknownEventWarnings(in: history)
+          + ReadingWarnings.shown(in: history) + PartialHistory.warnings(history)
         return (history, disagreements.map { "\(document.label): \($0)" }, document.label)
       },
       consume: { read in

@@ -61,6 +61,17 @@ package enum DecodeJSONRenderer {
       ("is_retryable", .flag(source.isRetryable)),
       ("environment", .str(doc.environment)),
     ]
+    if let status = source.responseStatus {
+      members.append(
+        (
+          "response_status",
+          .object([
+            ("field", .string(status.field)), ("code", .int(status.code)), ("meaning", .string(status.meaning)),
+            ("valid", .bool(status.isValid)),
+          ])
+        ))
+    }
+    if let page = source.page { members.append(("page", pageJSON(page))) }
     members.append(("signature_check", SignatureCheckRendering.json(source.signatureCheck)))
     if let signature = source.signature {
       members.append(("signature", signatureJSON(signature)))
@@ -85,6 +96,7 @@ package enum DecodeJSONRenderer {
     members.append(("pending_renewals", .array(doc.renewals.map(pending))))
     members.append(("latest_receipt_length", .int(source.latestReceiptLength)))
     if let secret = source.latestReceipt { members.append(("latest_receipt", .string(secret))) }
+    if !source.deliveries.isEmpty { members.append(("notifications", .array(source.deliveries.map(delivery)))) }
     members.append(("duplicate_rows_merged", .int(source.duplicateRowsMerged)))
     members.append(
       (
@@ -95,6 +107,27 @@ package enum DecodeJSONRenderer {
   }
 
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
+
+  /// A paged response's page (`decode` and the answers from it say whether it is partial).
+  package static func pageJSON(_ page: ResponsePage) -> JSONValue {
+    .object([
+      ("has_more", .flag(page.hasMore)), ("continuation_field", .string(page.continuationField)),
+      ("continuation", .str(page.continuation)), ("partial", .bool(page.isPartial)),
+    ])
+  }
+
+  /// A listed notification and its send attempts.
+  static func delivery(_ d: DeliveredNotification) -> JSONValue {
+    .object([
+      ("notification_type", .str(d.notificationType)), ("notification_uuid", .str(d.notificationUUID)),
+      ("signed_date", date(d.signedDate)), ("problem", .str(d.problem)),
+      (
+        "send_attempts",
+        .array(
+          d.sendAttempts.map { .object([("attempt_date", date($0.attemptDate)), ("result", .str($0.result))]) })
+      ),
+    ])
+  }
 
   /// What the header of signed data says (whether it verifies is `signature_check`).
   static func signatureJSON(_ s: SignatureFacts) -> JSONValue {

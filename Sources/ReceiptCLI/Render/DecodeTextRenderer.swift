@@ -66,6 +66,15 @@ package enum DecodeTextRenderer {
         layout.appendFields(renewalRows(p), indent: 2, minimumLabelWidth: 15, to: &out)
       }
     }
+    if !source.deliveries.isEmpty {
+      out.appendNewline()
+      out.append(layout.paint("Notifications (\(source.deliveries.count))", .bold))
+      out.appendNewline()
+      for d in source.deliveries {
+        out.appendNewline()
+        layout.appendFields(deliveryRows(d), indent: 2, minimumLabelWidth: 15, to: &out)
+      }
+    }
     if !doc.warnings.isEmpty {
       out.appendNewline()
       out.append(layout.paint("Warnings", .warn))
@@ -82,10 +91,13 @@ package enum DecodeTextRenderer {
     head.reserveCapacity(32)
     if let status = source.status {
       head.append(("Status", "\(status.code): \(status.meaning)"))
+    } else if let status = source.responseStatus {
+      head.append(("Status", "\(status.field) \(status.code): \(status.meaning)"))
     } else {
       head.append(("Status", "(none given)"))
     }
     if let retry = source.isRetryable { head.append(("Retryable", retry ? "yes" : "no")) }
+    if let page = source.page { head.append(("Page", "\(pageText(page))")) }
     head.append(("Environment", "\(doc.environment ?? "-")"))
     let check = source.signatureCheck
     var verdictRows = SignatureCheckRendering.rows(check)
@@ -107,6 +119,28 @@ package enum DecodeTextRenderer {
     head += carriedRows(source.carriedFields)
     if let extras = inAppExtrasRow(doc.transactions) { head.append(extras) }
     return head
+  }
+
+  /// A paged response's page: whether more follow, and how the next is asked for.
+  static func pageText(_ page: ResponsePage) -> String {
+    let next = page.continuation.map { "; the next page is asked for with \(page.continuationField) \($0)" } ?? ""
+    switch page.hasMore {
+    case true?: return "partial: hasMore true, more pages follow\(next)"
+    case false?:
+      return "the last page: hasMore false" + (page.continuation.map { " (\(page.continuationField) \($0))" } ?? "")
+    case nil: return "hasMore not given" + (page.continuation.map { " (\(page.continuationField) \($0))" } ?? "")
+    }
+  }
+
+  /// One listed notification: what it was and how sending it went.
+  static func deliveryRows(_ d: DeliveredNotification) -> [(TerminalText, TerminalText)] {
+    var rows: [(TerminalText, TerminalText)] = [("Notification", "\(d.notificationType ?? "-")")]
+    if let uuid = d.notificationUUID { rows.append(("UUID", "\(uuid)")) }
+    if let signed = d.signedDate { rows.append(("Signed", "\(signed.iso8601)")) }
+    if let problem = d.problem { rows.append(("Not read", "\(problem)")) }
+    let attempts = d.sendAttempts.map { "\($0.attemptDate.display) \($0.result ?? "-")" }
+    rows.append(("Send attempts", "\(attempts.isEmpty ? "none listed" : attempts.joined(separator: ", "))"))
+    return rows
   }
 
   /// What wraps the signed content, as read.

@@ -6,7 +6,7 @@ import ReceiptRules
 package enum EntitlementsJSONRenderer {
   package static func render(
     _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool,
-    signature: SignatureCheck? = nil
+    signature: SignatureCheck? = nil, page: ResponsePage? = nil
   ) -> JSONValue {
     let results = answer.results
     let appleStatuses = answer.appleStatuses
@@ -25,6 +25,8 @@ package enum EntitlementsJSONRenderer {
           })
       ),
     ]
+    // Only for a paged response, so other documents keep their shape.
+    if let page { members.append(("page", DecodeJSONRenderer.pageJSON(page))) }
     // Only when there are some, so other documents keep their shape.
     if !unreadStatuses.isEmpty {
       members.append(

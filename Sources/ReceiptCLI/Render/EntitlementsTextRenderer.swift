@@ -6,7 +6,7 @@ import ReceiptRules
 package enum EntitlementsTextRenderer {
   package static func render(
     _ answer: EntitlementsAnswer, evaluation: EvaluationTime, explain: Bool, color: Bool, width: Int = 80,
-    signature: SignatureCheck? = nil
+    signature: SignatureCheck? = nil, page: ResponsePage? = nil
   ) -> TerminalText {
     let results = answer.results
     let appleStatuses = answer.appleStatuses
@@ -15,6 +15,9 @@ package enum EntitlementsTextRenderer {
     let layout = TextLayout(color: color, width: width)
     var out: TerminalText = "As of \(evaluation.time.iso8601WholeSeconds) (\(sourceDescription(evaluation.source)))\n"
     if let signature { out += SignatureCheckRendering.line(signature, color: color, width: width) }
+    if let page, page.isPartial {
+      out += ("This is \(page.partialNote)." as TerminalText).wrapped(indent: 2, columns: width).dropFirst(2) + "\n"
+    }
     out += "\n"
     var unread: TerminalText = ""
     if !unreadStatuses.isEmpty {

@@ -6,9 +6,10 @@ import ReceiptRules
 /// same leading members as `entitlements`.
 package enum IntroEligibilityJSONRenderer {
   package static func render(
-    _ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument, signature: SignatureCheck? = nil
+    _ results: [IntroEligibilityResult], time: EvaluationTime, input: InputDocument, signature: SignatureCheck? = nil,
+    page: ResponsePage? = nil
   ) -> JSONValue {
-    .object([
+    var members: [(key: String, value: JSONValue)] = [
       OutputSchemaVersion.member,
       ("as_of", .string(time.time.iso8601)),
       ("as_of_source", .string(time.source.name)),
@@ -29,7 +30,10 @@ package enum IntroEligibilityJSONRenderer {
             ])
           })
       ),
-    ])
+    ]
+    // Only for a paged response, so other documents keep their shape.
+    if let page { members.append(("page", DecodeJSONRenderer.pageJSON(page))) }
+    return .object(members)
   }
 
   /// `{"original_transaction_ids": [...], "linked_product_ids": [...]}`, or null when an id placed the product.

@@ -6,7 +6,7 @@ import ReceiptRules
 package enum IntroEligibilityTextRenderer {
   package static func render(
     _ results: [IntroEligibilityResult], time: EvaluationTime, color: Bool, width: Int = 80, nothing: String? = nil,
-    signature: SignatureCheck? = nil
+    signature: SignatureCheck? = nil, page: ResponsePage? = nil
   ) -> TerminalText {
     let layout = TextLayout(color: color, width: width)
     // The same words as entitlements, so the two answers read alike.
@@ -23,6 +23,7 @@ package enum IntroEligibilityTextRenderer {
         ))
       if let device = SignatureCheckRendering.deviceRow(signature, layout: layout) { head.append(device) }
     }
+    if let page, page.isPartial { head.append(("Page", "\(page.partialNote)")) }
     head.append(("Products", "\(results.count)"))
     var out = layout.fields(head)
     if results.isEmpty, let nothing {

@@ -46,6 +46,7 @@ private enum AppTransactionKey: Int, CaseIterable {
 
 private enum NotificationKey: Int, CaseIterable {
   case notificationType, subtype, notificationUUID, version, signedDate, data, summary, externalPurchaseToken
+  case appData
 
   static let keys = SignedKeys(allCases.map { "\($0)" })
 }
@@ -178,11 +179,18 @@ enum PayloadDecoding {
           return (payload, carried)
         }
         if let checked { checks?.forget(since: checked) }
+        // A request or response of the App Store Server API holds no purchase, whatever keys it shares.
+        if expected == nil, let shape = try ServerAPIShapes.refusedShape(at: reader) {
+          throw ServerAPIShapes.notPurchaseData(shape: shape, keys: [], path: base.text)
+        }
         let markers = try kindMarkersPresent(reader, base: base)
         if markers.isEmpty, expected == nil {
           // Valid JSON with no kind's marker (Apple's mock payloads hold only environment, bundleId and
-          // signedDate): read as the kind whose fields it fits, and say so, rather than refused.
-          let (kind, note) = try bestFittingKind(reader)
+          // signedDate): read as the kind whose fields it fits, and say so; a field no kind has refuses it.
+          let (kind, note, strangers) = try bestFittingKind(reader)
+          if let strangers {
+            throw ServerAPIShapes.notPurchaseData(shape: nil, keys: strangers, path: base.text)
+          }
           var (payload, carried) = try readTyped(kind, reader, base: base, strict: strict)
           payload.appendNote(SignedDataNote(path: "", message: note))
           return (payload, carried)
@@ -285,8 +293,9 @@ enum PayloadDecoding {
   }
 
   /// The kind that knows the most of a marker-less payload's top-level keys (the first, in `kindMarkers` order,
-  /// of those that tie), and the note that says which kinds it fits.
-  static func bestFittingKind(_ start: JSONReader) throws -> (SignedPayloadKind, String) {
+  /// of those that tie), and the note that says which kinds it fits; `strangers` lists the keys when the payload
+  /// has none or one that kind does not know (it then fits no kind).
+  static func bestFittingKind(_ start: JSONReader) throws -> (SignedPayloadKind, String, strangers: [String]?) {
     var reader = start
     try reader.beginObject()
     var keys: [String] = []
@@ -302,6 +311,8 @@ enum PayloadDecoding {
     let best = scored.max { $0.1 < $1.1 }?.1 ?? 0
     let fitting = scored.filter { $0.1 == best && best > 0 }.map(\.0)
     let kind = fitting.first ?? .transaction
+    let kindKeys = known.first { $0.0 == kind }?.1 ?? []
+    let strangers = keys.isEmpty || !keys.allSatisfy(kindKeys.contains) ? keys : nil
     let fields = keys.isEmpty ? "no fields" : "only " + keys.joined(separator: ", ")
     let fits =
       fitting.count > 1
@@ -310,7 +321,8 @@ enum PayloadDecoding {
     return (
       kind,
       "the payload has none of transactionId, autoRenewStatus/renewalDate, receiptType or notificationType "
-        + "that tell its kind (\(fields))\(fits); read as \(kind.noun)"
+        + "that tell its kind (\(fields))\(fits); read as \(kind.noun)",
+      strangers
     )
   }
 
@@ -494,6 +506,7 @@ enum PayloadDecoding {
       case .data: if !(try r.skipNull()) { p.data = try readData(&r) }
       case .summary: if !(try r.skipNull()) { p.summary = try readSummary(&r) }
       case .externalPurchaseToken: if !(try r.skipNull()) { p.externalPurchaseToken = try readToken(&r) }
+      case .appData: if !(try r.skipNull()) { p.appData = try AppData.read(&r) }
       }
     }
     p.notes = r.notes

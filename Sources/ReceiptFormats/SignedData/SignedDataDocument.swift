@@ -18,6 +18,20 @@ public enum SignedDataShape: String, Sendable, Hashable, CaseIterable {
   case transactionInfo
   /// Notifications V2 raw body: `{"signedPayload": "..."}`.
   case notificationBody
+  /// Get Notification History: `notificationHistory[]` of `signedPayload` and `sendAttempts`.
+  case notificationHistory
+  /// Get Test Notification Status: `signedPayload` and `sendAttempts`.
+  case testNotificationStatus
+  /// Get App Transaction Info: `signedAppTransactionInfo` alone.
+  case appTransactionInfo
+  /// Notifications V2 `appData`: `signedAppTransactionInfo` with the app's ids.
+  case appData
+  /// Look Up Order ID: `status` and `signedTransactions`.
+  case orderLookup
+  /// A renewal-date extension response (one subscription's, or all active subscribers').
+  case renewalExtension
+  /// An Advanced Commerce API response: `signedTransactionInfo` and `signedRenewalInfo`.
+  case advancedCommerce
 
   /// How output names the shape.
   public var title: String {
@@ -30,6 +44,13 @@ public enum SignedDataShape: String, Sendable, Hashable, CaseIterable {
     case .subscriptionStatuses: "App Store Server API: Get All Subscription Statuses response"
     case .transactionInfo: "App Store Server API: Get Transaction Info response"
     case .notificationBody: "App Store Server Notification V2 body (signedPayload)"
+    case .notificationHistory: "App Store Server API: Get Notification History response"
+    case .testNotificationStatus: "App Store Server API: Get Test Notification Status response"
+    case .appTransactionInfo: "App Store Server API: Get App Transaction Info response"
+    case .appData: "App Store Server Notification V2 appData (a signed app transaction)"
+    case .orderLookup: "App Store Server API: Look Up Order ID response"
+    case .renewalExtension: "App Store Server API: renewal-date extension response"
+    case .advancedCommerce: "Advanced Commerce API response"
     }
   }
 }
@@ -105,6 +126,14 @@ public enum SignedDataContent: Sendable, Hashable {
   /// Get Transaction Info's single `signedTransactionInfo`.
   case transactionInfo(NestedJWS<JWSTransactionPayload>, unreadKeys: [String])
   case notificationBody(SignedJWS<NotificationV2Payload>, unreadKeys: [String])
+  case notificationHistory(NotificationHistoryResponse)
+  /// Get Test Notification Status: one notification and its send attempts, a history item's shape.
+  case testNotificationStatus(NotificationHistoryItem)
+  /// Get App Transaction Info, or `appData` (`AppData.namesTheApp`).
+  case appData(AppData)
+  case orderLookup(OrderLookupResponse)
+  case renewalExtension(RenewalExtensionResponse)
+  case advancedCommerce(AdvancedCommerceResponse)
 }
 
 /// A decoded signed-data document.
@@ -123,8 +152,15 @@ public struct SignedDataDocument: Sendable, Hashable {
     case .transactionHistory: .transactionHistory
     case .refundHistory: .refundHistory
     case .subscriptionStatuses: .subscriptionStatuses
-    case .transactionInfo: .transactionInfo
+    case .transactionInfo(let t, _):
+      t.decoded?.payload.isAdvancedCommerce == true ? .advancedCommerce : .transactionInfo
     case .notificationBody: .notificationBody
+    case .notificationHistory: .notificationHistory
+    case .testNotificationStatus: .testNotificationStatus
+    case .appData(let d): d.namesTheApp ? .appData : .appTransactionInfo
+    case .orderLookup: .orderLookup
+    case .renewalExtension: .renewalExtension
+    case .advancedCommerce: .advancedCommerce
     }
   }
 
@@ -156,6 +192,20 @@ public struct SignedDataDocument: Sendable, Hashable {
     case .transactionInfo(let t, _):
       if let j = t.decoded { add(.transaction(j.payload), j.header, j.source) }
     case .notificationBody(let j, _): add(.notification(j.payload), j.header, j.source)
+    case .notificationHistory(let r):
+      for item in r.notificationHistory {
+        if let j = item.signedPayload?.decoded { add(.notification(j.payload), j.header, j.source) }
+      }
+    case .testNotificationStatus(let r):
+      if let j = r.signedPayload?.decoded { add(.notification(j.payload), j.header, j.source) }
+    case .appData(let d):
+      if let j = d.signedAppTransactionInfo?.decoded { add(.appTransaction(j.payload), j.header, j.source) }
+    case .orderLookup(let r):
+      for case .decoded(let j) in r.signedTransactions { add(.transaction(j.payload), j.header, j.source) }
+    case .renewalExtension: break
+    case .advancedCommerce(let r):
+      if let t = r.signedTransactionInfo?.decoded { add(.transaction(t.payload), t.header, t.source) }
+      if let rn = r.signedRenewalInfo?.decoded { add(.renewalInfo(rn.payload), rn.header, rn.source) }
     }
     return out
   }
@@ -309,6 +359,12 @@ public enum SignedDataDecoder {
       throw SignedDataError(.notSignedData, path: "", detail: "expected a JSON object")
     }
     let keys = Set(members.map(\.key))
+    if let shape = ServerAPIShapes.readShape(keys) {
+      return try decodeResponse(shape, bytes, strict: strict, checks: checks)
+    }
+    if let refused = ServerAPIShapes.refusedShape(keys) {
+      throw ServerAPIShapes.notPurchaseData(shape: refused, keys: members.map(\.key), path: "")
+    }
     var walker = TreeWalker(strict: strict, checks: checks)
     let content: SignedDataContent
     if keys.contains("signedPayload") {
@@ -332,6 +388,30 @@ public enum SignedDataDecoder {
       return SignedDataDocument(content: .decodedPayload(payload), carriedErrors: carried)
     }
     return SignedDataDocument(content: content, carriedErrors: walker.carried)
+  }
+
+  /// A response `ServerAPIShapes` reads as its own kind, read from the document's bytes.
+  static func decodeResponse(
+    _ shape: ServerAPIShapes.ReadShape, _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks?
+  ) throws(SignedDataError) -> SignedDataDocument {
+    let (content, carried) = try ResponseReading.readWhole(bytes, strict: strict, checks: checks) {
+      r -> SignedDataContent in
+      switch shape {
+      case .notificationHistory: return .notificationHistory(try NotificationHistoryResponse.read(&r))
+      case .testNotificationStatus:
+        var item = try NotificationHistoryItem.read(&r)
+        item.notes = r.notes
+        return .testNotificationStatus(item)
+      case .appData:
+        var d = try AppData.read(&r)
+        d.notes = r.notes
+        return .appData(d)
+      case .orderLookup: return .orderLookup(try OrderLookupResponse.read(&r))
+      case .renewalExtension: return .renewalExtension(try RenewalExtensionResponse.read(&r))
+      case .advancedCommerce: return .advancedCommerce(try AdvancedCommerceResponse.read(&r))
+      }
+    }
+    return SignedDataDocument(content: content, carriedErrors: carried)
   }
 
   /// A top-level member of a transaction list read in place: a scalar, or the `signedTransactions` tokens.
@@ -373,7 +453,8 @@ public enum SignedDataDecoder {
       var sawList = false
       while let keyToken = try reader.nextKey() {
         let key = reader.string(keyToken)
-        if key == "signedPayload" { return nil }
+        // A notification body, or Look Up Order ID (its `status`): the tree reader decides.
+        if key == "signedPayload" || key == "status" { return nil }
         switch try reader.peek() {
         case .object: return nil
         case .array:
@@ -401,13 +482,14 @@ public enum SignedDataDecoder {
   // MARK: Sniffing
 
   /// Keys only signed data and the App Store Server API use (verifyReceipt JSON is snake_case).
-  static let sniffKeys = QuotedNameSet([
-    "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
-    "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
-    "autoRenewProductId", "receiptType", "inAppOwnershipType",
-    // Keys every signed payload may carry alone (Apple's mock payloads hold only these); verifyReceipt has neither.
-    "signedDate", "bundleId",
-  ])
+  static let sniffKeys = QuotedNameSet(
+    [
+      "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
+      "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
+      "autoRenewProductId", "receiptType", "inAppOwnershipType",
+      // Keys every signed payload may carry alone (Apple's mock payloads hold only these); verifyReceipt has neither.
+      "signedDate", "bundleId",
+    ] + ServerAPIShapes.sniffKeys)
 
   /// True when the first bytes look like signed data: a JWS (`eyJ`, base64url of `{"`), bare or quoted,
   /// or a JSON object naming one of the camelCase keys above within `prefix` (give it the first few KB).

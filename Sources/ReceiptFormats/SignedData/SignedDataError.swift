@@ -21,6 +21,8 @@ public struct SignedDataError: Error, Hashable, Sendable, CustomStringConvertibl
     case payloadJSON
     /// A payload whose fields say no known kind, or two kinds at once.
     case unknownKind
+    /// An object that holds no purchase data: an API request, an error, or fields of no kind the tool reads.
+    case notPurchaseData
     /// A payload of another kind than its place requires (a renewal where a transaction belongs).
     case kindMismatch
     /// A field of the wrong JSON type, or a value out of range.

@@ -100,6 +100,7 @@ extension SignedDataError {
     case .segmentCount, .base64url, .header: what = "malformed JWS"
     case .payloadJSON: what = "malformed JWS payload"
     case .unknownKind, .kindMismatch: what = "unrecognised signed payload"
+    case .notPurchaseData: what = "not purchase data"
     case .field: what = "invalid value"
     case .document: what = "malformed App Store Server data"
     case .tooLarge: what = "too large"
@@ -153,6 +154,10 @@ enum SignedDataMapping {
     var notification: NotificationInfo?
     var receipt: ReceiptInfo?
     var contentNote: String?
+    var page: ResponsePage?
+    var responseStatus: ResponseStatus?
+    var deliveries: [DeliveredNotification] = []
+    var documentFields: [StatedField] = []
 
     init(source: String, keepsStatedFields: Bool) {
       self.source = source
@@ -184,6 +189,10 @@ enum SignedDataMapping {
       case .transactionHistory(let r), .refundHistory(let r):
         environment = r.environment?.raw
         notes(r.notes, path: "")
+        unread(r.unreadKeys, path: "")
+        if r.hasMore != nil || r.revision != nil {
+          page = ResponsePage(hasMore: r.hasMore, continuationField: "revision", continuation: r.revision)
+        }
         for i in r.signedTransactions.indices {
           guard case .decoded(let jws) = r.signedTransactions[i] else { continue }
           header(jws.header, jws.source)
@@ -192,20 +201,44 @@ enum SignedDataMapping {
       case .subscriptionStatuses(let r):
         environment = r.environment?.raw
         notes(r.notes, path: "")
+        unread(r.unreadKeys, path: "")
         for (g, group) in r.data.enumerated() {
+          unread(group.unreadKeys, path: "data[\(g)]")
           for (t, item) in group.lastTransactions.enumerated() {
+            unread(item.unreadKeys, path: "data[\(g)].lastTransactions[\(t)]")
             try statusItem(item, group: group.subscriptionGroupIdentifier, path: "data[\(g)].lastTransactions[\(t)]")
           }
         }
-      case .transactionInfo(let nested, _):
+      case .transactionInfo(let nested, let unreadKeys):
+        unread(unreadKeys, path: "")
         if let jws = nested.decoded {
           header(jws.header, jws.source)
           try transaction(jws.payload, path: "signedTransactionInfo > payload")
         }
-      case .notificationBody(let jws, _):
+      case .notificationBody(let jws, let unreadKeys):
+        unread(unreadKeys, path: "")
         header(jws.header, jws.source)
         try notificationPayload(jws.payload, path: "signedPayload > payload")
+      case .notificationHistory(let r): try read(r)
+      case .testNotificationStatus(let r): try read(testNotificationStatus: r)
+      case .appData(let d):
+        notes(d.notes, path: "")
+        read(d, path: "")
+      case .orderLookup(let r): try read(r)
+      case .renewalExtension(let x): read(x)
+      case .advancedCommerce(let r): try read(r)
       }
+    }
+
+    /// Keys the tool does not read, shown rather than dropped: a warning every command prints, `decode` lists.
+    mutating func unread(_ keys: [String], path: String) {
+      guard !keys.isEmpty else { return }
+      let shown = keys.prefix(8).map { Excerpt.quoted($0) }.joined(separator: ", ")
+      warnings.append(
+        DataWarning(
+          path: path.isEmpty ? "(document)" : path,
+          message: "\(ReadingWarnings.unreadKeysPrefix) (\(shown)\(keys.count > 8 ? ", …" : "")): carried "
+            + "as names only; the answer does not use them"))
     }
 
     func finish(_ document: SignedDataDocument) -> PurchaseHistory {
@@ -218,6 +251,10 @@ enum SignedDataMapping {
       history.provenance.signature = signature
       history.provenance.notification = notification
       history.provenance.receipt = receipt
+      history.provenance.page = page
+      history.provenance.responseStatus = responseStatus
+      history.provenance.deliveries = deliveries
+      history.provenance.statedFields = documentFields
       history.provenance.duplicateRowsMerged = collector.duplicates
       if let newest = newestSignedDate() {
         history.moment = DataMoment(time: newest, field: "signedDate", description: "the newest signedDate in the data")
@@ -263,6 +300,7 @@ enum SignedDataMapping {
 
     mutating func appTransaction(_ a: AppTransactionPayload, path: String) {
       notes(a.notes, path: path)
+      unread(a.unreadKeys, path: path)
       var info = ReceiptInfo()
       info.bundleID = a.bundleId
       info.applicationVersion = a.applicationVersion
@@ -288,6 +326,12 @@ enum SignedDataMapping {
       } else {
         notes(n.notes, path: path)
       }
+      unread(n.unreadKeys, path: path)
+      if let d = n.data { unread(d.unreadKeys, path: SignedDataPath.join(path, "data")) }
+      if let s = n.summary { unread(s.unreadKeys, path: SignedDataPath.join(path, "summary")) }
+      if let t = n.externalPurchaseToken {
+        unread(t.unreadKeys, path: SignedDataPath.join(path, "externalPurchaseToken"))
+      }
       var info = NotificationInfo()
       let type = n.notificationType?.raw
       info.notificationType = [type, n.subtype?.raw].compactMap { $0 }.joined(separator: " / ")
@@ -307,7 +351,10 @@ enum SignedDataMapping {
           : "no signedTransactionInfo: the purchase it is about is not in the data"
       case .summary: contentNote = "summary: a renewal extension for many subscribers, no one customer's transaction"
       case .externalPurchaseToken: contentNote = "external purchase token: no App Store transaction"
-      case .empty: contentNote = "no data, summary or externalPurchaseToken"
+      case .appData:
+        contentNote = "appData: the app transaction of the customer it is about"
+        if let d = n.appData { read(d, path: SignedDataPath.join(path, "appData")) }
+      case .empty: contentNote = "no data, summary, externalPurchaseToken or appData"
       }
       guard let data = n.data else { return }
       let dataPath = SignedDataPath.join(path, "data")
@@ -396,6 +443,7 @@ enum SignedDataMapping {
     ) throws(ReceiptError) {
       // The path is made only for a note or warning.
       if !p.notes.isEmpty { notes(p.notes, path: path()) }
+      if !p.unreadKeys.isEmpty { unread(p.unreadKeys, path: path()) }
       if environment == nil { environment = p.environment?.raw }
       guard let id = p.transactionId, let product = p.productId else {
         let missing = p.transactionId == nil ? "transactionId" : "productId"
@@ -523,6 +571,7 @@ enum SignedDataMapping {
 
     mutating func renewal(_ p: JWSRenewalInfoPayload, path: String, status: StoreSubscriptionStatus?) {
       notes(p.notes, path: path)
+      unread(p.unreadKeys, path: path)
       if environment == nil { environment = p.environment?.raw }
       var r = RenewalState(
         productID: p.productId, autoRenewProductID: p.autoRenewProductId,
@@ -624,6 +673,13 @@ enum SignedDataMapping {
     case .subscriptionStatuses: name = "subscription_statuses_response"
     case .transactionInfo: name = "transaction_info_response"
     case .notificationBody: name = "notification_v2_body"
+    case .notificationHistory: name = "notification_history_response"
+    case .testNotificationStatus: name = "test_notification_status_response"
+    case .appTransactionInfo: name = "app_transaction_info_response"
+    case .appData: name = "app_data"
+    case .orderLookup: name = "order_lookup_response"
+    case .renewalExtension: name = "renewal_extension_response"
+    case .advancedCommerce: name = "advanced_commerce_response"
     }
     return FormatIdentity(name: name, description: description)
   }

@@ -469,6 +469,8 @@ public struct NotificationV2Payload: Sendable, Hashable {
   public var summary: NotificationSummary?
   /// `externalPurchaseToken`: an external purchase report.
   public var externalPurchaseToken: ExternalPurchaseToken?
+  /// `appData`: the app and its signed app transaction (RESCIND_CONSENT).
+  public var appData: AppData?
   /// Unknown enum values and other things carried through.
   public var notes: [SignedDataNote] = []
   /// Top-level keys present but not read, in input order.
@@ -487,7 +489,9 @@ public struct NotificationV2Payload: Sendable, Hashable {
     case summary
     /// `externalPurchaseToken`: an external purchase report; no App Store transaction.
     case externalPurchaseToken
-    /// None of `data`, `summary`, `externalPurchaseToken`.
+    /// `appData` (RESCIND_CONSENT): the app transaction of the customer it is about.
+    case appData
+    /// None of `data`, `summary`, `externalPurchaseToken`, `appData`.
     case empty
   }
 
@@ -496,11 +500,14 @@ public struct NotificationV2Payload: Sendable, Hashable {
     if let data { return data.signedTransactionInfo == nil ? .noTransaction : .transaction }
     if summary != nil { return .summary }
     if externalPurchaseToken != nil { return .externalPurchaseToken }
+    if appData != nil { return .appData }
     return .empty
   }
 
   /// The environment, wherever this notification's variant keeps it.
-  public var environment: Coded<AppStoreEnvironment>? { data?.environment ?? summary?.environment }
+  public var environment: Coded<AppStoreEnvironment>? {
+    data?.environment ?? summary?.environment ?? appData?.environment
+  }
 }
 
 /// The kinds of signed payload, recognised from their fields.

@@ -477,7 +477,8 @@ extension ValueReading {
       throw ReceiptError.data(
         source: source,
         message:
-          "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app"
+          "not a receipt: the object has none of status, receipt, latest_receipt_info, notification_type, unified_receipt, bundle_id or in_app; "
+          + ServerAPIShapes.kindsRead
       )
     }
   }

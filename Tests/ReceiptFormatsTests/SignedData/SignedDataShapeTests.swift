@@ -184,8 +184,11 @@ import Testing
     #expect(broken.line == 2)
     #expect(broken.column == 14)
 
-    // No kind's marker: read as what it can be, with a note saying so (issue 30), never refused.
-    #expect(failure(F.jws(#"{"foo":1}"#)) == nil)
+    // No kind's marker: read as what it can be when every field is one a kind has, with a note saying so
+    // (issue 30); a field no kind has makes it no purchase data, refused by name (issue 41).
+    #expect(failure(F.jws(#"{"bundleId":"b","signedDate":1}"#)) == nil)
+    let unknown = try #require(failure(F.jws(#"{"foo":1}"#)))
+    #expect(unknown.category == .notPurchaseData && unknown.detail.contains("\"foo\" fit no kind"))
 
     let ambiguous = try #require(failure(F.jws(#"{"transactionId":"1","notificationType":"TEST"}"#)))
     #expect(ambiguous.detail.hasPrefix("ambiguous kind"))
