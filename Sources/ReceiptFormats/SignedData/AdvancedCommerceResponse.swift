@@ -29,7 +29,7 @@ public struct AdvancedCommerceResponse: Sendable, Hashable {
 
 extension JWSTransactionPayload {
   /// Whether the transaction was made through the Advanced Commerce API: it carries `advancedCommerceInfo`.
-  var isAdvancedCommerce: Bool { unreadKeys.contains("advancedCommerceInfo") }
+  var isAdvancedCommerce: Bool { advancedCommerceInfo != nil }
 }
 
 extension SignedDataMapping.Builder {
