@@ -49,10 +49,12 @@ package enum UserShapes {
   }
 
   /// The decoded payload of month `month` of customer `customer`'s monthly subscription (a quarter of
-  /// customers family-shared), as App Store Server API writes a JWSTransaction.
+  /// customers family-shared), as App Store Server API writes a JWSTransaction, at the catalog's price (a
+  /// price warning on every line would measure the warning).
   package static func transactionPayload(customer: Int, month: Int) -> String {
     let original = 3_100_000_000 + customer * 1_000
-    let product = ReceiptShape.productID(customer % 2 == 0 ? 0 : 1)
+    let j = customer % 2
+    let product = ReceiptShape.productID(j)
     let purchase = 1_700_000_000_000 + Int64(customer % 1_000) * 60_000 + Int64(month) * 2_592_000_000
     return #"{"transactionId":"\#(original + month)","originalTransactionId":"\#(original)","#
       + #""webOrderLineItemId":"\#(original + 500 + month)","bundleId":"com.example.app","productId":"\#(product)","#
@@ -60,7 +62,7 @@ package enum UserShapes {
       + #""originalPurchaseDate":1700000000000,"expiresDate":\#(purchase + 2_592_000_000),"quantity":1,"#
       + #""type":"Auto-Renewable Subscription","inAppOwnershipType":"\#(customer % 4 == 3 ? "FAMILY_SHARED" : "PURCHASED")","#
       + #""signedDate":\#(purchase),"environment":"Production","transactionReason":"\#(month == 0 ? "PURCHASE" : "RENEWAL")","#
-      + #""storefront":"USA","storefrontId":"143441","price":9990,"currency":"USD"}"#
+      + #""storefront":"USA","storefrontId":"143441","price":\#(j * 1_000 + 990),"currency":"USD"}"#
   }
 
   /// The decoded renewal info of customer `customer` in month `month`.

@@ -144,6 +144,9 @@ func measureUserShapes(tool: String, directory: String, scale: Double, runs: Int
   if let opensslP256 { print(String(format: "openssl speed ecdsap256: %.0f verify/s", opensslP256)) }
   let cores = ProcessInfo.processInfo.activeProcessorCount
   let taskset = onPath("taskset")
+  if taskset == nil && cores > 1 {
+    print("note: taskset not found; the signed lines' one-core row and its two-core target are skipped")
+  }
   print("")
   print(
     "batch             command                                cores  µs CPU/doc   MB/s wall  RSS MiB"
@@ -164,8 +167,11 @@ func measureUserShapes(tool: String, directory: String, scale: Double, runs: Int
         + (pythonCPU.map { String(format: "Python %.1f µs/doc", perDoc($0)) } ?? "Python -") + ", "
         + (jqCPU.map { String(format: "jq %.1f µs/doc", perDoc($0)) } ?? "jq -")
         + String(format: " (%.1f MB, %d documents)", mb, batch.documents))
-    // --ndjson: a file of bare tokens is otherwise one customer's history, not a token per customer.
-    let trust = batch.verifications > 0 ? " --ndjson --trust-root \(shellQuote(signer.trustRoot))" : ""
+    // --ndjson: a file of bare tokens is otherwise one customer's history, not a token per customer;
+    // --require-signature: a signature that fails to verify shows as exit 1, not as a fast row.
+    let trust =
+      batch.verifications > 0
+      ? " --ndjson --require-signature --trust-root \(shellQuote(signer.trustRoot))" : ""
     var commands = [
       ("entitlements --format ndjson", "entitlements --format ndjson\(trust)"),
       (
