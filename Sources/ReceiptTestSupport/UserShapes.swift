@@ -6,8 +6,8 @@ import ReceiptModelTestSupport
 /// Issue 42: the documents users feed the tool one per line, made deterministically (SplitMix64 seeded with
 /// the shape's seed and the line's index), so two machines measure the same bytes.
 package enum UserShapes {
-  /// The five products every user shape buys from (three monthly, one yearly, one consumable... as
-  /// `ReceiptShape.productID` names them), and their catalog.
+  /// The five products every user shape buys from (`ReceiptShape.productID` 0-4: four monthly subscriptions
+  /// and a yearly one, in one group), and their catalog.
   package static let products = ReceiptShape(name: "user", transactions: 0, products: 5)
   package static var catalog: String { products.catalog() }
 
