@@ -1,7 +1,7 @@
 // receipt-tool-bench: times receipt-tool against jq on deterministic synthetic receipts.
 // Usage: swift build -c release && .build/release/receipt-tool-bench [--shapes [--scale S] [--runs N]] [work-dir]
-// --shapes measures every shape of export (issue 29) instead of the three fixed inputs; `... ecdsa` runs
-// only the ECDSA section.
+// --shapes measures every shape of export (issue 29) instead of the three fixed inputs; --user-shapes the
+// documents users feed one per line (issue 42); `... ecdsa` runs only the ECDSA section.
 // Not run by `swift test`. See README.md beside this file.
 import Foundation
 import ReceiptCLI
@@ -18,10 +18,13 @@ if CommandLine.arguments.dropFirst().first == "ecdsa" {
 
 let usage = """
   usage: receipt-tool-bench [--shapes [--scale S] [--runs N]] [work-dir]
+         receipt-tool-bench --user-shapes [--scale S] [--runs N] [work-dir]
          receipt-tool-bench chains [work-dir] [other-receipt-tool]
          receipt-tool-bench ecdsa
   Times the receipt-tool beside it against jq and Python's json.load on inputs it generates in work-dir
-  (default: the temporary folder's receipt-tool-bench) and keeps there. See README.md beside its source.
+  (default: the temporary folder's receipt-tool-bench) and keeps there. --user-shapes: one customer's
+  document per line, signed lines, a notification log and history pages, per CPU µs beside Python, jq and
+  openssl speed. See README.md beside its source.
   """
 var options = Array(CommandLine.arguments.dropFirst())
 if options.contains("--help") || options.contains("-h") {
@@ -44,6 +47,9 @@ func take<T>(_ name: String, from options: inout [String], as parse: (String) ->
 }
 let shapesMode = options.contains("--shapes")
 options.removeAll { $0 == "--shapes" }
+let userShapesMode = options.contains("--user-shapes")
+options.removeAll { $0 == "--user-shapes" }
+if shapesMode && userShapesMode { usageError("--shapes and --user-shapes are separate runs; give one") }
 let scale = take("--scale", from: &options) { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } } ?? 1
 let shapeRuns = take("--runs", from: &options) { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 3
 if let unknown = options.first(where: { $0.hasPrefix("-") }) { usageError("unknown option \(unknown)") }
@@ -62,6 +68,11 @@ guard FileManager.default.isExecutableFile(atPath: tool) else {
 try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
 if shapesMode {
   measureShapes(tool: tool, directory: workDir + String(format: "/shapes-x%g", scale), scale: scale, runs: shapeRuns)
+  exit(0)
+}
+if userShapesMode {
+  measureUserShapes(
+    tool: tool, directory: workDir + String(format: "/user-shapes-x%g", scale), scale: scale, runs: shapeRuns)
   exit(0)
 }
 
