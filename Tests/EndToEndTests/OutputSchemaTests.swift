@@ -300,7 +300,7 @@ import Testing
     let document = try #require(
       try Self.run(["entitlements", "--format", "json", "examples/entitlements-active.json"]))
     var text = document.text.replacingOccurrences(
-      of: "\"signed_items\":", with: "\"coverage\": \"all\", \"signed_items\":")
+      of: "\"signed_items\":", with: "\"vouches_for\": \"all\", \"signed_items\":")
     text = text.replacingOccurrences(of: "\"schema_version\": 1,", with: "\"schema_version\": 1, \"added\": 1,")
     let ledger = try #require(try Self.run(["revenue", "--format", "ledger", "examples/entitlements-active.json"]))
     let line = ledger.text.replacingOccurrences(of: "\"product\":", with: "\"backed_money\":\"1.00\",\"product\":")
@@ -313,7 +313,7 @@ import Testing
     else { return }
     #expect(status == 1)
     #expect(report.contains("changed: $.added: a field without its schema"), "\(report)")
-    #expect(report.contains("changed: $.signature_check.coverage: a field without its schema"), "\(report)")
+    #expect(report.contains("changed: $.signature_check.vouches_for: a field without its schema"), "\(report)")
     #expect(report.contains("changed-ledger:1: $.backed_money: a field without its schema"), "\(report)")
   }
 }

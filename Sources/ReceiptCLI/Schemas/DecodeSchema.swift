@@ -13,12 +13,12 @@ package enum DecodeSchema {
       ("document", document), ("signature", signature), ("notification", notification), ("receipt", receipt),
       ("transaction", transaction), ("pending_renewal", pendingRenewal), ("carried_field", carriedField),
       ("source_fields", sourceFields), ("apple_status", SharedSchemas.appleStatus),
-      ("auto_renew_status", autoRenewStatus),
+      ("auto_renew_status", autoRenewStatus), ("billing_plan_type", billingPlanType), ("stated_price", statedPrice),
     ] + SharedSchemas.documentDefinitions)
 
   /// `fields`: what the source states that no rule reads.
   static let sourceFields = S.sourceObject(
-    "Fields the source states that no rule reads, under the source's own names, typed as given (strings, numbers, ISO 8601 dates, booleans, arrays of strings). Carried through from Apple's data: which names appear is Apple's, not this schema's."
+    "Fields the source states that no rule reads, under the source's own names, typed as given (strings, numbers, ISO 8601 dates, booleans, arrays, and objects such as advancedCommerceInfo carried as read). Carried through from Apple's data: which names appear is Apple's, not this schema's."
   )
 
   static let document = S.object(
@@ -43,6 +43,22 @@ package enum DecodeSchema {
             ("subscription_statuses_response", "An App Store Server API Get All Subscription Statuses response."),
             ("transaction_info_response", "An App Store Server API transaction info response."),
             ("notification_v2_body", "An App Store Server Notifications V2 body."),
+            (
+              "notification_history_response",
+              "An App Store Server API Get Notification History page: its notifications, each with its signed payload and send attempts."
+            ),
+            (
+              "test_notification_status_response",
+              "An App Store Server API Get Test Notification Status response, with its send attempts."
+            ),
+            ("app_transaction_info_response", "An App Store Server API Get App Transaction Info response."),
+            ("app_data", "appData: a signed app transaction (RESCIND_CONSENT's, or on its own)."),
+            ("order_lookup_response", "An App Store Server API Look Up Order ID response, with its status."),
+            ("renewal_extension_response", "An App Store Server API renewal-date extension response."),
+            (
+              "advanced_commerce_response",
+              "An Advanced Commerce API response: a transaction made through it and its renewal info."
+            ),
             ("one_customer", "Every input merged as one customer's history (--one-customer)."),
           ])),
       .always(
@@ -59,6 +75,46 @@ package enum DecodeSchema {
           S.string("Carried through from Apple's data as written (Production, Sandbox, Xcode, LocalTesting, ...)."),
           "when absent")),
       .always("signature_check", S.ref("signature_check")),
+      .sometimes(
+        "response_status", when: "for a Look Up Order ID response",
+        S.object(
+          "The response's own status.",
+          [
+            .always("field", S.string("The field that holds it (status).")),
+            .always("code", S.integer("Apple's code: 0 valid, 1 invalid order id.", minimum: nil)),
+            .always("meaning", S.string("Apple's meaning of the code.")),
+            .always("valid", S.boolean("Whether the response holds purchases; false fails every answer (exit 65).")),
+          ])),
+      .sometimes("page", when: "for a paged response that states hasMore or a continuation", S.ref("page")),
+      .sometimes(
+        "notifications", when: "for a notification history or test notification status response",
+        S.array(
+          "Each notification delivered, in response order.",
+          of: S.object(
+            "One notification and its send attempts.",
+            [
+              .always("notification_type", S.nullable(S.string("notificationType, as Apple writes it."), "when absent")),
+              .always("notification_uuid", S.nullable(S.string("notificationUUID."), "when absent")),
+              .always("signed_date", S.nullable(S.date("signedDate."), "when absent")),
+              .always(
+                "problem",
+                S.nullable(S.string("Why its signed payload could not be read."), "when it was read")),
+              .always(
+                "send_attempts",
+                S.array(
+                  "sendAttempts: each attempt to deliver it.",
+                  of: S.object(
+                    "One send attempt.",
+                    [
+                      .always("attempt_date", S.nullable(S.date("attemptDate."), "when absent")),
+                      .always(
+                        "result",
+                        S.nullable(
+                          S.string(
+                            "sendAttemptResult, carried through from Apple's data as written (SUCCESS, TIMED_OUT, ...)."
+                          ), "when absent")),
+                    ]))),
+            ]))),
       .sometimes("signature", when: "for signed data", S.ref("signature")),
       .sometimes("notification", when: "for a notification body", S.ref("notification")),
       .always("receipt", S.nullable(S.ref("receipt"), "when the document holds no receipt object")),
@@ -269,6 +325,26 @@ package enum DecodeSchema {
       .sometimes(
         "attributes", when: "for an app receipt's purchase with attributes carried without a meaning",
         S.array("Attributes carried through.", of: S.ref("carried_field"))),
+      .sometimes(
+        "billing_plan_type", when: "when the signed data states a billing plan or a commitment",
+        S.nullable(S.ref("billing_plan_type"), "when only commitmentInfo is stated")),
+      .sometimes(
+        "commitment", when: "when the signed data states commitmentInfo",
+        S.object(
+          "commitmentInfo: where the charge stands in its commitment.",
+          [
+            .always(
+              "billing_period_number", S.nullable(S.integer("billingPeriodNumber: which period this is."), "when absent")),
+            .always(
+              "total_billing_periods",
+              S.nullable(S.integer("totalBillingPeriods: the periods of the commitment."), "when absent")),
+            .always(
+              "commitment_expires_date",
+              S.nullable(S.date("commitmentExpiresDate: when the commitment ends."), "when absent")),
+            .always(
+              "commitment_price",
+              S.nullable(S.ref("stated_price", "commitmentPrice: the whole commitment's price."), "when absent")),
+          ])),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),
     ])
 
@@ -299,7 +375,44 @@ package enum DecodeSchema {
         "price_consent_status", S.nullable(S.string("Carried through from Apple's data as written."), "when absent")),
       .sometimes("renewal_date", when: "when signed renewal info states one", S.date("renewalDate.")),
       .sometimes("apple_status", when: "when the data carries Apple's own status for the chain", S.ref("apple_status")),
+      .sometimes(
+        "renewal_billing_plan_type", when: "when signed renewal info states one",
+        S.ref("billing_plan_type", "renewalBillingPlanType: the plan of the next renewal.")),
+      .sometimes(
+        "commitment", when: "when signed renewal info states commitmentInfo",
+        S.object(
+          "commitmentInfo: what the subscription renews into when the commitment ends.",
+          [
+            .always(
+              "commitment_auto_renew_product_id",
+              S.nullable(S.string("commitmentAutoRenewProductId."), "when absent")),
+            .always(
+              "commitment_auto_renew_status",
+              S.nullable(S.ref("auto_renew_status", "commitmentAutoRenewStatus."), "when absent")),
+            .always(
+              "commitment_renewal_billing_plan_type",
+              S.nullable(S.ref("billing_plan_type", "commitmentRenewalBillingPlanType."), "when absent")),
+            .always("commitment_renewal_date", S.nullable(S.date("commitmentRenewalDate."), "when absent")),
+            .always(
+              "commitment_renewal_price",
+              S.nullable(S.ref("stated_price", "commitmentRenewalPrice."), "when absent")),
+          ])),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),
+    ])
+
+  static let billingPlanType = S.enumeration(
+    "A billing plan (App Store Server API 1.21).",
+    [
+      ("BILLED_UPFRONT", "The whole period is charged at its start."),
+      ("MONTHLY", "Charged monthly through a commitment."),
+    ],
+    carried: "a plan Apple does not document, kept as read and warned about.")
+
+  static let statedPrice = S.object(
+    "A price the signed data states.",
+    [
+      .always("amount", S.string("The amount in the currency's units (9.99).")),
+      .always("currency", S.string("The ISO 4217 currency code.")),
     ])
 
   static let autoRenewStatus = S.enumeration(

@@ -49,6 +49,7 @@ package enum EntitlementsSchema {
         S.array(
           "Apple's statuses that no transaction in the data belongs to.", of: S.ref("apple_status_without_transaction"))
       ),
+      .sometimes("page", when: "for a paged App Store Server API response", S.ref("page")),
     ])
 
   static let status = S.enumeration(

@@ -15,7 +15,8 @@ package enum IntroEligibilitySchema {
   static let document = S.object(
     "One input document's answers.",
     EntitlementsSchema.evaluationFields + [
-      .always("products", S.array("One answer per product.", of: S.ref("product")))
+      .always("products", S.array("One answer per product.", of: S.ref("product"))),
+      .sometimes("page", when: "for a paged App Store Server API response", S.ref("page")),
     ])
 
   static let product = S.object(

@@ -43,7 +43,8 @@ package enum RevenueSchema {
       ("ledger_verdict", ledgerVerdict), ("ledger_signature_check", verdict(summaries: false)),
       ("ledger_backing", backing(summaries: false)), ("ledger_error", ledgerError),
       ("verdict", SharedSchemas.verdict), ("chain_certificate", SharedSchemas.chainCertificate),
-      ("signature_failure", SharedSchemas.signatureFailure),
+      ("signature_failure", SharedSchemas.signatureFailure), ("money_backing", moneyBacking),
+      ("backed_figures", backedFigures),
     ])
 
   static let money = S.string(
@@ -101,8 +102,63 @@ package enum RevenueSchema {
   static let currency = S.object(
     "One currency's totals and groups.",
     [.always("currency", S.string("The ISO 4217 code."))] + amounts + [
+      .always("backing", S.ref("money_backing")),
       .always("groups", S.array("The rows, as --by groups them.", of: S.ref("group")))
     ])
+
+  /// How much of a currency's money rests on a signature (`MoneyBacking`).
+  static let moneyBacking = S.object(
+    "How much of the currency's money rests on a verified signature that covers both the amount and the ownership it was counted under (a signed transaction's own price, currency and inAppOwnershipType). Backed plus not backed is the currency's total.",
+    [
+      .always("backed", S.ref("backed_figures", "Money a verified signature backs, through any trusted root.")),
+      .always(
+        "backed_through_trust_root",
+        S.ref("backed_figures", "The part of backed whose chain ends at a --trust-root, not Apple's root.")),
+      .always(
+        "not_backed",
+        S.object(
+          "Money no signature backs, and why.",
+          backedFigureFields + [
+            .always(
+              "reasons",
+              S.array(
+                "Each reason with money, in this order; reasons with nothing are left out.",
+                of: S.object(
+                  "The money not backed for one reason.",
+                  [
+                    .always(
+                      "reason",
+                      S.enumeration(
+                        "Why it is not backed.",
+                        [
+                          ("signature_invalid", "A signature of its document failed."),
+                          ("unsigned", "Its document carries no signature."),
+                          ("signature_not_checked", "Signatures were not checked (--skip-signature-check)."),
+                          ("test_signed", "Test-signed: intact, but not Apple's."),
+                          ("catalog_price", "Signed data that states no price: valued at the catalog's price."),
+                          ("ownership_not_signed", "The ownership it was counted under is not the signed payload's own."),
+                          (
+                            "price_and_ownership_not_signed",
+                            "A receipt or verifyReceipt row: a receipt states no price and no ownership."
+                          ),
+                          ("not_recorded", "Read from a ledger or part of an older receipt-tool that did not record it."),
+                        ])),
+                    .always("explanation", S.string("The reason in a few words a finance person can read out.")),
+                  ] + backedFigureFields))),
+          ])),
+    ])
+
+  static let backedFigureFields: [Field] = [
+    .always("transactions", S.integer("Transactions counted.")),
+    .always("gross", S.ref("money", "What purchasers paid.")),
+    .always("refunds", S.ref("money", "What was refunded.")),
+    .always("estimated_proration_refunds", S.ref("money", "Estimated upgrade proration refunds.")),
+    .always("net", S.ref("money", "Gross minus refunds and estimated proration refunds.")),
+    .sometimes(
+      "proceeds", when: "with --commission", S.ref("money", "An estimate of proceeds after Apple's commission.")),
+  ]
+
+  static let backedFigures = S.object("Money and the transactions it comes from.", backedFigureFields)
 
   static let group = S.object(
     "One row.",
@@ -283,6 +339,22 @@ package enum RevenueSchema {
       ),
       .sometimes("proration_refund", when: "when estimated", S.ref("money", "The estimated refund.")),
       .sometimes("duplicate_rows", when: "when not 0", S.integer("Rows of the document that repeat it.")),
+      .sometimes(
+        "signature", when: "on lines of this version (an older line's backing is not_recorded)",
+        S.enumeration(
+          "Its document's signature verdict.",
+          [
+            ("invalid", "A signature failed."), ("unsigned", "No signature."), ("not-checked", "Not checked."),
+            ("test-signed", "Test-signed, not Apple's."), ("verified", "Verified through a trusted chain."),
+          ])),
+      .sometimes(
+        "anchor", when: "exactly when signature is verified",
+        S.enumeration(
+          "The root the verified chain ends at.",
+          [("apple", "A root compiled into receipt-tool (Apple's)."), ("trust-root", "A --trust-root, not Apple's.")])),
+      .sometimes(
+        "ownership_signed", when: "whenever signature is",
+        S.boolean("Whether the ownership it is counted under is the signed payload's own.")),
     ])
 
   static let ledgerVerdict = S.object(

@@ -151,6 +151,58 @@ package enum SharedSchemas {
           "unless the document is a verifyReceipt or notification v1 body whose latest_receipt was checked")),
       .always(
         "device_check", S.nullable(S.ref("device_check"), "for a document without a receipt, such as StoreKit 2 data")),
+      .always("coverage", S.ref("coverage")),
+    ])
+
+  /// A page of a paged App Store Server API response.
+  static let page = S.object(
+    "Where a paged response stands: an answer from a page with more after it is partial (--require and --expect fail on it unless --allow-partial).",
+    [
+      .always("has_more", S.nullable(S.boolean("hasMore, as Apple states it."), "when absent")),
+      .always(
+        "continuation_field",
+        S.enumeration(
+          "The field that carries the continuation.",
+          [("revision", "Transaction and refund history."), ("paginationToken", "Notification history.")])),
+      .always("continuation", S.nullable(S.string("Its value, to ask for the next page."), "when absent")),
+      .always("partial", S.boolean("Whether more pages hold purchases this answer does not see.")),
+    ])
+
+  /// A class of fields a signature may cover (`SignatureCoverage.FieldClass`).
+  static let fieldClass = S.enumeration(
+    "A class of fields, named for what it holds.",
+    [
+      ("ids", "transaction_id, original_transaction_id, web_order_line_item_id."),
+      ("products", "product_id."),
+      ("dates", "purchase_date, original_purchase_date, expires_date."),
+      ("quantity", "quantity."),
+      ("trial-and-intro-flags", "is_trial_period, is_in_intro_offer_period."),
+      ("cancellation", "cancellation_date."),
+      ("device-hash", "The receipt's device hash."),
+      ("ownership", "in_app_ownership_type (inAppOwnershipType)."),
+      ("price", "price."),
+      ("currency", "currency."),
+    ])
+
+  static let coverage = S.object(
+    "What the verdict vouches for, by field class: a receipt covers ids, products, dates, quantity, trial and intro flags, cancellation and the device hash, not ownership, price or currency; a signed transaction covers every field it carries; unsigned data covers nothing. Only a verified or test-signed verdict covers anything.",
+    [
+      .always(
+        "signature",
+        S.enumeration(
+          "The kind of signature the verdict rests on.",
+          [
+            ("app-receipt", "A PKCS#7 app receipt (on-device, or a JSON body's latest_receipt)."),
+            ("signed-transaction", "StoreKit 2 signed data (JWS)."),
+            ("none", "No signature covers the data."),
+          ])),
+      .always("covered", S.array("The field classes the signature covers.", of: S.ref("field_class"))),
+      .always("not_covered", S.array("The field classes it does not cover.", of: S.ref("field_class"))),
+      .always(
+        "answer_uses_not_covered",
+        S.array(
+          "Of those not covered, the ones this command's answer relies on (--require-signature fails on any); always empty for decode and intro-eligibility.",
+          of: S.ref("field_class"))),
     ])
 
   static let backing = S.object(
@@ -179,6 +231,11 @@ package enum SharedSchemas {
       .always(
         "receipt_creation_date",
         S.nullable(S.date("The signed receipt's creation date."), "when there is no receipt or it states none")),
+      .always(
+        "same_moment",
+        S.boolean(
+          "Whether the JSON and the signed receipt describe the same moment (the same receipt_creation_date); the rules that depend on it are in the manual's Signatures section."
+        )),
       .always("transactions", S.integer("The JSON's transactions compared.")),
       .always("backed_transactions", S.integer("Of those, how many are backed.")),
       .always(
@@ -303,6 +360,9 @@ package enum SharedSchemas {
     ("backing", backing),
     ("not_backed", notBacked),
     ("device_check", deviceCheck),
+    ("coverage", coverage),
+    ("page", page),
+    ("field_class", fieldClass),
     ("ownership", ownership),
   ]
 }
