@@ -93,7 +93,8 @@ package enum DecodeSchema {
           of: S.object(
             "One notification and its send attempts.",
             [
-              .always("notification_type", S.nullable(S.string("notificationType, as Apple writes it."), "when absent")),
+              .always(
+                "notification_type", S.nullable(S.string("notificationType, as Apple writes it."), "when absent")),
               .always("notification_uuid", S.nullable(S.string("notificationUUID."), "when absent")),
               .always("signed_date", S.nullable(S.date("signedDate."), "when absent")),
               .always(
@@ -334,7 +335,8 @@ package enum DecodeSchema {
           "commitmentInfo: where the charge stands in its commitment.",
           [
             .always(
-              "billing_period_number", S.nullable(S.integer("billingPeriodNumber: which period this is."), "when absent")),
+              "billing_period_number",
+              S.nullable(S.integer("billingPeriodNumber: which period this is."), "when absent")),
             .always(
               "total_billing_periods",
               S.nullable(S.integer("totalBillingPeriods: the periods of the commitment."), "when absent")),

@@ -103,7 +103,7 @@ package enum RevenueSchema {
     "One currency's totals and groups.",
     [.always("currency", S.string("The ISO 4217 code."))] + amounts + [
       .always("backing", S.ref("money_backing")),
-      .always("groups", S.array("The rows, as --by groups them.", of: S.ref("group")))
+      .always("groups", S.array("The rows, as --by groups them.", of: S.ref("group"))),
     ])
 
   /// How much of a currency's money rests on a signature (`MoneyBacking`).
@@ -136,15 +136,21 @@ package enum RevenueSchema {
                           ("signature_not_checked", "Signatures were not checked (--skip-signature-check)."),
                           ("test_signed", "Test-signed: intact, but not Apple's."),
                           ("catalog_price", "Signed data that states no price: valued at the catalog's price."),
-                          ("ownership_not_signed", "The ownership it was counted under is not the signed payload's own."),
+                          (
+                            "ownership_not_signed",
+                            "The ownership it was counted under is not the signed payload's own."
+                          ),
                           (
                             "price_and_ownership_not_signed",
                             "A receipt or verifyReceipt row: a receipt states no price and no ownership."
                           ),
-                          ("not_recorded", "Read from a ledger or part of an older receipt-tool that did not record it."),
+                          (
+                            "not_recorded",
+                            "Read from a ledger or part of an older receipt-tool that did not record it."
+                          ),
                         ])),
                     .always("explanation", S.string("The reason in a few words a finance person can read out.")),
-                  ] + backedFigureFields))),
+                  ] + backedFigureFields)))
           ])),
     ])
 
