@@ -42,7 +42,18 @@ import Testing
     try ((short + long).joined(separator: "\n") + "\n").write(
       toFile: dir + "/export.ndjson", atomically: true, encoding: .utf8)
     let root = TestPaths.packageRoot.path
-    let catalog = root + "/examples/revenue-catalog.json"
+    // The synthetic receipts' products, priced, so that every currency has money whose backing is compared.
+    let catalog = dir + "/catalog.json"
+    try #"""
+    {"products": [
+      {"product_id": "com.example.coins.100", "type": "consumable", "price": "0.99", "currency": "USD"},
+      {"product_id": "com.example.pro.monthly", "type": "auto_renewable", "subscription_group": "1",
+       "price": "9.99", "currency": "USD"},
+      {"product_id": "com.example.pro.yearly", "type": "auto_renewable", "subscription_group": "1",
+       "price": "99.99", "currency": "USD"},
+      {"product_id": "com.example.unlock", "type": "non_consumable", "price": "4.99", "currency": "EUR"}
+    ]}
+    """#.write(toFile: catalog, atomically: true, encoding: .utf8)
     let options = ["--by", "month", "--commission", "standard"]
     let job = root + "/examples/spark/revenue_job.py"
     #expect(
@@ -60,6 +71,7 @@ import Testing
     one.waitUntilExit()
     let spark = try String(contentsOfFile: dir + "/spark.json", encoding: .utf8)
     #expect(single.contains("\"duplicates_merged\": 80"))
+    #expect(single.contains(#""currency": "EUR""#) && single.contains(#""currency": "USD""#))
     // verifyReceipt JSON carries no signature: none of its money is backed, and the job says so as one machine.
     #expect(single.contains(#""reason": "unsigned""#))
     #expect(!single.contains(#""reason": "not_recorded""#))
