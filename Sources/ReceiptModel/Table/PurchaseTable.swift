@@ -1,0 +1,229 @@
+/// One customer's purchases as an immutable table: what every rule reads. Its layout, invariants and how it is
+/// filled are in TABLE.md beside this file.
+///
+/// A row is a transaction, in the data's order (row `r` is `transactions[r]`). Ids are interned as symbols
+/// (dense numbers, `Int32`); dates, ownership and the moments the rules ask about are columns computed once,
+/// when the table is built. "Known at t" is a predicate on those columns: nothing is rebuilt per moment.
+public struct PurchaseTable: Sendable {
+  // MARK: The data
+
+  /// Every transaction as the data states it: row `r` is `transactions[r]`.
+  public let transactions: [PurchaseTransaction]
+  /// Renewal states as the data gives them, at the data's own moment.
+  public let renewals: [RenewalState]
+  /// The moment the data describes, when it names one.
+  public let moment: DataMoment?
+
+  // MARK: Symbols
+
+  /// Each product symbol's product id.
+  public let productIDs: [String]
+  /// Each chain symbol's id: the `original_transaction_id`, or the `transaction_id` of a row without one.
+  public let chainIDs: [String]
+  /// Each group symbol's `subscription_group_identifier`.
+  public let groupIDs: [String]
+
+  // MARK: Columns, one value per row
+
+  /// The row's product symbol.
+  public let product: [Int32]
+  /// The row's chain symbol.
+  public let chain: [Int32]
+  /// The row's group symbol, -1 for a row without a group.
+  public let group: [Int32]
+  /// `purchase_date`: when the row was bought (nil: the data does not say).
+  public let purchase: [Timestamp?]
+  /// `expires_date`: when the row's period ends (subscriptions).
+  public let expiry: [Timestamp?]
+  /// Who owns the row.
+  public let ownership: [Ownership]
+  /// The row's stated product type (signed data's `type`).
+  public let productType: [ProductType?]
+  /// Whether the row's offer uses up introductory eligibility (`OfferUse.usesIntroductoryOffer`).
+  public let usesIntroductoryOffer: [Bool]
+  /// The row's refund or revocation and its reversal, as moments.
+  public let revocation: [RevocationMoments?]
+  /// The row's upgrade, when it has one: stated by the data or found as a replaced period, and its moment.
+  public let upgrade: [UpgradeMoment?]
+
+  // MARK: Indexes
+
+  /// Each chain's rows, dated ones by purchase date then row, then undated ones in row order.
+  let chainRows: [Int]
+  let chainStarts: [Int]
+  /// Each group's rows, in the same order.
+  let groupRows: [Int]
+  let groupStarts: [Int]
+  /// Each product's rows, in row order (answers list a product's transactions in the data's order).
+  let productRows: [Int]
+  let productStarts: [Int]
+  /// Product symbols in the order of their first row.
+  public let productsInOrder: [Int32]
+  /// The latest purchase date of any row.
+  public let latestPurchase: Timestamp?
+
+  /// Builds the table of `history` (`PurchaseTableBuilder`).
+  public init(_ history: PurchaseHistory) {
+    self = PurchaseTableBuilder.table(history.transactions, renewals: history.renewals, moment: history.moment)
+  }
+
+  /// A table of `transactions` alone.
+  public init(transactions: [PurchaseTransaction], renewals: [RenewalState] = [], moment: DataMoment? = nil) {
+    self = PurchaseTableBuilder.table(transactions, renewals: renewals, moment: moment)
+  }
+
+  /// The builder's memberwise init.
+  init(
+    transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?,
+    symbols: (products: [String], chains: [String], groups: [String]),
+    columns: (product: [Int32], chain: [Int32], group: [Int32]),
+    dates: (purchase: [Timestamp?], expiry: [Timestamp?]), ownership: [Ownership],
+    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: [RevocationMoments?],
+    upgrade: [UpgradeMoment?],
+    indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int]),
+    products: (rows: [Int], starts: [Int], inOrder: [Int32]), latestPurchase: Timestamp?
+  ) {
+    (self.transactions, self.renewals, self.moment) = (transactions, renewals, moment)
+    (productIDs, chainIDs, groupIDs) = symbols
+    (product, chain, group) = columns
+    (purchase, expiry) = dates
+    (self.ownership, self.revocation, self.upgrade) = (ownership, revocation, upgrade)
+    (productType, usesIntroductoryOffer) = facts
+    (chainRows, chainStarts, groupRows, groupStarts) = indexes
+    (productRows, productStarts, productsInOrder) = products
+    self.latestPurchase = latestPurchase
+  }
+
+  // MARK: Rows
+
+  /// How many rows.
+  public var count: Int { transactions.count }
+  /// Every row.
+  public var rows: Range<Int> { transactions.indices }
+
+  /// The row's product id.
+  public func productID(of row: Int) -> String { productIDs[Int(product[row])] }
+  /// The row's group id, when it has one.
+  public func groupID(of row: Int) -> String? { group[row] < 0 ? nil : groupIDs[Int(group[row])] }
+
+  /// The product symbol of `productID`, when a row has that product.
+  public func productSymbol(_ productID: String) -> Int32? {
+    productsInOrder.first { productIDs[Int($0)] == productID }
+  }
+
+  // MARK: Indexes
+
+  /// How many chains, groups and products.
+  public var chainCount: Int { chainIDs.count }
+  public var groupCount: Int { groupIDs.count }
+  public var productCount: Int { productIDs.count }
+
+  /// Chain `symbol`'s rows: dated ones by purchase date (then row), then undated ones in row order.
+  public func rows(ofChain symbol: Int32) -> ArraySlice<Int> {
+    chainRows[chainStarts[Int(symbol)]..<chainStarts[Int(symbol) + 1]]
+  }
+
+  /// Group `symbol`'s rows, in the same order (none for -1).
+  public func rows(ofGroup symbol: Int32) -> ArraySlice<Int> {
+    symbol < 0 ? [] : groupRows[groupStarts[Int(symbol)]..<groupStarts[Int(symbol) + 1]]
+  }
+
+  /// Product `symbol`'s rows, in row order.
+  public func rows(ofProduct symbol: Int32) -> ArraySlice<Int> {
+    productRows[productStarts[Int(symbol)]..<productStarts[Int(symbol) + 1]]
+  }
+
+  /// The rows of every product of `productIDs`, in row order.
+  public func rows(ofProducts productIDs: some Sequence<String>) -> [Int] {
+    let wanted = Set(productIDs)
+    var rows: [Int] = []
+    for symbol in productsInOrder where wanted.contains(self.productIDs[Int(symbol)]) {
+      rows += self.rows(ofProduct: symbol)
+    }
+    return rows.sorted()
+  }
+
+  // MARK: Known at a moment
+
+  /// Whether the row had been bought by `time`. An undated row is kept: whether it was bought by then is for the
+  /// rules to say (unknown).
+  public func isKnown(_ row: Int, at time: Timestamp) -> Bool { purchase[row].map { $0 <= time } ?? true }
+
+  /// The known rows at `time`, in row order.
+  public func knownRows(at time: Timestamp) -> [Int] { rows.filter { isKnown($0, at: time) } }
+
+  /// Whether the row is upgraded as known at `time`: it has an upgrade whose replacing purchase had been bought
+  /// by then (or whose replacement the data does not hold).
+  public func isUpgraded(_ row: Int, at time: Timestamp) -> Bool { upgrade[row]?.isKnown(at: time) ?? false }
+
+  /// The row's refund or revocation as known at `time`: one made by then, its reversal only when made by then too;
+  /// nil when none had been made (or one was reversed by then).
+  public func revocation(_ row: Int, at time: Timestamp) -> RevocationMoments? {
+    guard let r = revocation[row], r.date <= time, !(r.reversedAt.map { $0 <= time } ?? false) else { return nil }
+    return r
+  }
+
+  /// The row's transaction as known at `time`: the data's, its upgrade flag and refund as they stood then.
+  public func transaction(_ row: Int, at time: Timestamp) -> PurchaseTransaction {
+    var t = transactions[row]
+    t.isUpgraded = isUpgraded(row, at: time)
+    if revocation(row, at: time) == nil {
+      t.revocation = nil
+    } else if let reversed = t.revocation?.reversedAt, reversed > time {
+      // Refunded by then and reversed later: the refund stands.
+      t.revocation?.reversedAt = nil
+    }
+    return t
+  }
+
+  /// The renewal state of chain `id`.
+  public func renewal(ofChain id: String?) -> RenewalState? {
+    guard let id else { return nil }
+    return renewals.first { $0.originalTransactionID == id }
+  }
+
+  /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
+  public func renewalsAreLater(than time: Timestamp) -> DataMoment? {
+    guard let moment, moment.time > time else { return nil }
+    return moment
+  }
+}
+
+/// What of a refund or revocation decides access: when, its reversal, and whether it can mean an upgrade.
+public struct RevocationMoments: Hashable, Sendable {
+  /// `cancellation_date` / `revocationDate`.
+  public var date: Timestamp
+  /// When Apple reversed it (`REFUND_REVERSED`), when it did.
+  public var reversedAt: Timestamp?
+  /// Signed data's revocationDate is never an upgrade (old receipts also set `cancellation_date` on upgrades).
+  public var excludesUpgrade: Bool
+
+  /// The moments of `r`.
+  public init(_ r: Revocation) { (date, reversedAt, excludesUpgrade) = (r.date, r.reversedAt, r.excludesUpgrade) }
+
+  /// In force at `time`: made by then and not reversed by then.
+  public func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
+}
+
+/// A row's upgrade: why it counts as upgraded, and from when.
+public struct UpgradeMoment: Hashable, Sendable {
+  /// Why the row counts as upgraded.
+  public enum Cause: Hashable, Sendable {
+    /// The data flags it (`is_upgraded`, `isUpgraded`).
+    case stated
+    /// A purchase of another product of its group or chain, of the same ownership, was made inside its period
+    /// (a subscription group has one active subscription): the old row may have been read before the upgrade.
+    case replacedPeriod
+  }
+
+  public var cause: Cause
+  /// The purchase date of the purchase that replaced it: the first one after it in its chain or group. nil when the
+  /// data does not hold it: then the row is upgraded at every moment.
+  public var at: Timestamp?
+
+  /// An upgrade for `cause` at `at`.
+  public init(_ cause: Cause, at: Timestamp?) { (self.cause, self.at) = (cause, at) }
+
+  /// Whether the upgrade had happened by `time`.
+  public func isKnown(at time: Timestamp) -> Bool { at.map { $0 <= time } ?? true }
+}
