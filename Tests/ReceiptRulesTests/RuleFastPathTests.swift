@@ -733,7 +733,7 @@ struct RuleFastPathTests {
             date: at(date), reason: .unrecognized("7"), type: "REFUND_FULL", excludesUpgrade: excludes,
             reversedAt: reversed.map(at))
           for time in [0, 99, 100, 101, 150, 200, 300] as [Int64] {
-            let moments = RevocationMoments(r)
+            let moments = ReceiptRules.RevocationMoments(r)
             #expect(moments.isInForce(at: at(time)) == r.isInForce(at: at(time)), "\(date) \(reversed ?? -1) \(time)")
             #expect(moments.excludesUpgrade == r.excludesUpgrade && moments.date == r.date)
           }

@@ -4,7 +4,7 @@
 /// A row is a transaction, in the data's order (row `r` is `transactions[r]`). Ids are interned as symbols
 /// (dense numbers, `Int32`); dates, ownership and the moments the rules ask about are columns computed once,
 /// when the table is built. "Known at t" is a predicate on those columns: nothing is rebuilt per moment.
-public struct PurchaseTable: Sendable {
+public struct PurchaseTable: Equatable, Sendable {
   // MARK: The data
 
   /// Every transaction as the data states it: row `r` is `transactions[r]`.
@@ -49,14 +49,14 @@ public struct PurchaseTable: Sendable {
   // MARK: Indexes
 
   /// Each chain's rows, dated ones by purchase date then row, then undated ones in row order.
-  let chainRows: [Int]
-  let chainStarts: [Int]
+  package let chainRows: [Int]
+  package let chainStarts: [Int]
   /// Each group's rows, in the same order.
-  let groupRows: [Int]
-  let groupStarts: [Int]
+  package let groupRows: [Int]
+  package let groupStarts: [Int]
   /// Each product's rows, in row order (answers list a product's transactions in the data's order).
-  let productRows: [Int]
-  let productStarts: [Int]
+  package let productRows: [Int]
+  package let productStarts: [Int]
   /// Product symbols in the order of their first row.
   public let productsInOrder: [Int32]
   /// The latest purchase date of any row.
@@ -72,8 +72,8 @@ public struct PurchaseTable: Sendable {
     self = PurchaseTableBuilder.table(transactions, renewals: renewals, moment: moment)
   }
 
-  /// The builder's memberwise init.
-  init(
+  /// The table from its parts, as the builder (or the plain reference builder of the tests) made them.
+  package init(
     transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?,
     symbols: (products: [String], chains: [String], groups: [String]),
     columns: (product: [Int32], chain: [Int32], group: [Int32]),

@@ -1,0 +1,158 @@
+import ReceiptModelTestSupport
+import Testing
+
+@testable import ReceiptModel
+
+/// `PurchaseTableBuilder` against `ReferencePurchaseTable` (the table built the plainest way), and the table's
+/// "known at t" predicates on hand-built histories.
+@Suite struct PurchaseTableTests {
+  /// The benchmark's document shapes, small, in three seeds; refunds moved about and some reversed, undated rows,
+  /// repeated dates and crossgrades inside periods, so that every column and index has something to hold.
+  static func shapes() -> [(name: String, history: PurchaseHistory)] {
+    let base: [ReceiptShape] = [
+      ReceiptShape(name: "one-chain", transactions: 120, chains: 1, products: 4),
+      ReceiptShape(
+        name: "many-chains", transactions: 300, chains: 40, products: 5, shuffled: true, randomIDs: true,
+        familySharedPercent: 25),
+      ReceiptShape(name: "family-90", transactions: 300, chains: 40, products: 5, familySharedPercent: 90),
+      ReceiptShape(
+        name: "many-products", transactions: 400, chains: 60, products: 40, shuffled: true, randomIDs: true,
+        familySharedPercent: 25, seed: 31),
+      ReceiptShape(
+        name: "long-chains", transactions: 300, chains: 3, products: 5, randomIDs: true, familySharedPercent: 25,
+        upgradedPercent: 2, seed: 37),
+      ReceiptShape(
+        name: "many-upgrades", transactions: 400, chains: 30, products: 12, shuffled: true, familySharedPercent: 25,
+        upgradedPercent: 30, refundedPercent: 5, seed: 41),
+    ]
+    var out: [(String, PurchaseHistory)] = []
+    for shape in base {
+      for seed: UInt64 in [0, 1, 2] {
+        var s = shape
+        s.seed = shape.seed &+ seed
+        var h = s.history(index: 0)
+        let day: Int64 = 86_400_000
+        for i in h.transactions.indices {
+          // Every 17th undated; every 23rd bought at its neighbour's moment; every 29th a period a later
+          // purchase of another product crosses.
+          if i % 17 == 5 { h.transactions[i].purchaseDate = nil }
+          if i % 23 == 7, i > 0 { h.transactions[i].purchaseDate = h.transactions[i - 1].purchaseDate }
+          if i % 29 == 3, let e = h.transactions[i].expiresDate {
+            h.transactions[i].expiresDate = Timestamp(milliseconds: e.milliseconds + 90 * day)
+          }
+          guard var r = h.transactions[i].revocation else { continue }
+          r.date = Timestamp(milliseconds: r.date.milliseconds + Int64(i % 5) * 300 * day) ?? r.date
+          if i % 3 != 0 { r.reversedAt = Timestamp(milliseconds: r.date.milliseconds + 200 * day) }
+          r.excludesUpgrade = i % 2 == 0
+          h.transactions[i].revocation = r
+        }
+        out.append(("\(shape.name) seed +\(seed)", h))
+      }
+    }
+    return out
+  }
+
+  @Test func theBuilderMakesTheReferenceTableOnEveryShape() {
+    var replaced = 0
+    var stated = 0
+    for (name, history) in Self.shapes() {
+      let table = PurchaseTable(history)
+      let reference = ReferencePurchaseTable.table(history)
+      #expect(table == reference, "\(name)")
+      replaced += table.upgrade.count { $0?.cause == .replacedPeriod }
+      stated += table.upgrade.count { $0?.cause == .stated }
+    }
+    #expect(replaced > 50, "the shapes hold replaced periods to compare")
+    #expect(stated > 50, "the shapes hold stated upgrades to compare")
+  }
+
+  @Test func theBuilderMakesTheReferenceTableOnHandBuiltHistories() {
+    let histories = [
+      CrossgradeChain.history(vocabulary: .test, format: .handBuilt, namesGroup: true),
+      CrossgradeChain.history(vocabulary: .testWithoutRenewalState, format: .handBuilt, namesGroup: false),
+      PurchaseHistory(format: .handBuilt),
+    ]
+    for history in histories {
+      #expect(PurchaseTable(history) == ReferencePurchaseTable.table(history))
+    }
+  }
+
+  /// A month's subscription and, inside it, an annual one of the same group and owner: the month is a replaced
+  /// period from the annual purchase on, and not before it.
+  @Test func aPeriodIsUpgradedFromThePurchaseThatReplacedItOn() {
+    var h = PurchaseHistory(format: .handBuilt)
+    h.transactions = [
+      CrossgradeChain.row(
+        "1", chain: "1", "monthly", from: "2024-01-01T00:00:00Z", to: "2024-02-01T00:00:00Z", group: "g"),
+      CrossgradeChain.row(
+        "2", chain: "2", "annual", from: "2024-01-10T00:00:00Z", to: "2025-01-10T00:00:00Z", group: "g"),
+    ]
+    let table = PurchaseTable(h)
+    #expect(table.upgrade[0] == UpgradeMoment(.replacedPeriod, at: CrossgradeChain.at("2024-01-10T00:00:00Z")))
+    #expect(table.upgrade[1] == nil)
+    #expect(!table.isUpgraded(0, at: CrossgradeChain.at("2024-01-09T23:59:59Z")))
+    #expect(table.isUpgraded(0, at: CrossgradeChain.at("2024-01-10T00:00:00Z")))
+    #expect(table.transaction(0, at: CrossgradeChain.at("2024-01-20T00:00:00Z")).isUpgraded)
+    #expect(!table.isKnown(1, at: CrossgradeChain.at("2024-01-09T00:00:00Z")))
+
+    // A FAMILY_SHARED copy and the customer's own purchase are two subscriptions: nothing is replaced.
+    h.transactions[1].ownership = .familyShared
+    #expect(PurchaseTable(h).upgrade == [nil, nil])
+  }
+
+  /// A refund counts from its date; its reversal from the reversal's; a transaction as known then carries the
+  /// refund without a reversal that had not happened yet.
+  @Test func aRefundAndItsReversalAreKnownFromTheirMoments() {
+    var h = PurchaseHistory(format: .handBuilt)
+    var t = CrossgradeChain.row(
+      "1", chain: "1", "monthly", from: "2024-01-01T00:00:00Z", to: "2024-02-01T00:00:00Z")
+    t.revocation = Revocation(
+      date: CrossgradeChain.at("2024-01-05T00:00:00Z"), reversedAt: CrossgradeChain.at("2024-01-09T00:00:00Z"))
+    h.transactions = [t]
+    let table = PurchaseTable(h)
+    #expect(table.revocation(0, at: CrossgradeChain.at("2024-01-04T00:00:00Z")) == nil)
+    #expect(table.revocation(0, at: CrossgradeChain.at("2024-01-06T00:00:00Z"))?.date == t.revocation?.date)
+    #expect(table.transaction(0, at: CrossgradeChain.at("2024-01-06T00:00:00Z")).revocation?.reversedAt == nil)
+    #expect(table.revocation(0, at: CrossgradeChain.at("2024-01-09T00:00:00Z")) == nil)
+    #expect(table.transaction(0, at: CrossgradeChain.at("2024-01-09T00:00:00Z")).revocation == nil)
+  }
+
+  /// An undated row is known at every moment (whether it was bought by then is for the rules to say), and comes
+  /// after the dated rows of its chain.
+  @Test func undatedRowsAreKnownAndLastInTheirChain() {
+    var h = PurchaseHistory(format: .handBuilt)
+    h.transactions = [
+      CrossgradeChain.row("1", chain: "1", "monthly", from: "2024-03-01T00:00:00Z", to: "2024-04-01T00:00:00Z"),
+      CrossgradeChain.row("2", chain: "1", "monthly", from: "2024-01-01T00:00:00Z", to: "2024-02-01T00:00:00Z"),
+    ]
+    h.transactions[0].purchaseDate = nil
+    let table = PurchaseTable(h)
+    #expect(table.isKnown(0, at: .epoch))
+    #expect(Array(table.rows(ofChain: 0)) == [1, 0])
+    #expect(table.knownRows(at: CrossgradeChain.at("2023-01-01T00:00:00Z")) == [0])
+  }
+
+  /// A stated upgrade whose replacing purchase the data does not hold is upgraded at every moment.
+  @Test func aStatedUpgradeWithoutItsReplacementIsUpgradedThroughout() {
+    var h = PurchaseHistory(format: .handBuilt)
+    h.transactions = [
+      CrossgradeChain.row("1", chain: "1", "monthly", from: "2024-01-01T00:00:00Z", to: "2024-02-01T00:00:00Z")
+    ]
+    h.transactions[0].isUpgraded = true
+    let table = PurchaseTable(h)
+    #expect(table.upgrade[0] == UpgradeMoment(.stated, at: nil))
+    #expect(table.isUpgraded(0, at: CrossgradeChain.at("2024-01-01T00:00:00Z")))
+  }
+
+  /// Revenue's rows are distinct transactions: their upgrade moments are the table's rule on their own index.
+  @Test func upgradeMomentsOfRowsThatAreNotATableAreTheTablesRule() {
+    for (name, history) in Self.shapes() {
+      let table = PurchaseTable(history)
+      let stated = history.transactions.map(\.isUpgraded)
+      let moments = PurchaseTable.upgradeMoments(
+        chain: table.chain, group: table.group, purchase: table.purchase, upgraded: stated)
+      let expected = table.upgrade.map { $0?.cause == .stated ? $0?.at : nil }
+      #expect(moments == expected, "\(name)")
+    }
+  }
+}
