@@ -119,10 +119,8 @@ public struct TransactionCollector: Sendable {
       keys = given
     } else {
       keys.removeAll(keepingCapacity: true)
-      // Read in place: `for t in lastFirst` would copy every transaction.
-      lastFirst.withUnsafeBufferPointer { rows in
-        for i in rows.indices { keys.append(TransactionIDIndex.numericKey(rows[i].transactionID)) }
-      }
+      // By index: `for t in lastFirst` would copy every transaction.
+      for i in lastFirst.indices { keys.append(TransactionIDIndex.numericKey(lastFirst[i].transactionID)) }
     }
     touched = index.touch(keys)
     // Passed on as it is removed: a `while let` binding would be copied into `add`.

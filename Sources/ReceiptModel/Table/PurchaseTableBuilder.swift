@@ -1,5 +1,5 @@
 /// Builds a `PurchaseTable`: interns the ids, fills the columns, sorts the rows by date into the chain and group
-/// indexes, and computes the upgrade moments. The speed of the table is here and in `Interning.swift`, nowhere
+/// indexes, and computes the upgrade moments. The speed of the table is here and in `InPlaceBytes.swift`, nowhere
 /// else; `ReferencePurchaseTable` (ReceiptModelTestSupport) builds the same table plainly, and
 /// PurchaseTableBuilderTests holds this one to it.
 enum PurchaseTableBuilder {

@@ -3,7 +3,7 @@ import Testing
 @testable import ReceiptModel
 
 /// `bytesEqual` (eight bytes at a time, the last word overlapping) against comparing byte by byte.
-struct ByteEqualityTests {
+struct InPlaceBytesTests {
   /// Every length from 0 to 40, equal, and with one byte changed at every place (by its lowest and highest bit).
   @Test func bytesEqualIsByteByByteEquality() {
     for count in 0...40 {
