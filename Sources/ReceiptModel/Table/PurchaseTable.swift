@@ -4,7 +4,10 @@
 /// A row is a transaction, in the data's order (row `r` is `transactions[r]`). Ids are interned as symbols
 /// (dense numbers, `Int32`); dates, ownership and the moments the rules ask about are columns computed once,
 /// when the table is built. "Known at t" is a predicate on those columns: nothing is rebuilt per moment.
-public struct PurchaseTable: Equatable, Sendable {
+///
+/// A class, so that what an answer keeps of a row (the table and the row's number) is one reference, not a copy of
+/// the row's transaction: an entitlement answer keeps every row it considered.
+public final class PurchaseTable: Equatable, Sendable {
   // MARK: The data
 
   /// Every transaction as the data states it: row `r` is `transactions[r]`.
@@ -63,13 +66,19 @@ public struct PurchaseTable: Equatable, Sendable {
   public let latestPurchase: Timestamp?
 
   /// Builds the table of `history` (`PurchaseTableBuilder`).
-  public init(_ history: PurchaseHistory) {
-    self = PurchaseTableBuilder.table(history.transactions, renewals: history.renewals, moment: history.moment)
+  public convenience init(_ history: PurchaseHistory) {
+    self.init(transactions: history.transactions, renewals: history.renewals, moment: history.moment)
   }
 
   /// A table of `transactions` alone.
-  public init(transactions: [PurchaseTransaction], renewals: [RenewalState] = [], moment: DataMoment? = nil) {
-    self = PurchaseTableBuilder.table(transactions, renewals: renewals, moment: moment)
+  public convenience init(
+    transactions: [PurchaseTransaction], renewals: [RenewalState] = [], moment: DataMoment? = nil
+  ) {
+    let built = PurchaseTableBuilder.build(transactions)
+    self.init(
+      transactions: transactions, renewals: renewals, moment: moment, symbols: built.symbols, columns: built.columns,
+      dates: built.dates, ownership: built.ownership, facts: built.facts, revocation: built.revocation,
+      upgrade: built.upgrade, indexes: built.indexes, products: built.products, latestPurchase: built.latestPurchase)
   }
 
   /// The table from its parts, as the builder (or the plain reference builder of the tests) made them.
@@ -92,6 +101,23 @@ public struct PurchaseTable: Equatable, Sendable {
     (chainRows, chainStarts, groupRows, groupStarts) = indexes
     (productRows, productStarts, productsInOrder) = products
     self.latestPurchase = latestPurchase
+  }
+
+  /// Equal when every column, index and row is.
+  public static func == (a: PurchaseTable, b: PurchaseTable) -> Bool {
+    guard a.transactions == b.transactions, a.renewals == b.renewals, a.moment == b.moment else { return false }
+    guard (a.productIDs, a.chainIDs, a.groupIDs) == (b.productIDs, b.chainIDs, b.groupIDs) else { return false }
+    guard (a.product, a.chain, a.group) == (b.product, b.chain, b.group) else { return false }
+    guard (a.purchase, a.expiry, a.ownership) == (b.purchase, b.expiry, b.ownership) else { return false }
+    guard (a.productType, a.usesIntroductoryOffer) == (b.productType, b.usesIntroductoryOffer) else { return false }
+    guard (a.revocation, a.upgrade) == (b.revocation, b.upgrade) else { return false }
+    guard
+      (a.chainRows, a.chainStarts, a.groupRows, a.groupStarts) == (
+        b.chainRows, b.chainStarts, b.groupRows, b.groupStarts
+      )
+    else { return false }
+    return (a.productRows, a.productStarts, a.productsInOrder, a.latestPurchase)
+      == (b.productRows, b.productStarts, b.productsInOrder, b.latestPurchase)
   }
 
   // MARK: Rows

@@ -3,9 +3,32 @@
 /// else; `ReferencePurchaseTable` (ReceiptModelTestSupport) builds the same table plainly, and
 /// PurchaseTableBuilderTests holds this one to it.
 enum PurchaseTableBuilder {
-  static func table(
-    _ transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?
-  ) -> PurchaseTable {
+  /// What `PurchaseTable` is made of.
+  struct Built: DateIndexed {
+    var symbols: (products: [String], chains: [String], groups: [String])
+    var columns: (product: [Int32], chain: [Int32], group: [Int32])
+    var dates: (purchase: [Timestamp?], expiry: [Timestamp?])
+    var ownership: [Ownership]
+    var facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool])
+    var revocation: [RevocationMoments?]
+    var upgrade: [UpgradeMoment?]
+    var indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int])
+    var products: (rows: [Int], starts: [Int], inOrder: [Int32])
+    var latestPurchase: Timestamp?
+
+    var purchase: [Timestamp?] { dates.purchase }
+    var chain: [Int32] { columns.chain }
+    var group: [Int32] { columns.group }
+    func rows(ofChain symbol: Int32) -> ArraySlice<Int> {
+      indexes.chainRows[indexes.chainStarts[Int(symbol)]..<indexes.chainStarts[Int(symbol) + 1]]
+    }
+    func rows(ofGroup symbol: Int32) -> ArraySlice<Int> {
+      symbol < 0 ? [] : indexes.groupRows[indexes.groupStarts[Int(symbol)]..<indexes.groupStarts[Int(symbol) + 1]]
+    }
+  }
+
+  /// The table of `transactions`: its symbols, columns, indexes and upgrades.
+  static func build(_ transactions: [PurchaseTransaction]) -> Built {
     let count = transactions.count
     var products = KeyNumbering()
     var chains = KeyNumbering()
@@ -54,15 +77,13 @@ enum PurchaseTableBuilder {
       seen[Int(p)] = true
       productsInOrder.append(p)
     }
-    var table = PurchaseTable(
-      transactions: transactions, renewals: renewals, moment: moment,
+    var built = Built(
       symbols: (productIDs, chainIDs, groupIDs), columns: (product, chain, group), dates: (purchase, expiry),
-      ownership: ownership, facts: (productType, introductory), revocation: revocation,
-      upgrade: [UpgradeMoment?](repeating: nil, count: count),
+      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: [],
       indexes: (chainRows, chainStarts, groupRows, groupStarts),
       products: (productRows, productStarts, productsInOrder), latestPurchase: order.last?.at)
-    table = table.withUpgrades(upgrades(of: table, stated: stated))
-    return table
+    built.upgrade = upgrades(of: built, stated: stated, transactions: transactions)
+    return built
   }
 
   /// The symbol of `key`, a new one (its text appended to `texts`) when it is new.
@@ -75,11 +96,10 @@ enum PurchaseTableBuilder {
   }
 
   /// Every row's upgrade: stated ones, and replaced periods (`replacedPeriods`), each with its moment.
-  static func upgrades(of table: PurchaseTable, stated: [Bool]) -> [UpgradeMoment?] {
-    var upgrade = [UpgradeMoment?](repeating: nil, count: table.count)
+  static func upgrades(of table: Built, stated: [Bool], transactions ids: [PurchaseTransaction]) -> [UpgradeMoment?] {
+    var upgrade = [UpgradeMoment?](repeating: nil, count: stated.count)
     let replaced = replacedPeriods(of: table, stated: stated)
-    let ids = table.transactions
-    for row in table.rows where stated[row] || replaced[row] {
+    for row in stated.indices where stated[row] || replaced[row] {
       let at = replacingPurchase(of: row, in: table) { ids[$0].transactionID == ids[$1].transactionID }
       upgrade[row] = UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: at)
     }
@@ -90,16 +110,17 @@ enum PurchaseTableBuilder {
   /// of another product of the row's group (or chain), of the same ownership, bought after the row and before its
   /// expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace each
   /// other; a downgrade, bought at the expiry, replaces nothing.
-  static func replacedPeriods(of table: PurchaseTable, stated: [Bool]) -> [Bool] {
-    var replaced = [Bool](repeating: false, count: table.count)
+  static func replacedPeriods(of table: Built, stated: [Bool]) -> [Bool] {
+    var replaced = [Bool](repeating: false, count: stated.count)
+    let (product, ownership) = (table.columns.product, table.ownership)
     // One product: nothing can replace another.
-    guard table.productCount > 1 else { return replaced }
-    for row in table.rows where !stated[row] {
-      guard let bought = table.purchase[row], let expires = table.expiry[row] else { continue }
+    guard table.symbols.products.count > 1 else { return replaced }
+    for row in stated.indices where !stated[row] {
+      guard let bought = table.purchase[row], let expires = table.dates.expiry[row] else { continue }
       func replacer(in list: ArraySlice<Int>) -> Bool {
         for other in later(than: bought, in: list, purchase: table.purchase) {
           guard let at = table.purchase[other], at < expires else { return false }
-          if table.product[other] != table.product[row], table.ownership[other] == table.ownership[row] { return true }
+          if product[other] != product[row], ownership[other] == ownership[row] { return true }
         }
         return false
       }
@@ -195,18 +216,6 @@ enum PurchaseTableBuilder {
     // Most exports list purchases in date order, which needs no sort.
     if !inOrder { order.sort { ($0.at, $0.row) < ($1.at, $1.row) } }
     return order
-  }
-}
-
-extension PurchaseTable {
-  /// The same table with `upgrade` as its upgrade column.
-  func withUpgrades(_ upgrade: [UpgradeMoment?]) -> PurchaseTable {
-    PurchaseTable(
-      transactions: transactions, renewals: renewals, moment: moment, symbols: (productIDs, chainIDs, groupIDs),
-      columns: (product, chain, group), dates: (purchase, expiry), ownership: ownership,
-      facts: (productType, usesIntroductoryOffer), revocation: revocation, upgrade: upgrade,
-      indexes: (chainRows, chainStarts, groupRows, groupStarts),
-      products: (productRows, productStarts, productsInOrder), latestPurchase: latestPurchase)
   }
 }
 
