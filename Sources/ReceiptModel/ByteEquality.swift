@@ -48,3 +48,30 @@ package func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 package func isASCII(_ text: String) -> Bool {
   text.utf8.withContiguousStorageIfAvailable { isASCII($0) } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
+
+/// Whether two strings hold the same UTF-8 bytes, compared in place: a shortcut before a lookup that compares
+/// them as `==` does (`==` on two native strings of the same bytes that are not one object goes through Unicode
+/// comparison, several times the cost). Different bytes may still be equal strings: the caller then looks up.
+package func sameBytes(_ a: String, _ b: String) -> Bool {
+  let same = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+      guard x.count == y.count else { return false }
+      guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+      return bytesEqual(p, q, count: x.count)
+    }
+  }
+  return same.flatMap { $0 } ?? false
+}
+
+/// FNV-1a (32 bits) of `bytes`: the slot of revenue's catalog lookup and of its unpriced units.
+package func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+  var hash: UInt32 = 2_166_136_261
+  for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+  return hash
+}
+
+/// FNV-1a of `text`'s UTF-8 bytes, a native string's read in place (the view's iterator costs several times more
+/// a byte).
+package func fnv1a(_ text: String) -> UInt32 {
+  text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
+}

@@ -19,7 +19,7 @@ struct RevenueHalvesTests {
   /// every fixture in one ledger), with and without a catalog, by product and by month, with every commission
   /// plan; and where a transaction cannot be valued, the same error.
   @Test func halvesOnTwoThreadsGiveTheOnePassReport() throws {
-    var ledger = RevenueLedger()
+    var ledger = PurchaseLedger()
     for index in 0..<40 {
       let bytes = Array(SyntheticReceipts.verifyReceipt(index: index, transactions: 25).utf8)
       ledger.add(try FormatRegistry.standard.decode(bytes, source: "synthetic"))

@@ -170,7 +170,7 @@ struct NumberedLookupFastPathTests {
         default: break
         }
       }
-      var ledger = RevenueLedger()
+      var ledger = PurchaseLedger()
       ledger.add(h)
       let scanned = RuleFastPathTests.scannedUpgradeMoments(ledger)
       #expect(ledger.upgradeMoments() == scanned, "\(name)")
@@ -224,7 +224,7 @@ struct NumberedLookupFastPathTests {
           }
           dated.shuffle(using: &generator)
           var packed = dated
-          RevenueLedger.sortByDateThenPosition(&packed)
+          PurchaseLedger.sortByDateThenPosition(&packed)
           let pairs = dated.sorted { a, b in a.date != b.date ? a.date < b.date : a.position < b.position }
           #expect(packed.map(\.date) == pairs.map(\.date), "\(count) \(unit) \(variant)")
           #expect(packed.map(\.position) == pairs.map(\.position), "\(count) \(unit) \(variant)")

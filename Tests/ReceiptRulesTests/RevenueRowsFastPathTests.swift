@@ -4,14 +4,14 @@ import Testing
 
 @testable import ReceiptRules
 
-/// Revenue reports read through rows (`RevenueLedger.reportRows`: plain first-document transactions gathered in
+/// Revenue reports read through rows (`PurchaseLedger.reportRows`: plain first-document transactions gathered in
 /// the order kept, then loaded from their rows in purchase order) against the same report loading every
 /// transaction whole; and parts given the whole ledger's chain numbers against parts that number their own.
 struct RevenueRowsFastPathTests {
   /// Both reports of `positions`, every grouping and plan, the whole history and its second half: the same
   /// rows, counts and unpriced products, or the same error.
   static func expectRowsGiveTheWholeTransactionsReport(
-    _ ledger: RevenueLedger, positions: [Int], sorting: Bool, chains: [Int32] = [], catalog: Catalog,
+    _ ledger: PurchaseLedger, positions: [Int], sorting: Bool, chains: [Int32] = [], catalog: Catalog,
     _ label: String
   ) {
     let upgrades = ledger.upgradeMomentsByPosition()
@@ -44,10 +44,10 @@ struct RevenueRowsFastPathTests {
   }
 
   @Test func rowsGiveTheReportOfWholeTransactions() throws {
-    var batch = RevenueLedger()
+    var batch = PurchaseLedger()
     var plainRows = 0
     for (name, history, catalog) in try RuleFastPathTests.histories() {
-      var ledger = RevenueLedger()
+      var ledger = PurchaseLedger()
       ledger.add(history)
       batch.add(history)
       let all = Array(0..<ledger.distinctTransactions)
@@ -127,7 +127,7 @@ struct RevenueRowsFastPathTests {
         productID: "coins", type: .consumable, entitlements: [], price: DecimalAmount(units: 99, scale: 2),
         currency: "USD"),
     ])
-    var ledger = RevenueLedger()
+    var ledger = PurchaseLedger()
     ledger.add(history)
     let rows = ledger.reportRows(
       Array(0..<ledger.distinctTransactions), chains: [], numbersChains: true, readsIDOrder: true
@@ -140,7 +140,7 @@ struct RevenueRowsFastPathTests {
     // A plain transaction whose price × quantity does not fit: the error quotes its id, as the whole one's does.
     var huge = history
     huge.transactions[5].quantity = Int(Int32.max)
-    var overflowing = RevenueLedger()
+    var overflowing = PurchaseLedger()
     overflowing.add(huge)
     let expensive = Catalog([
       CatalogProduct(

@@ -43,3 +43,24 @@ public func paidService(of transaction: PurchaseTransaction, isTrial: Bool) -> I
   else { return 0 }
   return end.milliseconds - start.milliseconds
 }
+
+/// A subscription's paid service so far, in purchase order: a running total, and the refunded periods apart,
+/// since a refund counts against a later sale only once it had happened. Refunds are few, so a sale costs
+/// one pass over them rather than over the whole subscription.
+struct PaidServiceSoFar {
+  var total: Int64 = 0
+  var refunded: [(milliseconds: Int64, at: Timestamp)] = []
+
+  mutating func add(milliseconds: Int64, refunded at: Timestamp?) {
+    total = total &+ milliseconds
+    if let at { refunded.append((milliseconds, at)) }
+  }
+
+  /// Paid service before a sale, counting only refunds that had happened by then (every refund, when the
+  /// sale has no date).
+  func before(sale: Timestamp?) -> Int64 {
+    var paid = total
+    for r in refunded where sale.map({ r.at <= $0 }) ?? true { paid = paid &- r.milliseconds }
+    return paid
+  }
+}

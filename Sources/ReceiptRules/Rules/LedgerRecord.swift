@@ -235,7 +235,7 @@ public struct LedgerReduction: Sendable {
     errors.sorted { ($0.input, $0.message) < ($1.input, $1.message) }
   }
 
-  /// The partial report of the transactions read, as `RevenueLedger.report` computes it on one machine.
+  /// The partial report of the transactions read, as `PurchaseLedger.report` computes it on one machine.
   /// - Parameters:
   ///   - grouping: `--by`.
   ///   - range: `--from`/`--to`.
