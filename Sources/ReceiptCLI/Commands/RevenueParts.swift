@@ -26,7 +26,7 @@ struct RevenueParts {
   /// stated price).
   init?(_ ledger: PurchaseLedger, count: Int, commission: CommissionPlan) {
     let total = ledger.distinctTransactions
-    guard count > 1, total >= count, !ledger.hasNegativeStatedPrice else { return nil }
+    guard count >= 1, total >= count, !ledger.hasNegativeStatedPrice else { return nil }
     (self.ledger, self.commission) = (ledger, commission)
     guard commission != .none else {
       (upgrades, chains) = (ledger.upgradeMoments(), [])
@@ -52,14 +52,21 @@ struct RevenueParts {
       commission: commission)
   }
 
-  /// Every part's report, one core each, summed; nil when a part fails or a sum overflows, or when proceeds could
-  /// have: one pass adds a currency's sales, refunds and prorations in another order than the parts do, and
-  /// proceeds fall by at most its refunds and estimated proration refunds and rise by at most its gross, so only
-  /// when those fit is every order's sum inside Int64.
+  /// Every part's report, one core each, summed (`sum`).
   func report(catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange) -> RevenueReport? {
     let reports = Cores.map(Array(positions.indices)) { i in
       try? report(ofPart: i, catalog: catalog, grouping: grouping, range: range)
     }
+    guard var sum = Self.sum(reports) else { return nil }
+    sum.counts.duplicatesMerged = ledger.duplicatesMerged
+    return sum
+  }
+
+  /// The parts' reports summed; nil when a part failed (nil) or a sum overflows, or when proceeds could have: one
+  /// pass adds a currency's sales, refunds and prorations in another order than the parts do, and proceeds fall
+  /// by at most its refunds and estimated proration refunds and rise by at most its gross, so only when those fit
+  /// is every order's sum inside Int64.
+  static func sum(_ reports: [RevenueReport?]) -> RevenueReport? {
     guard var sum = reports.first ?? nil else { return nil }
     do throws(ReceiptError) {
       for other in reports.dropFirst() {
@@ -69,14 +76,9 @@ struct RevenueParts {
     } catch {
       return nil
     }
-    if sum.hasProceeds,
-      sum.currencies.contains(where: {
-        $0.total.refunds.addingReportingOverflow($0.total.estimatedProrationRefunds).overflow
-      })
-    {
-      return nil
+    let couldOverflow = sum.currencies.contains {
+      $0.total.refunds.addingReportingOverflow($0.total.estimatedProrationRefunds).overflow
     }
-    sum.counts.duplicatesMerged = ledger.duplicatesMerged
-    return sum
+    return sum.hasProceeds && couldOverflow ? nil : sum
   }
 }

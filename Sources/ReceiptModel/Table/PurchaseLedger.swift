@@ -542,19 +542,30 @@ public struct PurchaseLedger: Sendable {
   }
 
   /// Positions of one moment sorted by transaction_id as text: numeric ids by their `TextOrder`, text ids by their
-  /// text; the position keeps the order total.
+  /// text; the position keeps the order total. When every id is numeric the comparison holds no ledger: one that
+  /// did, made per moment, copied and destroyed the whole ledger struct each time.
   func sortByIDText(_ positions: inout ArraySlice<Int>) {
-    let keys = positions.map { (order: textOrder(at: $0), position: $0) }
-    let sorted = keys.sorted { a, b in
-      if let x = a.order, let y = b.order, x != y { return x < y }
-      if a.order == nil || b.order == nil {
-        let x = transactionID(at: a.position)
-        let y = transactionID(at: b.position)
+    let orders = positions.map { textOrder(at: $0) }
+    var keys: [(order: TextOrder, position: Int)] = []
+    for (order, position) in zip(orders, positions) {
+      guard let order else { break }
+      keys.append((order, position))
+    }
+    if keys.count == positions.count {
+      keys.sort { a, b in a.order != b.order ? a.order < b.order : a.position < b.position }
+      for (k, key) in zip(positions.indices, keys) { positions[k] = key.position }
+      return
+    }
+    let sorted = zip(orders, positions).sorted { a, b in
+      if let x = a.0, let y = b.0, x != y { return x < y }
+      if a.0 == nil || b.0 == nil {
+        let x = transactionID(at: a.1)
+        let y = transactionID(at: b.1)
         if x != y { return x < y }
       }
-      return a.position < b.position
+      return a.1 < b.1
     }
-    for (k, key) in zip(positions.indices, sorted) { positions[k] = key.position }
+    for (k, key) in zip(positions.indices, sorted) { positions[k] = key.1 }
   }
 
   /// Where the transaction id at `position` sorts as text, when it is a number (nil for a text id).
