@@ -181,4 +181,31 @@ struct RevenueLedgerOrderTests {
       }
     }
   }
+
+  /// The ledger's chain numbers are dense, in the order first met, one per chain id; its upgrade moments are the
+  /// table's (`PurchaseTable`) for the upgrades the data states, kept whole and as entries.
+  @Test func chainNumbersAndUpgradeMomentsAreTheTablesFacts() {
+    for shape in Self.shapes {
+      let history = shape.history(index: 1)
+      var whole = PurchaseLedger()
+      whole.add(history)
+      var entries = PurchaseLedger()
+      entries.add(PurchaseHistory(format: .handBuilt))
+      entries.add(history)
+      let table = PurchaseTable(history)
+      let stated = table.rows.map { table.upgrade[$0]?.cause == .stated ? table.upgrade[$0]?.at : nil }
+      for ledger in [whole, entries] {
+        var seen: [String: Int32] = [:]
+        let plain = (0..<ledger.distinctTransactions).map { p in
+          let id = ledger.chainID(at: p)
+          if let n = seen[id] { return n }
+          seen[id] = Int32(seen.count)
+          return Int32(seen.count - 1)
+        }
+        #expect(ledger.chainNumbers() == plain, "\(shape.name)")
+        let moments = ledger.upgradeMoments()
+        #expect(moments.isEmpty ? !stated.contains { $0 != nil } : moments == stated, "\(shape.name)")
+      }
+    }
+  }
 }

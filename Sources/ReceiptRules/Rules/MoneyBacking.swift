@@ -1,6 +1,7 @@
 import ReceiptModel
 
-/// Whether a counted amount rests on a verified signature that covers both the amount and the ownership it was
+/// Whether a counted amount rests on a verified signature (signed `price`, `currency` and `inAppOwnershipType`
+/// [S27] §6; Apple's reports stay the record §7.8) that covers both the amount and the ownership it was
 /// counted under, or why not.
 ///
 /// The rule: an amount is backed when

@@ -195,7 +195,7 @@ public struct RevenueInputError: Hashable, Sendable {
   }
 }
 
-/// The revenue answer: rows per currency (currencies are never added together), counts,
+/// The revenue answer, owner-only [S33] §7.4: rows per currency (currencies are never added together), counts,
 /// unpriced products and unreadable inputs.
 public struct RevenueReport: Sendable {
   /// Every row's figures, in the order first added, and its currency's number (`currencyNames`) and key's number

@@ -2,7 +2,11 @@ import ReceiptModel
 
 extension LedgerRecord {
   /// Adds this transaction's sale, refund and upgrade proration to `report`, each in the window and row of its
-  /// own date, or counts why it is not revenue.
+  /// own date, or counts why it is not revenue. Only the purchaser's own transaction is revenue: each family
+  /// member holds a shared purchase as a transaction of their own, so FAMILY_SHARED copies never count [S33]
+  /// §7.4. A refund is booked on its `cancellation_date` / `revocationDate` [S34][S22] §7.4, of
+  /// `revocationPercentage` when stated [S26a]; `is_upgraded` decides that a cancellation is an upgrade, whose
+  /// unused part is estimated [S5][S30] §3, §7.2.
   /// - Throws: `ReceiptError` when a price × quantity or a sum does not fit.
   func addEvents(
     grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, into report: inout RevenueReport

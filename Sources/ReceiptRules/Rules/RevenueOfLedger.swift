@@ -28,6 +28,13 @@ extension PurchaseLedger {
   ///     sale.
   ///   - upgrades: `upgradeMoments(chains:)` of the whole ledger.
   ///   - chains: `chainNumbers()` with a commission; else empty.
+  ///   - catalog: prices, currencies and product types.
+  ///   - grouping: `--by`.
+  ///   - range: `--from`/`--to`.
+  ///   - commission: `--commission`.
+  /// - Returns: the part's report.
+  /// - Throws: `ReceiptError` when a price cannot be written in its currency, or a price × quantity or a sum does
+  ///   not fit.
   public func report(
     of positions: [Int], upgrades: [Timestamp?], chains: [Int32], catalog: Catalog, grouping: RevenueGrouping,
     range: PurchaseDateRange, commission: CommissionPlan

@@ -59,7 +59,7 @@ public enum TransactionValue: Hashable, Sendable {
 /// transaction counts as one unit (one purchase), which is what every receipt without it has meant.
 public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transaction.quantity ?? 1) }
 
-/// Values one owner transaction: a free trial (stated by the data, or an introductory offer whose catalog
+/// Values one owner transaction [S33] §7.4, §7.6: a free trial (stated by the data, or an introductory offer whose catalog
 /// offer is a free trial) is 0; an introductory-price period is the catalog's intro price; otherwise the
 /// catalog price; × quantity. Without a price and currency in the catalog the transaction is unpriced, never 0.
 /// - Parameters:

@@ -1,6 +1,6 @@
 import ReceiptModel
 
-/// Values a transaction at the price the data itself states (signed transactions' `price` in milliunits and
+/// Values a transaction at the price the data itself states [S27] §6 (signed transactions' `price` in milliunits and
 /// `currency`: after any offer discount, and × quantity for consumables, so never multiplied again).
 /// The stated price wins over the catalog's.
 /// - Parameter transaction: a transaction the purchaser owns.
