@@ -111,8 +111,13 @@ public struct PurchaseLedger: Sendable {
   /// Positions by transaction id, built when a second document comes.
   var index = TransactionIDIndex()
   var indexesFirstDocument = false
+  /// Product ids by number, numbered by their bytes (`KeyNumbering`), and each first-document transaction's.
   var products: [String] = []
-  var productNumbers = Numbering()
+  var productNumbers = KeyNumbering()
+  var firstDocumentProducts: [Int32] = []
+  /// The product id numbered last and its number (-1: none): a document's rows mostly repeat it.
+  var lastProduct = ""
+  var lastProductNumber = -1
   var groupNumbers = Numbering()
   /// Ids that are not plain numbers, and unrecognised ownership values.
   var texts: [String] = []
@@ -147,6 +152,10 @@ public struct PurchaseLedger: Sendable {
     if firstDocument.isEmpty, entries.isEmpty {
       // Shared with the history, not copied; it is de-duplicated by id already.
       firstDocument = history.transactions
+      firstDocumentProducts.reserveCapacity(firstDocument.count)
+      for i in firstDocument.indices {
+        firstDocumentProducts.append(Int32(truncatingIfNeeded: productNumber(firstDocument[i].productID)))
+      }
       return
     }
     if !indexesFirstDocument {
@@ -261,8 +270,10 @@ public struct PurchaseLedger: Sendable {
   }
 
   private mutating func productNumber(_ id: String) -> Int {
-    let (n, isNew) = productNumbers.number(of: id, next: products.count)
-    if isNew { products.append(id) }
+    if lastProductNumber >= 0, sameBytes(lastProduct, id) { return lastProductNumber }
+    let n = productNumbers.number(of: id)
+    if n == products.count { products.append(id) }
+    (lastProduct, lastProductNumber) = (id, n)
     return n
   }
 
@@ -396,45 +407,69 @@ public struct PurchaseLedger: Sendable {
       || rare.contains { $0.price.map { $0.amount.units < 0 } ?? false }
   }
 
-  /// Loads the transaction at `position` into `t`: every fact above, set one by one into a transaction the caller
-  /// reuses for every position, so that no transaction is built and destroyed per position (a first-document
-  /// transaction is read through a pointer: passing it on would copy it, every field retained and released). The
-  /// transaction id is loaded only `withID` (for an entry it is a String made from its number). The rest of `t`
-  /// stays as it is.
-  public func load(_ position: Int, into t: inout PurchaseTransaction, withID: Bool) {
-    guard position >= firstDocument.count else {
-      firstDocument.withUnsafeBufferPointer { all in
-        guard let base = all.baseAddress else { return }
-        let source = base + position
-        if withID { t.transactionID = source.pointee.transactionID }
-        t.productID = source.pointee.productID
-        t.ownership = source.pointee.ownership
-        t.quantity = source.pointee.quantity
-        t.purchaseDate = source.pointee.purchaseDate
-        t.expiresDate = source.pointee.expiresDate
-        t.revocation = source.pointee.revocation
-        t.signedDate = source.pointee.signedDate
-        t.offer = source.pointee.offer
-        t.isUpgraded = source.pointee.isUpgraded
-        t.productType = source.pointee.productType
-        t.price = source.pointee.price
-      }
-      return
+  /// A reader of the ledger's transactions, for a loop over many of them (`Reader.load`).
+  public func reader() -> Reader { Reader(self) }
+
+  /// Loads transactions one by one into a transaction the caller reuses for every position, so that no
+  /// transaction is built and destroyed per position. Its product ids are Strings of its own (the same bytes):
+  /// readers used at once (the command's parts, one core each) then retain no String they share, whose count
+  /// would bounce between cores.
+  public struct Reader {
+    let ledger: PurchaseLedger
+    let productIDs: [String]
+
+    init(_ ledger: PurchaseLedger) {
+      self.ledger = ledger
+      productIDs = ledger.products.map { String(decoding: Array($0.utf8), as: UTF8.self) }
     }
-    let e = entries[position - firstDocument.count]
-    if withID { t.transactionID = text(of: e.id) }
-    t.productID = products[e.product]
-    t.ownership = ownership(at: position)
-    t.quantity = e.quantity.map { Int($0) }
-    t.purchaseDate = e.purchaseDate
-    t.expiresDate = e.expiresDate
-    let facts = rareFacts(of: e)
-    t.revocation = facts.revocation
-    t.signedDate = facts.signedDate
-    t.offer = offer(at: position)
-    t.isUpgraded = e.isUpgraded
-    t.productType = facts.productType
-    t.price = facts.price
+
+    /// Loads the transaction at `position` into `t`: what the facts above give, a first-document one read
+    /// through a pointer (passing it on would copy it, every field retained and released); the offer as far as
+    /// valuing reads it (its pricing and introductory flag), as an entry keeps it. The transaction id is loaded
+    /// only `withID` (for an entry it is a String made from its number). The rest of `t` stays as it is.
+    public func load(_ position: Int, into t: inout PurchaseTransaction, withID: Bool) {
+      let first = ledger.firstDocument.count
+      guard position >= first else {
+        t.productID = productIDs[Int(ledger.firstDocumentProducts[position])]
+        ledger.firstDocument.withUnsafeBufferPointer { all in
+          guard let base = all.baseAddress else { return }
+          let source = base + position
+          if withID { t.transactionID = source.pointee.transactionID }
+          t.ownership = source.pointee.ownership
+          t.quantity = source.pointee.quantity
+          t.purchaseDate = source.pointee.purchaseDate
+          t.expiresDate = source.pointee.expiresDate
+          t.revocation = source.pointee.revocation
+          t.signedDate = source.pointee.signedDate
+          // Read in place: the offer copied out retained its Strings.
+          if let uses = source.pointee.offer?.usesIntroductoryOffer {
+            t.offer = OfferUse(
+              kind: uses ? .introductory : .promotional, pricing: source.pointee.offer?.pricing,
+              usesIntroductoryOffer: uses)
+          } else {
+            t.offer = nil
+          }
+          t.isUpgraded = source.pointee.isUpgraded
+          t.productType = source.pointee.productType
+          t.price = source.pointee.price
+        }
+        return
+      }
+      let e = ledger.entries[position - first]
+      if withID { t.transactionID = ledger.text(of: e.id) }
+      t.productID = productIDs[e.product]
+      t.ownership = ledger.ownership(at: position)
+      t.quantity = e.quantity.map { Int($0) }
+      t.purchaseDate = e.purchaseDate
+      t.expiresDate = e.expiresDate
+      let facts = ledger.rareFacts(of: e)
+      t.revocation = facts.revocation
+      t.signedDate = facts.signedDate
+      t.offer = ledger.offer(at: position)
+      t.isUpgraded = e.isUpgraded
+      t.productType = facts.productType
+      t.price = facts.price
+    }
   }
 
   /// The field names of the first document (entries keep none: a loaded one takes these); nil when empty.

@@ -79,8 +79,9 @@ extension PurchaseLedger {
     guard let names = vocabulary else { return }
     var maker = RecordMaker(lookup: CatalogLookup(catalog), copy: copy)
     var t = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
+    let reader = reader()
     for position in positions {
-      load(position, into: &t, withID: withIDs)
+      reader.load(position, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
       let record: LedgerRecord
