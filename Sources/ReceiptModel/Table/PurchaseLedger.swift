@@ -407,66 +407,130 @@ public struct PurchaseLedger: Sendable {
       || rare.contains { $0.price.map { $0.amount.units < 0 } ?? false }
   }
 
-  /// A reader of the ledger's transactions, for a loop over many of them (`Reader.load`).
-  public func reader() -> Reader { Reader(self) }
+  /// A reader of the transactions at `order`, in that order (`Reader.load`).
+  public func reader(readingInOrder order: [Int]) -> Reader { Reader(self, order: order) }
 
-  /// Loads transactions one by one into a transaction the caller reuses for every position, so that no
-  /// transaction is built and destroyed per position. Its product ids are Strings of its own (the same bytes):
-  /// readers used at once (the command's parts, one core each) then retain no String they share, whose count
-  /// would bounce between cores.
+  /// Loads the transactions at some positions, in a given order, one by one into a transaction the caller
+  /// reuses, so that no transaction is built and destroyed per position.
+  ///
+  /// What a report reads of each is gathered first, in the order the ledger keeps them, into compact rows in
+  /// the reading order: a report reads in purchase order, which on a shuffled export is random in memory, and
+  /// each transaction read there (368 bytes, its Strings elsewhere) was several cache misses. Its product ids
+  /// are Strings of its own (the same bytes): readers used at once (the command's parts, one core each) then
+  /// retain no String they share, whose count would bounce between cores.
   public struct Reader {
-    let ledger: PurchaseLedger
-    let productIDs: [String]
-
-    init(_ ledger: PurchaseLedger) {
-      self.ledger = ledger
-      productIDs = ledger.products.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    /// What a report reads of one transaction, without a reference-counted field.
+    struct Row {
+      var purchase: Timestamp?
+      var expiry: Timestamp?
+      var quantity: Int?
+      var product: Int32
+      /// Its facts in `rare`, or -1 when it states none of them.
+      var rare: Int32
+      /// 0 PURCHASED, 1 FAMILY_SHARED, -1 unknown, 2 another value (read from the ledger).
+      var ownership: Int8
+      var hasOffer: Bool
+      var usesIntroductoryOffer: Bool
+      var isUpgraded: Bool
+      var pricing: OfferUse.Pricing?
     }
 
-    /// Loads the transaction at `position` into `t`: what the facts above give, a first-document one read
-    /// through a pointer (passing it on would copy it, every field retained and released); the offer as far as
-    /// valuing reads it (its pricing and introductory flag), as an entry keeps it. The transaction id is loaded
-    /// only `withID` (for an entry it is a String made from its number). The rest of `t` stays as it is.
-    public func load(_ position: Int, into t: inout PurchaseTransaction, withID: Bool) {
+    let ledger: PurchaseLedger
+    /// The positions read, in reading order, and each one's row.
+    let order: [Int]
+    private var rows: [Row] = []
+    private var rare: [RareFacts] = []
+    let productIDs: [String]
+
+    init(_ ledger: PurchaseLedger, order: [Int]) {
+      (self.ledger, self.order) = (ledger, order)
+      productIDs = ledger.products.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+      var rowOf = [Int32](repeating: -1, count: ledger.distinctTransactions)
+      for (k, p) in order.enumerated() { rowOf[p] = Int32(truncatingIfNeeded: k) }
+      rows = [Row](
+        repeating: Row(
+          purchase: nil, expiry: nil, quantity: nil, product: 0, rare: -1, ownership: 0, hasOffer: false,
+          usesIntroductoryOffer: false, isUpgraded: false, pricing: nil),
+        count: order.count)
       let first = ledger.firstDocument.count
-      guard position >= first else {
-        t.productID = productIDs[Int(ledger.firstDocumentProducts[position])]
-        ledger.firstDocument.withUnsafeBufferPointer { all in
-          guard let base = all.baseAddress else { return }
-          let source = base + position
-          if withID { t.transactionID = source.pointee.transactionID }
-          t.ownership = source.pointee.ownership
-          t.quantity = source.pointee.quantity
-          t.purchaseDate = source.pointee.purchaseDate
-          t.expiresDate = source.pointee.expiresDate
-          t.revocation = source.pointee.revocation
-          t.signedDate = source.pointee.signedDate
-          // Read in place: the offer copied out retained its Strings.
-          if let uses = source.pointee.offer?.usesIntroductoryOffer {
-            t.offer = OfferUse(
-              kind: uses ? .introductory : .promotional, pricing: source.pointee.offer?.pricing,
-              usesIntroductoryOffer: uses)
-          } else {
-            t.offer = nil
+      ledger.firstDocument.withUnsafeBufferPointer { all in
+        for p in all.indices where rowOf[p] >= 0 {
+          let t = all.baseAddress.map { $0 + p }
+          guard let t else { continue }
+          var row = Row(
+            purchase: t.pointee.purchaseDate, expiry: t.pointee.expiresDate, quantity: t.pointee.quantity,
+            product: ledger.firstDocumentProducts[p], rare: -1, ownership: 0, hasOffer: false,
+            usesIntroductoryOffer: false, isUpgraded: t.pointee.isUpgraded, pricing: nil)
+          switch t.pointee.ownership {
+          case .purchased: row.ownership = 0
+          case .familyShared: row.ownership = 1
+          case .unknown: row.ownership = -1
+          case .unrecognized: row.ownership = 2
           }
-          t.isUpgraded = source.pointee.isUpgraded
-          t.productType = source.pointee.productType
-          t.price = source.pointee.price
+          // Read in place: the offer copied out retained its Strings.
+          if let uses = t.pointee.offer?.usesIntroductoryOffer {
+            (row.hasOffer, row.usesIntroductoryOffer, row.pricing) = (true, uses, t.pointee.offer?.pricing)
+          }
+          // A field of each optional, read in place: comparing the optional with nil copied it.
+          if t.pointee.revocation?.date != nil || t.pointee.signedDate != nil || t.pointee.price?.amount != nil
+            || t.pointee.productType != nil || PurchaseLedger.ownershipSigned(t)
+          {
+            var facts = RareFacts(
+              signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType,
+              ownershipSigned: PurchaseLedger.ownershipSigned(t))
+            facts.setRevocation(t.pointee.revocation)
+            rare.append(facts)
+            row.rare = Int32(truncatingIfNeeded: rare.count - 1)
+          }
+          rows[Int(rowOf[p])] = row
         }
+      }
+      for i in ledger.entries.indices where rowOf[first + i] >= 0 {
+        let e = ledger.entries[i]
+        var row = Row(
+          purchase: e.purchaseDate, expiry: e.expiresDate, quantity: e.quantity.map { Int($0) },
+          product: Int32(truncatingIfNeeded: e.product), rare: -1, ownership: Int8(clamping: min(e.ownership, 2)),
+          hasOffer: e.offerPricing != nil, usesIntroductoryOffer: e.usesIntroductoryOffer, isUpgraded: e.isUpgraded,
+          pricing: e.offerPricing)
+        if e.rare >= 0 {
+          rare.append(ledger.rare[e.rare])
+          row.rare = Int32(truncatingIfNeeded: rare.count - 1)
+        }
+        rows[Int(rowOf[first + i])] = row
+      }
+    }
+
+    /// Loads the `k`th transaction of the reading order into `t`: its product id, ownership, quantity, dates,
+    /// refund, signed date, offer (as far as valuing reads it: its pricing and introductory flag), upgrade flag and
+    /// stated type and price. The transaction id is loaded only `withID` (for an entry it is a String made from
+    /// its number). The rest of `t` stays as it is.
+    public func load(_ k: Int, into t: inout PurchaseTransaction, withID: Bool) {
+      let row = rows[k]
+      if withID { t.transactionID = ledger.transactionID(at: order[k]) }
+      t.productID = productIDs[Int(row.product)]
+      t.ownership =
+        switch row.ownership {
+        case 0: .purchased
+        case 1: .familyShared
+        case -1: .unknown
+        default: ledger.ownership(at: order[k])
+        }
+      t.quantity = row.quantity
+      t.purchaseDate = row.purchase
+      t.expiresDate = row.expiry
+      t.offer =
+        row.hasOffer
+        ? OfferUse(
+          kind: row.usesIntroductoryOffer ? .introductory : .promotional, pricing: row.pricing,
+          usesIntroductoryOffer: row.usesIntroductoryOffer) : nil
+      t.isUpgraded = row.isUpgraded
+      guard row.rare >= 0 else {
+        (t.revocation, t.signedDate, t.productType, t.price) = (nil, nil, nil, nil)
         return
       }
-      let e = ledger.entries[position - first]
-      if withID { t.transactionID = ledger.text(of: e.id) }
-      t.productID = productIDs[e.product]
-      t.ownership = ledger.ownership(at: position)
-      t.quantity = e.quantity.map { Int($0) }
-      t.purchaseDate = e.purchaseDate
-      t.expiresDate = e.expiresDate
-      let facts = ledger.rareFacts(of: e)
+      let facts = rare[Int(row.rare)]
       t.revocation = facts.revocation
       t.signedDate = facts.signedDate
-      t.offer = ledger.offer(at: position)
-      t.isUpgraded = e.isUpgraded
       t.productType = facts.productType
       t.price = facts.price
     }

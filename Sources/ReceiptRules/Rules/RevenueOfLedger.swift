@@ -79,9 +79,9 @@ extension PurchaseLedger {
     guard let names = vocabulary else { return }
     var maker = RecordMaker(lookup: CatalogLookup(catalog), copy: copy)
     var t = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
-    let reader = reader()
-    for position in positions {
-      reader.load(position, into: &t, withID: withIDs)
+    let reader = reader(readingInOrder: positions)
+    for (k, position) in positions.enumerated() {
+      reader.load(k, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
       let record: LedgerRecord
