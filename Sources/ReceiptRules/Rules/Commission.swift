@@ -45,9 +45,9 @@ public func paidService(of transaction: PurchaseTransaction, isTrial: Bool) -> I
   return end.milliseconds - start.milliseconds
 }
 
-/// A subscription's paid service so far [S47] §7.8 (free trials and refunded periods count none), in purchase order: a running total, and the refunded periods apart,
-/// since a refund counts against a later sale only once it had happened. Refunds are few, so a sale costs
-/// one pass over them rather than over the whole subscription.
+/// A subscription's paid service so far [S47] §7.8 (free trials and refunded periods count none), in purchase
+/// order: a running total, and the refunded periods apart, since a refund counts against a later sale only once
+/// it had happened. Refunds are few, so a sale costs one pass over them rather than over the whole subscription.
 struct PaidServiceSoFar {
   var total: Int64 = 0
   var refunded: [(milliseconds: Int64, at: Timestamp)] = []

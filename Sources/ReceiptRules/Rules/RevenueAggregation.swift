@@ -69,35 +69,6 @@ public struct RevenueGroup: Hashable, Sendable {
 
     /// These figures with `other`'s added, each sum checked in turn (the first that does not fit throws).
     func adding(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
-      // Every sum made, and whether any did not fit: then they are made again one by one, for the first error.
-      var sum = self
-      var overflow = false
-      var o = false
-      (sum.units, o) = units.addingReportingOverflow(other.units)
-      overflow = overflow || o
-      (sum.trials, o) = trials.addingReportingOverflow(other.trials)
-      overflow = overflow || o
-      (sum.refunded, o) = refunded.addingReportingOverflow(other.refunded)
-      overflow = overflow || o
-      (sum.gross, o) = gross.addingReportingOverflow(other.gross)
-      overflow = overflow || o
-      (sum.refunds, o) = refunds.addingReportingOverflow(other.refunds)
-      overflow = overflow || o
-      (sum.upgradeProrations, o) = upgradeProrations.addingReportingOverflow(other.upgradeProrations)
-      overflow = overflow || o
-      (sum.estimatedProrationRefunds, o) = estimatedProrationRefunds.addingReportingOverflow(
-        other.estimatedProrationRefunds)
-      overflow = overflow || o
-      if let p = other.proceeds {
-        let (total, o) = (proceeds ?? 0).addingReportingOverflow(p)
-        sum.proceeds = total
-        overflow = overflow || o
-      }
-      return overflow ? try addingInTurn(other) : sum
-    }
-
-    /// `adding`, each sum checked as it is made.
-    func addingInTurn(_ other: RevenueGroup) throws(ReceiptError) -> Sums {
       var sum = self
       sum.units = try addMoney(units, other.units, what: "units")
       sum.trials = try addMoney(trials, other.trials, what: "trials")
