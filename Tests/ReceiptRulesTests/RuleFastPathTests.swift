@@ -440,33 +440,6 @@ struct RuleFastPathTests {
     }
   }
 
-  @Test func catalogLookupGivesTheCatalogsEntry() throws {
-    for (name, history, shapeCatalog) in try Self.histories() {
-      // With the shape's catalog, and without one (every product's facts are none).
-      for catalog in [shapeCatalog, Catalog()] {
-        var lookup = CatalogLookup(catalog)
-        for t in history.transactions {
-          let facts = lookup.facts(t.productID)
-          #expect(facts.product == catalog.product(t.productID), "\(name)")
-          #expect(
-            resolveProductType(of: t, product: facts.product) == resolveProductType(of: t, catalog: catalog), "\(name)")
-          let fast = Result { () throws(ReceiptError) in try valueOf(t, product: facts) }
-          let plain = Result { () throws(ReceiptError) in try valueOf(t, catalog: catalog) }
-          #expect(fast == plain, "\(name)")
-        }
-      }
-    }
-    // More ids than slots: every slot is shared, and each id still finds its own entry.
-    let products = (0..<3_000).map { CatalogProduct(productID: "com.example.p\($0)", type: .consumable) }
-    let catalog = Catalog(products)
-    var lookup = CatalogLookup(catalog)
-    for round in 0..<2 {
-      for id in products.map(\.productID) + ["absent", ""] {
-        #expect(lookup.facts(id).product == catalog.product(id), "\(id) round \(round)")
-      }
-    }
-  }
-
   @Test func rowKeysByDayGiveTheGroupingsKey() {
     var dates: [Timestamp?] = [nil]
     let edges: [Int64] = [

@@ -500,6 +500,12 @@ public struct PurchaseLedger: Sendable {
       }
     }
 
+    /// How many products the ledger holds: product numbers are below it.
+    public var productCount: Int { productIDs.count }
+
+    /// The product number of the `k`th transaction of the reading order (dense from 0, one per product id's bytes).
+    public func productNumber(_ k: Int) -> Int { Int(rows[k].product) }
+
     /// Loads the `k`th transaction of the reading order into `t`: its product id, ownership, quantity, dates,
     /// refund, signed date, offer (as far as valuing reads it: its pricing and introductory flag), upgrade flag and
     /// stated type and price. The transaction id is loaded only `withID` (for an entry it is a String made from

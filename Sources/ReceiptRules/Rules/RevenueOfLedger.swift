@@ -77,45 +77,51 @@ extension PurchaseLedger {
     // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
     // Without a first document's transaction there are no entries either, so no position to record.
     guard let names = vocabulary else { return }
-    var maker = RecordMaker(lookup: CatalogLookup(catalog), copy: copy)
     var t = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
     let reader = reader(readingInOrder: positions)
+    var maker = RecordMaker(catalog: catalog, products: reader.productCount, copy: copy)
     for (k, position) in positions.enumerated() {
       reader.load(k, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
       let record: LedgerRecord
       do throws(ReceiptError) {
-        record = try maker.record(t, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+        record = try maker.record(
+          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain, in: self)
       } catch {
         guard !withIDs else { throw error }
         // Only valuing throws, before the record changes anything: made again with the id its error quotes.
         t.transactionID = transactionID(at: position)
-        record = try maker.record(t, at: position, upgradedAt: upgradedAt, chain: chain, in: self)
+        record = try maker.record(
+          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain, in: self)
       }
       try body(record)
     }
   }
 
-  /// What `forEachRecord` carries from one transaction to the next: the catalog's entries, and each subscription
-  /// chain's paid service so far (by chain number), in purchase order, for the standard plan's second year.
+  /// What `forEachRecord` carries from one transaction to the next: each product's catalog entry, looked up once
+  /// (by the ledger's product number), and each subscription chain's paid service so far (by chain number), in
+  /// purchase order, for the standard plan's second year.
   struct RecordMaker {
-    var lookup: CatalogLookup
+    let catalog: Catalog
+    var products: [CatalogProductFacts?]
     var service: [PaidServiceSoFar] = []
     let copy: String
 
-    init(lookup: CatalogLookup, copy: String) {
-      self.lookup = lookup
+    init(catalog: Catalog, products: Int, copy: String) {
+      self.catalog = catalog
+      self.products = Array(repeating: nil, count: products)
       self.copy = copy
     }
 
-    /// The record of `t`, at `position` of `ledger`, upgraded at `upgradedAt` (`upgradeMoments`), of subscription
-    /// chain number `chain` when paid service is tracked.
+    /// The record of `t`, at `position` of `ledger`, of product number `product`, upgraded at `upgradedAt`
+    /// (`upgradeMoments`), of subscription chain number `chain` when paid service is tracked.
     mutating func record(
-      _ t: borrowing PurchaseTransaction, at position: Int, upgradedAt: Timestamp?, chain numbered: Int?,
+      _ t: borrowing PurchaseTransaction, at position: Int, product: Int, upgradedAt: Timestamp?, chain numbered: Int?,
       in ledger: PurchaseLedger
     ) throws(ReceiptError) -> LedgerRecord {
-      let facts = lookup.facts(t.productID)
+      let facts = products[product] ?? CatalogProductFacts(catalog.product(t.productID))
+      products[product] = facts
       let isSubscription =
         numbered != nil && resolveProductType(of: t, product: facts.product)?.type == .autoRenewable
       let chain = isSubscription ? numbered : nil
