@@ -62,16 +62,3 @@ package func sameBytes(_ a: String, _ b: String) -> Bool {
   }
   return same.flatMap { $0 } ?? false
 }
-
-/// FNV-1a (32 bits) of `bytes`: the slot of revenue's catalog lookup and of its unpriced units.
-package func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-  var hash: UInt32 = 2_166_136_261
-  for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-  return hash
-}
-
-/// FNV-1a of `text`'s UTF-8 bytes, a native string's read in place (the view's iterator costs several times more
-/// a byte).
-package func fnv1a(_ text: String) -> UInt32 {
-  text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
-}

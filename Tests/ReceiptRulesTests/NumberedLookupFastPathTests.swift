@@ -131,9 +131,9 @@ struct NumberedLookupFastPathTests {
     }
   }
 
-  /// Unpriced units found by a hash of the id's bytes: ids as one shared String, as equal texts in other Strings, in other
-  /// bytes (`==` joins them in the dictionary), more ids than slots, and a report merged into another.
-  @Test func unpricedUnitsBySlotAreTheDictionarysSums() throws {
+  /// Unpriced units are each product's sum: ids as one shared String, as equal texts in other Strings, in other
+  /// bytes (`==` joins them), many ids, and a report merged into another.
+  @Test func unpricedUnitsAreEachProductsSum() throws {
     var ids = (0..<200).map { "com.example.product\($0)" } + ["caf\u{E9}", "cafe\u{301}", "", "a"]
     ids += ids.map { String(decoding: Array($0.utf8), as: UTF8.self) }
     var report = RevenueReport(hasProceeds: false)

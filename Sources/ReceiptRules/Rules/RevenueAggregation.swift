@@ -202,9 +202,6 @@ public struct RevenueReport: Sendable {
   private var lastCurrencyNumber = -1
   private var lastProduct = ""
   private var lastProductKey = -1
-  /// `unpriced`'s place of product ids asked about, by a hash of their bytes (`addUnpriced`).
-  private var unpricedSlots: [UnpricedSlot] = []
-  private static let unpricedSlotCount = 64
 
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
     try add(group, key: keyNumber(group.key), currency: currency)
@@ -295,10 +292,10 @@ public struct RevenueReport: Sendable {
 
   /// The number (`keyNumber`) of `grouping.key(productID:date:)`: remembered by UTC day for `--by month` and
   /// `day`, since a report makes a row key for every event, and writing a date's text costs more than the rest
-  /// of the event; and by product id, the one before compared first (an interned id: a pointer check).
+  /// of the event; and the product id or day before compared first.
   mutating func rowNumber(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> Int {
     if grouping == .product {
-      if lastProductKey >= 0, sameBytes(lastProduct, productID) { return lastProductKey }
+      if lastProductKey >= 0, lastProduct == productID { return lastProductKey }
       let key = keyNumber(productID)
       (lastProduct, lastProductKey) = (productID, key)
       return key
@@ -309,75 +306,30 @@ public struct RevenueReport: Sendable {
     else { return keyNumber(grouping.key(productID: productID, date: date)) }
     let day = date.milliseconds / 86_400_000
     if dayKeysGrouping != grouping {
-      dayKeys = [:]
-      monthKeys = [:]
-      daySlots = []
-      lastDay = -1
-      dayKeysGrouping = grouping
+      (dayKeys, lastDay, dayKeysGrouping) = ([:], -1, grouping)
     }
     if day == lastDay { return lastDayKey }
-    // Days within `daySlotCount / 2` either side of the first one asked about are found by an array read;
-    // others are hashed.
-    if daySlots.isEmpty {
-      daySlotBase = day - Int64(Self.daySlotCount / 2)
-      daySlots = [Int32](repeating: -1, count: Self.daySlotCount)
-    }
-    let slot = day - daySlotBase
-    let inSlots = slot >= 0 && slot < Int64(daySlots.count)
+    // A day's key is written once, the first time it is asked about.
     let key: Int
-    if inSlots, daySlots[Int(slot)] >= 0 {
-      key = Int(daySlots[Int(slot)])
-    } else if !inSlots, let known = dayKeys[day] {
+    if let known = dayKeys[day] {
       key = known
-    } else if grouping == .month {
-      // A month's key is written once, not once per day of it.
-      let (year, month, _) = Timestamp.civil(fromDays: day)
-      let m = year &* 12 &+ month
-      if let known = monthKeys[m] {
-        key = known
-      } else {
-        key = keyNumber(grouping.key(productID: productID, date: date))
-        monthKeys[m] = key
-      }
-      if inSlots { daySlots[Int(slot)] = Int32(clamping: key) } else { dayKeys[day] = key }
     } else {
       key = keyNumber(grouping.key(productID: productID, date: date))
-      // Row keys are a few per month or day: far fewer than Int32 holds.
-      if inSlots { daySlots[Int(slot)] = Int32(clamping: key) } else { dayKeys[day] = key }
+      dayKeys[day] = key
     }
     (lastDay, lastDayKey) = (day, key)
     return key
   }
 
-  /// Row key numbers by UTC day in `dayKeysGrouping` (-1: none yet): `daySlots[day - daySlotBase]`, and beyond
-  /// them `dayKeys`; and the day asked about last (`rowNumber`; -1: none, as no date before 1970 is kept here).
-  private var daySlots: [Int32] = []
-  private var daySlotBase: Int64 = 0
-  private static let daySlotCount = 1 << 16
+  /// Row key numbers by UTC day in `dayKeysGrouping`, and the day asked about last (`rowNumber`; -1: none, as no
+  /// date before 1970 is kept here).
   private var dayKeys: [Int64: Int] = [:]
-  /// `--by month`: row key numbers by year × 12 + month.
-  private var monthKeys: [Int64: Int] = [:]
   private var dayKeysGrouping: RevenueGrouping?
   private var lastDay: Int64 = -1
   private var lastDayKey = 0
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    // A report without a catalog adds every sale here: the id's place is found by a cheap hash of its bytes and
-    // a byte comparison (the reader's threads each share their own String per id), not by hashing its text.
-    let slot = Int(fnv1a(productID) % UInt32(Self.unpricedSlotCount))
-    if slot < unpricedSlots.count, let at = unpricedSlots[slot].at, sameBytes(unpricedSlots[slot].key, productID) {
-      unpriced.values[at] = try addMoney(unpriced.values[at], units, what: "unpriced units")
-      return
-    }
-    guard let held = unpriced.index(forKey: productID) else {
-      unpriced[productID] = try addMoney(0, units, what: "unpriced units")
-      // A new key moves the dictionary's places.
-      unpricedSlots.removeAll(keepingCapacity: true)
-      return
-    }
-    unpriced.values[held] = try addMoney(unpriced.values[held], units, what: "unpriced units")
-    if unpricedSlots.isEmpty { unpricedSlots = Array(repeating: UnpricedSlot(), count: Self.unpricedSlotCount) }
-    unpricedSlots[slot] = UnpricedSlot(key: productID, at: held)
+    unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
@@ -444,10 +396,4 @@ public struct PurchaseDateRange: Hashable, Sendable {
     if let to, date >= to { return false }
     return true
   }
-}
-
-/// A product id's place in `RevenueReport.unpriced` (nil: none), kept in the slot of the id's FNV-1a hash.
-struct UnpricedSlot {
-  var key = ""
-  var at: Dictionary<String, Int64>.Index?
 }
