@@ -561,8 +561,8 @@ public struct PurchaseLedger: Sendable {
       count += 1
       return Int32(truncatingIfNeeded: count - 1)
     }
-    for id in firstDocument.indices {
-      let chain = firstDocument[id].originalTransactionID ?? firstDocument[id].transactionID
+    for p in firstDocument.indices {
+      let chain = firstDocument[p].originalTransactionID ?? firstDocument[p].transactionID
       if lastNumber >= 0, sameBytes(lastID, chain) {
         numbers.append(lastNumber)
         continue
