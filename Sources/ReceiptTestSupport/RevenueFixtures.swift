@@ -30,7 +30,7 @@ package enum RevenueFixtures {
     _ docs: [PurchaseHistory], catalog: Catalog = catalog, by grouping: RevenueGrouping = .product,
     range: PurchaseDateRange = PurchaseDateRange(), commission: CommissionPlan = .none
   ) throws -> RevenueReport {
-    var ledger = RevenueLedger()
+    var ledger = PurchaseLedger()
     for d in docs { ledger.add(d) }
     return try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: commission)
   }

@@ -37,7 +37,7 @@ import Testing
   {
     var records: [LedgerRecord] = []
     for (i, doc) in docs.enumerated() {
-      var ledger = RevenueLedger()
+      var ledger = PurchaseLedger()
       ledger.add(doc)
       records += try ledger.records(catalog: F.catalog, copy: "doc\(i)")
     }

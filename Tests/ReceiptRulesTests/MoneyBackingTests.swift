@@ -137,7 +137,7 @@ import Testing
     ]
     var reduction = LedgerReduction()
     for (i, doc) in docs.enumerated() {
-      var one = RevenueLedger()
+      var one = PurchaseLedger()
       one.add(doc)
       for record in try one.records(catalog: F.catalog, copy: "copy\(i)") { reduction.add(record) }
     }

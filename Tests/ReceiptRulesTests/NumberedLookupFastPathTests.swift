@@ -131,9 +131,9 @@ struct NumberedLookupFastPathTests {
     }
   }
 
-  /// Unpriced units found by a hash of the id's bytes: ids as one shared String, as equal texts in other Strings, in other
-  /// bytes (`==` joins them in the dictionary), more ids than slots, and a report merged into another.
-  @Test func unpricedUnitsBySlotAreTheDictionarysSums() throws {
+  /// Unpriced units are each product's sum: ids as one shared String, as equal texts in other Strings, in other
+  /// bytes (`==` joins them), many ids, and a report merged into another.
+  @Test func unpricedUnitsAreEachProductsSum() throws {
     var ids = (0..<200).map { "com.example.product\($0)" } + ["caf\u{E9}", "cafe\u{301}", "", "a"]
     ids += ids.map { String(decoding: Array($0.utf8), as: UTF8.self) }
     var report = RevenueReport(hasProceeds: false)
@@ -155,32 +155,6 @@ struct NumberedLookupFastPathTests {
     #expect(merged.unpriced == expected)
   }
 
-  /// The ledger's upgrade moments, groups numbered with the group before compared first, against the scan: groups
-  /// that alternate, repeat as equal texts in other Strings, differ in their last byte, and are missing.
-  @Test func ledgerUpgradeMomentsWithGroupsComparedToTheOneBeforeGiveTheScansAnswer() throws {
-    var compared = 0
-    for (name, history, _) in try RuleFastPathTests.histories() where name.hasPrefix("many-upgrades") {
-      var h = history
-      for i in h.transactions.indices {
-        switch i % 5 {
-        case 0: h.transactions[i].subscriptionGroup = nil
-        case 1: h.transactions[i].subscriptionGroup = "21000112"
-        case 2: h.transactions[i].subscriptionGroup = String(decoding: Array("21000111".utf8), as: UTF8.self)
-        case 3: h.transactions[i].subscriptionGroup = "group-\(i % 3)"
-        default: break
-        }
-      }
-      var ledger = RevenueLedger()
-      ledger.add(h)
-      let scanned = RuleFastPathTests.scannedUpgradeMoments(ledger)
-      #expect(ledger.upgradeMoments() == scanned, "\(name)")
-      let byPosition = ledger.upgradeMomentsByPosition()
-      #expect(byPosition.indices.allSatisfy { byPosition[$0] == scanned[$0] }, "\(name)")
-      compared += scanned.count
-    }
-    #expect(compared > 100, "upgrades to compare")
-  }
-
   /// A catalog merged into an empty one is taken as it is: the same as adding its products one by one, then
   /// merging more over it.
   @Test func mergingIntoAnEmptyCatalogIsAddingEachProduct() throws {
@@ -199,36 +173,6 @@ struct NumberedLookupFastPathTests {
         merged.merge(over)
         added.merge(over)
         #expect(merged.products == added.products && merged.order == added.order, "\(name), \(catalogName)")
-      }
-    }
-  }
-
-  /// Purchase dates and positions sorted packed in one integer (in hours, seconds or milliseconds, by radix from
-  /// 2,048 on) against the sort of pairs: in order, shuffled, with equal dates, dates a millisecond off whole
-  /// hours and seconds, spans that do not fit (undated `Int64.min` beside dates, the extremes), few and many.
-  @Test func datesSortedPackedAreThePairsSort() {
-    var generator = SystemRandomNumberGenerator()
-    let start: Int64 = 1_577_836_800_000
-    for count in [0, 1, 2, 100, 2_047, 2_048, 5_000] {
-      for unit: Int64 in [3_600_000, 1_000, 1] {
-        for variant in 0..<5 {
-          var dated = (0..<count).map { position -> (date: Int64, position: Int) in
-            (start + Int64.random(in: 0..<(40_000 * 3_600_000 / unit), using: &generator) * unit / 10 * 10, position)
-          }
-          switch variant {
-          case 0: dated.sort { ($0.date, $0.position) < ($1.date, $1.position) }
-          case 1: if !dated.isEmpty { dated[dated.count / 2].date += 1 }
-          case 2: if !dated.isEmpty { dated[0].date = Int64.min }
-          case 3: if dated.count > 1 { (dated[0].date, dated[1].date) = (Int64.min, Int64.max) }
-          default: for i in dated.indices where i % 3 == 0 { dated[i].date = start }
-          }
-          dated.shuffle(using: &generator)
-          var packed = dated
-          RevenueLedger.sortByDateThenPosition(&packed)
-          let pairs = dated.sorted { a, b in a.date != b.date ? a.date < b.date : a.position < b.position }
-          #expect(packed.map(\.date) == pairs.map(\.date), "\(count) \(unit) \(variant)")
-          #expect(packed.map(\.position) == pairs.map(\.position), "\(count) \(unit) \(variant)")
-        }
       }
     }
   }

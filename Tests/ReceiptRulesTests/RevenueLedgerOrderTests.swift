@@ -3,7 +3,6 @@ import ReceiptModel
 import ReceiptModelTestSupport
 import Testing
 
-// The ledger's internal ordering (TextOrder, purchaseOrder, entries) against the plain ways.
 @testable import ReceiptRules
 
 /// The revenue ledger's shortcuts must give what the plain ways give: text order of numeric ids, the id
@@ -46,7 +45,7 @@ struct RevenueLedgerOrderTests {
     for x in values {
       for y in values.prefix(200) {
         #expect(
-          (RevenueLedger.TextOrder(x) < RevenueLedger.TextOrder(y)) == (String(x) < String(y)), "\(x) against \(y)")
+          (PurchaseLedger.TextOrder(x) < PurchaseLedger.TextOrder(y)) == (String(x) < String(y)), "\(x) against \(y)")
       }
     }
   }
@@ -97,13 +96,13 @@ struct RevenueLedgerOrderTests {
           vocabulary: .test),
       ]
       other.provenance.duplicateRowsMerged = 2
-      var wholeFirst = RevenueLedger()
+      var wholeFirst = PurchaseLedger()
       wholeFirst.add(history)
       wholeFirst.add(other)
-      var entriesFirst = RevenueLedger()
+      var entriesFirst = PurchaseLedger()
       entriesFirst.add(other)
       entriesFirst.add(history)
-      #expect(!wholeFirst.entries.isEmpty && entriesFirst.entries.count >= history.transactions.count - 1, "\(name)")
+      #expect(wholeFirst.entryCount > 0 && entriesFirst.entryCount >= history.transactions.count - 1, "\(name)")
       for commission in [CommissionPlan.none, .standard] {
         let a = try wholeFirst.report(catalog: catalog, grouping: .month, commission: commission)
         let b = try entriesFirst.report(catalog: catalog, grouping: .month, commission: commission)
@@ -135,15 +134,78 @@ struct RevenueLedgerOrderTests {
       PurchaseTransaction(transactionID: "5", productID: "p", purchaseDate: earlier, vocabulary: .test))
     sameDay.transactions.append(PurchaseTransaction(transactionID: "7", productID: "p", vocabulary: .test))
     let expected = ["7", "5"] + ids.sorted()
-    var whole = RevenueLedger()
+    var whole = PurchaseLedger()
     whole.add(sameDay)
-    var entries = RevenueLedger()
+    var entries = PurchaseLedger()
     entries.add(PurchaseHistory(format: .handBuilt))
     var first = PurchaseHistory(format: .handBuilt)
     first.transactions = [PurchaseTransaction(transactionID: "0", productID: "p", purchaseDate: day, vocabulary: .test)]
     entries.add(first)
     entries.add(sameDay)
-    #expect(whole.purchaseOrder().map { whole.idText(at: $0) } == expected)
-    #expect(entries.purchaseOrder().map { entries.idText(at: $0) } == ["7", "5", "0"] + ids.sorted())
+    #expect(whole.purchaseOrder().map { whole.transactionID(at: $0) } == expected)
+    #expect(entries.purchaseOrder().map { entries.transactionID(at: $0) } == ["7", "5", "0"] + ids.sorted())
+  }
+
+  /// The plain purchase order: by date (undated first), then by transaction_id as text, read from the ledger.
+  static func plainPurchaseOrder(_ ledger: PurchaseLedger) -> [Int] {
+    let dates = (0..<ledger.distinctTransactions).map { ledger.purchaseDate(at: $0)?.milliseconds ?? Int64.min }
+    return (0..<ledger.distinctTransactions).sorted { a, b in
+      dates[a] != dates[b] ? dates[a] < dates[b] : ledger.transactionID(at: a) < ledger.transactionID(at: b)
+    }
+  }
+
+  /// The ledger's purchase order (dates gathered and sorted by the table's sort, ids of one moment by text) is the
+  /// plain sort, with text ids beside numeric ones, shared and missing dates, kept whole and as entries.
+  @Test func purchaseOrderGivesThePlainSort() {
+    for shape in Self.shapes {
+      let (name, history) = (shape.name, shape.history(index: 0))
+      // Text ids beside numeric ones (a leading zero or letters make an id text), and shared dates.
+      var mixed = history
+      for i in mixed.transactions.indices where i % 3 == 0 {
+        mixed.transactions[i].transactionID = (i % 2 == 0 ? "0" : "id-") + mixed.transactions[i].transactionID
+      }
+      for i in mixed.transactions.indices where i % 4 == 0 {
+        mixed.transactions[i].purchaseDate = i % 8 == 0 ? nil : mixed.transactions[0].purchaseDate
+      }
+      for h in [history, mixed] {
+        var whole = PurchaseLedger()
+        whole.add(h)
+        #expect(whole.purchaseOrder() == Self.plainPurchaseOrder(whole), "\(name)")
+        // Kept as entries after a first document of one transaction.
+        var first = PurchaseHistory(format: h.provenance.format)
+        first.transactions = [PurchaseTransaction(transactionID: "first", productID: "other", vocabulary: .test)]
+        var entries = PurchaseLedger()
+        entries.add(first)
+        entries.add(h)
+        #expect(entries.purchaseOrder() == Self.plainPurchaseOrder(entries), "\(name)")
+      }
+    }
+  }
+
+  /// The ledger's chain numbers are dense, in the order first met, one per chain id; its upgrade moments are the
+  /// table's (`PurchaseTable`) for the upgrades the data states, kept whole and as entries.
+  @Test func chainNumbersAndUpgradeMomentsAreTheTablesFacts() {
+    for shape in Self.shapes {
+      let history = shape.history(index: 1)
+      var whole = PurchaseLedger()
+      whole.add(history)
+      var entries = PurchaseLedger()
+      entries.add(PurchaseHistory(format: .handBuilt))
+      entries.add(history)
+      let table = PurchaseTable(history)
+      let stated = table.rows.map { table.upgrade[$0]?.cause == .stated ? table.upgrade[$0]?.at : nil }
+      for ledger in [whole, entries] {
+        var seen: [String: Int32] = [:]
+        let plain = (0..<ledger.distinctTransactions).map { p in
+          let id = ledger.chainID(at: p)
+          if let n = seen[id] { return n }
+          seen[id] = Int32(seen.count)
+          return Int32(seen.count - 1)
+        }
+        #expect(ledger.chainNumbers() == plain, "\(shape.name)")
+        let moments = ledger.upgradeMoments()
+        #expect(moments.isEmpty ? !stated.contains { $0 != nil } : moments == stated, "\(shape.name)")
+      }
+    }
   }
 }

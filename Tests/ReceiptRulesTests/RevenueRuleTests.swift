@@ -31,7 +31,7 @@ enum RevenueFixtures {
     _ docs: [PurchaseHistory], catalog: Catalog = catalog, by grouping: RevenueGrouping = .product,
     range: PurchaseDateRange = PurchaseDateRange(), commission: CommissionPlan = .none
   ) throws -> RevenueReport {
-    var ledger = RevenueLedger()
+    var ledger = PurchaseLedger()
     for d in docs { ledger.add(d) }
     return try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: commission)
   }
@@ -303,4 +303,23 @@ enum RevenueFixtures {
     #expect(throws: ReceiptError.self) { try merged.merge(try F.report(docs)) }
   }
 
+  /// A row's figures that do not fit Int64 throw, naming the first figure in turn, and change nothing: not the
+  /// row, not its currency's total.
+  @Test func aSumThatDoesNotFitThrowsAndChangesNothing() throws {
+    var report = RevenueReport(hasProceeds: false)
+    var row = RevenueGroup(key: "p")
+    (row.units, row.gross) = (1, Int64.max - 1)
+    try report.add(row, currency: "USD")
+    var more = RevenueGroup(key: "p")
+    (more.units, more.gross, more.refunds) = (Int64.max, 5, 1)
+    #expect(throws: ReceiptError.data(source: nil, message: "units: the total is too large to compute exactly")) {
+      try report.add(more, currency: "USD")
+    }
+    more.units = 1
+    #expect(throws: ReceiptError.data(source: nil, message: "gross: the total is too large to compute exactly")) {
+      try report.add(more, currency: "USD")
+    }
+    #expect(report.currencies.first?.groups == [row])
+    #expect(report.currencies.first?.total.gross == Int64.max - 1)
+  }
 }

@@ -139,7 +139,7 @@ struct RevenueCommand: ParsableCommand {
         try history.requireValidStatus(source: document.label)
         var copy = InputDigest()
         document.content.withBuffer { copy.add(buffer: $0) }
-        var ledger = RevenueLedger()
+        var ledger = PurchaseLedger()
         ledger.add(history)
         var text = ""
         for record in try ledger.records(catalog: catalog, copy: copy.hex) { text += write(.record(record)) + "\n" }
@@ -249,7 +249,7 @@ struct RevenueCommand: ParsableCommand {
 
   /// The documents themselves: every distinct transaction valued with `catalog`.
   func reportDocuments(_ context: CommandContext, catalog: Catalog) throws(ReceiptToolError) -> MadeReport {
-    var ledger = RevenueLedger()
+    var ledger = PurchaseLedger()
     let signatures = try inputs.signatures.checking(now: Timestamp.now(), catalog: catalog)
     var signed = SignatureReview(options: inputs.signatures, context: context)
     let outcome = DocumentRunner.aggregate(
@@ -269,17 +269,18 @@ struct RevenueCommand: ParsableCommand {
       })
     let verdict = signed.reportVerdict
     let checkStatus = signed.finish()
-    ledger.errors = outcome.errors
     let read = ledger
+    let errors = outcome.errors
     // Kept until the process exits, as a per-document run keeps its last output: destroying every transaction
     // of the ledger was the last thing the command did (22 M instructions for 20,000 transactions).
     defer { KeptUntilExit.lastOutput.keep(read) }
-    // The digest reads the ledger as the report does (the report's errors are the ledger's), so it is taken on
+    // The digest reads the ledger as the report does (the report's errors are the inputs'), so it is taken on
     // another thread meanwhile.
-    let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: read.errors) }
-    let report = try lifting { () throws(ReceiptError) in
+    let digest = BackgroundResult { contentDigest(of: read.forEachTransactionID, errors: errors) }
+    var report = try lifting { () throws(ReceiptError) in
       try Self.report(of: read, catalog: catalog, grouping: grouping, range: range, commission: plan)
     }
+    report.errors = errors
     let part = RevenuePartIdentity(digest: digest.value, grouping: grouping.rawValue, commission: plan.rawValue)
     return MadeReport(
       report: report, firstError: outcome.firstError, part: part, grouping: grouping, verdict: verdict,
@@ -319,25 +320,18 @@ struct RevenueCommand: ParsableCommand {
     }
   }
 
-  /// The report of `ledger`, made in halves on two cores from `minimum` transactions on when the rules allow it
-  /// (tests lower `minimum`); the sum is the one-pass report, and on any error the one pass is made, so the error
-  /// is the one it meets first.
+  /// The report of `ledger`, made in two parts on two cores from `minimum` transactions on (`RevenueParts`; tests
+  /// lower `minimum`); the sum is the one-pass report, and when the parts give none the one pass is made, so an
+  /// error is the one it meets first.
   static func report(
-    of ledger: RevenueLedger, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
+    of ledger: PurchaseLedger, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange,
     commission: CommissionPlan, halvesFrom minimum: Int = 20_000
   ) throws(ReceiptError) -> RevenueReport {
-    // Whether a transaction is upgraded, and each one's part, found on both cores first: one pass over the
-    // ledger that was the one-thread part before the halves.
     if ledger.distinctTransactions >= minimum,
-      case let pieces = Cores.map(
-        ledger.chainPartRanges(2), { range in ledger.chainParts(of: range, count: 2, commission: commission) }),
-      !pieces.contains(where: { $0 == nil }),
-      let parts = ledger.reportParts(2, commission: commission, pieces: pieces.compactMap { $0 })
+      let sum = RevenueParts(ledger, count: 2, commission: commission)?.report(
+        catalog: catalog, grouping: grouping, range: range)
     {
-      let reports = Cores.map(parts) { part in
-        try? ledger.report(of: part, catalog: catalog, grouping: grouping, range: range, commission: commission)
-      }.compactMap { $0 }
-      if reports.count == parts.count, let sum = ledger.report(summing: reports) { return sum }
+      return sum
     }
     return try ledger.report(catalog: catalog, grouping: grouping, range: range, commission: commission)
   }

@@ -55,6 +55,21 @@ package func isASCII(_ text: String) -> Bool {
   text.utf8.withContiguousStorageIfAvailable { isASCII($0) } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
 
+
+/// Whether two strings hold the same UTF-8 bytes, compared in place: a shortcut before a lookup that compares
+/// them as `==` does (`==` on two native strings of the same bytes that are not one object goes through Unicode
+/// comparison, several times the cost). Different bytes may still be equal strings: the caller then looks up.
+package func sameBytes(_ a: String, _ b: String) -> Bool {
+  let same = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+      guard x.count == y.count else { return false }
+      guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+      return bytesEqual(p, q, count: x.count)
+    }
+  }
+  return same.flatMap { $0 } ?? false
+}
+
 /// Finds the row a `transaction_id` was first seen at, for merging `in_app` with `latest_receipt_info`.
 ///
 /// Apple's ids are decimal digits, so those are keyed by their value in a flat open-addressing

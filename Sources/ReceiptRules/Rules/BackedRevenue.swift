@@ -1,7 +1,8 @@
 import ReceiptModel
 
-/// Money of one currency in one backing class (`MoneyBacking`): the sales counted in it, and what they and the
-/// refunds and estimated upgrade prorations of those sales add up to. Amounts are minor units.
+/// Money of one currency in one backing class (`MoneyBacking`, signed fields [S27] §6): the sales counted in it,
+/// and what they and the refunds and estimated upgrade prorations of those sales add up to. Amounts are minor
+/// units.
 public struct BackedFigures: Hashable, Sendable {
   /// Sales counted (free trials included; a refund of a sale outside --from/--to adds none).
   public var transactions: Int64 = 0

@@ -126,8 +126,9 @@ public enum LedgerUpgrade: Hashable, Sendable {
   /// A trial, or upgraded after its period ended: nothing was refunded.
   case nothingToRefund
 
-  /// The same rule as `TransactionEvents.upgrade` on one machine: the unused part, from the upgrade to the old
-  /// expiry, as a share of the price. nil when the transaction was not upgraded.
+  /// An upgraded period's unused part [S5][S27] §7.2, refunded when the upgrade was bought (Apple states no
+  /// amount, so it is estimated): the same rule as `TransactionEvents.upgrade` on one machine, the unused part,
+  /// from the upgrade to the old expiry, as a share of the price. nil when the transaction was not upgraded.
   // Borrowed, as for `LedgerRecord.init(transaction:...)`.
   init?(of t: borrowing PurchaseTransaction, value: TransactionValue?, upgradedAt: Timestamp?) throws(ReceiptError) {
     guard t.isUpgraded else { return nil }
@@ -165,8 +166,9 @@ public enum LedgerUpgrade: Hashable, Sendable {
   }
 }
 
-/// The reduce step: ledger records from any number of documents, each transaction counted once whatever
-/// order and however often its records come. It holds one record per distinct transaction.
+/// The reduce step: ledger records from any number of documents, each transaction counted once whatever order
+/// and however often its records come (owner-only revenue [S33] §7.4, as `PurchaseLedger.report` counts it). It
+/// holds one record per distinct transaction.
 public struct LedgerReduction: Sendable {
   struct Merged: Sendable {
     var record: LedgerRecord
@@ -235,7 +237,7 @@ public struct LedgerReduction: Sendable {
     errors.sorted { ($0.input, $0.message) < ($1.input, $1.message) }
   }
 
-  /// The partial report of the transactions read, as `RevenueLedger.report` computes it on one machine.
+  /// The partial report of the transactions read, as `PurchaseLedger.report` computes it on one machine.
   /// - Parameters:
   ///   - grouping: `--by`.
   ///   - range: `--from`/`--to`.

@@ -1,6 +1,7 @@
 import ReceiptModel
 
-/// Whether a counted amount rests on a verified signature that covers both the amount and the ownership it was
+/// Whether a counted amount rests on a verified signature (signed `price`, `currency` and `inAppOwnershipType`
+/// [S27] §6; Apple's reports stay the record §7.8) that covers both the amount and the ownership it was
 /// counted under, or why not.
 ///
 /// The rule: an amount is backed when
@@ -82,6 +83,15 @@ public struct MoneyEvidence: Hashable, Sendable {
   /// Nothing recorded: what an older ledger line says.
   public static let notRecorded = MoneyEvidence(verdict: nil, anchor: nil, ownershipSigned: false)
 
+  /// What `ledger` recorded of the transaction at `position`: its document's verdict and whether its ownership is
+  /// signed.
+  init(of ledger: PurchaseLedger, at position: Int) {
+    guard let check = ledger.documentCheck(at: position) else {
+      self = .notRecorded
+      return
+    }
+    self.init(verdict: check.verdict, anchor: check.anchor, ownershipSigned: ledger.isOwnershipSigned(at: position))
+  }
 }
 
 /// Decides whether the amount `value` of an owner transaction, counted from a copy with `evidence`, is backed.

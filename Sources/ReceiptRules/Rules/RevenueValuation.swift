@@ -6,33 +6,6 @@ public func minorDigits(ofCurrency code: String) -> Int {
   CurrencyTable.minorDigits(code.uppercased()) ?? 2
 }
 
-/// Whether two strings hold the same UTF-8 bytes, compared in place: a shortcut before a lookup that compares
-/// them as `==` does (`==` on two native strings of the same bytes that are not one object goes through Unicode
-/// comparison, several times the cost). Different bytes may still be equal strings: the caller then looks up.
-func sameBytes(_ a: String, _ b: String) -> Bool {
-  let same = a.utf8.withContiguousStorageIfAvailable { x in
-    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
-      guard x.count == y.count else { return false }
-      guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
-      return bytesEqual(p, q, count: x.count)
-    }
-  }
-  return same.flatMap { $0 } ?? false
-}
-
-/// FNV-1a (32 bits) of `bytes`: the catalog lookup's slot and revenue's part of a subscription chain.
-func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-  var hash: UInt32 = 2_166_136_261
-  for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-  return hash
-}
-
-/// FNV-1a of `text`'s UTF-8 bytes, a native string's read in place (the view's iterator costs several times more
-/// a byte).
-func fnv1a(_ text: String) -> UInt32 {
-  text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
-}
-
 /// An amount of one currency in its minor units (cents for USD, yen for JPY).
 public struct Money: Hashable, Sendable {
   public var minorUnits: Int64
@@ -86,7 +59,7 @@ public enum TransactionValue: Hashable, Sendable {
 /// transaction counts as one unit (one purchase), which is what every receipt without it has meant.
 public func units(of transaction: PurchaseTransaction) -> Int64 { Int64(transaction.quantity ?? 1) }
 
-/// Values one owner transaction: a free trial (stated by the data, or an introductory offer whose catalog
+/// Values one owner transaction [S33] §7.4, §7.6: a free trial (stated by the data, or an introductory offer whose catalog
 /// offer is a free trial) is 0; an introductory-price period is the catalog's intro price; otherwise the
 /// catalog price; × quantity. Without a price and currency in the catalog the transaction is unpriced, never 0.
 /// - Parameters:
@@ -150,42 +123,4 @@ final class CatalogProductFacts {
     self.product = product
     currencyDigits = product?.currency.map { minorDigits(ofCurrency: $0) }
   }
-}
-
-/// Catalog entries by product id, each looked up once: a report values every transaction, and a lookup hashes
-/// the id (SipHash) and copies the entry, and working out the currency's digits uppercases its code. Recent
-/// products sit in a table indexed by a cheap hash of the id's bytes, each slot checked by comparing the ids.
-struct CatalogLookup {
-  let catalog: Catalog
-  private var known: [String: CatalogProductFacts] = [:]
-  private var slots: [(productID: String, facts: CatalogProductFacts)?] = []
-  private static let slotCount = 1024
-
-  /// The facts of every product when the catalog is empty.
-  private let none: CatalogProductFacts?
-
-  init(_ catalog: Catalog) {
-    self.catalog = catalog
-    none = catalog.isEmpty ? CatalogProductFacts(nil) : nil
-  }
-
-  mutating func facts(_ productID: String) -> CatalogProductFacts {
-    // Without a catalog every product has the same facts: none.
-    if let none { return none }
-    if slots.isEmpty { slots = Array(repeating: nil, count: Self.slotCount) }
-    let slot = Self.slot(of: productID)
-    if let held = slots[slot], held.productID == productID { return held.facts }
-    let facts: CatalogProductFacts
-    if let held = known[productID] {
-      facts = held
-    } else {
-      facts = CatalogProductFacts(catalog.product(productID))
-      known[productID] = facts
-    }
-    slots[slot] = (productID, facts)
-    return facts
-  }
-
-  /// FNV-1a of the id's UTF-8 bytes, cut to a slot.
-  static func slot(of id: String) -> Int { Int(fnv1a(id) % UInt32(slotCount)) }
 }

@@ -1,6 +1,6 @@
 import ReceiptModel
 
-/// Values a transaction at the price the data itself states (signed transactions' `price` in milliunits and
+/// Values a transaction at the price the data itself states [S27] §6 (signed transactions' `price` in milliunits and
 /// `currency`: after any offer discount, and × quantity for consumables, so never multiplied again).
 /// The stated price wins over the catalog's.
 /// - Parameter transaction: a transaction the purchaser owns.
@@ -99,14 +99,11 @@ func priceDisagreement(
 /// - Returns: one sentence per disagreement.
 public func catalogDisagreements(of history: PurchaseHistory, catalog: Catalog) -> [String] {
   guard !catalog.isEmpty else { return [] }
-  // Read in place: a document may hold 100,000 transactions, and `flatMap` would copy each.
-  return history.transactions.withUnsafeBufferPointer { all in
-    var out: [String] = []
-    // Only a transaction that states a type or a price can disagree; asking first, through the buffer, spares
-    // passing every other one on (a copy, every field retained and released).
-    for i in all.indices where all[i].productType != nil || all[i].price != nil {
-      out += catalogDisagreements(of: all[i], catalog: catalog)
-    }
-    return out
+  var out: [String] = []
+  let all = history.transactions
+  // Only a transaction that states a type or a price can disagree: asked by index, so no other one is copied.
+  for i in all.indices where all[i].productType != nil || all[i].price != nil {
+    out += catalogDisagreements(of: all[i], catalog: catalog)
   }
+  return out
 }

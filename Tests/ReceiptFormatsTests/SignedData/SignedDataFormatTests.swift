@@ -312,7 +312,7 @@ import Testing
       "revenue-family-member-2",
     ]
     func amounts(_ files: [String], _ catalog: Catalog) throws -> [String] {
-      var ledger = RevenueLedger()
+      var ledger = PurchaseLedger()
       for f in files { ledger.add(try Self.history(f)) }
       let report = try ledger.report(catalog: catalog, grouping: .product)
       return report.currencies.flatMap { c in
