@@ -27,4 +27,24 @@ struct InPlaceBytesTests {
       }
     }
   }
+
+  /// `sameBytes`, the shortcut before a lookup, says yes only for the same UTF-8 bytes: equal texts made apart
+  /// (one object or two, short and long, eight bytes and a tail), and never for texts that differ in a byte or a
+  /// length, nor for canonically equal texts of other bytes (those are left to the lookup's `==`).
+  @Test func sameBytesIsByteEquality() {
+    let texts = [
+      "", "a", "USD", "1000000123456789", "10000001234567890", "com.example.pro.monthly", "com.example.pro.yearly",
+      "com.example.pro.monthlz", "caf\u{E9}", "cafe\u{301}", String(repeating: "x", count: 40),
+      String(repeating: "x", count: 39) + "y",
+    ]
+    for a in texts {
+      for b in texts {
+        let apart = String(decoding: Array(b.utf8), as: UTF8.self)
+        #expect(sameBytes(a, b) == (Array(a.utf8) == Array(b.utf8)), "\(a) \(b)")
+        #expect(sameBytes(a, apart) == (Array(a.utf8) == Array(b.utf8)), "\(a) \(b) made apart")
+      }
+    }
+    #expect("caf\u{E9}" == "cafe\u{301}")
+    #expect(!sameBytes("caf\u{E9}", "cafe\u{301}"))
+  }
 }

@@ -40,67 +40,6 @@ import Testing
       #expect(numbering.number(of: key) == expected, "\(key)")
     }
     #expect(numbering.count == dictionary.count)
-    // The same keys, and each held in one shared String repeated, through the numbering by String bits.
-    let shared = Dictionary(keys.map { ($0, $0) }, uniquingKeysWith: { first, _ in first })
-    for keys in [keys, keys.map { shared[$0] ?? $0 }] {
-      var plain = KeyNumbering()
-      var bits = SharedKeyNumbering()
-      for key in keys { #expect(bits.number(of: key) == plain.number(of: key), "\(key)") }
-      #expect(bits.count == plain.count)
-    }
-  }
-
-  @Test func keysFoundByTheirBitsGetTheirTextsNumber() {
-    // Equal texts in several Strings (built apart, so their storage differs), each String repeated, next to
-    // itself and not; small Strings (their bits are their text) and native ones; more Strings than the table's
-    // 256 slots, so slots are replaced and shared.
-    let texts = (0..<600).map { i in i % 3 == 0 ? "p\(i % 97)" : "com.example.product.\(i % 150).monthly" }
-    let copies = (0..<3).map { _ in texts.map { String(decoding: Array($0.utf8), as: UTF8.self) } }
-    var keys: [String] = []
-    for i in 0..<6_000 {
-      let text = i * 7_919 % texts.count
-      keys.append(copies[i % 3][text])
-      if i % 5 == 0 { keys.append(copies[i % 3][text]) }
-    }
-    // Tables of 256 slots, of 512 (600 Strings in 1,000: slots still shared), and of 8,192.
-    for expecting in [0, 1_000, 100_000] {
-      var numbering = SharedKeyNumbering(expecting: expecting)
-      var dictionary: [String: Int] = [:]
-      // `keys` holds every String for as long as the numbering is used.
-      for key in keys {
-        let expected = dictionary[key] ?? dictionary.count
-        dictionary[key] = expected
-        #expect(numbering.number(of: key) == expected, "\(key) expecting \(expecting)")
-      }
-      #expect(numbering.count == dictionary.count)
-    }
-  }
-
-  @Test func idsComparedByTheirBytesAreEqualAsTheirTexts() {
-    // ASCII ids of every length around a word's, equal and one byte apart at every place; small and native
-    // Strings; texts equal only as Unicode (é as one scalar and as two), and unequal ones with other scalars.
-    var texts: [String] = ["", "é", "e\u{301}", "caf\u{E9}-12", "cafe\u{301}-12", "ÿ", "\u{1F600}", "1\u{0}"]
-    for length in [1, 7, 8, 9, 15, 16, 17, 24, 33] {
-      let base = (0..<length).map { UInt8(0x30 + $0 % 10) }
-      texts.append(String(decoding: base, as: UTF8.self))
-      for place in 0..<length {
-        var other = base
-        other[place] = 0x41
-        texts.append(String(decoding: other, as: UTF8.self))
-        other[place] = 0xC3
-        texts.append(String(decoding: other + [0xA9], as: UTF8.self))
-      }
-    }
-    // Each text also as a String of its own (other storage, same bytes).
-    let copies = texts.map { String(decoding: Array($0.utf8), as: UTF8.self) }
-    var equalButNotByBytes = 0
-    for a in texts + copies {
-      for b in texts {
-        #expect(UpgradeMoments.sameText(a, b) == (a == b), "\(Array(a.utf8)) \(Array(b.utf8))")
-        if a == b, Array(a.utf8) != Array(b.utf8) { equalButNotByBytes += 1 }
-      }
-    }
-    #expect(equalButNotByBytes > 0, "texts equal only as Unicode are compared")
   }
 
   @Test func eightDigitsAtOnceAreTheirDecimalValue() {

@@ -290,7 +290,7 @@ private let familyThenOwn = doc([
 
 @Suite struct EntitlementMappingTests {
   @Test func withoutCatalogEachProductIsItsOwnEntitlement() {
-    let defs = entitlementDefinitions(for: familyThenOwn.known(at: at("2030-01-01")), catalog: Catalog())
+    let defs = entitlementDefinitions(for: PurchaseTable(familyThenOwn), catalog: Catalog(), at: at("2030-01-01"))
     #expect(defs == [EntitlementDefinition(id: yearly, productIDs: [yearly])])
   }
 
@@ -302,7 +302,7 @@ private let familyThenOwn = doc([
         transactionID: "1", productID: "com.acme.coins", purchaseDate: at("2024-01-01"), vocabulary: .test)
     ])
     #expect(
-      entitlementDefinitions(for: d.known(at: at("2030-01-01")), catalog: catalog) == [
+      entitlementDefinitions(for: PurchaseTable(d), catalog: catalog, at: at("2030-01-01")) == [
         EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])
       ])
   }

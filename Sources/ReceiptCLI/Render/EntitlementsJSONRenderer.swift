@@ -84,7 +84,7 @@ package enum EntitlementsJSONRenderer {
   }
 
   static func considered(_ c: ConsideredTransaction) -> JSONValue {
-    let t = c.copiedTransaction()
+    let t = c.transaction
     return .object([
       ("transaction_id", .string(t.transactionID)),
       ("original_transaction_id", .str(t.originalTransactionID)),

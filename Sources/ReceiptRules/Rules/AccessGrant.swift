@@ -60,185 +60,63 @@ public enum AccessGrant: Hashable, Sendable {
   }
 }
 
-/// Decides whether `transaction` gives access at `time`.
-///
-/// Order matters: the upgrade flag is checked before a verifyReceipt revocation date because old receipts also
-/// set cancellation_date on upgrades (signed data's revocationDate never means an upgrade, so it comes first); a
-/// revocation after `time`, or one Apple reversed by `time`, does not matter.
+/// Decides whether `transaction` gives access at `time`, `transaction` being as known then (its refund and upgrade
+/// flag as they stood: `PurchaseTable.transaction(_:at:)`).
 /// - Parameters:
 ///   - transaction: the transaction to judge.
 ///   - catalog: product types and durations the data does not carry.
 ///   - time: the moment asked about.
 /// - Returns: whether it grants access then, and why not when it does not.
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
-  accessGrant(of: GrantFields(transaction), catalog: catalog, at: time)
-}
-
-/// The fields of a transaction its access and product type rest on. Read from an array one field at a time
-/// (`init(_:at:)`) they cost a retain or two; a whole transaction passed as an argument is a copy, every field
-/// retained and released (twice per considered transaction, per entitlement).
-struct GrantFields {
-  var productID: String
-  var ownership: Ownership
-  /// The rest, plain values (what a caller that looked up the product's catalog entry already reads).
-  var facts: GrantFacts
-
-  var purchaseDate: Timestamp? { facts.purchaseDate }
-  var expiresDate: Timestamp? { facts.expiresDate }
-  /// The revocation's dates and kind: plain values, where a `Revocation` copy retains its texts.
-  var revocation: RevocationMoments? { facts.revocation }
-  var isUpgraded: Bool { facts.isUpgraded }
-  var productType: ProductType? { facts.productType }
-
-  init(_ t: PurchaseTransaction) { (productID, ownership, facts) = (t.productID, t.ownership, GrantFacts(t)) }
-
-  /// The fields of `all[index]`, read in place.
-  init(_ all: [PurchaseTransaction], at index: Int) {
-    self = all.withUnsafeBufferPointer { GrantFields($0, at: index) }
-  }
-
-  /// The fields of `all[index]`, read through the pointer: an array element read field by field can be copied
-  /// whole on the way (every field retained and released).
-  @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    facts = GrantFacts(all, at: index)
-    (productID, ownership) = (all[index].productID, all[index].ownership)
-  }
-
-  /// The fields of the known transaction at `index`, as known (what the moment changes applied).
-  @inline(__always) init(_ known: KnownTransactions, at index: Int) {
-    let p = known.position(of: index)
-    // Only the position goes into the closure: `known` captured would be copied (four arrays retained).
-    self =
-      p < 0 ? GrantFields(known.patched, at: ~p) : known.data.withUnsafeBufferPointer { GrantFields($0, at: p) }
-    if known.isMarkedUpgraded(at: index) { facts.isUpgraded = true }
-  }
-
-  /// The same, `known.data` read through `data`.
-  @inline(__always) init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    let p = known.position(of: index)
-    // A transaction the moment changes is read from its patched copy (a handful per history).
-    self = p < 0 ? GrantFields(known.patched, at: ~p) : GrantFields(data, at: p)
-    if known.isMarkedUpgraded(at: index) { facts.isUpgraded = true }
-  }
-}
-
-/// What of a `Revocation` decides access: when, whether it can mean an upgrade, and when it was reversed.
-struct RevocationMoments {
-  var date: Timestamp
-  var excludesUpgrade: Bool
-  var reversedAt: Timestamp?
-
-  init(_ r: Revocation) { (date, excludesUpgrade, reversedAt) = (r.date, r.excludesUpgrade, r.reversedAt) }
-
-  /// `Revocation.isInForce(at:)`.
-  func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
-}
-
-/// What access and product type rest on but the product id, ownership as whether it is FAMILY_SHARED (all the
-/// rules ask of it): plain values, nothing retained or released, for a caller that looked up the product's catalog
-/// entry once per product (`ProductCatalogFacts`) rather than by the product id's text per transaction.
-struct GrantFacts {
-  var isFamilyShared: Bool
-  var purchaseDate: Timestamp?
-  var expiresDate: Timestamp?
-  var revocation: RevocationMoments?
-  var isUpgraded: Bool
-  var productType: ProductType?
-
-  init(_ t: PurchaseTransaction) {
-    (isFamilyShared, purchaseDate, expiresDate) = (t.ownership == .familyShared, t.purchaseDate, t.expiresDate)
-    (revocation, isUpgraded) = (t.revocation.map(RevocationMoments.init), t.isUpgraded)
-    productType = t.productType
-  }
-
-  /// The facts of `all[index]`, read through the pointer: an array element read field by field can be copied
-  /// whole on the way (every field retained and released).
-  @inline(__always) init(_ all: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    // The bounds check the array's subscript makes (a buffer's is gone in release builds). No input reaches it:
-    // every caller's index is one of the array's own (its `indices`, or a known history's positions and patched
-    // places, which are written from them).
-    precondition(index >= 0 && index < all.count, "Index out of range")
-    (isFamilyShared, purchaseDate) = (all[index].ownership == .familyShared, all[index].purchaseDate)
-    (expiresDate, revocation) = (all[index].expiresDate, all[index].revocation.map(RevocationMoments.init))
-    (isUpgraded, productType) = (all[index].isUpgraded, all[index].productType)
-  }
-
-  /// The facts of the known transaction at `index`, as known, `known.data` read through `data`.
-  @inline(__always) init(_ known: KnownTransactions, _ data: UnsafeBufferPointer<PurchaseTransaction>, at index: Int) {
-    let p = known.position(of: index)
-    // A transaction the moment changes is read from its patched copy (a handful per history).
-    self = p < 0 ? known.patched.withUnsafeBufferPointer { GrantFacts($0, at: ~p) } : GrantFacts(data, at: p)
-    if known.isMarkedUpgraded(at: index) { isUpgraded = true }
-  }
-}
-
-/// Each product's catalog entry as access grants and product types read it (its type, and a non-renewing
-/// subscription's duration), by the known history's product number: looked up once per product instead of by the
-/// product id's text for every transaction (a String hashed, a `CatalogProduct` copied and destroyed).
-struct ProductCatalogFacts {
-  /// The product number of each known transaction (`DatedPurchases.productNumbers`).
-  let numbers: [Int32]
-  /// By product number: the catalog's type (nil: no entry) and duration.
-  let types: [ProductType?]
-  let durations: [ISOPeriod?]
-
-  /// The facts of `known`'s products, nil when its index numbers no products (or not every known transaction):
-  /// then each transaction's entry is looked up by its product id.
-  init?(_ known: KnownHistory, catalog: Catalog) {
-    let purchases = known.purchases
-    guard purchases.productNumbers.count == known.transactions.count else { return nil }
-    var count = 0
-    for n in purchases.productNumbers where Int(n) >= count { count = Int(n) + 1 }
-    var types = [ProductType?](repeating: nil, count: count)
-    var durations = [ISOPeriod?](repeating: nil, count: count)
-    if !catalog.isEmpty {
-      for product in purchases.productsInOrder where product >= 0 && product < count {
-        guard let first = purchases.positions(ofProduct: product).first,
-          let entry = catalog.product(known.transactions[stated: first].productID)
-        else { continue }
-        (types[product], durations[product]) = (entry.type, entry.duration)
-      }
-    }
-    (numbers, self.types, self.durations) = (purchases.productNumbers, types, durations)
-  }
-}
-
-/// `accessGrant(of:catalog:at:)` on a transaction's fields.
-func accessGrant(of transaction: GrantFields, catalog: Catalog, at time: Timestamp) -> AccessGrant {
-  // The catalog's type matters only when the data states none (`resolveProductType`).
-  let catalogType = transaction.productType == nil ? catalog.product(transaction.productID)?.type : nil
+  let revocation = transaction.revocation.map(RevocationMoments.init).flatMap { $0.isInForce(at: time) ? $0 : nil }
   return accessGrant(
-    of: transaction.facts, catalogType: catalogType,
-    duration: { catalog.product(transaction.productID)?.duration }, at: time)
+    purchased: transaction.purchaseDate, expires: transaction.expiresDate, revocation: revocation,
+    isUpgraded: transaction.isUpgraded,
+    productType: resolveProductType(of: transaction, catalog: catalog)?.type,
+    familyShared: transaction.ownership == .familyShared, duration: catalog.product(transaction.productID)?.duration,
+    at: time)
 }
 
-/// `accessGrant(of:catalog:at:)` on a transaction's facts, with its product's catalog type (nil: no entry) and
-/// `duration` giving the catalog's duration of a non-renewing subscription. Inlined: what `duration` captures is
-/// then read in place, not retained per call.
-@inline(__always) func accessGrant(
-  of transaction: GrantFacts, catalogType: ProductType?, duration: () -> ISOPeriod?, at time: Timestamp
+/// `accessGrant` of a table's row at `time`, its product's catalog entry given.
+func accessGrant(ofRow row: Int, in table: PurchaseTable, catalogEntry: CatalogProduct?, at time: Timestamp)
+  -> AccessGrant
+{
+  accessGrant(
+    purchased: table.purchase[row], expires: table.expiry[row], revocation: table.revocation(row, at: time),
+    isUpgraded: table.isUpgraded(row, at: time),
+    productType: resolveProductType(ofRow: row, in: table, catalogEntry: catalogEntry)?.type,
+    familyShared: table.ownership[row] == .familyShared, duration: catalogEntry?.duration, at: time)
+}
+
+/// The decision, on what it reads: a refund or revocation in force at `time`, the upgrade as known then, the
+/// resolved product type and a non-renewing subscription's catalog duration.
+///
+/// Order matters: the upgrade flag is checked before a verifyReceipt revocation date because old receipts also set
+/// cancellation_date on upgrades (signed data's revocationDate never means an upgrade, so it comes first). A
+/// refunded transaction counts as never bought (§7.2 [S30]); a revoked FAMILY_SHARED copy no longer counts (§7.4
+/// [S33][S38]); an upgraded one was replaced (§7.2 [S5][S27]); a subscription runs until `expires_date` (§7.2
+/// [S6c][S4]); a non-renewing subscription for the catalog's duration (§7.5 [S34][S30]); a consumable never gives
+/// lasting access (§7.5 [S4][S35]).
+private func accessGrant(
+  purchased: Timestamp?, expires: Timestamp?, revocation: RevocationMoments?, isUpgraded: Bool,
+  productType: ProductType?, familyShared: Bool, duration: ISOPeriod?, at time: Timestamp
 ) -> AccessGrant {
-  guard let purchased = transaction.purchaseDate else { return .missingPurchaseDate }
+  guard let purchased else { return .missingPurchaseDate }
   if purchased > time { return .notYetPurchased(purchased) }
-  // Signed data's revocationDate is never an upgrade: a refund of an upgraded transaction is still a refund.
-  if let r = transaction.revocation, r.excludesUpgrade, r.isInForce(at: time) {
-    return transaction.isFamilyShared ? .revoked(r.date) : .refunded(r.date)
-  }
-  if transaction.isUpgraded { return .upgraded }
-  if let r = transaction.revocation, r.isInForce(at: time) {
-    return transaction.isFamilyShared ? .revoked(r.date) : .refunded(r.date)
-  }
-  guard let type = resolveProductType(of: transaction, catalogType: catalogType)?.type else { return .unknownType }
-  switch type {
+  if let r = revocation, r.excludesUpgrade { return familyShared ? .revoked(r.date) : .refunded(r.date) }
+  if isUpgraded { return .upgraded }
+  if let r = revocation { return familyShared ? .revoked(r.date) : .refunded(r.date) }
+  guard let productType else { return .unknownType }
+  switch productType {
   case .consumable:
     return .consumable
   case .nonConsumable:
     return .grants(until: nil)
   case .autoRenewable:
-    guard let expires = transaction.expiresDate else { return .missingExpiresDate }
+    guard let expires else { return .missingExpiresDate }
     return expires > time ? .grants(until: expires) : .expired(expires)
   case .nonRenewing:
-    guard let duration = duration() else { return .unknownDuration }
+    guard let duration else { return .unknownDuration }
     // A period that runs past year 9999 never ends within what can be written down.
     guard let end = duration.added(to: purchased) else { return .grants(until: nil) }
     return end > time ? .grants(until: end) : .durationEnded(end, duration)

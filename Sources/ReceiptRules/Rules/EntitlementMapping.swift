@@ -23,8 +23,10 @@ public struct EntitlementDefinition: Hashable, Sendable {
 /// names it, whether or not the receipt holds a transaction for it (those end up `not_purchased`).
 /// A product the catalog does not list is its own entitlement, named by its product id, so that nothing in
 /// the receipt is left out; without a catalog that is every product. Consumables are never entitlements.
-/// Products first bought after the moment the history is known at are not in it yet.
-public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) -> [EntitlementDefinition] {
+/// Products first bought after `time` are not in it yet.
+public func entitlementDefinitions(for table: PurchaseTable, catalog: Catalog, at time: Timestamp)
+  -> [EntitlementDefinition]
+{
   var order: [String] = []
   var products: [String: [String]] = [:]
   func add(_ entitlement: String, _ productID: String) {
@@ -37,15 +39,13 @@ public func entitlementDefinitions(for history: KnownHistory, catalog: Catalog) 
   for product in catalog.allProducts where product.type != .consumable {
     for entitlement in product.entitlements { add(entitlement, product.productID) }
   }
-  // A large receipt repeats a handful of products many times: each is looked up once, in the order of its first
-  // transaction (the known history's index numbers them).
-  let all = history.transactions
-  let purchases = history.purchases
-  for product in purchases.productsInOrder {
-    guard let first = purchases.positions(ofProduct: product).first else { continue }
-    if catalog.product(all[stated: first].productID) == nil {
-      add(all[stated: first].productID, all[stated: first].productID)
-    }
+  // Each product of the data once, in the order of its first row known at `time`.
+  let firstKnown = table.productsInOrder.compactMap { product in
+    table.rows(ofProduct: product).first { table.isKnown($0, at: time) }.map { (row: $0, product: product) }
+  }
+  for (_, product) in firstKnown.sorted(by: { $0.row < $1.row }) {
+    let id = table.productIDs[Int(product)]
+    if catalog.product(id) == nil { add(id, id) }
   }
   return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
 }

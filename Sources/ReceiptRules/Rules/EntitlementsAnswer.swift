@@ -37,16 +37,16 @@ public struct EntitlementsAnswer: Sendable {
 /// The whole `entitlements` answer for `history` at `time`, with `catalog`'s products and entitlements.
 public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
 {
-  // Known once: the results and the Family Sharing contradictions read the same moment.
-  let known = knownHistory(of: history, at: time)
-  let results = entitlementStatuses(of: known, catalog: catalog)
+  // Built once: the results and the Family Sharing contradictions read the same table.
+  let table = PurchaseTable(history)
+  let results = entitlementStatuses(of: table, catalog: catalog, at: time)
   let apple = results.map { compareWithStoreStatus($0, history: history, at: time) }
   let disagreements = zip(results, apple).compactMap { r, c in
     c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
   }
   let unread = storeStatusesWithoutTransaction(in: history)
   let findings =
-    sharingContradictions(of: known, catalog: catalog) + catalogDisagreements(of: history, catalog: catalog)
+    sharingContradictions(of: table, catalog: catalog, at: time) + catalogDisagreements(of: history, catalog: catalog)
     + disagreements + unread.map(\.sentence)
   let nothing =
     results.isEmpty

@@ -33,23 +33,9 @@ public struct ResolvedProductType: Hashable, Sendable {
 ///   - catalog: the products the app sells.
 /// - Returns: the type and how it is known, or nil when it cannot be told.
 public func resolveProductType(of transaction: PurchaseTransaction, catalog: Catalog) -> ResolvedProductType? {
-  resolveProductType(of: GrantFields(transaction), catalog: catalog)
-}
-
-/// `resolveProductType(of:catalog:)` on a transaction's fields.
-func resolveProductType(of transaction: GrantFields, catalog: Catalog) -> ResolvedProductType? {
   // The data's own word needs no catalog lookup.
   if let stated = transaction.productType { return ResolvedProductType(type: stated, basis: .transaction) }
-  return resolveProductType(
-    stated: nil, familyShared: transaction.ownership == .familyShared, hasExpiresDate: transaction.expiresDate != nil,
-    catalogType: catalog.product(transaction.productID)?.type)
-}
-
-/// `resolveProductType(of:catalog:)` on a transaction's facts, with its product's catalog type (nil: no entry).
-func resolveProductType(of transaction: GrantFacts, catalogType: ProductType?) -> ResolvedProductType? {
-  resolveProductType(
-    stated: transaction.productType, familyShared: transaction.isFamilyShared,
-    hasExpiresDate: transaction.expiresDate != nil, catalogType: catalogType)
+  return resolveProductType(of: transaction, product: catalog.product(transaction.productID))
 }
 
 /// `resolveProductType(of:catalog:)` with the transaction's catalog entry already looked up.
@@ -57,6 +43,15 @@ func resolveProductType(of transaction: PurchaseTransaction, product: CatalogPro
   resolveProductType(
     stated: transaction.productType, familyShared: transaction.ownership == .familyShared,
     hasExpiresDate: transaction.expiresDate != nil, catalogType: product?.type)
+}
+
+/// `resolveProductType(of:catalog:)` of a table's row, its product's catalog entry given.
+func resolveProductType(ofRow row: Int, in table: PurchaseTable, catalogEntry: CatalogProduct?)
+  -> ResolvedProductType?
+{
+  resolveProductType(
+    stated: table.productType[row], familyShared: table.ownership[row] == .familyShared,
+    hasExpiresDate: table.expiry[row] != nil, catalogType: catalogEntry?.type)
 }
 
 /// The decision itself, on what it reads of the transaction and the catalog's type (nil: no entry).

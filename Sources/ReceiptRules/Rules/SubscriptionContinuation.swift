@@ -1,26 +1,22 @@
 import ReceiptModel
 
-/// The purchase that continues `t`'s subscription in a product outside `products`: the first one bought
-/// after it with the same `original_transaction_id`. A renewal state describes a subscription's newest
-/// period, so when the subscription went on in another product (a crossgrade or downgrade), it says nothing
-/// about why `t`'s product ended, and `t`'s product ended because the subscription moved on.
+/// The row that continues `row`'s subscription in a product outside `products`: the first one known at `time`
+/// bought after it with the same `original_transaction_id`. A renewal state describes a subscription's newest
+/// period, so when the subscription went on in another product (a crossgrade or downgrade, §7.2 [S34]), it says
+/// nothing about why `row`'s product ended, and `row`'s product ended because the subscription moved on.
 /// - Parameters:
-///   - t: the transaction whose period ended.
-///   - history: the history as known at the moment asked about.
+///   - row: the row whose period ended.
+///   - table: the customer's purchases.
+///   - time: the moment asked about.
 ///   - products: the products of the entitlement asked about.
-/// - Returns: the continuing purchase, or nil when the subscription did not go on in another product.
+/// - Returns: the continuing row, or nil when the subscription did not go on in another product.
 func subscriptionContinuation(
-  of t: PurchaseTransaction, in history: KnownHistory, outside products: [String]
-) -> PurchaseTransaction? {
-  guard let bought = t.purchaseDate else { return nil }
-  let chain = t.chainID
-  // By index, read in place: only the one returned is copied.
-  let all = history.transactions
-  var first: (index: Int, at: Timestamp)?
-  for i in all.indices where all[stated: i].chainID == chain && !products.contains(all[stated: i].productID) {
-    guard let at = all[stated: i].purchaseDate, at > bought else { continue }
-    if let f = first, f.at <= at { continue }
-    first = (i, at)
+  ofRow row: Int, in table: PurchaseTable, at time: Timestamp, outside products: [String]
+) -> Int? {
+  guard let bought = table.purchase[row] else { return nil }
+  // The chain's rows are in date order, then the data's: the first later one outside the products is the answer.
+  return table.rows(ofChain: table.chain[row]).first { other in
+    guard let at = table.purchase[other], at > bought, table.isKnown(other, at: time) else { return false }
+    return !products.contains(table.productID(of: other))
   }
-  return first.map { all[$0.index] }
 }

@@ -44,7 +44,8 @@ public struct GroupInference: Hashable, Sendable {
 /// `subscription_group_identifier`; a JSON catalog's group id is taken to be the App Store's.
 /// Groups are linked through the products they share: a receipt group and a catalog group
 /// holding the same product are one group. Transactions continuing one `original_transaction_id` are one
-/// subscription and so one group, even where a row (or a whole on-device receipt) lacks the group id.
+/// subscription and so one group, even where a row (or a whole on-device receipt) lacks the group id. (§7.1
+/// [S31][S5][S7]: the group is read from `subscription_group_identifier`, or the catalog when a row lacks it.)
 public struct SubscriptionGroups: Sendable {
   private var parent: [String: String] = [:]
   /// The number of nodes under each root: the smaller tree is linked under the larger (union by size), so a
@@ -67,35 +68,39 @@ public struct SubscriptionGroups: Sendable {
   ///   - catalog: The catalog.
   ///   - transactions: The customer's transactions.
   public init(catalog: Catalog, transactions: [PurchaseTransaction]) {
-    self.init(catalog: catalog, transactions: KnownTransactions(transactions))
+    self.init(catalog: catalog, table: PurchaseTable(transactions: transactions), at: nil)
   }
 
-  /// The same, from the transactions of a history as known at a moment.
+  /// The same, from the rows of `table` known at `time` (every row when nil).
   /// - Parameters:
   ///   - catalog: The catalog.
-  ///   - transactions: The customer's transactions as known.
-  public init(catalog: Catalog, transactions: KnownTransactions) {
+  ///   - table: The customer's purchases.
+  ///   - time: The moment asked about.
+  public init(catalog: Catalog, table: PurchaseTable, at time: Timestamp?) {
     for product in catalog.allProducts {
       guard let group = product.subscriptionGroup else { continue }
       let node = product.groupIsLocalToFile ? "c:\(product.origin)\u{0}\(group)" : "r:\(group)"
       union("p:\(product.productID)", node)
       placedByID.insert(product.productID)
     }
-    // A link is made once per product and group or subscription, not once per transaction; by index, a copy of
-    // each transaction would retain and release every field.
-    var groupsOfProduct: [String: Set<String>] = [:]
-    for i in transactions.indices {
-      let productID = transactions[stated: i].productID
-      if let group = transactions[stated: i].subscriptionGroup {
-        if groupsOfProduct[productID, default: []].insert(group).inserted { union("p:\(productID)", "r:\(group)") }
+    // A link is made once per product and group or subscription chain (told by their symbols), not once per row.
+    var linked = Set<[Int32]>()
+    let entries = catalogEntries(of: table, catalog)
+    for row in table.rows where time.map({ table.isKnown(row, at: $0) }) ?? true {
+      let productID = table.productID(of: row)
+      if let group = table.groupID(of: row) {
+        if linked.insert([0, table.product[row], table.group[row]]).inserted { union("p:\(productID)", "r:\(group)") }
         placedByID.insert(productID)
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
-      guard resolveProductType(of: GrantFields(transactions, at: i), catalog: catalog)?.type == .autoRenewable
-      else { continue }
-      let chain = transactions[stated: i].chainID
-      if chains[productID, default: []].insert(chain).inserted { union("p:\(productID)", "o:\(chain)") }
-      chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
+      let entry = entries[Int(table.product[row])]
+      guard resolveProductType(ofRow: row, in: table, catalogEntry: entry)?.type == .autoRenewable else { continue }
+      let chain = table.chainIDs[Int(table.chain[row])]
+      if linked.insert([1, table.product[row], table.chain[row]]).inserted {
+        chains[productID, default: []].insert(chain)
+        union("p:\(productID)", "o:\(chain)")
+      }
+      chainField[productID] = table.transactions[row].vocabulary.originalTransactionID
     }
     var members: [String: [String]] = [:]
     for node in parent.keys {
@@ -104,40 +109,6 @@ public struct SubscriptionGroups: Sendable {
       members[root, default: []].append(node)
     }
     groupOfRoot = Self.groups(of: members)
-  }
-
-  /// The same, from a history as known at a moment: linked through the numbers its index gives products, groups
-  /// and chains (`DatedPurchases`), with plain integers, where the texts' version makes several String
-  /// dictionary operations per transaction. Each product's catalog entry is looked up once.
-  ///
-  /// Numbers are of the texts' bytes and `==` on Strings is canonical equivalence: only when every product,
-  /// group and subscription chain id is ASCII (then the two agree) are the numbers used; otherwise, and when the
-  /// index numbers no products, the texts are linked as `init(catalog:transactions:)` links them.
-  /// - Parameters:
-  ///   - catalog: The catalog.
-  ///   - history: The customer's history as known at a moment.
-  public init(catalog: Catalog, history: KnownHistory) {
-    let transactions = history.transactions
-    let purchases = history.purchases
-    let count = transactions.count
-    guard purchases.productNumbers.count == count, purchases.chainNumbers.count == count,
-      purchases.groupNumbers.count == count,
-      let linked = NumberedGroupLinks(catalog: catalog, history: history)
-    else {
-      self.init(catalog: catalog, transactions: transactions)
-      return
-    }
-    self.init(linked.output(transactions))
-  }
-
-  private init(
-    _ tables: (
-      rootOf: [String: String], members: [String: [String]], placedByID: Set<String>,
-      chains: [String: Set<String>], chainField: [String: String]
-    )
-  ) {
-    (rootOf, placedByID, chains, chainField) = (tables.rootOf, tables.placedByID, tables.chains, tables.chainField)
-    groupOfRoot = Self.groups(of: tables.members)
   }
 
   /// Each root's group, from its nodes' names.
@@ -187,204 +158,5 @@ public struct SubscriptionGroups: Sendable {
     let (small, large) = sa < sb ? (ra, rb) : (rb, ra)
     parent[small] = large
     size[large] = sa + sb
-  }
-}
-
-/// `SubscriptionGroups`' links made by number (`init(catalog:history:)`): union-find over integers, products first
-/// (the index's product numbers), then receipt groups, subscription chains, and the catalog's products and groups
-/// the history does not hold. Only the partition is read, so which root stays does not matter.
-private struct NumberedGroupLinks {
-  private var parent: [Int32] = []
-  private var size: [Int32] = []
-  private var inUse: [Bool] = []
-  /// Each node's text as the texts' version names it ("p:" product, "r:" group, "c:" a file's group), nil for a
-  /// chain (never shown).
-  private var names: [String?] = []
-  private var productIDs: [String] = []
-  private var placed: [Bool] = []
-  private var placedByID: Set<String> = []
-  /// Per position: whether the transaction is a subscription (it links its product to its chain); per product
-  /// number, whether any of its transactions is.
-  private var isSubscription: [Bool] = []
-  private var hasSubscription: [Bool] = []
-  private let productCount: Int
-  private let groupBase: Int
-  private let chainBase: Int
-
-  /// Nil when some product, group or subscription chain id is not ASCII (numbers then may part texts that `==`
-  /// joins).
-  init?(catalog: Catalog, history: KnownHistory) {
-    let transactions = history.transactions
-    let purchases = history.purchases
-    let products = purchases.productNumbers
-    let groups = purchases.groupNumbers
-    let chains = purchases.chainNumbers
-    var (p, g, c) = (0, 0, 0)
-    for i in transactions.indices {
-      p = max(p, Int(products[i]) + 1)
-      g = max(g, Int(groups[i]) + 1)
-      c = max(c, Int(chains[i]) + 1)
-    }
-    (productCount, groupBase, chainBase) = (p, p, p + g)
-    let nodeCount = p + g + c
-    parent = (0..<nodeCount).map { Int32(truncatingIfNeeded: $0) }
-    size = Array(repeating: 1, count: nodeCount)
-    inUse = Array(repeating: false, count: nodeCount)
-    names = Array(repeating: nil, count: nodeCount)
-    productIDs = Array(repeating: "", count: p)
-    placed = Array(repeating: false, count: p)
-    isSubscription = Array(repeating: false, count: transactions.count)
-    hasSubscription = Array(repeating: false, count: p)
-    var productNode: [String: Int] = [:]
-    var groupNode: [String: Int] = [:]
-    var chainSeen = [Bool](repeating: false, count: c)
-    var subscriptions = SubscriptionAnswers(products: p)
-    for i in transactions.indices {
-      let product = Int(products[i])
-      if names[product] == nil {
-        let id = transactions[stated: i].productID
-        guard isASCII(id) else { return nil }
-        (names[product], productIDs[product], productNode[id]) = ("p:\(id)", id, product)
-      }
-      let group = Int(groups[i])
-      if group >= 0 {
-        let node = groupBase + group
-        if names[node] == nil, let id = transactions[stated: i].subscriptionGroup {
-          guard isASCII(id) else { return nil }
-          (names[node], groupNode[id]) = ("r:\(id)", node)
-        }
-        union(product, node)
-        placed[product] = true
-      }
-      // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
-      guard subscriptions.isSubscription(at: i, product: product, in: transactions, catalog: catalog) else { continue }
-      (isSubscription[i], hasSubscription[product]) = (true, true)
-      let chain = Int(chains[i])
-      if !chainSeen[chain] {
-        guard isASCII(transactions[stated: i].chainID) else { return nil }
-        chainSeen[chain] = true
-      }
-      union(product, chainBase + chain)
-    }
-    // The catalog's products and groups: a history's own node when it holds the same text.
-    for product in catalog.allProducts {
-      guard let group = product.subscriptionGroup else { continue }
-      let productNodeNumber =
-        productNode[product.productID] ?? newNode(named: "p:\(product.productID)", in: &productNode, product.productID)
-      let groupNodeNumber: Int
-      if product.groupIsLocalToFile {
-        let name = "c:\(product.origin)\u{0}\(group)"
-        groupNodeNumber = newNodeOnce(named: name)
-      } else {
-        groupNodeNumber = groupNode[group] ?? newNode(named: "r:\(group)", in: &groupNode, group)
-      }
-      union(productNodeNumber, groupNodeNumber)
-      placedByID.insert(product.productID)
-    }
-    for product in 0..<productCount where placed[product] { placedByID.insert(productIDs[product]) }
-  }
-
-  /// Catalog nodes of a file's group, by name.
-  private var localGroups: [String: Int] = [:]
-
-  private mutating func newNodeOnce(named name: String) -> Int {
-    if let known = localGroups[name] { return known }
-    let node = appendNode(named: name)
-    localGroups[name] = node
-    return node
-  }
-
-  private mutating func newNode(named name: String, in table: inout [String: Int], _ key: String) -> Int {
-    let node = appendNode(named: name)
-    table[key] = node
-    return node
-  }
-
-  private mutating func appendNode(named name: String) -> Int {
-    parent.append(Int32(truncatingIfNeeded: parent.count))
-    size.append(1)
-    inUse.append(false)
-    names.append(name)
-    return parent.count - 1
-  }
-
-  private func find(_ node: Int) -> Int {
-    var current = node
-    while Int(parent[current]) != current { current = Int(parent[current]) }
-    return current
-  }
-
-  private mutating func union(_ a: Int, _ b: Int) {
-    (inUse[a], inUse[b]) = (true, true)
-    let ra = find(a)
-    let rb = find(b)
-    guard ra != rb else { return }
-    let (small, large) = size[ra] < size[rb] ? (ra, rb) : (rb, ra)
-    parent[small] = Int32(truncatingIfNeeded: large)
-    size[large] = size[ra] &+ size[rb]
-  }
-
-  /// The texts' version's tables: each named node's root and each root's named nodes (a root named by its
-  /// number), the products placed by id, and, only when some subscription product is not (the only time they are
-  /// read), each subscription product's chain ids and the data's name for them.
-  func output(_ transactions: KnownTransactions) -> (
-    rootOf: [String: String], members: [String: [String]], placedByID: Set<String>, chains: [String: Set<String>],
-    chainField: [String: String]
-  ) {
-    var rootOf: [String: String] = [:]
-    var members: [String: [String]] = [:]
-    var rootNames: [Int: String] = [:]
-    for node in names.indices where inUse[node] {
-      guard let name = names[node] else { continue }
-      let root = find(node)
-      let rootName = rootNames[root] ?? "#\(root)"
-      rootNames[root] = rootName
-      rootOf[name] = rootName
-      members[rootName, default: []].append(name)
-    }
-    var chains: [String: Set<String>] = [:]
-    var chainField: [String: String] = [:]
-    let inferred = (0..<productCount).contains { hasSubscription[$0] && !placedByID.contains(productIDs[$0]) }
-    if inferred {
-      for i in transactions.indices where isSubscription[i] {
-        let productID = transactions[stated: i].productID
-        chains[productID, default: []].insert(transactions[stated: i].chainID)
-        chainField[productID] = transactions[stated: i].vocabulary.originalTransactionID
-      }
-    }
-    return (rootOf, members, placedByID, chains, chainField)
-  }
-}
-
-/// Whether a transaction is an auto-renewable subscription (`resolveProductType`), decided once per product and
-/// combination of what the decision reads of a transaction besides its product: its stated type, whether it is
-/// FAMILY_SHARED, whether it has an expiry date (the product's catalog entry is the product's). Each transaction
-/// asked looked its product id up in the catalog.
-private struct SubscriptionAnswers {
-  /// By product number × 20 combinations: -1 not decided yet, 0 no, 1 yes.
-  private var answers: [Int8]
-
-  init(products: Int) { answers = Array(repeating: -1, count: products * 20) }
-
-  /// Whether the known transaction at `index`, of product number `product`, is an auto-renewable subscription.
-  mutating func isSubscription(
-    at index: Int, product: Int, in transactions: KnownTransactions, catalog: Catalog
-  ) -> Bool {
-    // The data's own fields: the moment changes none of the three (only refunds, reversals and upgrades).
-    let stated: Int
-    switch transactions[stated: index].productType {
-    case nil: stated = 0
-    case .autoRenewable: stated = 1
-    case .nonRenewing: stated = 2
-    case .nonConsumable: stated = 3
-    case .consumable: stated = 4
-    }
-    let shared = transactions[stated: index].ownership == .familyShared ? 2 : 0
-    let expires = transactions[stated: index].expiresDate == nil ? 0 : 1
-    let slot = product * 20 + stated * 4 + shared + expires
-    if answers[slot] >= 0 { return answers[slot] == 1 }
-    let yes = resolveProductType(of: GrantFields(transactions, at: index), catalog: catalog)?.type == .autoRenewable
-    answers[slot] = yes ? 1 : 0
-    return yes
   }
 }

@@ -26,7 +26,7 @@ enum TimelineChartBuilding {
     for result in results {
       var bars: [TimelineBar] = []
       for considered in result.considered {
-        let t = considered.copiedTransaction()
+        let t = considered.transaction
         guard let bar = bar(t, history: history, catalog: catalog) else {
           if !undrawn.contains(t.transactionID) { undrawn.append(t.transactionID) }
           continue
