@@ -55,7 +55,6 @@ package func isASCII(_ text: String) -> Bool {
   text.utf8.withContiguousStorageIfAvailable { isASCII($0) } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
 
-
 /// Whether two strings hold the same UTF-8 bytes, compared in place: a shortcut before a lookup that compares
 /// them as `==` does (`==` on two native strings of the same bytes that are not one object goes through Unicode
 /// comparison, several times the cost). Different bytes may still be equal strings: the caller then looks up.
