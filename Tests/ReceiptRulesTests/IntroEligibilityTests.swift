@@ -109,6 +109,23 @@ private func decide(_ products: [String]?, _ transactions: [PurchaseTransaction]
     #expect(r.reason.contains("is active until 2024-03-15T00:00:00Z"))
   }
 
+  /// One known view for every rule (issue 40): a period another product of the group replaced is upgraded for
+  /// intro eligibility as it is for entitlements, so the current subscription is the replacing one. The shape of
+  /// imdhemy/laravel-in-app-purchases' iOS-receipt.json, where year_premium (15:56 to 16:56) is replaced by
+  /// month_premium bought at 16:00 in its chain: before, intro eligibility named year_premium "active until 16:56"
+  /// while entitlements called it upgraded.
+  @Test func aReplacedPeriodIsNotTheCurrentSubscription() throws {
+    var yearly = sub("1", "com.acme.pro.yearly", from: "2024-02-29T15:56:24Z", to: "2025-02-28T15:56:24Z")
+    var monthly = sub("2", "com.acme.pro.monthly", from: "2024-02-29T16:00:24Z", to: "2024-03-29T16:05:24Z")
+    (yearly.originalTransactionID, monthly.originalTransactionID) = ("1", "1")
+    let r = try #require(decide(["com.acme.pro.yearly"], [yearly, monthly]).first)
+    #expect(r.status == .ineligible)
+    #expect(r.transactionID == "2")
+    #expect(r.reason.contains("is active until 2024-03-29T16:05:24Z"))
+    let entitlements = entitlementStatuses(of: document([yearly, monthly]), catalog: Catalog(), at: at.time)
+    #expect(entitlements.map(\.state) == [.upgraded, .active])
+  }
+
   @Test func lapsedSubscriberWhoNeverUsedAnOfferIsEligible() throws {
     let history = [
       sub("8", "com.acme.pro.monthly", from: "2023-01-01T00:00:00Z", to: "2023-02-01T00:00:00Z"),
