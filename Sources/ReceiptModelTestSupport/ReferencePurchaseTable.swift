@@ -37,7 +37,7 @@ package enum ReferencePurchaseTable {
     let (productRows, productStarts) = lists(product, count: productIDs.count) { $0 }
 
     // Upgrades: a row flagged by the data, or replaced inside its period by a purchase of another product of its
-    // group or chain, of the same ownership; the moment is the first purchase after it in either, under another id.
+    // group or chain, of the same ownership; the moment is the first purchase after it in either.
     func related(_ i: Int, _ j: Int) -> Bool { chain[i] == chain[j] || (group[i] >= 0 && group[i] == group[j]) }
     let upgrade = all.indices.map { i -> UpgradeMoment? in
       let replaced =
@@ -50,7 +50,7 @@ package enum ReferencePurchaseTable {
       guard all[i].isUpgraded || replaced else { return nil }
       let moment = purchase[i].flatMap { bought in
         all.indices.filter { j in
-          related(i, j) && purchase[j].map { $0 > bought } == true && all[j].transactionID != all[i].transactionID
+          related(i, j) && purchase[j].map { $0 > bought } == true
         }.compactMap { purchase[$0] }.min()
       }
       return UpgradeMoment(all[i].isUpgraded ? .stated : .replacedPeriod, at: moment)

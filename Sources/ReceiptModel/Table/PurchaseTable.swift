@@ -25,6 +25,8 @@ public final class PurchaseTable: Equatable, Sendable {
   public let chainIDs: [String]
   /// Each group symbol's `subscription_group_identifier`.
   public let groupIDs: [String]
+  /// Each product id's symbol.
+  let productSymbols: [String: Int32]
 
   // MARK: Columns, one value per row
 
@@ -94,6 +96,7 @@ public final class PurchaseTable: Equatable, Sendable {
   ) {
     (self.transactions, self.renewals, self.moment) = (transactions, renewals, moment)
     (productIDs, chainIDs, groupIDs) = symbols
+    productSymbols = Dictionary(symbols.products.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
     (product, chain, group) = columns
     (purchase, expiry) = dates
     (self.ownership, self.revocation, self.upgrade) = (ownership, revocation, upgrade)
@@ -128,14 +131,12 @@ public final class PurchaseTable: Equatable, Sendable {
   public var rows: Range<Int> { transactions.indices }
 
   /// The row's product id.
-  public func productID(of row: Int) -> String { productIDs[Int(product[row])] }
+  @inlinable public func productID(of row: Int) -> String { productIDs[Int(product[row])] }
   /// The row's group id, when it has one.
   public func groupID(of row: Int) -> String? { group[row] < 0 ? nil : groupIDs[Int(group[row])] }
 
   /// The product symbol of `productID`, when a row has that product.
-  public func productSymbol(_ productID: String) -> Int32? {
-    productsInOrder.first { productIDs[Int($0)] == productID }
-  }
+  public func productSymbol(_ productID: String) -> Int32? { productSymbols[productID] }
 
   // MARK: Indexes
 
@@ -161,30 +162,47 @@ public final class PurchaseTable: Equatable, Sendable {
 
   /// The rows of every product of `productIDs`, in row order.
   public func rows(ofProducts productIDs: some Sequence<String>) -> [Int] {
-    let wanted = Set(productIDs)
+    let symbols = Set(productIDs.compactMap { productSymbols[$0] })
     var rows: [Int] = []
-    for symbol in productsInOrder where wanted.contains(self.productIDs[Int(symbol)]) {
-      rows += self.rows(ofProduct: symbol)
+    for symbol in symbols { rows += self.rows(ofProduct: symbol) }
+    return symbols.count > 1 ? rows.sorted() : rows
+  }
+
+  /// Group `symbol`'s dated rows bought at `time` or later, by date then row, and its undated rows in row order.
+  public func rows(ofGroup symbol: Int32, boughtFrom time: Timestamp) -> (
+    dated: ArraySlice<Int>, undated: ArraySlice<Int>
+  ) {
+    let list = rows(ofGroup: symbol)
+    /// The first place from which `holds` is true (it holds from some place on: dated rows by date, then undated).
+    func firstPlace(where holds: (Timestamp?) -> Bool) -> Int {
+      var (low, high) = (list.startIndex, list.endIndex)
+      while low < high {
+        let middle = low + (high - low) / 2
+        if holds(purchase[list[middle]]) { high = middle } else { low = middle + 1 }
+      }
+      return low
     }
-    return rows.sorted()
+    let undated = firstPlace { $0 == nil }
+    let from = firstPlace { $0.map { $0 >= time } ?? true }
+    return (list[from..<max(from, undated)], list[undated...])
   }
 
   // MARK: Known at a moment
 
   /// Whether the row had been bought by `time`. An undated row is kept: whether it was bought by then is for the
   /// rules to say (unknown).
-  public func isKnown(_ row: Int, at time: Timestamp) -> Bool { purchase[row].map { $0 <= time } ?? true }
+  @inlinable public func isKnown(_ row: Int, at time: Timestamp) -> Bool { purchase[row].map { $0 <= time } ?? true }
 
   /// The known rows at `time`, in row order.
   public func knownRows(at time: Timestamp) -> [Int] { rows.filter { isKnown($0, at: time) } }
 
   /// Whether the row is upgraded as known at `time`: it has an upgrade whose replacing purchase had been bought
   /// by then (or whose replacement the data does not hold).
-  public func isUpgraded(_ row: Int, at time: Timestamp) -> Bool { upgrade[row]?.isKnown(at: time) ?? false }
+  @inlinable public func isUpgraded(_ row: Int, at time: Timestamp) -> Bool { upgrade[row]?.isKnown(at: time) ?? false }
 
   /// The row's refund or revocation as known at `time`: one made by then, its reversal only when made by then too;
   /// nil when none had been made (or one was reversed by then).
-  public func revocation(_ row: Int, at time: Timestamp) -> RevocationMoments? {
+  @inlinable public func revocation(_ row: Int, at time: Timestamp) -> RevocationMoments? {
     guard let r = revocation[row], r.date <= time, !(r.reversedAt.map { $0 <= time } ?? false) else { return nil }
     return r
   }
@@ -251,5 +269,5 @@ public struct UpgradeMoment: Hashable, Sendable {
   public init(_ cause: Cause, at: Timestamp?) { (self.cause, self.at) = (cause, at) }
 
   /// Whether the upgrade had happened by `time`.
-  public func isKnown(at time: Timestamp) -> Bool { at.map { $0 <= time } ?? true }
+  @inlinable public func isKnown(at time: Timestamp) -> Bool { at.map { $0 <= time } ?? true }
 }

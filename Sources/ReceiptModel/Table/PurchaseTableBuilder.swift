@@ -4,7 +4,7 @@
 /// PurchaseTableBuilderTests holds this one to it.
 enum PurchaseTableBuilder {
   /// What `PurchaseTable` is made of.
-  struct Built: DateIndexed {
+  struct Built {
     var symbols: (products: [String], chains: [String], groups: [String])
     var columns: (product: [Int32], chain: [Int32], group: [Int32])
     var dates: (purchase: [Timestamp?], expiry: [Timestamp?])
@@ -12,18 +12,12 @@ enum PurchaseTableBuilder {
     var facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool])
     var revocation: [RevocationMoments?]
     var upgrade: [UpgradeMoment?]
-    var indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int])
+    var index: DateIndex
     var products: (rows: [Int], starts: [Int], inOrder: [Int32])
     var latestPurchase: Timestamp?
 
-    var purchase: [Timestamp?] { dates.purchase }
-    var chain: [Int32] { columns.chain }
-    var group: [Int32] { columns.group }
-    func rows(ofChain symbol: Int32) -> ArraySlice<Int> {
-      indexes.chainRows[indexes.chainStarts[Int(symbol)]..<indexes.chainStarts[Int(symbol) + 1]]
-    }
-    func rows(ofGroup symbol: Int32) -> ArraySlice<Int> {
-      symbol < 0 ? [] : indexes.groupRows[indexes.groupStarts[Int(symbol)]..<indexes.groupStarts[Int(symbol) + 1]]
+    var indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int]) {
+      (index.chains.rows, index.chains.starts, index.groups.rows, index.groups.starts)
     }
   }
 
@@ -68,8 +62,8 @@ enum PurchaseTableBuilder {
       }
     }
     let order = datedOrder(purchase)
-    let (chainRows, chainStarts) = lists(keys: chain, count: chainIDs.count, dated: order, purchase: purchase)
-    let (groupRows, groupStarts) = lists(keys: group, count: groupIDs.count, dated: order, purchase: purchase)
+    let index = DateIndex(
+      chain: chain, chains: chainIDs.count, group: group, groups: groupIDs.count, purchase: purchase, order: order)
     let (productRows, productStarts) = rowLists(keys: product, count: productIDs.count)
     var productsInOrder: [Int32] = []
     var seen = [Bool](repeating: false, count: productIDs.count)
@@ -79,10 +73,9 @@ enum PurchaseTableBuilder {
     }
     var built = Built(
       symbols: (productIDs, chainIDs, groupIDs), columns: (product, chain, group), dates: (purchase, expiry),
-      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: [],
-      indexes: (chainRows, chainStarts, groupRows, groupStarts),
+      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: [], index: index,
       products: (productRows, productStarts, productsInOrder), latestPurchase: order.last?.at)
-    built.upgrade = upgrades(of: built, stated: stated, transactions: transactions)
+    built.upgrade = upgrades(of: built, stated: stated)
     return built
   }
 
@@ -96,90 +89,37 @@ enum PurchaseTableBuilder {
   }
 
   /// Every row's upgrade: stated ones, and replaced periods (`replacedPeriods`), each with its moment.
-  static func upgrades(of table: Built, stated: [Bool], transactions ids: [PurchaseTransaction]) -> [UpgradeMoment?] {
+  static func upgrades(of table: Built, stated: [Bool]) -> [UpgradeMoment?] {
     var upgrade = [UpgradeMoment?](repeating: nil, count: stated.count)
     let replaced = replacedPeriods(of: table, stated: stated)
     for row in stated.indices where stated[row] || replaced[row] {
-      let at = replacingPurchase(of: row, in: table) { ids[$0].transactionID == ids[$1].transactionID }
-      upgrade[row] = UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: at)
+      upgrade[row] = UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: table.index.replacingPurchase(of: row))
     }
     return upgrade
   }
 
-  /// Rows a purchase replaced inside their period, though the data does not flag them upgraded [S7.3]: a purchase
-  /// of another product of the row's group (or chain), of the same ownership, bought after the row and before its
-  /// expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace each
-  /// other; a downgrade, bought at the expiry, replaces nothing.
+  /// Rows a purchase replaced inside their period, though the data does not flag them upgraded (§7.2 [S5][S34]): a
+  /// purchase of another product of the row's group (or chain), of the same ownership, bought after the row and
+  /// before its expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace
+  /// each other; a downgrade, bought at the expiry, replaces nothing.
   static func replacedPeriods(of table: Built, stated: [Bool]) -> [Bool] {
     var replaced = [Bool](repeating: false, count: stated.count)
     let (product, ownership) = (table.columns.product, table.ownership)
     // One product: nothing can replace another.
     guard table.symbols.products.count > 1 else { return replaced }
     for row in stated.indices where !stated[row] {
-      guard let bought = table.purchase[row], let expires = table.dates.expiry[row] else { continue }
-      func replacer(in list: ArraySlice<Int>) -> Bool {
-        for other in later(than: bought, in: list, purchase: table.purchase) {
-          guard let at = table.purchase[other], at < expires else { return false }
+      guard table.dates.purchase[row] != nil, let expires = table.dates.expiry[row] else { continue }
+      func replacer(in later: ArraySlice<Int>) -> Bool {
+        for other in later {
+          guard let at = table.dates.purchase[other], at < expires else { return false }
           if product[other] != product[row], ownership[other] == ownership[row] { return true }
         }
         return false
       }
       replaced[row] =
-        replacer(in: table.rows(ofGroup: table.group[row])) || replacer(in: table.rows(ofChain: table.chain[row]))
+        replacer(in: table.index.groups.later(than: row)) || replacer(in: table.index.chains.later(than: row))
     }
     return replaced
-  }
-
-  /// The purchase date of the first purchase after `row` in its chain or group that is another transaction
-  /// (`isSame` tells): the moment an upgrade of `row` happened, Apple recording no other date for one. nil when
-  /// `row` is undated or nothing later is in the data.
-  static func replacingPurchase(
-    of row: Int, in index: some DateIndexed, isSame: (Int, Int) -> Bool
-  ) -> Timestamp? {
-    guard let bought = index.purchase[row] else { return nil }
-    func first(in list: ArraySlice<Int>) -> Timestamp? {
-      for other in later(than: bought, in: list, purchase: index.purchase) where !isSame(other, row) {
-        return index.purchase[other]
-      }
-      return nil
-    }
-    let inChain = first(in: index.rows(ofChain: index.chain[row]))
-    let inGroup = first(in: index.rows(ofGroup: index.group[row]))
-    return [inChain, inGroup].compactMap { $0 }.min()
-  }
-
-  /// The dated rows of `list` (a chain's or group's, by date) bought after `time`: found by binary search.
-  static func later(than time: Timestamp, in list: ArraySlice<Int>, purchase: [Timestamp?]) -> ArraySlice<Int> {
-    var (low, high) = (list.startIndex, list.endIndex)
-    // Dated rows by date, then undated ones: "undated or later than `time`" holds from some point on.
-    while low < high {
-      let middle = low + (high - low) / 2
-      if purchase[list[middle]].map({ $0 > time }) ?? true { high = middle } else { low = middle + 1 }
-    }
-    var end = low
-    while end < list.endIndex, purchase[list[end]] != nil { end += 1 }
-    return list[low..<end]
-  }
-
-  /// The rows of each key (dense from 0; negative: none), dated ones in `dated` order, then undated ones in row
-  /// order; and where each key's rows start (a counting sort).
-  static func lists(keys: [Int32], count: Int, dated: [DatedRow], purchase: [Timestamp?]) -> ([Int], [Int]) {
-    var starts = [Int](repeating: 0, count: count + 1)
-    for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
-    for k in 0..<count { starts[k + 1] += starts[k] }
-    var rows = [Int](repeating: 0, count: starts[count])
-    var next = starts
-    for d in dated where keys[d.row] >= 0 {
-      let k = Int(keys[d.row])
-      rows[next[k]] = d.row
-      next[k] += 1
-    }
-    for row in keys.indices where keys[row] >= 0 && purchase[row] == nil {
-      let k = Int(keys[row])
-      rows[next[k]] = row
-      next[k] += 1
-    }
-    return (rows, starts)
   }
 
   /// The rows of each key (dense from 0), in row order, and where each key's start.
@@ -219,44 +159,94 @@ enum PurchaseTableBuilder {
   }
 }
 
-/// Rows with a chain, a group and a purchase date, indexed by date within each chain and group: what an upgrade's
-/// moment is found in (a customer's table, or the rows of every document `revenue` reads).
-protocol DateIndexed {
-  var purchase: [Timestamp?] { get }
-  var chain: [Int32] { get }
-  var group: [Int32] { get }
-  func rows(ofChain symbol: Int32) -> ArraySlice<Int>
-  func rows(ofGroup symbol: Int32) -> ArraySlice<Int>
+/// The rows of each key of one kind (chain or group): dated ones by (purchase date, row), then undated ones in
+/// row order, key after key in one array; where each key's rows start and its dated ones end; and where each row
+/// stands (-1: no key), so that the rows bought after a row's own purchase are read from its place, not searched
+/// for.
+struct KeyedRows: Sendable {
+  let rows: [Int]
+  /// Key k's rows are `rows[starts[k]..<starts[k + 1]]`, its dated ones up to `datedEnds[k]`.
+  let starts: [Int]
+  let datedEnds: [Int]
+  /// Where each row stands in `rows` (-1: the row has no key).
+  let ranks: [Int]
+  let purchase: [Timestamp?]
+  let keys: [Int32]
+
+  /// The rows of each key of `keys` (dense from 0, `count` of them; negative: none), the dated ones in `order`
+  /// (every dated row, by date then row): a counting sort.
+  init(keys: [Int32], count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: [Timestamp?]) {
+    var starts = [Int](repeating: 0, count: count + 1)
+    for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
+    for k in 0..<count { starts[k + 1] += starts[k] }
+    var rows = [Int](repeating: 0, count: starts[count])
+    var ranks = [Int](repeating: -1, count: keys.count)
+    var next = starts
+    for d in order where keys[d.row] >= 0 {
+      let k = Int(keys[d.row])
+      (rows[next[k]], ranks[d.row]) = (d.row, next[k])
+      next[k] += 1
+    }
+    let datedEnds = Array(next.prefix(count))
+    for row in keys.indices where keys[row] >= 0 && purchase[row] == nil {
+      let k = Int(keys[row])
+      (rows[next[k]], ranks[row]) = (row, next[k])
+      next[k] += 1
+    }
+    (self.rows, self.starts, self.datedEnds, self.ranks, self.purchase, self.keys) = (
+      rows, starts, datedEnds, ranks, purchase, keys
+    )
+  }
+
+  /// Key `k`'s rows (none for a negative key).
+  func rows(of k: Int32) -> ArraySlice<Int> { k < 0 ? [] : rows[starts[Int(k)]..<starts[Int(k) + 1]] }
+
+  /// The rows of `row`'s key bought after it (later, not at the same moment), by date: none when it is undated or
+  /// has no key.
+  func later(than row: Int) -> ArraySlice<Int> {
+    guard keys[row] >= 0, let bought = purchase[row] else { return [] }
+    let end = datedEnds[Int(keys[row])]
+    var start = ranks[row] + 1
+    // Past the rows bought at the same moment (few; a long run of them is searched for instead).
+    while start < end, purchase[rows[start]] == bought {
+      guard start - ranks[row] < 8 else {
+        var (low, high) = (start, end)
+        while low < high {
+          let middle = low + (high - low) / 2
+          if purchase[rows[middle]].map({ $0 > bought }) ?? true { high = middle } else { low = middle + 1 }
+        }
+        return rows[low..<end]
+      }
+      start += 1
+    }
+    return rows[start..<end]
+  }
 }
 
-extension PurchaseTable: DateIndexed {}
+/// Rows' chains and groups indexed by date: a customer's table's, or those of the rows of every document `revenue`
+/// reads.
+struct DateIndex: Sendable {
+  let chains: KeyedRows
+  let groups: KeyedRows
 
-/// Chains and groups of rows indexed by date, for rows that are not a customer's table.
-struct DateIndex: DateIndexed {
-  let purchase: [Timestamp?]
-  let chain: [Int32]
-  let group: [Int32]
-  let chainRows: [Int]
-  let chainStarts: [Int]
-  let groupRows: [Int]
-  let groupStarts: [Int]
-
-  /// Indexes rows given each one's chain (dense from 0), group (dense from 0; -1 none) and purchase date.
-  init(chain: [Int32], group: [Int32], purchase: [Timestamp?]) {
-    (self.chain, self.group, self.purchase) = (chain, group, purchase)
-    let order = PurchaseTableBuilder.datedOrder(purchase)
-    let chains = Int(chain.max() ?? -1) + 1
-    let groups = Int(group.max() ?? -1) + 1
-    (chainRows, chainStarts) = PurchaseTableBuilder.lists(keys: chain, count: chains, dated: order, purchase: purchase)
-    (groupRows, groupStarts) = PurchaseTableBuilder.lists(keys: group, count: groups, dated: order, purchase: purchase)
+  /// Indexes rows given each one's chain (dense from 0), group (dense from 0; -1 none) and purchase date, and every
+  /// dated row by date then row.
+  init(
+    chain: [Int32], chains: Int, group: [Int32], groups: Int, purchase: [Timestamp?],
+    order: [PurchaseTableBuilder.DatedRow]
+  ) {
+    self.chains = KeyedRows(keys: chain, count: chains, order: order, purchase: purchase)
+    self.groups = KeyedRows(keys: group, count: groups, order: order, purchase: purchase)
   }
 
-  func rows(ofChain symbol: Int32) -> ArraySlice<Int> {
-    chainRows[chainStarts[Int(symbol)]..<chainStarts[Int(symbol) + 1]]
-  }
-
-  func rows(ofGroup symbol: Int32) -> ArraySlice<Int> {
-    symbol < 0 ? [] : groupRows[groupStarts[Int(symbol)]..<groupStarts[Int(symbol) + 1]]
+  /// The purchase date of the first purchase after `row` in its chain or group: the moment an upgrade of `row`
+  /// happened, Apple recording no other date for one. nil when `row` is undated or nothing later is in the data.
+  /// The rows are distinct transactions (the collector merges copies of one `transaction_id`), so any later one
+  /// replaced it.
+  func replacingPurchase(of row: Int) -> Timestamp? {
+    let inChain = chains.later(than: row).first.flatMap { chains.purchase[$0] }
+    let inGroup = groups.later(than: row).first.flatMap { groups.purchase[$0] }
+    return [inChain, inGroup].compactMap { $0 }.min()
   }
 }
 
@@ -269,9 +259,9 @@ extension PurchaseTable {
     chain: [Int32], group: [Int32], purchase: [Timestamp?], upgraded: [Bool]
   ) -> [Timestamp?] {
     guard upgraded.contains(true) else { return [Timestamp?](repeating: nil, count: purchase.count) }
-    let index = DateIndex(chain: chain, group: group, purchase: purchase)
-    return upgraded.indices.map { row in
-      upgraded[row] ? PurchaseTableBuilder.replacingPurchase(of: row, in: index) { $0 == $1 } : nil
-    }
+    let index = DateIndex(
+      chain: chain, chains: Int(chain.max() ?? -1) + 1, group: group, groups: Int(group.max() ?? -1) + 1,
+      purchase: purchase, order: PurchaseTableBuilder.datedOrder(purchase))
+    return upgraded.indices.map { upgraded[$0] ? index.replacingPurchase(of: $0) : nil }
   }
 }

@@ -272,15 +272,16 @@ func upgradeTarget(
   ofRow row: Int, in table: PurchaseTable, at time: Timestamp, excluding products: [String]
 ) -> String? {
   guard table.group[row] >= 0, let bought = table.purchase[row] else { return nil }
-  var target: (at: Timestamp, row: Int)?
-  for other in table.rows(ofGroup: table.group[row])
-  where table.isKnown(other, at: time) && !products.contains(table.productID(of: other)) {
-    let at = table.purchase[other] ?? bought
-    guard at >= bought else { continue }
-    if let t = target, (t.at, t.row) <= (at, other) { continue }
-    target = (at, other)
+  func isTarget(_ other: Int) -> Bool {
+    table.isKnown(other, at: time) && !products.contains(table.productID(of: other))
   }
-  return target.map { table.productID(of: $0.row) }
+  let (dated, undated) = table.rows(ofGroup: table.group[row], boughtFrom: bought)
+  switch (dated.first(where: isTarget), undated.first(where: isTarget)) {
+  case (nil, nil): return nil
+  case (let d?, nil): return table.productID(of: d)
+  case (nil, let u?): return table.productID(of: u)
+  case (let d?, let u?): return table.productID(of: table.purchase[d] == bought && d < u ? d : u)
+  }
 }
 
 /// Every entitlement of `history` at `time`, in `entitlementDefinitions` order.
