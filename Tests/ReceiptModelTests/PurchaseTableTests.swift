@@ -24,6 +24,10 @@ import Testing
       ReceiptShape(
         name: "many-upgrades", transactions: 400, chains: 30, products: 12, shuffled: true, familySharedPercent: 25,
         upgradedPercent: 30, refundedPercent: 5, seed: 41),
+      // Past the 2,048 rows from which the builder sorts by radix.
+      ReceiptShape(
+        name: "many-chains-2200", transactions: 2_200, chains: 200, products: 5, shuffled: true, randomIDs: true,
+        familySharedPercent: 25, upgradedPercent: 5, seed: 43),
     ]
     var out: [(String, PurchaseHistory)] = []
     for shape in base {
@@ -64,6 +68,24 @@ import Testing
     }
     #expect(replaced > 50, "the shapes hold replaced periods to compare")
     #expect(stated > 50, "the shapes hold stated upgrades to compare")
+  }
+
+  /// Past 2,048 dated rows out of order the builder sorts by radix: the dated rows by date, then row, whatever the
+  /// dates (ties, whole seconds or not, undated rows between, a span too wide to pack).
+  @Test func datedOrderIsTheSortByDateThenRow() {
+    var rng = SplitMix64(seed: 29)
+    let cases: [(count: Int, choices: Int, step: Int64)] = [
+      (3_000, 50, 1_000), (5_000, 4_000, 1_000), (4_000, 900, 1), (2_100, 10, 86_400_000),
+      (3_000, 3, Timestamp.maximumMilliseconds / 3), (100, 20, 7),
+    ]
+    for (count, choices, step) in cases {
+      let dates = (0..<count).map { _ in
+        rng.below(13) == 0 ? nil : Timestamp(milliseconds: Int64(rng.below(choices)) * step + 1_000_000)
+      }
+      let expected = dates.indices.compactMap { r in dates[r].map { PurchaseTableBuilder.DatedRow(at: $0, row: r) } }
+        .sorted { ($0.at, $0.row) < ($1.at, $1.row) }
+      #expect(PurchaseTableBuilder.datedOrder(dates) == expected, "\(count) \(choices) \(step)")
+    }
   }
 
   @Test func theBuilderMakesTheReferenceTableOnHandBuiltHistories() {

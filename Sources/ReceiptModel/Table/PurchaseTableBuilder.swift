@@ -109,15 +109,15 @@ enum PurchaseTableBuilder {
     guard table.symbols.products.count > 1 else { return replaced }
     for row in stated.indices where !stated[row] {
       guard table.dates.purchase[row] != nil, let expires = table.dates.expiry[row] else { continue }
-      func replacer(in later: ArraySlice<Int>) -> Bool {
-        for other in later {
+      func replacer(in lists: KeyedRows) -> Bool {
+        for place in lists.laterPlaces(than: row) {
+          let other = lists.rows[place]
           guard let at = table.dates.purchase[other], at < expires else { return false }
           if product[other] != product[row], ownership[other] == ownership[row] { return true }
         }
         return false
       }
-      replaced[row] =
-        replacer(in: table.index.groups.later(than: row)) || replacer(in: table.index.chains.later(than: row))
+      replaced[row] = replacer(in: table.index.groups) || replacer(in: table.index.chains)
     }
     return replaced
   }
@@ -148,14 +148,58 @@ enum PurchaseTableBuilder {
     var order: [DatedRow] = []
     order.reserveCapacity(dates.count)
     var inOrder = true
+    var (earliest, latest) = (Int64.max, Int64.min)
     for row in dates.indices {
       guard let at = dates[row] else { continue }
       if let last = order.last, last.at > at { inOrder = false }
       order.append(DatedRow(at: at, row: row))
+      (earliest, latest) = (min(earliest, at.milliseconds), max(latest, at.milliseconds))
     }
     // Most exports list purchases in date order, which needs no sort.
-    if !inOrder { order.sort { ($0.at, $0.row) < ($1.at, $1.row) } }
+    guard !inOrder else { return order }
+    // The date (less the earliest, in whole seconds when every date is) above the row's bits in one integer,
+    // sorted by radix over the date's bits (the keys are made in row order and each pass is stable), when they
+    // fit in 64 bits: five years of seconds and a million rows take 48. Else pairs sorted by comparison.
+    let rowBits = UInt64(Int.bitWidth - dates.count.leadingZeroBitCount)
+    let wholeSeconds = order.allSatisfy { ($0.at.milliseconds &- earliest) % 1_000 == 0 }
+    let unit: Int64 = wholeSeconds ? 1_000 : 1
+    let units = UInt64(truncatingIfNeeded: (latest &- earliest) / unit)
+    let dateBits = UInt64(UInt64.bitWidth - units.leadingZeroBitCount)
+    guard order.count >= 2_048, latest &- earliest >= 0, rowBits + dateBits < 64 else {
+      order.sort { ($0.at, $0.row) < ($1.at, $1.row) }
+      return order
+    }
+    var keys = order.map { UInt64(($0.at.milliseconds &- earliest) / unit) << rowBits | UInt64($0.row) }
+    radixSort(&keys, bits: Int(rowBits + dateBits), from: Int(rowBits))
+    let rowMask = ((1 as UInt64) << rowBits) &- 1
+    for j in keys.indices {
+      let at = earliest &+ Int64(keys[j] >> rowBits) &* unit
+      order[j] = DatedRow(at: Timestamp(unchecked: at), row: Int(keys[j] & rowMask))
+    }
     return order
+  }
+
+  /// Sorts `keys`, each below 2^`bits`, by their bits from `lowestBit` up, eleven bits a pass; stable, so keys
+  /// equal above `lowestBit` keep the order they came in. A pass where every key has the same digit is skipped.
+  static func radixSort(_ keys: inout [UInt64], bits: Int, from lowestBit: Int) {
+    var other = [UInt64](repeating: 0, count: keys.count)
+    var counts = [Int](repeating: 0, count: 2_049)
+    var shift = UInt64(lowestBit)
+    while shift < UInt64(bits) {
+      for d in counts.indices { counts[d] = 0 }
+      for k in keys { counts[Int(truncatingIfNeeded: (k >> shift) & 2_047) + 1] += 1 }
+      // One digit for all: already in order by it.
+      if !counts.contains(keys.count) {
+        for d in 1..<counts.count { counts[d] += counts[d - 1] }
+        for k in keys {
+          let d = Int(truncatingIfNeeded: (k >> shift) & 2_047)
+          other[counts[d]] = k
+          counts[d] += 1
+        }
+        swap(&keys, &other)
+      }
+      shift += 11
+    }
   }
 }
 
@@ -169,7 +213,7 @@ struct KeyedRows: Sendable {
   let starts: [Int]
   let datedEnds: [Int]
   /// Where each row stands in `rows` (-1: the row has no key).
-  let ranks: [Int]
+  let ranks: [Int32]
   let purchase: [Timestamp?]
   let keys: [Int32]
 
@@ -180,46 +224,45 @@ struct KeyedRows: Sendable {
     for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
     for k in 0..<count { starts[k + 1] += starts[k] }
     var rows = [Int](repeating: 0, count: starts[count])
-    var ranks = [Int](repeating: -1, count: keys.count)
+    var ranks = [Int32](repeating: -1, count: keys.count)
     var next = starts
     for d in order where keys[d.row] >= 0 {
       let k = Int(keys[d.row])
-      (rows[next[k]], ranks[d.row]) = (d.row, next[k])
+      (rows[next[k]], ranks[d.row]) = (d.row, Int32(truncatingIfNeeded: next[k]))
       next[k] += 1
     }
     let datedEnds = Array(next.prefix(count))
     for row in keys.indices where keys[row] >= 0 && purchase[row] == nil {
       let k = Int(keys[row])
-      (rows[next[k]], ranks[row]) = (row, next[k])
+      (rows[next[k]], ranks[row]) = (row, Int32(truncatingIfNeeded: next[k]))
       next[k] += 1
     }
-    (self.rows, self.starts, self.datedEnds, self.ranks, self.purchase, self.keys) = (
-      rows, starts, datedEnds, ranks, purchase, keys
-    )
+    (self.rows, self.starts, self.datedEnds, self.ranks) = (rows, starts, datedEnds, ranks)
+    (self.purchase, self.keys) = (purchase, keys)
   }
 
   /// Key `k`'s rows (none for a negative key).
   func rows(of k: Int32) -> ArraySlice<Int> { k < 0 ? [] : rows[starts[Int(k)]..<starts[Int(k) + 1]] }
 
-  /// The rows of `row`'s key bought after it (later, not at the same moment), by date: none when it is undated or
-  /// has no key.
-  func later(than row: Int) -> ArraySlice<Int> {
-    guard keys[row] >= 0, let bought = purchase[row] else { return [] }
-    let end = datedEnds[Int(keys[row])]
-    var start = ranks[row] + 1
+  /// Where the rows of `row`'s key bought after it (later, not at the same moment) are in `rows`, by date: none
+  /// when it is undated or has no key.
+  func laterPlaces(than row: Int) -> Range<Int> {
+    guard keys[row] >= 0, let bought = purchase[row] else { return 0..<0 }
+    let (own, end) = (Int(ranks[row]), datedEnds[Int(keys[row])])
+    var start = own + 1
     // Past the rows bought at the same moment (few; a long run of them is searched for instead).
     while start < end, purchase[rows[start]] == bought {
-      guard start - ranks[row] < 8 else {
+      guard start - own < 8 else {
         var (low, high) = (start, end)
         while low < high {
           let middle = low + (high - low) / 2
           if purchase[rows[middle]].map({ $0 > bought }) ?? true { high = middle } else { low = middle + 1 }
         }
-        return rows[low..<end]
+        return low..<end
       }
       start += 1
     }
-    return rows[start..<end]
+    return start..<end
   }
 }
 
@@ -244,8 +287,8 @@ struct DateIndex: Sendable {
   /// The rows are distinct transactions (the collector merges copies of one `transaction_id`), so any later one
   /// replaced it.
   func replacingPurchase(of row: Int) -> Timestamp? {
-    let inChain = chains.later(than: row).first.flatMap { chains.purchase[$0] }
-    let inGroup = groups.later(than: row).first.flatMap { groups.purchase[$0] }
+    let inChain = chains.laterPlaces(than: row).first.flatMap { chains.purchase[chains.rows[$0]] }
+    let inGroup = groups.laterPlaces(than: row).first.flatMap { groups.purchase[groups.rows[$0]] }
     return [inChain, inGroup].compactMap { $0 }.min()
   }
 }
