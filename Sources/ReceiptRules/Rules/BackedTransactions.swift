@@ -4,7 +4,8 @@ import ReceiptModel
 /// of the signed receipt the JSON lacks (`backing.onlyInReceipt`), taken from the signed receipt as it stands
 /// (its ownership unknown, as an on-device receipt's is). A row deleted from the JSON thus cannot change an answer
 /// given under the receipt's verdict; the JSON's other rows agree with the signed ones on every covered field or
-/// the verdict is invalid (`receiptBacking(of:by:)`).
+/// the verdict is invalid (`receiptBacking(of:by:)`). (§9 [S51][S52]: the signed receipt is what the App Store
+/// vouches for; verifyReceipt's JSON is not signed [S2].)
 /// - Parameters:
 ///   - json: The JSON body's transactions.
 ///   - signed: The signed receipt's transactions.

@@ -17,7 +17,7 @@ public struct EntitlementDefinition: Hashable, Sendable {
   }
 }
 
-/// Decides which entitlements to report for a receipt.
+/// Decides which entitlements to report for a receipt (consumables never give lasting access, §7.5 [S4][S35]).
 ///
 /// The catalog's entitlement names come first, each with every non-consumable and subscription product that
 /// names it, whether or not the receipt holds a transaction for it (those end up `not_purchased`).

@@ -1,7 +1,8 @@
 import ReceiptModel
 
 /// The sentence a support person reads out for an entitlement finding: every entitlement reason is
-/// written here, from the finding alone.
+/// written here, from the finding alone, in the data's own field names (the rules behind each finding: §7.2-§7.4
+/// [S30][S6b][S5][S34][S36][S33]).
 /// - Parameters:
 ///   - finding: what decided the entitlement.
 ///   - definition: the entitlement and its products.

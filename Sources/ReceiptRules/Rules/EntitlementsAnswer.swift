@@ -34,7 +34,8 @@ public struct EntitlementsAnswer: Sendable {
   }
 }
 
-/// The whole `entitlements` answer for `history` at `time`, with `catalog`'s products and entitlements.
+/// The whole `entitlements` answer for `history` at `time`, with `catalog`'s products and entitlements (§7.2-§7.4,
+/// §7.7 [S30][S36][S33]: each rule cites its own).
 public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
 {
   // Built once: the results and the Family Sharing contradictions read the same table.

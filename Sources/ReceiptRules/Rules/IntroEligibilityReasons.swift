@@ -1,6 +1,7 @@
 import ReceiptModel
 
-/// The sentence for an intro-eligibility finding: every intro-eligibility reason is written here.
+/// The sentence for an intro-eligibility finding: every intro-eligibility reason is written here (§7.1
+/// [S31][S6h][S33]).
 /// - Parameters:
 ///   - finding: what decided the answer.
 ///   - productID: the product asked about.

@@ -2,7 +2,7 @@ import ReceiptModel
 
 /// Why a command has nothing to answer at `time`: every purchase is dated after it, or the data holds
 /// none of the kind asked about. Said so that a support person does not read "no purchase" for a customer
-/// whose purchases come later than the moment asked about.
+/// whose purchases come later than the moment asked about (§7.2 [S6c][S4]: access is judged at a moment).
 /// - Parameters:
 ///   - history: everything the data says.
 ///   - time: the moment asked about.

@@ -25,8 +25,8 @@ public struct ResolvedProductType: Hashable, Sendable {
 
 /// Decides a transaction's product type: the data's own word first, then the catalog's; without
 /// either, an expiry date means an auto-renewable subscription, and a FAMILY_SHARED transaction without one is
-/// a non-consumable (Apple, Supporting Family Sharing: only auto-renewable subscriptions and non-consumables can
-/// be shared); otherwise it is unknown (it could be a consumable, a non-consumable or a non-renewing
+/// a non-consumable (§7.7 [S33]: only auto-renewable subscriptions and non-consumables can be shared; §7.5 [S34]
+/// [S30]: only auto-renewable subscriptions carry `expires_date`); otherwise it is unknown (it could be a consumable, a non-consumable or a non-renewing
 /// subscription, which receipts do not tell apart).
 /// - Parameters:
 ///   - transaction: the transaction.

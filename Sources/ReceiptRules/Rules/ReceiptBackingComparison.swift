@@ -1,7 +1,8 @@
 import ReceiptModel
 
 /// Compares a JSON body's purchase history (verifyReceipt, Notification v1) with the history of the signed app
-/// receipt it carries in `latest_receipt`, transaction by transaction (same `transaction_id`), in both directions.
+/// receipt it carries in `latest_receipt`, transaction by transaction (same `transaction_id`), in both directions
+/// (§9 [S51][S52]: the on-device receipt's signature vouches for its in-app sets; §1.3 [S2]: the JSON is unsigned).
 /// The rules, by whether the two describe the same moment (the JSON's `receipt_creation_date` is the signed
 /// receipt's) or the signed receipt is older:
 ///

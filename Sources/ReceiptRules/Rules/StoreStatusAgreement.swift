@@ -1,6 +1,7 @@
 import ReceiptModel
 
-/// Apple's own status of the subscription an entitlement rests on, beside receipt-tool's answer.
+/// Apple's own status of the subscription an entitlement rests on, beside receipt-tool's answer ([S29a]: Get All
+/// Subscription Statuses' `status`).
 public struct StoreStatusComparison: Hashable, Sendable {
   /// Apple's status of the subscription.
   public var status: StoreSubscriptionStatus

@@ -2,7 +2,7 @@ import ReceiptModel
 
 /// Apple's status of a subscription whose transaction the data does not hold: a Get All Subscription Statuses
 /// item or a notification whose `signedTransactionInfo` is missing or could not be read. No answer can rest on
-/// it, and it is never dropped: it is shown as Apple's word, with what could not be read.
+/// it, and it is never dropped: it is shown as Apple's word, with what could not be read ([S29a], [S24]).
 public struct StoreStatusWithoutTransaction: Hashable, Sendable {
   /// `originalTransactionId`, when the data names the subscription.
   public var originalTransactionID: String?

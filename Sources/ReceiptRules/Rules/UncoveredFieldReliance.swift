@@ -4,7 +4,8 @@ import ReceiptModel
 /// ownership type of a verifyReceipt JSON backed by its signed receipt (a receipt has no ownership field), a
 /// stated price or currency. Only a verdict that holds (verified, test-signed) is asked: any other vouches for
 /// nothing and says so itself. A field the document does not state (ownership assumed for lack of
-/// `in_app_ownership_type`, an on-device receipt's unknown ownership) is not drawn from it.
+/// `in_app_ownership_type`, an on-device receipt's unknown ownership) is not drawn from it. (§9.3 [S54]: a
+/// receipt's in-app set has no ownership type or price; §6.2 [S27]: a signed transaction states both.)
 /// - Parameters:
 ///   - reads: The field classes the answer depends on (`FieldReads`).
 ///   - history: The document's history, its verdict in `provenance.signatureCheck`.

@@ -3,7 +3,8 @@ import ReceiptModel
 extension PurchaseHistory {
   /// Fails when the data's own status says it carries no receipt to trust: a verifyReceipt status other
   /// than 0 or 21006 (a valid receipt whose subscription expired), or a response's status that says it does not
-  /// hold what was asked for (Look Up Order ID's 1, an invalid order id).
+  /// hold what was asked for (Look Up Order ID's 1, an invalid order id). (§1.4 [S2a][S42]: verifyReceipt's status
+  /// codes; [S29a].)
   /// - Parameters:
   ///   - source: the input's name, for the message.
   ///   - consequence: what the command cannot do without a receipt.
