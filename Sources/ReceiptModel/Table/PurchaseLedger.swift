@@ -506,6 +506,10 @@ public struct PurchaseLedger: Sendable {
     /// The product number of the `k`th transaction of the reading order (dense from 0, one per product id's bytes).
     public func productNumber(_ k: Int) -> Int { Int(rows[k].product) }
 
+    /// Whether the `k`th transaction's ownership is its signed payload's own (`isOwnershipSigned(at:)`), read from
+    /// its row, not from the transaction.
+    public func isOwnershipSigned(_ k: Int) -> Bool { rows[k].rare >= 0 && rare[Int(rows[k].rare)].ownershipSigned }
+
     /// Loads the `k`th transaction of the reading order into `t`: its product id, ownership, quantity, dates,
     /// refund, signed date, offer (as far as valuing reads it: its pricing and introductory flag), upgrade flag and
     /// stated type and price. The transaction id is loaded only `withID` (for an entry it is a String made from

@@ -83,14 +83,14 @@ public struct MoneyEvidence: Hashable, Sendable {
   /// Nothing recorded: what an older ledger line says.
   public static let notRecorded = MoneyEvidence(verdict: nil, anchor: nil, ownershipSigned: false)
 
-  /// What `ledger` recorded of the transaction at `position`: its document's verdict and whether its ownership is
-  /// signed.
-  init(of ledger: PurchaseLedger, at position: Int) {
+  /// What `ledger` recorded of the transaction at `position`: its document's verdict, and `ownershipSigned`, whether
+  /// its ownership is signed (`PurchaseLedger.isOwnershipSigned(at:)`).
+  init(of ledger: PurchaseLedger, at position: Int, ownershipSigned: Bool) {
     guard let check = ledger.documentCheck(at: position) else {
       self = .notRecorded
       return
     }
-    self.init(verdict: check.verdict, anchor: check.anchor, ownershipSigned: ledger.isOwnershipSigned(at: position))
+    self.init(verdict: check.verdict, anchor: check.anchor, ownershipSigned: ownershipSigned)
   }
 }
 

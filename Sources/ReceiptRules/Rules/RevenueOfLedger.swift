@@ -87,13 +87,15 @@ extension PurchaseLedger {
       let record: LedgerRecord
       do throws(ReceiptError) {
         record = try maker.record(
-          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain, in: self)
+          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain,
+          ownershipSigned: reader.isOwnershipSigned(k), in: self)
       } catch {
         guard !withIDs else { throw error }
         // Only valuing throws, before the record changes anything: made again with the id its error quotes.
         t.transactionID = transactionID(at: position)
         record = try maker.record(
-          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain, in: self)
+          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain,
+          ownershipSigned: reader.isOwnershipSigned(k), in: self)
       }
       try body(record)
     }
@@ -118,7 +120,7 @@ extension PurchaseLedger {
     /// (`upgradeMoments`), of subscription chain number `chain` when paid service is tracked.
     mutating func record(
       _ t: borrowing PurchaseTransaction, at position: Int, product: Int, upgradedAt: Timestamp?, chain numbered: Int?,
-      in ledger: PurchaseLedger
+      ownershipSigned: Bool, in ledger: PurchaseLedger
     ) throws(ReceiptError) -> LedgerRecord {
       let facts = products[product] ?? CatalogProductFacts(catalog.product(t.productID))
       products[product] = facts
@@ -148,7 +150,7 @@ extension PurchaseLedger {
       return LedgerRecord(
         transaction: t, value: value, copy: copy, paidServiceBefore: before,
         upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt),
-        evidence: MoneyEvidence(of: ledger, at: position))
+        evidence: MoneyEvidence(of: ledger, at: position, ownershipSigned: ownershipSigned))
     }
   }
 }
