@@ -203,7 +203,7 @@ public final class PurchaseTable: Equatable, Sendable {
   /// The row's refund or revocation as known at `time`: one made by then, its reversal only when made by then too;
   /// nil when none had been made (or one was reversed by then).
   @inlinable public func revocation(_ row: Int, at time: Timestamp) -> RevocationMoments? {
-    guard let r = revocation[row], r.date <= time, !(r.reversedAt.map { $0 <= time } ?? false) else { return nil }
+    guard let r = revocation[row], r.isInForce(at: time) else { return nil }
     return r
   }
 
@@ -246,7 +246,9 @@ public struct RevocationMoments: Hashable, Sendable {
   public init(_ r: Revocation) { (date, reversedAt, excludesUpgrade) = (r.date, r.reversedAt, r.excludesUpgrade) }
 
   /// In force at `time`: made by then and not reversed by then.
-  public func isInForce(at time: Timestamp) -> Bool { date <= time && !(reversedAt.map { $0 <= time } ?? false) }
+  @inlinable public func isInForce(at time: Timestamp) -> Bool {
+    date <= time && !(reversedAt.map { $0 <= time } ?? false)
+  }
 }
 
 /// A row's upgrade: why it counts as upgraded, and from when.

@@ -241,9 +241,6 @@ struct KeyedRows: Sendable {
     (self.purchase, self.keys) = (purchase, keys)
   }
 
-  /// Key `k`'s rows (none for a negative key).
-  func rows(of k: Int32) -> ArraySlice<Int> { k < 0 ? [] : rows[starts[Int(k)]..<starts[Int(k) + 1]] }
-
   /// Where the rows of `row`'s key bought after it (later, not at the same moment) are in `rows`, by date: none
   /// when it is undated or has no key.
   func laterPlaces(than row: Int) -> Range<Int> {

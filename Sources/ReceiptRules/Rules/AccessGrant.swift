@@ -68,7 +68,7 @@ public enum AccessGrant: Hashable, Sendable {
 ///   - time: the moment asked about.
 /// - Returns: whether it grants access then, and why not when it does not.
 public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, at time: Timestamp) -> AccessGrant {
-  let revocation = transaction.revocation.map(RevocationMoments.init).flatMap { $0.isInForce(at: time) ? $0 : nil }
+  let revocation = transaction.revocation.flatMap { $0.isInForce(at: time) ? RevocationMoments($0) : nil }
   return accessGrant(
     purchased: transaction.purchaseDate, expires: transaction.expiresDate, revocation: revocation,
     isUpgraded: transaction.isUpgraded,
