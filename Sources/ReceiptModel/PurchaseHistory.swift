@@ -300,7 +300,6 @@ public struct PurchaseHistory: Sendable {
 
   /// The renewal state of a subscription chain.
   public func renewal(originalTransactionID: String?) -> RenewalState? {
-    guard let originalTransactionID else { return nil }
-    return renewals.first { $0.originalTransactionID == originalTransactionID }
+    renewals.renewal(ofChain: originalTransactionID)
   }
 }

@@ -139,3 +139,11 @@ public struct RenewalState: Hashable, Sendable {
     self.vocabulary = vocabulary
   }
 }
+
+extension [RenewalState] {
+  /// The renewal state of chain `id` (its `original_transaction_id`).
+  public func renewal(ofChain id: String?) -> RenewalState? {
+    guard let id else { return nil }
+    return first { $0.originalTransactionID == id }
+  }
+}

@@ -1,6 +1,6 @@
 import ReceiptModel
 
-/// The purchase table built the plainest way there is, straight from TABLE.md: a dictionary per symbol kind, a
+/// The purchase table built the plainest way there is, straight from TABLE.md: a list per symbol kind, a
 /// filter and a sort per chain and group, and every upgrade found by reading every row. PurchaseTableBuilderTests
 /// holds `PurchaseTableBuilder` to it on every benchmark shape, hand-built history and fuzz seed.
 package enum ReferencePurchaseTable {

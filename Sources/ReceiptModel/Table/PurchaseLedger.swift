@@ -46,7 +46,7 @@ public struct PurchaseLedger: Sendable {
     /// What signed data states about the transaction: its price and its product type.
     var price: StatedPrice?
     var productType: ProductType?
-    /// Whether its ownership is its signed payload's own (`isOwnershipSigned(at:)`).
+    /// Whether its ownership is its signed payload's own: stated by a signed transaction, not assumed.
     var ownershipSigned = false
 
     var isEmpty: Bool {
@@ -301,11 +301,6 @@ public struct PurchaseLedger: Sendable {
     return text(of: e.originalID ?? e.id)
   }
 
-  public func productID(at position: Int) -> String {
-    position < firstDocument.count
-      ? firstDocument[position].productID : products[entries[position - firstDocument.count].product]
-  }
-
   public func subscriptionGroup(at position: Int) -> String? {
     position < firstDocument.count
       ? firstDocument[position].subscriptionGroup : entries[position - firstDocument.count].group.map { texts[$0] }
@@ -326,66 +321,10 @@ public struct PurchaseLedger: Sendable {
       ? firstDocument[position].purchaseDate : entries[position - firstDocument.count].purchaseDate
   }
 
-  public func expiresDate(at position: Int) -> Timestamp? {
-    position < firstDocument.count
-      ? firstDocument[position].expiresDate : entries[position - firstDocument.count].expiresDate
-  }
-
-  /// `quantity` (an entry's was read as 1 to 1,000,000, so it fits Int32).
-  public func quantity(at position: Int) -> Int? {
-    position < firstDocument.count
-      ? firstDocument[position].quantity : entries[position - firstDocument.count].quantity.map { Int($0) }
-  }
-
-  /// The offer, as far as valuing reads it: its pricing and whether it used the introductory offer.
-  public func offer(at position: Int) -> OfferUse? {
-    guard position >= firstDocument.count else { return firstDocument[position].offer }
-    let e = entries[position - firstDocument.count]
-    return e.offerPricing.map {
-      OfferUse(
-        kind: e.usesIntroductoryOffer ? .introductory : .promotional, pricing: $0,
-        usesIntroductoryOffer: e.usesIntroductoryOffer)
-    }
-  }
-
   /// `is_upgraded`, stated by any copy.
   public func isUpgraded(at position: Int) -> Bool {
     position < firstDocument.count
       ? firstDocument[position].isUpgraded : entries[position - firstDocument.count].isUpgraded
-  }
-
-  /// The refund, merged over every copy (`Revocation.combining`).
-  public func revocation(at position: Int) -> Revocation? {
-    position < firstDocument.count
-      ? firstDocument[position].revocation : rareFacts(of: entries[position - firstDocument.count]).revocation
-  }
-
-  /// `signedDate`, the latest of any copy.
-  public func signedDate(at position: Int) -> Timestamp? {
-    position < firstDocument.count
-      ? firstDocument[position].signedDate : rareFacts(of: entries[position - firstDocument.count]).signedDate
-  }
-
-  /// The price signed data states.
-  public func statedPrice(at position: Int) -> StatedPrice? {
-    position < firstDocument.count
-      ? firstDocument[position].price : rareFacts(of: entries[position - firstDocument.count]).price
-  }
-
-  /// The product type signed data states.
-  public func statedProductType(at position: Int) -> ProductType? {
-    position < firstDocument.count
-      ? firstDocument[position].productType : rareFacts(of: entries[position - firstDocument.count]).productType
-  }
-
-  /// Whether the ownership is the signed payload's own `inAppOwnershipType` (not assumed, not a JSON row's).
-  public func isOwnershipSigned(at position: Int) -> Bool {
-    guard position < firstDocument.count else {
-      return rareFacts(of: entries[position - firstDocument.count]).ownershipSigned
-    }
-    return firstDocument.withUnsafeBufferPointer { all in
-      all.baseAddress.map { Self.ownershipSigned($0 + position) } ?? false
-    }
   }
 
   /// The signature verdict of the document that brought the transaction at `position` on, and the root a verified
@@ -506,7 +445,7 @@ public struct PurchaseLedger: Sendable {
     /// The product number of the `k`th transaction of the reading order (dense from 0, one per product id's bytes).
     public func productNumber(_ k: Int) -> Int { Int(rows[k].product) }
 
-    /// Whether the `k`th transaction's ownership is its signed payload's own (`isOwnershipSigned(at:)`), read from
+    /// Whether the `k`th transaction's ownership is its signed payload's own (`ownershipSigned`), read from
     /// its row, not from the transaction.
     public func isOwnershipSigned(_ k: Int) -> Bool { rows[k].rare >= 0 && rare[Int(rows[k].rare)].ownershipSigned }
 

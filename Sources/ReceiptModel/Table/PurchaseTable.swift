@@ -135,9 +135,6 @@ public final class PurchaseTable: Equatable, Sendable {
   /// The row's group id, when it has one.
   public func groupID(of row: Int) -> String? { group[row] < 0 ? nil : groupIDs[Int(group[row])] }
 
-  /// The product symbol of `productID`, when a row has that product.
-  public func productSymbol(_ productID: String) -> Int32? { productSymbols[productID] }
-
   // MARK: Indexes
 
   /// How many chains, groups and products.
@@ -220,11 +217,8 @@ public final class PurchaseTable: Equatable, Sendable {
     return t
   }
 
-  /// The renewal state of chain `id`.
-  public func renewal(ofChain id: String?) -> RenewalState? {
-    guard let id else { return nil }
-    return renewals.first { $0.originalTransactionID == id }
-  }
+  /// The renewal state of the row's chain.
+  public func renewal(ofRow row: Int) -> RenewalState? { renewals.renewal(ofChain: chainIDs[Int(chain[row])]) }
 
   /// The data's moment, when it is later than `time`: renewal states describe it, not `time`.
   public func renewalsAreLater(than time: Timestamp) -> DataMoment? {

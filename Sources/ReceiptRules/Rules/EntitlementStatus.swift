@@ -167,7 +167,7 @@ func findEntitlement(
   let lapse = latestSubscription(considered).flatMap { c -> (ConsideredTransaction, RenewalState, Timestamp)? in
     guard case .expired(let expired) = c.grant,
       subscriptionContinuation(ofRow: c.row, in: table, at: time, outside: products) == nil,
-      let renewal = table.renewal(ofChain: table.chainIDs[Int(table.chain[c.row])])
+      let renewal = table.renewal(ofRow: c.row)
     else { return nil }
     return (c, renewal, expired)
   }
@@ -189,7 +189,7 @@ func findEntitlement(
   let target =
     newest.grant == .upgraded ? upgradeTarget(ofRow: newest.row, in: table, at: time, excluding: products) : nil
   return .lost(
-    newest, renewal: table.renewal(ofChain: table.chainIDs[Int(table.chain[newest.row])]), upgradeTarget: target)
+    newest, renewal: table.renewal(ofRow: newest.row), upgradeTarget: target)
 }
 
 /// The state a lost grant leaves the entitlement in.

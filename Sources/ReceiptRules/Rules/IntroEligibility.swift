@@ -224,7 +224,7 @@ private func retryingRenewal(of rows: [Int], in table: PurchaseTable, at time: T
       && !table.isUpgraded(row, at: time)
   }
   guard let newest = expired.max(by: { (table.expiry[$0] ?? .epoch) < (table.expiry[$1] ?? .epoch) }),
-    let renewal = table.renewal(ofChain: table.chainIDs[Int(table.chain[newest])]),
+    let renewal = table.renewal(ofRow: newest),
     renewal.isInBillingRetryPeriod == true || renewal.gracePeriodExpiresDate.map({ $0 > time }) == true
   else { return nil }
   return (newest, renewal)

@@ -84,7 +84,7 @@ public struct MoneyEvidence: Hashable, Sendable {
   public static let notRecorded = MoneyEvidence(verdict: nil, anchor: nil, ownershipSigned: false)
 
   /// What `ledger` recorded of the transaction at `position`: its document's verdict, and `ownershipSigned`, whether
-  /// its ownership is signed (`PurchaseLedger.isOwnershipSigned(at:)`).
+  /// its ownership is signed (`PurchaseLedger.Reader.isOwnershipSigned(_:)`).
   init(of ledger: PurchaseLedger, at position: Int, ownershipSigned: Bool) {
     guard let check = ledger.documentCheck(at: position) else {
       self = .notRecorded
