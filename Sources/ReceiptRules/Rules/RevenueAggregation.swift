@@ -19,6 +19,40 @@ public enum RevenueGrouping: String, Sendable, CaseIterable {
     case .day: return date.map { String($0.iso8601.prefix(10)) } ?? "undated"
     }
   }
+
+  /// The row of an event of a product on `date`, as a key whose text is `key(productID:date:)`: a month or day
+  /// is a number, written as text once, when the report is read.
+  func rowKey(productID: String, date: Timestamp?) -> RevenueRowKey {
+    // Within 1970...9999 `iso8601` begins with the day's date whatever the time; outside it, the text is kept.
+    guard self == .month || self == .day, let date, Timestamp(milliseconds: date.milliseconds) != nil else {
+      return .text(key(productID: productID, date: date))
+    }
+    let day = date.milliseconds / 86_400_000
+    guard self == .month else { return .day(day) }
+    let (year, month, _) = Timestamp.civil(fromDays: day)
+    return .month(year * 12 + month - 1)
+  }
+}
+
+/// The row an event goes in: a product id or other text, or a UTC month or day as a number.
+enum RevenueRowKey: Hashable {
+  case text(String)
+  /// Months since January of year 0 (`year * 12 + month - 1`).
+  case month(Int64)
+  /// Days since 1970-01-01.
+  case day(Int64)
+
+  /// The key as rows show it: `2024-06`, `2024-06-15`, or the text.
+  var text: String {
+    switch self {
+    case .text(let text): text
+    case .day(let day): Timestamp(unchecked: day * 86_400_000).date
+    case .month(let months):
+      String(
+        Timestamp(unchecked: Timestamp.days(year: months / 12, month: months % 12 + 1, day: 1) * 86_400_000).date
+          .prefix(7))
+    }
+  }
 }
 
 /// Totals of one row of one currency. Amounts are minor units of that currency.
@@ -169,19 +203,25 @@ public struct RevenueInputError: Hashable, Sendable {
 /// The revenue answer, owner-only [S33] §7.4: rows per currency (currencies are never added together), counts,
 /// unpriced products and unreadable inputs.
 public struct RevenueReport: Sendable {
-  /// Every row's figures, in the order first added, and its currency's number (`currencyNames`) and key's number
-  /// (`keyTexts`).
-  private var rowFigures: [RevenueGroup.Sums] = []
-  private var rowNames: [(currency: Int, key: Int)] = []
-  /// Currencies in the order first added, each with the sum of its rows, kept as rows are added so every sum is
-  /// overflow-checked.
-  private var currencyNames: [String] = []
-  private var totalFigures: [RevenueGroup.Sums] = []
-  /// Each currency's money by backing class (`moneyBacking`), by currency number; made with the currency.
-  private var backingFigures: [BackedRevenue] = []
+  /// One currency's rows by key, the sum of its rows (kept as rows are added, so every sum is overflow-checked)
+  /// and its money by backing class (`moneyBacking`).
+  private struct CurrencyFigures {
+    var rows: [RevenueRowKey: RevenueGroup.Sums] = [:]
+    var total: RevenueGroup.Sums
+    var backing = BackedRevenue()
 
-  /// Each currency's total, in the order first added.
-  var totals: [RevenueGroup] { totalFigures.map { RevenueGroup(key: "total", $0) } }
+    /// Adds `group` to the row `key` and to the total; nothing is stored unless both sums fit.
+    mutating func add(_ group: RevenueGroup, key: RevenueRowKey, empty: RevenueGroup.Sums) throws(ReceiptError) {
+      let row = try (rows[key] ?? empty).adding(group)
+      let total = try self.total.adding(group)
+      rows[key] = row
+      self.total = total
+    }
+  }
+
+  /// Currency codes in the order first added, numbering `figures`.
+  private var currencyNumbers: [String: Int] = [:]
+  private var figures: [CurrencyFigures] = []
   public var counts = RevenueCounts()
   /// product id → unpriced units.
   public private(set) var unpriced: [String: Int64] = [:]
@@ -190,159 +230,66 @@ public struct RevenueReport: Sendable {
 
   public init(hasProceeds: Bool) { self.hasProceeds = hasProceeds }
 
-  /// Row keys numbered (`keyNumber`), and each currency's row of each key number (-1: none yet), so that an event
-  /// finds its row by two array reads: a report adds an event or two per transaction, to a handful of rows.
-  /// Rows never move in `rowFigures`.
-  private var keyTexts: [String] = []
-  private var keyNumbers: [String: Int] = [:]
-  private var placesByKey: [[Int]] = []
-  /// The currency and the product id asked about last, with their numbers.
-  /// (Apart, not optional tuples: those are copied, their text retained, to be compared.)
-  private var lastCurrency = ""
-  private var lastCurrencyNumber = -1
-  private var lastProduct = ""
-  private var lastProductKey = -1
+  /// An empty row, with proceeds when the report has them.
+  private var emptyRow: RevenueGroup.Sums {
+    RevenueGroup.Sums(RevenueGroup(key: "", proceeds: hasProceeds ? 0 : nil))
+  }
 
+  /// The number of `currency`'s figures, made empty when it has none yet.
+  private mutating func currencyNumber(_ currency: String) -> Int {
+    if let known = currencyNumbers[currency] { return known }
+    figures.append(CurrencyFigures(total: emptyRow))
+    currencyNumbers[currency] = figures.count - 1
+    return figures.count - 1
+  }
+
+  /// Adds `group`'s figures to the row of its key in `currency`.
   public mutating func add(_ group: RevenueGroup, currency: String) throws(ReceiptError) {
-    try add(group, key: keyNumber(group.key), currency: currency)
+    try add(group, key: .text(group.key), currency: currency)
   }
 
-  /// Adds `group`'s figures to the row of key number `key` (`keyNumber`; `group.key` is not read) of `currency`.
-  /// Nothing is stored unless both sums fit: not even a new row.
-  mutating func add(_ group: RevenueGroup, key: Int, currency: String) throws(ReceiptError) {
-    let c: Int
-    if lastCurrencyNumber >= 0, lastCurrency == currency {
-      c = lastCurrencyNumber
-    } else if let known = currencyNames.firstIndex(of: currency) {
-      c = known
-      (lastCurrency, lastCurrencyNumber) = (currency, known)
-    } else {
-      try addRow(group, key: key, currency: currency)
-      return
+  /// Adds `group`'s figures to the row `key` (`group.key` is not read) of `currency`, and returns the currency's
+  /// number. Nothing is stored unless both sums fit: not even a new row or currency.
+  @discardableResult
+  mutating func add(_ group: RevenueGroup, key: RevenueRowKey, currency: String) throws(ReceiptError) -> Int {
+    if let c = currencyNumbers[currency] {
+      try figures[c].add(group, key: key, empty: emptyRow)
+      return c
     }
-    let place = key < placesByKey[c].count ? placesByKey[c][key] : -1
-    guard place >= 0 else {
-      try addRow(group, key: key, currency: currency)
-      return
-    }
-    let row = try rowFigures[place].adding(group)
-    let total = try totalFigures[c].adding(group)
-    rowFigures[place] = row
-    totalFigures[c] = total
+    var made = CurrencyFigures(total: emptyRow)
+    try made.add(group, key: key, empty: emptyRow)
+    let c = currencyNumber(currency)
+    figures[c] = made
+    return c
   }
 
-  /// Adds the first event of a row: the row is made, and its currency's total when it has none yet.
-  private mutating func addRow(_ group: RevenueGroup, key: Int, currency: String) throws(ReceiptError) {
-    let known = currencyNames.firstIndex(of: currency)
-    let empty = RevenueGroup.Sums(RevenueGroup(key: "", proceeds: hasProceeds ? 0 : nil))
-    let row = try empty.adding(group)
-    let total = try (known.map { totalFigures[$0] } ?? empty).adding(group)
-    let c: Int
-    if let known {
-      c = known
-      totalFigures[c] = total
-    } else {
-      c = currencyNames.count
-      currencyNames.append(currency)
-      totalFigures.append(total)
-      backingFigures.append(BackedRevenue())
-      placesByKey.append([])
-    }
-    if placesByKey[c].count <= key { placesByKey[c] += Array(repeating: -1, count: key + 1 - placesByKey[c].count) }
-    rowFigures.append(row)
-    rowNames.append((c, key))
-    placesByKey[c][key] = rowFigures.count - 1
-  }
-
-  /// Adds `figures` of `currency` to the class `backing` names; the currency's row was added first (`add`), so
-  /// its figures are part of the currency's total.
-  public mutating func addBacking(_ figures: BackedFigures, currency: String, as backing: MoneyBacking)
-    throws(ReceiptError)
-  {
-    let c =
-      lastCurrencyNumber >= 0 && lastCurrency == currency ? lastCurrencyNumber : currencyNames.firstIndex(of: currency)
-    guard let c else { return }
-    try backingFigures[c].add(figures, as: backing)
+  /// Adds `group` as `add(_:key:currency:)` does, and `money` to the class `backing` names.
+  mutating func add(
+    _ group: RevenueGroup, key: RevenueRowKey, currency: String, money: BackedFigures, as backing: MoneyBacking
+  ) throws(ReceiptError) {
+    let c = try add(group, key: key, currency: currency)
+    try figures[c].backing.add(money, as: backing)
   }
 
   /// Adds a part's backing of `currency` (`--merge`), making the currency when it has no row yet.
   public mutating func addBacking(_ backing: BackedRevenue, currency: String) throws(ReceiptError) {
-    if currencyNames.firstIndex(of: currency) == nil {
-      currencyNames.append(currency)
-      totalFigures.append(RevenueGroup.Sums(RevenueGroup(key: "", proceeds: hasProceeds ? 0 : nil)))
-      backingFigures.append(BackedRevenue())
-      placesByKey.append([])
-    }
-    guard let c = currencyNames.firstIndex(of: currency) else { return }
-    try backingFigures[c].add(backing)
+    try figures[currencyNumber(currency)].backing.add(backing)
   }
-
-  /// The number of the row key `text`, numbered in the order first asked.
-  mutating func keyNumber(_ text: String) -> Int {
-    if let known = keyNumbers[text] { return known }
-    keyTexts.append(text)
-    keyNumbers[text] = keyTexts.count - 1
-    return keyTexts.count - 1
-  }
-
-  /// `grouping.key(productID:date:)`, remembered by UTC day for `--by month` and `day` (`rowNumber`).
-  mutating func rowKey(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> String {
-    keyTexts[rowNumber(grouping, productID: productID, date: date)]
-  }
-
-  /// The number (`keyNumber`) of `grouping.key(productID:date:)`: remembered by UTC day for `--by month` and
-  /// `day`, since a report makes a row key for every event, and writing a date's text costs more than the rest
-  /// of the event; and the product id or day before compared first.
-  mutating func rowNumber(_ grouping: RevenueGrouping, productID: String, date: Timestamp?) -> Int {
-    if grouping == .product {
-      if lastProductKey >= 0, lastProduct == productID { return lastProductKey }
-      let key = keyNumber(productID)
-      (lastProduct, lastProductKey) = (productID, key)
-      return key
-    }
-    // Within 1970...9999 `iso8601` begins with the day's date whatever the time; outside it, no shortcut.
-    guard grouping == .month || grouping == .day, let date, date.milliseconds >= 0,
-      date.milliseconds <= Timestamp.maximumMilliseconds
-    else { return keyNumber(grouping.key(productID: productID, date: date)) }
-    let day = date.milliseconds / 86_400_000
-    if dayKeysGrouping != grouping {
-      (dayKeys, lastDay, dayKeysGrouping) = ([:], -1, grouping)
-    }
-    if day == lastDay { return lastDayKey }
-    // A day's key is written once, the first time it is asked about.
-    let key: Int
-    if let known = dayKeys[day] {
-      key = known
-    } else {
-      key = keyNumber(grouping.key(productID: productID, date: date))
-      dayKeys[day] = key
-    }
-    (lastDay, lastDayKey) = (day, key)
-    return key
-  }
-
-  /// Row key numbers by UTC day in `dayKeysGrouping`, and the day asked about last (`rowNumber`; -1: none, as no
-  /// date before 1970 is kept here).
-  private var dayKeys: [Int64: Int] = [:]
-  private var dayKeysGrouping: RevenueGrouping?
-  private var lastDay: Int64 = -1
-  private var lastDayKey = 0
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
     unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
   }
 
   /// Whether any row holds an estimate (an upgrade proration).
-  public var hasEstimates: Bool { totals.contains { $0.hasEstimate } }
+  public var hasEstimates: Bool { figures.contains { RevenueGroup(key: "total", $0.total).hasEstimate } }
 
   /// Currencies in alphabetical order, rows sorted by key, with totals.
   public var currencies: [CurrencyRevenue] {
-    currencyNames.indices.sorted { currencyNames[$0] < currencyNames[$1] }.map { c in
-      let groups = rowFigures.indices.filter { rowNames[$0].currency == c }
-        .map { RevenueGroup(key: keyTexts[rowNames[$0].key], rowFigures[$0]) }.sorted { $0.key < $1.key }
+    currencyNumbers.sorted { $0.key < $1.key }.map { currency, number in
+      let c = figures[number]
+      let groups = c.rows.map { RevenueGroup(key: $0.key.text, $0.value) }.sorted { $0.key < $1.key }
       return CurrencyRevenue(
-        currency: currencyNames[c], groups: groups, total: RevenueGroup(key: "total", totalFigures[c]),
-        backing: backingFigures[c])
+        currency: currency, groups: groups, total: RevenueGroup(key: "total", c.total), backing: c.backing)
     }
   }
 
@@ -353,8 +300,8 @@ public struct RevenueReport: Sendable {
 
   /// Sums another report (a part read back with --merge) into this one.
   public mutating func merge(_ other: RevenueReport) throws(ReceiptError) {
-    if !other.rowFigures.isEmpty {
-      if rowFigures.isEmpty {
+    if other.figures.contains(where: { !$0.rows.isEmpty }) {
+      if !figures.contains(where: { !$0.rows.isEmpty }) {
         hasProceeds = other.hasProceeds
       } else if hasProceeds != other.hasProceeds {
         throw .data(
@@ -362,12 +309,14 @@ public struct RevenueReport: Sendable {
           message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
       }
     }
-    for (i, name) in other.rowNames.enumerated() {
-      try add(
-        RevenueGroup(key: "", other.rowFigures[i]), key: keyNumber(other.keyTexts[name.key]),
-        currency: other.currencyNames[name.currency])
+    for (currency, number) in other.currencyNumbers.sorted(by: { $0.key < $1.key }) {
+      let c = other.figures[number]
+      for key in c.rows.keys.sorted(by: { $0.text < $1.text }) {
+        guard let sums = c.rows[key] else { continue }
+        try add(RevenueGroup(key: "", sums), key: key, currency: currency)
+      }
+      try addBacking(c.backing, currency: currency)
     }
-    for (c, name) in other.currencyNames.enumerated() { try addBacking(other.backingFigures[c], currency: name) }
     counts.add(other.counts)
     for (id, u) in other.unpriced { try addUnpriced(productID: id, units: u) }
     errors += other.errors

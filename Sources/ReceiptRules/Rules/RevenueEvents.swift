@@ -62,21 +62,20 @@ struct TransactionEvents {
   var backing: MoneyBacking
 
   /// Adds `row` to the report, and its money to the class of `backing`; `sale` counts a transaction there.
-  func book(_ row: RevenueGroup, key: Int, currency: String, sale: Bool, into report: inout RevenueReport)
+  func book(_ row: RevenueGroup, key: RevenueRowKey, currency: String, sale: Bool, into report: inout RevenueReport)
     throws(ReceiptError)
   {
-    try report.add(row, key: key, currency: currency)
     var figures = BackedFigures(proceeds: row.proceeds)
     (figures.gross, figures.refunds, figures.estimatedProrationRefunds) = (
       row.gross, row.refunds, row.estimatedProrationRefunds
     )
     figures.transactions = sale ? 1 : 0
-    try report.addBacking(figures, currency: currency, as: backing)
+    try report.add(row, key: key, currency: currency, money: figures, as: backing)
   }
 
-  /// An empty row of the event on `date`, and its key's number (the row's key text is the report's to set).
-  func row(at date: Timestamp?, in report: inout RevenueReport) -> (RevenueGroup, key: Int) {
-    (RevenueGroup(key: "", proceeds: rate.map { _ in 0 }), report.rowNumber(grouping, productID: productID, date: date))
+  /// An empty row of the event on `date`, and its key (the row's key text is the report's to write).
+  func row(at date: Timestamp?) -> (RevenueGroup, key: RevenueRowKey) {
+    (RevenueGroup(key: "", proceeds: rate.map { _ in 0 }), grouping.rowKey(productID: productID, date: date))
   }
 
   /// The proceeds of `amount` at the sale's commission.
@@ -93,13 +92,13 @@ struct TransactionEvents {
       report.counts.trials += 1
       // A trial without a catalog currency has no table to go in; it stays in the counts.
       guard let currency else { return }
-      var (row, key) = row(at: purchaseDate, in: &report)
+      var (row, key) = row(at: purchaseDate)
       row.units = units
       row.trials = units
       try book(row, key: key, currency: currency, sale: true, into: &report)
     case .paid(let money, let basis):
       if basis == .transactionPrice { report.counts.pricedFromTransaction += 1 }
-      var (row, key) = row(at: purchaseDate, in: &report)
+      var (row, key) = row(at: purchaseDate)
       row.units = units
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
@@ -113,7 +112,7 @@ struct TransactionEvents {
   /// The refund, of `share` of the price (`revocationPercentage`, milliunits of a percent) or of all of it.
   func refund(at date: Timestamp, share: Int64?, into report: inout RevenueReport) throws(ReceiptError) {
     report.counts.refunded += 1
-    var (row, key) = row(at: date, in: &report)
+    var (row, key) = row(at: date)
     row.refunded = units
     switch value {
     case .trial(let currency):
@@ -145,7 +144,7 @@ struct TransactionEvents {
     case .estimated(let upgraded, let estimate):
       guard case .paid(let money, _) = value, range.contains(upgraded) == true else { return }
       report.counts.upgradeProrations += 1
-      var (row, key) = row(at: upgraded, in: &report)
+      var (row, key) = row(at: upgraded)
       row.upgradeProrations = units
       row.estimatedProrationRefunds = estimate
       row.proceeds = try proceedsOf(estimate).map { 0 &- $0 }
