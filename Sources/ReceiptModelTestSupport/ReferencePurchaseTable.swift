@@ -60,9 +60,9 @@ package enum ReferencePurchaseTable {
     return PurchaseTable(
       transactions: all, renewals: history.renewals, moment: history.moment,
       symbols: (productIDs, chainIDs, groupIDs), columns: (product, chain, group),
-      dates: (purchase, all.map(\.expiresDate)), ownership: all.map(\.ownership),
+      dates: (TimestampColumn(purchase), TimestampColumn(all.map(\.expiresDate))), ownership: all.map(\.ownership),
       facts: (all.map(\.productType), all.map { $0.offer?.usesIntroductoryOffer ?? false }),
-      revocation: all.map { $0.revocation.map(RevocationMoments.init) }, upgrade: upgrade,
+      revocation: SparseColumn(all.map { $0.revocation.map(RevocationMoments.init) }), upgrade: SparseColumn(upgrade),
       indexes: (chainRows, chainStarts, groupRows, groupStarts),
       products: (productRows, productStarts, productsInOrder), latestPurchase: purchase.compactMap { $0 }.max())
   }

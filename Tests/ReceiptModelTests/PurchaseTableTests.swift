@@ -84,7 +84,7 @@ import Testing
       }
       let expected = dates.indices.compactMap { r in dates[r].map { PurchaseTableBuilder.DatedRow(at: $0, row: r) } }
         .sorted { ($0.at, $0.row) < ($1.at, $1.row) }
-      #expect(PurchaseTableBuilder.datedOrder(dates) == expected, "\(count) \(choices) \(step)")
+      #expect(PurchaseTableBuilder.datedOrder(TimestampColumn(dates)) == expected, "\(count) \(choices) \(step)")
     }
   }
 
@@ -119,7 +119,7 @@ import Testing
 
     // A FAMILY_SHARED copy and the customer's own purchase are two subscriptions: nothing is replaced.
     h.transactions[1].ownership = .familyShared
-    #expect(PurchaseTable(h).upgrade == [nil, nil])
+    #expect(Array(PurchaseTable(h).upgrade) == [nil, nil])
   }
 
   /// A refund counts from its date; its reversal from the reversal's; a transaction as known then carries the
@@ -176,5 +176,25 @@ import Testing
       let expected = table.upgrade.map { $0?.cause == .stated ? $0?.at : nil }
       #expect(moments == expected, "\(name)")
     }
+  }
+}
+
+/// The packed columns give back what they were made of.
+struct PackedColumnTests {
+  @Test func aTimestampColumnGivesBackItsDates() {
+    let dates: [Timestamp?] = [
+      nil, .epoch, Timestamp(milliseconds: Timestamp.maximumMilliseconds), nil, Timestamp(milliseconds: 1),
+    ]
+    var appended = TimestampColumn()
+    for d in dates { appended.append(d) }
+    #expect(Array(TimestampColumn(dates)) == dates)
+    #expect(appended == TimestampColumn(dates))
+  }
+
+  @Test func aSparseColumnGivesBackItsValues() {
+    let values: [Int?] = [nil, 3, nil, nil, 3, 7, nil]
+    #expect(Array(SparseColumn(values)) == values)
+    #expect(SparseColumn<Int>([]).isEmpty)
+    #expect(SparseColumn(values) != SparseColumn([nil, 3, nil, nil, 3, 8, nil]))
   }
 }

@@ -552,7 +552,8 @@ public struct PurchaseLedger: Sendable {
       group.append(lastNumber)
     }
     return PurchaseTable.upgradeMoments(
-      chain: chains ?? chainNumbers(), group: group, purchase: positions.map { purchaseDate(at: $0) },
+      chain: chains ?? chainNumbers(), group: group,
+      purchase: TimestampColumn(positions.map { purchaseDate(at: $0) }),
       upgraded: upgraded)
   }
 
@@ -565,7 +566,7 @@ public struct PurchaseLedger: Sendable {
   public func purchaseOrder(of positions: [Int]) -> [Int] {
     // Dates gathered in one pass in storage order and sorted as the table's are (`PurchaseTableBuilder.datedOrder`),
     // so the sort reads no transaction: in date order (a shuffled export) each would be a cache miss.
-    var dates: [Timestamp?] = []
+    var dates = TimestampColumn()
     dates.reserveCapacity(positions.count)
     for p in positions { dates.append(purchaseDate(at: p)) }
     let dated = PurchaseTableBuilder.datedOrder(dates)

@@ -37,9 +37,9 @@ public final class PurchaseTable: Equatable, Sendable {
   /// The row's group symbol, -1 for a row without a group.
   public let group: [Int32]
   /// `purchase_date`: when the row was bought (nil: the data does not say).
-  public let purchase: [Timestamp?]
+  public let purchase: TimestampColumn
   /// `expires_date`: when the row's period ends (subscriptions).
-  public let expiry: [Timestamp?]
+  public let expiry: TimestampColumn
   /// Who owns the row.
   public let ownership: [Ownership]
   /// The row's stated product type (signed data's `type`).
@@ -47,9 +47,9 @@ public final class PurchaseTable: Equatable, Sendable {
   /// Whether the row's offer uses up introductory eligibility (`OfferUse.usesIntroductoryOffer`).
   public let usesIntroductoryOffer: [Bool]
   /// The row's refund or revocation and its reversal, as moments.
-  public let revocation: [RevocationMoments?]
+  public let revocation: SparseColumn<RevocationMoments>
   /// The row's upgrade, when it has one: stated by the data or found as a replaced period, and its moment.
-  public let upgrade: [UpgradeMoment?]
+  public let upgrade: SparseColumn<UpgradeMoment>
 
   // MARK: Indexes
 
@@ -88,9 +88,9 @@ public final class PurchaseTable: Equatable, Sendable {
     transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?,
     symbols: (products: [String], chains: [String], groups: [String]),
     columns: (product: [Int32], chain: [Int32], group: [Int32]),
-    dates: (purchase: [Timestamp?], expiry: [Timestamp?]), ownership: [Ownership],
-    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: [RevocationMoments?],
-    upgrade: [UpgradeMoment?],
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn), ownership: [Ownership],
+    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
+    upgrade: SparseColumn<UpgradeMoment>,
     indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int]),
     products: (rows: [Int], starts: [Int], inOrder: [Int32]), latestPurchase: Timestamp?
   ) {
@@ -266,4 +266,67 @@ public struct UpgradeMoment: Hashable, Sendable {
 
   /// Whether the upgrade had happened by `time`.
   @inlinable public func isKnown(at time: Timestamp) -> Bool { at.map { $0 <= time } ?? true }
+}
+
+// MARK: Packed columns
+
+/// A column of dates, 8 bytes a row where `[Timestamp?]` takes 16: a missing date is kept as `Int64.min`, which no
+/// date the decoders read can be (they read 1970...9999).
+public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
+  private var milliseconds: [Int64] = []
+
+  /// An empty column.
+  public init() {}
+
+  /// The column of `dates`.
+  public init(_ dates: [Timestamp?]) {
+    milliseconds = dates.map { $0?.milliseconds ?? .min }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { milliseconds.count }
+
+  /// The row's date, nil when it has none.
+  public subscript(row: Int) -> Timestamp? {
+    let ms = milliseconds[row]
+    return ms == .min ? nil : Timestamp(unchecked: ms)
+  }
+
+  mutating func reserveCapacity(_ count: Int) { milliseconds.reserveCapacity(count) }
+
+  mutating func append(_ date: Timestamp?) { milliseconds.append(date?.milliseconds ?? .min) }
+}
+
+/// A column most of whose rows hold nothing (refunds, upgrades): 4 bytes a row for where its value is kept, the
+/// values apart, in row order.
+public struct SparseColumn<Value: Hashable & Sendable>: RandomAccessCollection, Hashable, Sendable {
+  /// Where each row's value is in `values`; -1: none.
+  private var places: [Int32] = []
+  private var values: [Value] = []
+
+  /// An empty column.
+  public init() {}
+
+  /// The column of `column`.
+  public init(_ column: [Value?]) {
+    places.reserveCapacity(column.count)
+    for value in column { append(value) }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { places.count }
+
+  /// The row's value, nil when it has none.
+  public subscript(row: Int) -> Value? {
+    let place = places[row]
+    return place < 0 ? nil : values[Int(place)]
+  }
+
+  mutating func reserveCapacity(_ count: Int) { places.reserveCapacity(count) }
+
+  mutating func append(_ value: Value?) {
+    guard let value else { return places.append(-1) }
+    places.append(Int32(truncatingIfNeeded: values.count))
+    values.append(value)
+  }
 }

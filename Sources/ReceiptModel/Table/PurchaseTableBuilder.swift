@@ -7,11 +7,11 @@ enum PurchaseTableBuilder {
   struct Built {
     var symbols: (products: [String], chains: [String], groups: [String])
     var columns: (product: [Int32], chain: [Int32], group: [Int32])
-    var dates: (purchase: [Timestamp?], expiry: [Timestamp?])
+    var dates: (purchase: TimestampColumn, expiry: TimestampColumn)
     var ownership: [Ownership]
     var facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool])
-    var revocation: [RevocationMoments?]
-    var upgrade: [UpgradeMoment?]
+    var revocation: SparseColumn<RevocationMoments>
+    var upgrade: SparseColumn<UpgradeMoment>
     var index: DateIndex
     var products: (rows: [Int], starts: [Int], inOrder: [Int32])
     var latestPurchase: Timestamp?
@@ -24,16 +24,13 @@ enum PurchaseTableBuilder {
   /// The table of `transactions`: its symbols, columns, indexes and upgrades.
   static func build(_ transactions: [PurchaseTransaction]) -> Built {
     let count = transactions.count
-    var products = KeyNumbering()
-    var chains = KeyNumbering()
-    var groups = KeyNumbering()
-    var (productIDs, chainIDs, groupIDs) = ([String](), [String](), [String]())
+    var (products, chains, groups) = (Symbols(), Symbols(), Symbols())
     var (product, chain, group) = ([Int32](), [Int32](), [Int32]())
-    var (purchase, expiry) = ([Timestamp?](), [Timestamp?]())
+    var (purchase, expiry) = (TimestampColumn(), TimestampColumn())
     var ownership: [Ownership] = []
     var productType: [ProductType?] = []
     var introductory: [Bool] = []
-    var revocation: [RevocationMoments?] = []
+    var revocation = SparseColumn<RevocationMoments>()
     var stated: [Bool] = []
     product.reserveCapacity(count)
     chain.reserveCapacity(count)
@@ -49,9 +46,9 @@ enum PurchaseTableBuilder {
     // retained and released, 368 bytes a row).
     transactions.withUnsafeBufferPointer { all in
       for r in all.indices {
-        product.append(intern(all[r].productID, in: &products, &productIDs))
-        chain.append(intern(all[r].originalTransactionID ?? all[r].transactionID, in: &chains, &chainIDs))
-        group.append(all[r].subscriptionGroup.map { intern($0, in: &groups, &groupIDs) } ?? -1)
+        product.append(products.symbol(of: all[r].productID))
+        chain.append(chains.symbol(of: all[r].originalTransactionID ?? all[r].transactionID))
+        group.append(all[r].subscriptionGroup.map { groups.symbol(of: $0) } ?? -1)
         purchase.append(all[r].purchaseDate)
         expiry.append(all[r].expiresDate)
         ownership.append(all[r].ownership)
@@ -63,37 +60,56 @@ enum PurchaseTableBuilder {
     }
     let order = datedOrder(purchase)
     let index = DateIndex(
-      chain: chain, chains: chainIDs.count, group: group, groups: groupIDs.count, purchase: purchase, order: order)
-    let (productRows, productStarts) = rowLists(keys: product, count: productIDs.count)
+      chain: chain, chains: chains.texts.count, group: group, groups: groups.texts.count, purchase: purchase,
+      order: order)
+    let (productRows, productStarts) = rowLists(keys: product, count: products.texts.count)
     var productsInOrder: [Int32] = []
-    var seen = [Bool](repeating: false, count: productIDs.count)
+    var seen = [Bool](repeating: false, count: products.texts.count)
     for p in product where !seen[Int(p)] {
       seen[Int(p)] = true
       productsInOrder.append(p)
     }
     var built = Built(
-      symbols: (productIDs, chainIDs, groupIDs), columns: (product, chain, group), dates: (purchase, expiry),
-      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: [], index: index,
+      symbols: (products.texts, chains.texts, groups.texts), columns: (product, chain, group),
+      dates: (purchase, expiry),
+      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: SparseColumn(),
+      index: index,
       products: (productRows, productStarts, productsInOrder), latestPurchase: order.last?.at)
     built.upgrade = upgrades(of: built, stated: stated)
     return built
   }
 
-  /// The symbol of `key`, a new one (its text appended to `texts`) when it is new.
-  @inline(__always) private static func intern(_ key: String, in numbering: inout KeyNumbering, _ texts: inout [String])
-    -> Int32
-  {
-    let number = numbering.number(of: key)
-    if number == texts.count { texts.append(key) }
-    return Int32(truncatingIfNeeded: number)
+  /// One kind's symbols as they are made: the numbering, each symbol's text, and the key before with its symbol.
+  private struct Symbols {
+    var numbering = KeyNumbering()
+    var texts: [String] = []
+    /// Rows of one product, chain or group come in runs, and a decoded id shares its storage with the equal ids
+    /// before it, so `==` answers at once. (Apart, not an optional tuple, which would be copied to be compared.)
+    var lastKey = ""
+    var lastSymbol: Int32 = -1
+
+    /// The symbol of `key`, a new one (its text appended to `texts`) when it is new.
+    mutating func symbol(of key: String) -> Int32 {
+      if lastSymbol >= 0, lastKey == key { return lastSymbol }
+      let number = numbering.number(of: key)
+      if number == texts.count { texts.append(key) }
+      (lastKey, lastSymbol) = (key, Int32(truncatingIfNeeded: number))
+      return lastSymbol
+    }
   }
 
   /// Every row's upgrade: stated ones, and replaced periods (`replacedPeriods`), each with its moment.
-  static func upgrades(of table: Built, stated: [Bool]) -> [UpgradeMoment?] {
-    var upgrade = [UpgradeMoment?](repeating: nil, count: stated.count)
+  static func upgrades(of table: Built, stated: [Bool]) -> SparseColumn<UpgradeMoment> {
+    var upgrade = SparseColumn<UpgradeMoment>()
+    upgrade.reserveCapacity(stated.count)
     let replaced = replacedPeriods(of: table, stated: stated)
-    for row in stated.indices where stated[row] || replaced[row] {
-      upgrade[row] = UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: table.index.replacingPurchase(of: row))
+    for row in stated.indices {
+      guard stated[row] || replaced[row] else {
+        upgrade.append(nil)
+        continue
+      }
+      upgrade.append(
+        UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: table.index.replacingPurchase(of: row)))
     }
     return upgrade
   }
@@ -144,7 +160,7 @@ enum PurchaseTableBuilder {
   }
 
   /// Every dated row, sorted by date then row.
-  static func datedOrder(_ dates: [Timestamp?]) -> [DatedRow] {
+  static func datedOrder(_ dates: TimestampColumn) -> [DatedRow] {
     var order: [DatedRow] = []
     order.reserveCapacity(dates.count)
     var inOrder = true
@@ -214,12 +230,12 @@ struct KeyedRows: Sendable {
   let datedEnds: [Int]
   /// Where each row stands in `rows` (-1: the row has no key).
   let ranks: [Int32]
-  let purchase: [Timestamp?]
+  let purchase: TimestampColumn
   let keys: [Int32]
 
   /// The rows of each key of `keys` (dense from 0, `count` of them; negative: none), the dated ones in `order`
   /// (every dated row, by date then row): a counting sort.
-  init(keys: [Int32], count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: [Timestamp?]) {
+  init(keys: [Int32], count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: TimestampColumn) {
     var starts = [Int](repeating: 0, count: count + 1)
     for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
     for k in 0..<count { starts[k + 1] += starts[k] }
@@ -272,7 +288,7 @@ struct DateIndex: Sendable {
   /// Indexes rows given each one's chain (dense from 0), group (dense from 0; -1 none) and purchase date, and every
   /// dated row by date then row.
   init(
-    chain: [Int32], chains: Int, group: [Int32], groups: Int, purchase: [Timestamp?],
+    chain: [Int32], chains: Int, group: [Int32], groups: Int, purchase: TimestampColumn,
     order: [PurchaseTableBuilder.DatedRow]
   ) {
     self.chains = KeyedRows(keys: chain, count: chains, order: order, purchase: purchase)
@@ -286,7 +302,8 @@ struct DateIndex: Sendable {
   func replacingPurchase(of row: Int) -> Timestamp? {
     let inChain = chains.laterPlaces(than: row).first.flatMap { chains.purchase[chains.rows[$0]] }
     let inGroup = groups.laterPlaces(than: row).first.flatMap { groups.purchase[groups.rows[$0]] }
-    return [inChain, inGroup].compactMap { $0 }.min()
+    guard let inChain, let inGroup else { return inChain ?? inGroup }
+    return min(inChain, inGroup)
   }
 }
 
@@ -296,7 +313,7 @@ extension PurchaseTable {
   /// distinct transactions. Chains and groups are dense numbers from 0 (-1: no group); nil: not upgraded, or
   /// nothing later in the data.
   public static func upgradeMoments(
-    chain: [Int32], group: [Int32], purchase: [Timestamp?], upgraded: [Bool]
+    chain: [Int32], group: [Int32], purchase: TimestampColumn, upgraded: [Bool]
   ) -> [Timestamp?] {
     guard upgraded.contains(true) else { return [Timestamp?](repeating: nil, count: purchase.count) }
     let index = DateIndex(

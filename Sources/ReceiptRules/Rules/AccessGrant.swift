@@ -78,14 +78,15 @@ public func accessGrant(of transaction: PurchaseTransaction, catalog: Catalog, a
 }
 
 /// `accessGrant` of a table's row at `time`, its product's catalog entry given.
-func accessGrant(ofRow row: Int, in table: PurchaseTable, catalogEntry: CatalogProduct?, at time: Timestamp)
+func accessGrant(ofRow row: Int, in table: PurchaseTable, catalogEntries: [CatalogProduct?], at time: Timestamp)
   -> AccessGrant
 {
   accessGrant(
     purchased: table.purchase[row], expires: table.expiry[row], revocation: table.revocation(row, at: time),
     isUpgraded: table.isUpgraded(row, at: time),
-    productType: resolveProductType(ofRow: row, in: table, catalogEntry: catalogEntry)?.type,
-    familyShared: table.ownership[row] == .familyShared, duration: catalogEntry?.duration, at: time)
+    productType: resolveProductType(ofRow: row, in: table, catalogEntries: catalogEntries)?.type,
+    familyShared: table.ownership[row] == .familyShared,
+    duration: catalogEntries[Int(table.product[row])]?.duration, at: time)
 }
 
 /// The decision, on what it reads: a refund or revocation in force at `time`, the upgrade as known then, the

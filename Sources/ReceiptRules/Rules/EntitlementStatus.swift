@@ -122,10 +122,10 @@ func entitlementStatus(
   _ definition: EntitlementDefinition, table: PurchaseTable, entries: [CatalogProduct?], at time: Timestamp
 ) -> EntitlementResult {
   let considered = table.rows(ofProducts: definition.productIDs).filter { table.isKnown($0, at: time) }.map { row in
-    let entry = entries[Int(table.product[row])]
-    return ConsideredTransaction(
-      table: table, row: row, time: time, grant: accessGrant(ofRow: row, in: table, catalogEntry: entry, at: time),
-      productType: resolveProductType(ofRow: row, in: table, catalogEntry: entry))
+    ConsideredTransaction(
+      table: table, row: row, time: time,
+      grant: accessGrant(ofRow: row, in: table, catalogEntries: entries, at: time),
+      productType: resolveProductType(ofRow: row, in: table, catalogEntries: entries))
   }
   let finding = findEntitlement(definition, considered: considered, table: table, at: time)
   var result = EntitlementResult(
@@ -331,7 +331,7 @@ public func sharingContradictions(of table: PurchaseTable, catalog: Catalog, at 
   var seen = Set<Int32>()
   var sentences: [String] = []
   for row in table.rows where table.ownership[row] == .familyShared && table.isKnown(row, at: time) {
-    guard let resolved = resolveProductType(ofRow: row, in: table, catalogEntry: entries[Int(table.product[row])]),
+    guard let resolved = resolveProductType(ofRow: row, in: table, catalogEntries: entries),
       resolved.catalogContradictsSharing, seen.insert(table.product[row]).inserted
     else { continue }
     sentences.append(catalogContradiction(table.transaction(row, at: time), resolved))

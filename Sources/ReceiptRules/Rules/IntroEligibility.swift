@@ -93,7 +93,7 @@ public func introEligibilityProducts(table: PurchaseTable, catalog: Catalog, at 
   for product in table.productsInOrder where !seen.contains(table.productIDs[Int(product)]) {
     let first = table.rows(ofProduct: product).first {
       table.isKnown($0, at: time)
-        && resolveProductType(ofRow: $0, in: table, catalogEntry: entries[Int(product)])?.type == .autoRenewable
+        && resolveProductType(ofRow: $0, in: table, catalogEntries: entries)?.type == .autoRenewable
     }
     if let first { firstSubscription.append((first, table.productIDs[Int(product)])) }
   }
@@ -194,7 +194,7 @@ private func undeterminedSubscription(
     guard group.id == nil || groups.group(of: id)?.id == nil else { continue }
     let subscriptions = table.rows(ofProduct: product).filter {
       table.isKnown($0, at: time)
-        && resolveProductType(ofRow: $0, in: table, catalogEntry: entries[Int(product)])?.type == .autoRenewable
+        && resolveProductType(ofRow: $0, in: table, catalogEntries: entries)?.type == .autoRenewable
     }
     if !subscriptions.isEmpty { candidates[id] = subscriptions }
   }

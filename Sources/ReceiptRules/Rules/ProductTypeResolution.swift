@@ -45,13 +45,14 @@ func resolveProductType(of transaction: PurchaseTransaction, product: CatalogPro
     hasExpiresDate: transaction.expiresDate != nil, catalogType: product?.type)
 }
 
-/// `resolveProductType(of:catalog:)` of a table's row, its product's catalog entry given.
-func resolveProductType(ofRow row: Int, in table: PurchaseTable, catalogEntry: CatalogProduct?)
+/// `resolveProductType(of:catalog:)` of a table's row, the catalog's entry of each product symbol given
+/// (`catalogEntries(of:_:)`; read in place, not copied for each row).
+func resolveProductType(ofRow row: Int, in table: PurchaseTable, catalogEntries: [CatalogProduct?])
   -> ResolvedProductType?
 {
   resolveProductType(
     stated: table.productType[row], familyShared: table.ownership[row] == .familyShared,
-    hasExpiresDate: table.expiry[row] != nil, catalogType: catalogEntry?.type)
+    hasExpiresDate: table.expiry[row] != nil, catalogType: catalogEntries[Int(table.product[row])]?.type)
 }
 
 /// The decision itself, on what it reads of the transaction and the catalog's type (nil: no entry).

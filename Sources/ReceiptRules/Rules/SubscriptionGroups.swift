@@ -93,8 +93,7 @@ public struct SubscriptionGroups: Sendable {
         placedByID.insert(productID)
       }
       // Only subscriptions continue a chain into a group; a one-time purchase's id is its own.
-      let entry = entries[Int(table.product[row])]
-      guard resolveProductType(ofRow: row, in: table, catalogEntry: entry)?.type == .autoRenewable else { continue }
+      guard resolveProductType(ofRow: row, in: table, catalogEntries: entries)?.type == .autoRenewable else { continue }
       let chain = table.chainIDs[Int(table.chain[row])]
       if linked.insert([1, table.product[row], table.chain[row]]).inserted {
         chains[productID, default: []].insert(chain)
