@@ -68,7 +68,9 @@ public struct SignatureFailure: Error, Sendable, Hashable, CustomStringConvertib
     return copy
   }
 
+  /// `text` with each line break made one space (ReceiptModel's `onOneLine`, which this target cannot see).
   static func oneLine(_ text: String) -> String {
-    String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+    return String(text.map { $0.isNewline ? " " : $0 })
   }
 }

@@ -42,7 +42,6 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
   /// `byte 1834 (content > SET > attribute 17 > in-app 3 > type 1704): ...`, always one line.
   public var description: String {
     let place = path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path.joined(separator: " > ")))"
-    let text = "\(place): \(message)"
-    return String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    return (place + ": " + message).onOneLine
   }
 }

@@ -63,8 +63,7 @@ public struct SignedDataError: Error, Hashable, Sendable, CustomStringConvertibl
   public var description: String {
     var place = path.isEmpty ? "(document)" : path
     if let line, let column { place += " (\(line):\(column))" }
-    let text = "\(place): \(detail)"
-    return String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    return (place + ": " + detail).onOneLine
   }
 }
 
