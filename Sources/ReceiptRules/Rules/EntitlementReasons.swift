@@ -18,8 +18,23 @@ func entitlementReason(
   if case .noPurchase = finding, later != nil {
     reason = String(reason.dropLast()) + " by \(time.iso8601WholeSeconds)."
   }
+  if let c = decidingCharge(finding),
+    let standing = commitmentStanding(of: c.transaction, renewal: c.table.renewal(ofRow: c.row), at: time)
+  {
+    reason += " " + standing
+  }
   guard let later, dependsOnRenewal(finding) else { return reason }
   return reason + " " + renewalMomentNote(later)
+}
+
+/// The transaction the finding rests on; nil when nothing was bought.
+private func decidingCharge(_ finding: EntitlementFinding) -> ConsideredTransaction? {
+  switch finding {
+  case .noPurchase: nil
+  case .granted(let c, _, _), .inGracePeriod(let c, _, _), .undecided(let c), .inBillingRetry(let c, _, _),
+    .lost(let c, _, _, _):
+    c
+  }
 }
 
 /// Whether the answer rests on a renewal state (grace period, billing retry, why it was not renewed).
