@@ -59,4 +59,36 @@ import Testing
       of: Self.charge(9990, plan: .unrecognized("QUARTERLY")), catalog: Catalog([Self.yearly]))
     #expect(unknown.first?.contains("no QUARTERLY billing plan") == true)
   }
+
+  /// A charge that states no price is valued at its billing plan's price: a month's for a MONTHLY charge.
+  @Test func aChargeWithoutAPriceIsValuedByItsPlan() throws {
+    var monthly = Self.charge(0, plan: .monthly)
+    monthly.price = nil
+    let catalog = Catalog([Self.yearly])
+    #expect(
+      try valueOf(monthly, catalog: catalog) == .paid(Money(minorUnits: 999, currency: "USD"), basis: .catalogPrice))
+    var upfront = monthly
+    upfront.billing = BillingTerms(plan: .billedUpfront)
+    #expect(
+      try valueOf(upfront, catalog: catalog) == .paid(Money(minorUnits: 9999, currency: "USD"), basis: .catalogPrice))
+    // A plan the catalog does not list leaves the charge unpriced, never at another plan's price.
+    var plain = Self.yearly
+    plain.billingPlans = []
+    guard case .unpriced(let reason) = try valueOf(monthly, catalog: Catalog([plain])) else {
+      Issue.record("a MONTHLY charge was priced without a MONTHLY plan")
+      return
+    }
+    #expect(reason.contains("billing plan MONTHLY"))
+  }
+
+  /// A later document's charge keeps its billing plan in the ledger, so revenue values it the same as the first's.
+  @Test func theLedgerKeepsEachChargesPlan() throws {
+    func document(_ id: String) -> PurchaseHistory {
+      var t = Self.charge(0, plan: .monthly)
+      (t.transactionID, t.price, t.purchaseDate) = (id, nil, RevenueFixtures.day("2026-03-05"))
+      return RevenueFixtures.document([t])
+    }
+    let report = try RevenueFixtures.report([document("t1"), document("t2")], catalog: Catalog([Self.yearly]))
+    #expect(RevenueFixtures.usd(report)?.total.gross == 1998)
+  }
 }

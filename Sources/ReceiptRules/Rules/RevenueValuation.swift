@@ -93,8 +93,13 @@ func valueOf(_ transaction: PurchaseTransaction, product facts: CatalogProductFa
     price = intro
     basis = .introPrice
   } else {
-    guard let p = product.price else { return .unpriced(reason: "the catalog gives no price") }
-    price = p
+    // A charge on a billing plan is one charge of that plan: a MONTHLY commitment's is a month's price.
+    switch listedCharge(on: transaction.billing?.plan, product) {
+    case .price(let p): price = p
+    case .noPlan(let plan):
+      return .unpriced(reason: "billing plan \(plan.raw), which the catalog does not list for the product")
+    case .none: return .unpriced(reason: "the catalog gives no price")
+    }
     basis = .catalogPrice
   }
   let digits = facts.currencyDigits ?? minorDigits(ofCurrency: currency)
