@@ -61,4 +61,37 @@ import Testing
     let badPrice = Self.storeKit(plans: #"[{"billingPlanType":"MONTHLY","displayPrice":"nine"}]"#)
     #expect(catalogError(badPrice)?.message.contains("billingPlans[0].displayPrice") == true)
   }
+
+  /// The JSON catalog's `billing_plans` are the `.storekit` file's `billingPlans` in this format's spelling: the
+  /// example twin of AcmeCommitment.storekit loads to the same plans.
+  @Test func theJSONCatalogsBillingPlansAreTheStoreKitFilesOnes() throws {
+    let json = try CatalogLoader.load(
+      try FileInput.readAll(path: repoFile("examples/commitment-catalog.json")), source: "commitment-catalog.json")
+    let storeKit = try CatalogLoader.load(
+      try FileInput.readAll(path: repoFile("examples/AcmeCommitment.storekit")), source: "AcmeCommitment.storekit")
+    #expect(json.warnings.isEmpty)
+    #expect(
+      json.product("com.acme.pro.yearly")?.billingPlans == storeKit.product("com.acme.pro.yearly")?.billingPlans)
+  }
+
+  /// Our own format refuses what it cannot use: a plan Apple has not documented, a second plan of one type, a
+  /// plan of a product that is not a subscription, a price without a currency, a key it does not know.
+  @Test func badJSONBillingPlansFailNamingThePath() {
+    func product(_ plans: String, type: String = "auto_renewable", currency: String = #","currency":"USD""#)
+      -> String
+    {
+      #"{"products":[{"product_id":"p","type":"\#(type)"\#(currency),"billing_plans":\#(plans)}]}"#
+    }
+    let cases: [(String, String)] = [
+      (product(#"[{"type":"QUARTERLY"}]"#), #"billing_plans[0].type: unknown billing plan "QUARTERLY""#),
+      (product(#"[{"type":"MONTHLY"},{"type":"MONTHLY"}]"#), #"billing_plans[1].type: a second "MONTHLY""#),
+      (product(#"[{"type":"MONTHLY"}]"#, type: "non_consumable"), "only auto_renewable products have billing plans"),
+      (product(#"[{"type":"MONTHLY","price":"9.99"}]"#, currency: ""), "billing_plans[0]: a price needs a currency"),
+      (product(#"[{"type":"MONTHLY","cost":"9.99"}]"#), #"billing_plans[0].cost: unknown key "cost""#),
+    ]
+    for (json, expected) in cases {
+      let message = catalogError(json)?.message ?? "(no error)"
+      #expect(message.contains(expected), "\(message)")
+    }
+  }
 }

@@ -5,9 +5,11 @@ import ReceiptRules
 enum JSONCatalogFormat {
   static let productKeys: Set<String> = [
     "product_id", "type", "subscription_group", "entitlements", "price", "currency", "family_shareable",
-    "intro_offer", "duration",
+    "intro_offer", "duration", "billing_plans",
   ]
   static let offerKeys: Set<String> = ["payment_mode", "period", "price", "periods"]
+  /// The keys of a `billing_plans` entry: a `.storekit` file's `billingPlans` in this format's spelling.
+  static let billingPlanKeys: Set<String> = ["type", "price", "commitment_price", "enabled"]
   /// The keys of `app`: the app the data must belong to.
   static let appKeys: Set<String> = ["bundle_id", "app_apple_id", "environment"]
 
@@ -118,11 +120,50 @@ enum JSONCatalogFormat {
         paymentMode: mode, period: try r.period(o, "period", at)?.text,
         price: try r.price(o, "price", at, currency: currency), periods: try r.positiveInt(o, "periods", at))
     }
-    return CatalogProduct(
+    var product = CatalogProduct(
       productID: id, type: type, subscriptionGroup: try r.identifier(item, "subscription_group", path),
       entitlements: entitlements, price: price, currency: price == nil ? explicitCurrency : currency,
       familyShareable: try r.bool(item, "family_shareable", path), introOffer: offer,
       duration: try r.period(item, "duration", path), origin: r.source)
+    product.billingPlans = try billingPlans(item, path: path, type: type, currency: currency, r)
+    return product
+  }
+
+  /// `billing_plans`: how an auto-renewable subscription can be billed, each plan's `type` (`BILLED_UPFRONT` or
+  /// `MONTHLY`), `price` (one charge: a month's, for `MONTHLY`), `commitment_price` (the whole commitment) and
+  /// `enabled`. Our own format: a type Apple has not documented is refused, not guessed at.
+  static func billingPlans(
+    _ item: JSONValue, path: String, type: ProductType, currency: String?, _ r: CatalogFieldReader
+  ) throws(ReceiptError) -> [CatalogBillingPlan] {
+    guard let list = item.member("billing_plans"), list != .null else { return [] }
+    let at = "\(path).billing_plans"
+    guard type == .autoRenewable else {
+      throw r.fail(at, "only auto_renewable products have billing plans; this one is \(Excerpt.quoted(type.rawValue))")
+    }
+    var plans: [CatalogBillingPlan] = []
+    for (i, value) in try r.array(list, at).enumerated() {
+      let place = "\(at)[\(i)]"
+      let o = try r.object(value, place)
+      try rejectUnknownKeys(o, allowed: billingPlanKeys, path: place, r)
+      let name = try r.requiredString(o, "type", place)
+      let known: [BillingPlanType] = [.billedUpfront, .monthly]
+      guard let plan = known.first(where: { $0.raw == name }) else {
+        throw r.fail(
+          "\(place).type", "unknown billing plan \(Excerpt.quoted(name)); expected \(Excerpt.listed(known.map(\.raw)))")
+      }
+      if plans.contains(where: { $0.type == plan }) {
+        throw r.fail("\(place).type", "a second \(Excerpt.quoted(name)) billing plan")
+      }
+      let price = try r.price(o, "price", place, currency: currency)
+      let commitment = try r.price(o, "commitment_price", place, currency: currency)
+      if (price ?? commitment) != nil, currency == nil {
+        throw r.fail(place, "a price needs a currency: add \"currency\" (ISO 4217) to the product or give --currency")
+      }
+      plans.append(
+        CatalogBillingPlan(
+          type: plan, price: price, commitmentPrice: commitment, isEnabled: try r.bool(o, "enabled", place)))
+    }
+    return plans
   }
 
   /// Our own format rejects unknown keys, so a typo (`entitlement`) is never silently ignored.
