@@ -33,12 +33,12 @@ public struct PaidAppTerms: Hashable, Sendable {
     self.beforeDate = beforeDate
   }
 
-  /// "before version 42 (CFBundleVersion) or before 2024-03-01T00:00:00.000Z", as a reason quotes the terms.
+  /// "version 42 or before 2024-03-01T00:00:00Z", as a reason quotes the terms after "before".
   var phrase: String {
     var parts: [String] = []
     if let v = beforeVersion { parts.append("version \(v.text)") }
     if let d = beforeDate { parts.append(d.iso8601) }
-    return parts.joined(separator: " or ")
+    return parts.joined(separator: " or before ")
   }
 }
 
@@ -133,7 +133,7 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
         if version.isEarlier(than: before) {
           return .granted(
             "The customer bought the app at version \(stated) (\(names.version), \(kind.rawValue))\(when), before version \(before.text) went free; the catalog's paid_app grants \(terms.entitlement), which does not expire."
-          )
+              + unvouchedNote(history))
         }
         boughtAt = " at version \(stated) (\(names.version), \(kind.rawValue))"
       } else {
@@ -150,7 +150,7 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
       if bought < before {
         return .granted(
           "The customer bought the app on \(bought.iso8601) (\(names.date)), before it went free on \(before.iso8601); the catalog's paid_app grants \(terms.entitlement), which does not expire."
-        )
+            + unvouchedNote(history))
       }
     } else {
       unknown.append("the data states no \(names.date) to compare with \(before.iso8601)")
@@ -160,6 +160,18 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
   return .notGranted(
     "The customer bought the app\(boughtAt)\(when), not before \(terms.phrase), so the catalog's paid_app does not grant \(terms.entitlement)."
   )
+}
+
+/// A verifyReceipt body's `receipt` object is unsigned JSON, and its signed `latest_receipt` is compared with its
+/// transactions only (`ReceiptBacking`): a verdict that holds does not vouch for the app facts a grant rests on.
+func unvouchedNote(_ history: PurchaseHistory) -> String {
+  let verdict = history.provenance.signatureCheck.verdict
+  guard verdict == .verified || verdict == .testSigned,
+    ["verify_receipt_response", "receipt"].contains(history.provenance.format.name)
+      || history.provenance.notification != nil
+  else { return "" }
+  return
+    " The signature does not vouch for this: the receipt object is unsigned JSON, and the signed latest_receipt is compared with its transactions only."
 }
 
 /// Apple's test environments (`Sandbox`, `ProductionSandbox`, `ProductionVPPSandbox`, `Xcode`, `LocalTesting`),
@@ -215,18 +227,21 @@ func joiningPaidApp(
   let products = r.finding == .noPurchase ? nil : r.reason
   switch decision {
   case .granted(let why) where r.state == .active && r.expiresDate == nil:
-    r.reason += " The paid-app grant also holds: " + why.prefix(1).lowercased() + why.dropFirst()
+    r.reason += " The paid-app grant also holds: " + lowercasedFirst(why)
   case .granted(let why):
     (r.state, r.deciding, r.expiresDate, r.gracePeriodExpiresDate) = (.active, nil, nil, nil)
-    r.reason = why + (products.map { " Its products alone: " + $0 } ?? "")
+    r.reason = why + (products.map { " Its products alone: " + lowercasedFirst($0) } ?? "")
   case .undecided(let why) where r.isActive:
     r.reason += " " + why
   case .undecided(let why):
     r.state = .unknown
-    r.reason = why + (products.map { " Its products alone: " + $0 } ?? "")
+    r.reason = why + (products.map { " Its products alone: " + lowercasedFirst($0) } ?? "")
   case .notGranted(let why):
     r.reason += " " + why
   }
   results[index] = r
   return results
 }
+
+/// A sentence continued after a colon.
+private func lowercasedFirst(_ sentence: String) -> String { sentence.prefix(1).lowercased() + sentence.dropFirst() }
