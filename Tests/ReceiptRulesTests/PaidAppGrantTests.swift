@@ -143,7 +143,7 @@ private func pro(_ history: PurchaseHistory, _ terms: PaidAppTerms, at time: Str
     #expect(r.state == .unknown)
     #expect(
       r.reason
-        == "Whether the customer bought the app before version 42 or before 2024-03-01T00:00:00Z (the catalog's paid_app) cannot be told: hand-built test history holds no app receipt facts (original_application_version, original_purchase_date); an AppTransaction or the app receipt has them."
+        == "Whether the customer bought the app before version 42 or before 2024-03-01T00:00:00Z (the catalog's paid_app) cannot be told: the document (hand-built test history) holds no app receipt facts (original_application_version, original_purchase_date); an AppTransaction or the app receipt has them."
     )
   }
 

@@ -109,7 +109,7 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
     receipt.originalApplicationVersion != nil || receipt.originalPurchaseDate != nil
   else {
     return .undecided(
-      "\(intro): \(history.provenance.format.description) holds no app receipt facts (\(names.version), \(names.date)); an AppTransaction or the app receipt has them."
+      "\(intro): the document (\(history.provenance.format.description)) holds no app receipt facts (\(names.version), \(names.date)); an AppTransaction or the app receipt has them."
     )
   }
   let stated = receipt.receiptType.map { ($0, names.receiptType) } ?? history.environment.map { ($0, "environment") }
