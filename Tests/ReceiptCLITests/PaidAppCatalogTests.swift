@@ -54,6 +54,10 @@ import Testing
       "cat.json: $.paid_app.before: unknown key \"before\""
     ),
     (#"{"paid_app": ["pro"]}"#, "cat.json: $.paid_app: expected an object"),
+    (
+      #"{"paid_app": {"entitlement": "pro", "before_date": "2024-03-01", "version_kind": "CFBundleVersion"}}"#,
+      "cat.json: $.paid_app.version_kind: says which version before_version is, and there is no before_version"
+    ),
   ])
   func badTermsFailWithPathAndValue(_ doc: String, _ expected: String) throws {
     let error = try #require(catalogError(doc))

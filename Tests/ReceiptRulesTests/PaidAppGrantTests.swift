@@ -185,6 +185,26 @@ private func pro(_ history: PurchaseHistory, _ terms: PaidAppTerms, at time: Str
     #expect(r4.reason.contains("cannot be told: in Sandbox"))
   }
 
+  @Test func applesStatusIsComparedWithTheProductsAnswer() throws {
+    let monthly = CatalogProduct(productID: "com.acme.pro.monthly", type: .autoRenewable, entitlements: ["pro"])
+    let sub = PurchaseTransaction(
+      transactionID: "20", originalTransactionID: "20", productID: "com.acme.pro.monthly",
+      purchaseDate: at("2024-12-15"), expiresDate: at("2025-01-15"), vocabulary: .test)
+    var renewal = RenewalState(productID: "com.acme.pro.monthly", originalTransactionID: "20", vocabulary: .test)
+    renewal.storeStatus = StoreSubscriptionStatus(code: 2, asOf: at("2025-02-01"))
+    for (version, state) in [("1.0", EntitlementState.unknown), ("37", .active)] {
+      var history = appTransaction(
+        version: version, bought: "2023-05-02", receiptType: version == "1.0" ? "Sandbox" : "Production",
+        transactions: [sub])
+      history.renewals = [renewal]
+      let answer = answerEntitlements(of: history, catalog: catalog(terms(), products: [monthly]), at: at("2025-02-01"))
+      #expect(answer.results.map(\.state) == [state])
+      // Apple's "expired" is the subscription's, which the products alone decide: it agrees, no finding.
+      #expect(answer.appleStatuses.map { $0?.agrees } == [true], "\(version)")
+      #expect(answer.findings.isEmpty, "\(answer.findings)")
+    }
+  }
+
   @Test func thePaidAppEntitlementComesAfterTheCatalogsOwn() throws {
     let photos = CatalogProduct(productID: "com.acme.photos", type: .nonConsumable, entitlements: ["photos"])
     let other = PurchaseTransaction(

@@ -99,6 +99,8 @@ enum JSONCatalogFormat {
         )
       }
       terms.beforeVersion = version
+    } else if terms.versionKind != nil {
+      throw r.fail("\(at).version_kind", "says which version before_version is, and there is no before_version")
     }
     if let text = try r.string(o, "before_date", at) {
       guard let date = Timestamp.parse(formatted: text) else {
