@@ -12,10 +12,15 @@ enum JSONCatalogFormat {
   static let billingPlanKeys: Set<String> = ["type", "price", "commitment_price", "enabled"]
   /// The keys of `app`: the app the data must belong to.
   static let appKeys: Set<String> = ["bundle_id", "app_apple_id", "environment"]
+  /// The keys of `paid_app`: the entitlement for customers who bought the app before it went free.
+  static let paidAppKeys: Set<String> = ["entitlement", "before_version", "before_date", "version_kind"]
 
-  /// True when the document looks like this format: `products` whose entries carry `product_id`, or only `app`.
+  /// True when the document looks like this format: `products` whose entries carry `product_id`, or only `app`
+  /// or `paid_app`.
   static func recognises(_ root: JSONValue) -> Bool {
-    if root.member("products") == nil, root.member("subscriptionGroups") == nil, root.member("app") != nil {
+    if root.member("products") == nil, root.member("subscriptionGroups") == nil,
+      root.member("app") != nil || root.member("paid_app") != nil
+    {
       return true
     }
     guard case .array(let items)? = root.member("products") else { return false }
@@ -26,8 +31,10 @@ enum JSONCatalogFormat {
     let r = CatalogFieldReader(source: source)
     var catalog = Catalog()
     if let app = root.member("app"), app != .null { catalog.expectedApp = try loadApp(app, r) }
+    if let paidApp = root.member("paid_app"), paidApp != .null { catalog.paidApp = try loadPaidApp(paidApp, r) }
     var firstIndex: [String: Int] = [:]
-    let products = root.member("app") != nil && root.member("products") == nil ? .array([]) : root.member("products")
+    let settingsOnly = root.member("app") != nil || root.member("paid_app") != nil
+    let products = settingsOnly && root.member("products") == nil ? .array([]) : root.member("products")
     for (index, item) in try r.array(products ?? .null, "$.products").enumerated() {
       let path = "$.products[\(index)]"
       let product = try loadProduct(try r.object(item, path), path: path, r, defaultCurrency: defaultCurrency)
@@ -65,6 +72,48 @@ enum JSONCatalogFormat {
       expected.environment = .init(environment, origin: origin("environment"))
     }
     return expected
+  }
+
+  /// `paid_app`: the entitlement, and the version (with which version it is) or the date the app went free.
+  static func loadPaidApp(_ value: JSONValue, _ r: CatalogFieldReader) throws(ReceiptError) -> PaidAppTerms {
+    let at = "$.paid_app"
+    let o = try r.object(value, at)
+    try rejectUnknownKeys(o, allowed: paidAppKeys, path: at, r)
+    var terms = PaidAppTerms(entitlement: try r.requiredString(o, "entitlement", at))
+    let kinds = PaidAppTerms.VersionKind.allCases.map(\.rawValue)
+    if let text = try r.string(o, "version_kind", at) {
+      guard let kind = PaidAppTerms.VersionKind(rawValue: text) else {
+        throw r.fail(
+          "\(at).version_kind", "unknown version kind \(Excerpt.quoted(text)); expected \(Excerpt.listed(kinds))")
+      }
+      terms.versionKind = kind
+    }
+    if let text = try r.string(o, "before_version", at) {
+      guard let version = AppVersion(text) else {
+        throw r.fail(
+          "\(at).before_version",
+          "\(Excerpt.quoted(text)) is not a version of dot-separated whole numbers such as \"42\" or \"2.1\"")
+      }
+      guard terms.versionKind != nil else {
+        throw r.fail(
+          "\(at).version_kind",
+          "missing: before_version needs it, as Apple's original_application_version is CFBundleVersion on iOS and CFBundleShortVersionString on macOS; expected \(Excerpt.listed(kinds))"
+        )
+      }
+      terms.beforeVersion = version
+    } else if terms.versionKind != nil {
+      throw r.fail("\(at).version_kind", "says which version before_version is, and there is no before_version")
+    }
+    if let text = try r.string(o, "before_date", at) {
+      guard let date = Timestamp.parse(formatted: text) else {
+        throw r.fail("\(at).before_date", "\(Excerpt.quoted(text)) is not a date such as \"2024-03-01T00:00:00Z\"")
+      }
+      terms.beforeDate = date
+    }
+    guard terms.beforeVersion != nil || terms.beforeDate != nil else {
+      throw r.fail(at, "needs before_version or before_date (or both): when the app went free")
+    }
+    return terms
   }
 
   static func loadProduct(

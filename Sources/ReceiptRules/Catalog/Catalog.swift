@@ -183,6 +183,8 @@ public struct Catalog: Sendable {
   public var warnings: [String] = []
   /// The app the data must belong to (the JSON catalog's `app`); options given on the command line override it.
   public var expectedApp = ExpectedApp()
+  /// The entitlement for customers who bought the app before it went free (the JSON catalog's `paid_app`).
+  public var paidApp: PaidAppTerms?
 
   /// An empty catalog: every product's type is then unknown unless the data says.
   public init() {}
@@ -206,6 +208,7 @@ public struct Catalog: Sendable {
   /// Merges `other` over this catalog.
   public mutating func merge(_ other: Catalog) {
     expectedApp = other.expectedApp.over(expectedApp)
+    paidApp = other.paidApp ?? paidApp
     // Into an empty catalog (every load's first file), the other's products as they are: adding them one by one
     // gives the same ids, entries and order (an id is in `order` once, and `products` holds exactly those).
     if order.isEmpty, products.isEmpty {

@@ -15,6 +15,9 @@ public struct EntitlementsAnswer: Sendable {
   /// Family Sharing contradictions, catalog disagreements, each result Apple's status disagrees with, and each
   /// status without a readable transaction.
   public var findings: [String]
+  /// Whether buying the app before it went free grants the catalog's `paid_app` entitlement (nil without one); its
+  /// result's state and reason include it.
+  public var paidApp: PaidAppDecision?
 
   /// - Parameters:
   ///   - results: each entitlement's status.
@@ -40,9 +43,17 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
 {
   // Built once: the results and the Family Sharing contradictions read the same table.
   let table = PurchaseTable(history)
-  let results = entitlementStatuses(of: table, catalog: catalog, at: time)
-  let apple = results.map { compareWithStoreStatus($0, history: history, at: time) }
-  let disagreements = zip(results, apple).compactMap { r, c in
+  let products = entitlementStatuses(of: table, catalog: catalog, at: time)
+  var (results, decided) = (products, products)
+  let paidApp = catalog.paidApp.map { paidAppDecision($0, history: history, at: time) }
+  if let terms = catalog.paidApp, let paidApp {
+    results = joiningPaidApp(paidApp, terms: terms, to: results, table: table, catalog: catalog, at: time)
+    // Apple's status is a subscription's: the paid-app entitlement's products' answer is what it is compared with.
+    let own = products.first { $0.id == terms.entitlement }
+    decided = results.map { $0.id == terms.entitlement ? own ?? $0 : $0 }
+  }
+  let apple = decided.map { compareWithStoreStatus($0, history: history, at: time) }
+  let disagreements = zip(decided, apple).compactMap { r, c in
     c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
   }
   let unread = storeStatusesWithoutTransaction(in: history)
@@ -52,6 +63,8 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
   let nothing =
     results.isEmpty
     ? nothingToAnswerReason(of: history, at: time, kind: "non-consumable or subscription purchase") : nil
-  return EntitlementsAnswer(
+  var answer = EntitlementsAnswer(
     results: results, appleStatuses: apple, unreadStatuses: unread, nothing: nothing, findings: findings)
+  answer.paidApp = paidApp
+  return answer
 }
