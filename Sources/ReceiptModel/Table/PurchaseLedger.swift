@@ -585,7 +585,9 @@ public struct PurchaseLedger: Sendable {
     for i in dates.indices where dates[i] == nil { order.append(positions[i]) }
     let undated = order.count
     for d in dated { order.append(positions[d.row]) }
-    // Purchases of one moment (and the undated ones) in transaction_id order: few in an export.
+    // Purchases of one moment (and the undated ones) in transaction_id order: few in an export, but a family's
+    // copies share their purchase's moment, so the keys' buffer is made once.
+    var keys: [(order: TextOrder, position: Int)] = []
     var start = 0
     while start < order.count {
       var end = start + 1
@@ -594,7 +596,7 @@ public struct PurchaseLedger: Sendable {
       } else {
         while end < order.count, dated[end - undated].at == dated[start - undated].at { end += 1 }
       }
-      if end - start > 1 { sortByIDText(&order[start..<end]) }
+      if end - start > 1 { sortByIDText(&order[start..<end], keys: &keys) }
       start = end
     }
     return order
@@ -603,11 +605,11 @@ public struct PurchaseLedger: Sendable {
   /// Positions of one moment sorted by transaction_id as text: numeric ids by their `TextOrder`, text ids by their
   /// text; the position keeps the order total. When every id is numeric the comparison holds no ledger: one that
   /// did, made per moment, copied and destroyed the whole ledger struct each time.
-  func sortByIDText(_ positions: inout ArraySlice<Int>) {
-    let orders = positions.map { textOrder(at: $0) }
-    var keys: [(order: TextOrder, position: Int)] = []
-    for (order, position) in zip(orders, positions) {
-      guard let order else { break }
+  /// `keys` is a buffer the caller keeps from one moment to the next.
+  func sortByIDText(_ positions: inout ArraySlice<Int>, keys: inout [(order: TextOrder, position: Int)]) {
+    keys.removeAll(keepingCapacity: true)
+    for position in positions {
+      guard let order = textOrder(at: position) else { break }
       keys.append((order, position))
     }
     if keys.count == positions.count {
@@ -615,6 +617,7 @@ public struct PurchaseLedger: Sendable {
       for (k, key) in zip(positions.indices, keys) { positions[k] = key.position }
       return
     }
+    let orders = positions.map { textOrder(at: $0) }
     let sorted = zip(orders, positions).sorted { a, b in
       if let x = a.0, let y = b.0, x != y { return x < y }
       if a.0 == nil || b.0 == nil {
