@@ -458,6 +458,19 @@ public struct PurchaseLedger: Sendable {
     /// its row, not from the transaction.
     public func isOwnershipSigned(_ k: Int) -> Bool { rows[k].rare >= 0 && rare[Int(rows[k].rare)].ownershipSigned }
 
+    /// The `k`th transaction's ownership, read from its row.
+    public func ownership(_ k: Int) -> Ownership {
+      switch rows[k].ownership {
+      case 0: .purchased
+      case 1: .familyShared
+      case -1: .unknown
+      default: ledger.ownership(at: order[k])
+      }
+    }
+
+    /// The `k`th transaction's purchase date, read from its row.
+    public func purchaseDate(_ k: Int) -> Timestamp? { rows[k].purchase }
+
     /// Loads the `k`th transaction of the reading order into `t`: its product id, ownership, quantity, dates,
     /// refund, signed date, offer (as far as valuing reads it: its pricing and introductory flag), upgrade flag and
     /// stated type and price. The transaction id is loaded only `withID` (for an entry it is a String made from
@@ -466,13 +479,7 @@ public struct PurchaseLedger: Sendable {
       let row = rows[k]
       if withID { t.transactionID = ledger.transactionID(at: order[k]) }
       t.productID = productIDs[Int(row.product)]
-      t.ownership =
-        switch row.ownership {
-        case 0: .purchased
-        case 1: .familyShared
-        case -1: .unknown
-        default: ledger.ownership(at: order[k])
-        }
+      t.ownership = ownership(k)
       t.quantity = row.quantity
       t.purchaseDate = row.purchase
       t.expiresDate = row.expiry

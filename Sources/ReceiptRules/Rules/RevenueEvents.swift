@@ -11,22 +11,10 @@ extension LedgerRecord {
   func addEvents(
     grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, into report: inout RevenueReport
   ) throws(ReceiptError) {
+    if Self.countsAsNotOwned(ownership: ownership, purchaseDate: purchaseDate, range: range, into: &report) { return }
     guard let saleInRange = range.contains(purchaseDate) else {
       report.counts.undatedExcluded += 1
       return
-    }
-    switch ownership {
-    case .familyShared:
-      if saleInRange { report.counts.familySharedExcluded += 1 }
-      return
-    case .unrecognized:
-      if saleInRange { report.counts.unrecognizedOwnershipExcluded += 1 }
-      return
-    case .unknown:
-      if saleInRange { report.counts.unknownOwnershipExcluded += 1 }
-      return
-    case .purchased:
-      break
     }
     let rate = commission == .none ? nil : commissionPercent(plan: commission, paidServiceBefore: paidServiceBefore)
     let value = try value()
@@ -45,6 +33,29 @@ extension LedgerRecord {
         try events.refund(at: refunded, share: refundShare, into: &report)
       }
     }
+  }
+}
+
+extension LedgerRecord {
+  /// Counts a transaction that is not the purchaser's own (FAMILY_SHARED, unknown or an undocumented ownership)
+  /// under its reason, in the window of its purchase date, or as undated; false for the purchaser's own, which
+  /// is revenue.
+  static func countsAsNotOwned(
+    ownership: Ownership, purchaseDate: Timestamp?, range: PurchaseDateRange, into report: inout RevenueReport
+  ) -> Bool {
+    if ownership == .purchased { return false }
+    guard let saleInRange = range.contains(purchaseDate) else {
+      report.counts.undatedExcluded += 1
+      return true
+    }
+    guard saleInRange else { return true }
+    switch ownership {
+    case .familyShared: report.counts.familySharedExcluded += 1
+    case .unrecognized: report.counts.unrecognizedOwnershipExcluded += 1
+    case .unknown: report.counts.unknownOwnershipExcluded += 1
+    case .purchased: break
+    }
+    return true
   }
 }
 

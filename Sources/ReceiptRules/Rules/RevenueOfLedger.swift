@@ -40,12 +40,16 @@ extension PurchaseLedger {
     range: PurchaseDateRange, commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
     var report = RevenueReport(hasProceeds: commission != .none)
-    // One transaction at a time, so the report needs no second copy of the ledger.
+    // One transaction at a time, so the report needs no second copy of the ledger. A copy that is not the
+    // purchaser's own is only counted: no record is made for it (a family's copies outnumber its purchases).
     try forEachRecord(
-      positions, upgrades: upgrades, chains: chains, catalog: catalog, copy: "", withIDs: false
-    ) { (record) throws(ReceiptError) in
-      try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
-    }
+      positions, upgrades: upgrades, chains: chains, catalog: catalog, copy: "", withIDs: false,
+      notOwned: { ownership, purchaseDate in
+        LedgerRecord.countsAsNotOwned(ownership: ownership, purchaseDate: purchaseDate, range: range, into: &report)
+      },
+      { (record) throws(ReceiptError) in
+        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+      })
     return report
   }
 
@@ -69,10 +73,12 @@ extension PurchaseLedger {
 
   /// Calls `body` with the record of each transaction at `positions`, in that order. Paid service is tracked when
   /// `chains` (`chainNumbers()`) is given. A record's transaction id is left empty unless `withIDs` (only an
-  /// error quotes it: a record that throws is made again with it).
+  /// error quotes it: a record that throws is made again with it). `notOwned`, when given, is asked first with the
+  /// transaction's ownership and purchase date; a transaction it takes (true) gets no record. Only the
+  /// purchaser's own transactions add paid service, so skipping the others changes no record.
   func forEachRecord(
     _ positions: [Int], upgrades: [Timestamp?], chains: [Int32], catalog: Catalog, copy: String, withIDs: Bool,
-    _ body: (LedgerRecord) throws(ReceiptError) -> Void
+    notOwned: ((Ownership, Timestamp?) -> Bool)? = nil, _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
     // Without a first document's transaction there are no entries either, so no position to record.
@@ -81,6 +87,7 @@ extension PurchaseLedger {
     let reader = reader(readingInOrder: positions)
     var maker = RecordMaker(catalog: catalog, products: reader.productCount, copy: copy)
     for (k, position) in positions.enumerated() {
+      if let notOwned, notOwned(reader.ownership(k), reader.purchaseDate(k)) { continue }
       reader.load(k, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
