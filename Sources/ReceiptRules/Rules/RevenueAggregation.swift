@@ -4,13 +4,8 @@ import ReceiptModel
 public enum RevenueGrouping: String, Sendable, CaseIterable {
   case product, month, day, none
 
-  /// The row a transaction's sale belongs to: its product id, its purchase month (`2024-06`) or day
-  /// (`2024-06-15`) in UTC, or `all`. Transactions without a purchase date group under `undated`.
-  public func key(for transaction: PurchaseTransaction) -> String {
-    key(productID: transaction.productID, date: transaction.purchaseDate)
-  }
-
-  /// The row of an event of a product on `date` (a sale on its purchase date, a refund on its own date).
+  /// The row of an event of a product on `date` (a sale on its purchase date, a refund on its own date): its product
+  /// id, the month (`2024-06`) or day (`2024-06-15`) in UTC, or `all`; an event without a date is `undated`.
   public func key(productID: String, date: Timestamp?) -> String {
     switch self {
     case .product: return productID
