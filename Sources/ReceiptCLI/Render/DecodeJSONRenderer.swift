@@ -419,7 +419,7 @@ package enum DecodeJSONRenderer {
   /// A stated price in its currency's minor digits (signed data states milliunits: 9990 is 9.99 USD), or as
   /// stated when that would drop digits.
   static func amountText(_ price: StatedPrice) -> String {
-    (price.amount.rescaled(to: minorDigits(ofCurrency: price.currency)) ?? price.amount).text
+    price.amountInMinorDigits
   }
 
   static func offerKind(_ kind: OfferUse.Kind) -> String {

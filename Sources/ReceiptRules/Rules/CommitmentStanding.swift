@@ -51,5 +51,5 @@ private func afterCommitment(_ c: RenewalCommitment) -> String? {
 
 /// `119.88 USD`: the amount in its currency's minor digits.
 private func amount(_ price: StatedPrice) -> String {
-  "\((price.amount.rescaled(to: minorDigits(ofCurrency: price.currency)) ?? price.amount).text) \(price.currency)"
+  "\(price.amountInMinorDigits) \(price.currency)"
 }

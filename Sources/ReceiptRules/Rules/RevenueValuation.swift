@@ -6,6 +6,11 @@ public func minorDigits(ofCurrency code: String) -> Int {
   CurrencyTable.minorDigits(code.uppercased()) ?? 2
 }
 
+extension StatedPrice {
+  /// The amount in its currency's minor digits (`9.99` for 9990 milliunits of USD), as stated when it has more.
+  public var amountInMinorDigits: String { (amount.rescaled(to: minorDigits(ofCurrency: currency)) ?? amount).text }
+}
+
 /// An amount of one currency in its minor units (cents for USD, yen for JPY).
 public struct Money: Hashable, Sendable {
   public var minorUnits: Int64

@@ -85,7 +85,7 @@ func priceDisagreement(
     return overflow ? nil : total
   }
   if stated.currency.uppercased() != currency.uppercased() || statedAmount?.units != perUnit {
-    let shown = (stated.amount.rescaled(to: minorDigits(ofCurrency: stated.currency)) ?? stated.amount).text
+    let shown = stated.amountInMinorDigits
     return
       "\(id()): priced from the transaction at \(shown) \(stated.currency); the catalog says \(listed.text) \(currency) × \(units(of: transaction))"
   }
