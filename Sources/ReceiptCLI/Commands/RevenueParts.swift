@@ -2,7 +2,7 @@ import ReceiptModel
 import ReceiptRules
 
 /// `revenue`'s report made in parts, one core each: the command cuts the ledger's positions into parts, the rule
-/// makes each part's report (`PurchaseLedger.report(of:upgrades:chains:...)`), and the parts are summed here. The
+/// makes each part's report (`PurchaseLedger.report(of:inPurchaseOrder:...)`), and the parts are summed here. The
 /// sum is the one pass's report exactly; when it may not be, there is no sum and the caller makes the one pass.
 ///
 /// Without proceeds no fact of a transaction needs the sales before it, so the positions are cut in the order the
@@ -46,9 +46,8 @@ struct RevenueParts {
   func report(ofPart i: Int, catalog: Catalog, grouping: RevenueGrouping, range: PurchaseDateRange)
     throws(ReceiptError) -> RevenueReport
   {
-    let order = commission == .none ? positions[i] : ledger.purchaseOrder(of: positions[i])
-    return try ledger.report(
-      of: order, upgrades: upgrades, chains: chains, catalog: catalog, grouping: grouping, range: range,
+    try ledger.report(
+      of: positions[i], inPurchaseOrder: commission != .none, upgrades: upgrades, chains: chains, catalog: catalog, grouping: grouping, range: range,
       commission: commission)
   }
 

@@ -459,7 +459,7 @@ public struct PurchaseLedger: Sendable {
     public func isOwnershipSigned(_ k: Int) -> Bool { rows[k].rare >= 0 && rare[Int(rows[k].rare)].ownershipSigned }
 
     /// The `k`th transaction's ownership, read from its row.
-    public func ownership(_ k: Int) -> Ownership {
+    func ownership(_ k: Int) -> Ownership {
       switch rows[k].ownership {
       case 0: .purchased
       case 1: .familyShared
@@ -467,9 +467,6 @@ public struct PurchaseLedger: Sendable {
       default: ledger.ownership(at: order[k])
       }
     }
-
-    /// The `k`th transaction's purchase date, read from its row.
-    public func purchaseDate(_ k: Int) -> Timestamp? { rows[k].purchase }
 
     /// Loads the `k`th transaction of the reading order into `t`: its product id, ownership, quantity, dates,
     /// refund, signed date, offer (as far as valuing reads it: its pricing and introductory flag), upgrade flag and

@@ -14,18 +14,20 @@ extension PurchaseLedger {
     let chains = commission == .none ? [] : chainNumbers()
     // In purchase order even without proceeds: the first error met is the one the report throws.
     var report = try report(
-      of: purchaseOrder(), upgrades: upgradeMoments(chains: chains.isEmpty ? nil : chains), chains: chains,
-      catalog: catalog, grouping: grouping, range: range, commission: commission)
+      of: Array(0..<distinctTransactions), inPurchaseOrder: true,
+      upgrades: upgradeMoments(chains: chains.isEmpty ? nil : chains), chains: chains, catalog: catalog,
+      grouping: grouping, range: range, commission: commission)
     report.counts.duplicatesMerged = duplicatesMerged
     return report
   }
 
-  /// The report of the transactions at `positions` alone, read in the order given: one term of a sum (the
-  /// command's parts), without what only the whole ledger knows (`duplicatesMerged`).
+  /// The report of the transactions at `positions` alone: one term of a sum (the command's parts), without what
+  /// only the whole ledger knows (`duplicatesMerged`).
   /// - Parameters:
-  ///   - positions: with a commission, in purchase order (`purchaseOrder(of:)`) and holding every transaction of
-  ///     each of their subscription chains, since the commission year counts a chain's paid service before each
-  ///     sale.
+  ///   - positions: ascending; with a commission, holding every transaction of each of their subscription chains,
+  ///     since the commission year counts a chain's paid service before each sale.
+  ///   - inPurchaseOrder: whether the purchaser's own transactions are read in purchase order (`purchaseOrder(of:)`),
+  ///     as the commission year needs; else in the order given.
   ///   - upgrades: `upgradeMoments(chains:)` of the whole ledger.
   ///   - chains: `chainNumbers()` with a commission; else empty.
   ///   - catalog: prices, currencies and product types.
@@ -36,20 +38,28 @@ extension PurchaseLedger {
   /// - Throws: `ReceiptError` when a price cannot be written in its currency, or a price × quantity or a sum does
   ///   not fit.
   public func report(
-    of positions: [Int], upgrades: [Timestamp?], chains: [Int32], catalog: Catalog, grouping: RevenueGrouping,
-    range: PurchaseDateRange, commission: CommissionPlan
+    of positions: [Int], inPurchaseOrder: Bool, upgrades: [Timestamp?], chains: [Int32], catalog: Catalog,
+    grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan
   ) throws(ReceiptError) -> RevenueReport {
     var report = RevenueReport(hasProceeds: commission != .none)
-    // One transaction at a time, so the report needs no second copy of the ledger. A copy that is not the
-    // purchaser's own is only counted: no record is made for it (a family's copies outnumber its purchases).
+    // A copy that is not the purchaser's own is only counted, in any order: it gets no record and is never
+    // sorted (a family's copies outnumber its purchases). Only the purchaser's own add paid service, so leaving
+    // the others out changes no record.
+    var owned: [Int] = []
+    owned.reserveCapacity(positions.count)
+    for p in positions
+    where !LedgerRecord.countsAsNotOwned(
+      ownership: ownership(at: p), purchaseDate: purchaseDate(at: p), range: range, into: &report)
+    {
+      owned.append(p)
+    }
+    // One transaction at a time, so the report needs no second copy of the ledger.
     try forEachRecord(
-      positions, upgrades: upgrades, chains: chains, catalog: catalog, copy: "", withIDs: false,
-      notOwned: { ownership, purchaseDate in
-        LedgerRecord.countsAsNotOwned(ownership: ownership, purchaseDate: purchaseDate, range: range, into: &report)
-      },
-      { (record) throws(ReceiptError) in
-        try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
-      })
+      inPurchaseOrder ? purchaseOrder(of: owned) : owned, upgrades: upgrades, chains: chains, catalog: catalog,
+      copy: "", withIDs: false
+    ) { (record) throws(ReceiptError) in
+      try record.addEvents(grouping: grouping, range: range, commission: commission, into: &report)
+    }
     return report
   }
 
@@ -73,12 +83,10 @@ extension PurchaseLedger {
 
   /// Calls `body` with the record of each transaction at `positions`, in that order. Paid service is tracked when
   /// `chains` (`chainNumbers()`) is given. A record's transaction id is left empty unless `withIDs` (only an
-  /// error quotes it: a record that throws is made again with it). `notOwned`, when given, is asked first with the
-  /// transaction's ownership and purchase date; a transaction it takes (true) gets no record. Only the
-  /// purchaser's own transactions add paid service, so skipping the others changes no record.
+  /// error quotes it: a record that throws is made again with it).
   func forEachRecord(
     _ positions: [Int], upgrades: [Timestamp?], chains: [Int32], catalog: Catalog, copy: String, withIDs: Bool,
-    notOwned: ((Ownership, Timestamp?) -> Bool)? = nil, _ body: (LedgerRecord) throws(ReceiptError) -> Void
+    _ body: (LedgerRecord) throws(ReceiptError) -> Void
   ) throws(ReceiptError) {
     // Entries keep no field names (no revenue figure quotes one): a loaded entry takes the first document's.
     // Without a first document's transaction there are no entries either, so no position to record.
@@ -87,7 +95,6 @@ extension PurchaseLedger {
     let reader = reader(readingInOrder: positions)
     var maker = RecordMaker(catalog: catalog, products: reader.productCount, copy: copy)
     for (k, position) in positions.enumerated() {
-      if let notOwned, notOwned(reader.ownership(k), reader.purchaseDate(k)) { continue }
       reader.load(k, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
