@@ -63,9 +63,11 @@ struct EntitlementsCommand: ParsableCommand {
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
           signature: signature, page: PartialHistory.page(of: history)),
-        json: EntitlementsJSONRenderer.render(
-          answer, evaluation: evaluation, input: input, explain: explain, signature: signature,
-          page: history.provenance.page),
+        writeJSON: { w, _ in
+          EntitlementsJSONRenderer.write(
+            answer, evaluation: evaluation, input: input, explain: explain, signature: signature,
+            page: history.provenance.page, to: &w)
+        },
         failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks
           + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
         warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history)

@@ -47,7 +47,8 @@ struct RevenueParts {
     throws(ReceiptError) -> RevenueReport
   {
     try ledger.report(
-      of: positions[i], inPurchaseOrder: commission != .none, upgrades: upgrades, chains: chains, catalog: catalog, grouping: grouping, range: range,
+      of: positions[i], inPurchaseOrder: commission != .none, upgrades: upgrades, chains: chains, catalog: catalog,
+      grouping: grouping, range: range,
       commission: commission)
   }
 

@@ -49,8 +49,14 @@ package struct InputDocument: Sendable {
   }
 
   /// `{"file": ..., "line": ...}` for JSON output.
-  package var inputJSON: JSONValue {
-    .object([("file", .string(source)), ("line", .int(line))])
+  package var inputJSON: JSONValue { JSONTreeWriter.tree { writeInput(to: &$0) } }
+
+  /// Writes `inputJSON` at the writer's place.
+  package func writeInput<W: JSONOutput>(to w: inout W) {
+    w.object { w in
+      w.member("file", source)
+      w.member("line", int: line)
+    }
   }
 }
 

@@ -109,11 +109,17 @@ package enum DecodeJSONRenderer {
   static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
 
   /// A paged response's page (`decode` and the answers from it say whether it is partial).
-  package static func pageJSON(_ page: ResponsePage) -> JSONValue {
-    .object([
-      ("has_more", .flag(page.hasMore)), ("continuation_field", .string(page.continuationField)),
-      ("continuation", .str(page.continuation)), ("partial", .bool(page.isPartial)),
-    ])
+  package static func pageJSON(_ page: ResponsePage) -> JSONValue { JSONTreeWriter.tree { write(page, to: &$0) } }
+
+  /// Writes `pageJSON` at the writer's place.
+  static func write<W: JSONOutput>(_ page: ResponsePage, to w: inout W) {
+    w.object { w in
+      w.key("has_more")
+      w.flag(page.hasMore)
+      w.member("continuation_field", page.continuationField)
+      w.member("continuation", page.continuation)
+      w.member("partial", bool: page.isPartial)
+    }
   }
 
   /// A listed notification and its send attempts.
@@ -453,6 +459,13 @@ package enum DecodeJSONRenderer {
 
   /// Apple's own status of a chain (Get All Subscription Statuses, a V2 notification's `data.status`).
   package static func appleStatus(_ s: StoreSubscriptionStatus) -> JSONValue {
-    .object([("code", .int(s.code)), ("meaning", .string(s.meaning)), ("as_of", date(s.asOf))])
+    JSONTreeWriter.tree { w in w.object { writeMembers(s, to: &$0) } }
+  }
+
+  /// Writes `appleStatus`'s members into the object being written.
+  static func writeMembers<W: JSONOutput>(_ s: StoreSubscriptionStatus, to w: inout W) {
+    w.member("code", int: s.code)
+    w.member("meaning", s.meaning)
+    w.member("as_of", date: s.asOf)
   }
 }

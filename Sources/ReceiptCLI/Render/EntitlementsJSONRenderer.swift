@@ -2,101 +2,107 @@ import ReceiptFormats
 import ReceiptModel
 import ReceiptRules
 
-/// `entitlements --format json`: the documented schema, keys in a fixed order.
+/// `entitlements --format json`: the documented schema, keys in a fixed order, written straight to the output
+/// (`JSONOutput`): a one-transaction document's answer is no tree built and freed.
 package enum EntitlementsJSONRenderer {
+  /// The answer as a tree (`write` into a `JSONTreeWriter`).
   package static func render(
     _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool,
     signature: SignatureCheck? = nil, page: ResponsePage? = nil
   ) -> JSONValue {
-    let results = answer.results
+    JSONTreeWriter.tree {
+      write(answer, evaluation: evaluation, input: input, explain: explain, signature: signature, page: page, to: &$0)
+    }
+  }
+
+  /// Writes the answer at the writer's place.
+  package static func write<W: JSONOutput>(
+    _ answer: EntitlementsAnswer, evaluation: EvaluationTime, input: InputDocument, explain: Bool,
+    signature: SignatureCheck? = nil, page: ResponsePage? = nil, to w: inout W
+  ) {
     let appleStatuses = answer.appleStatuses
-    let unreadStatuses = answer.unreadStatuses
-    var members: [(key: String, value: JSONValue)] = [
-      OutputSchemaVersion.member,
-      ("as_of", .string(evaluation.time.iso8601)),
-      ("as_of_source", .string(evaluation.source.name)),
-      ("input", input.inputJSON),
-      ("signature_check", signature.map(SignatureCheckRendering.json) ?? .null),
-      (
-        "entitlements",
-        .array(
-          results.enumerated().map { i, r in
-            entitlement(r, explain: explain, apple: i < appleStatuses.count ? appleStatuses[i] : nil)
-          })
-      ),
-    ]
-    // Only for a paged response, so other documents keep their shape.
-    if let page { members.append(("page", DecodeJSONRenderer.pageJSON(page))) }
-    // Only when there are some, so other documents keep their shape.
-    if !unreadStatuses.isEmpty {
-      members.append(
-        (
-          "apple_statuses_without_transaction",
-          .array(
-            unreadStatuses.map { u in
-              .object([
-                ("original_transaction_id", .str(u.originalTransactionID)),
-                ("product_id", .str(u.productID)),
-                ("apple_status", .int(u.status.code)),
-                ("apple_status_meaning", .string(u.status.meaning)),
-                ("apple_status_as_of", date(u.status.asOf)),
-                ("reason", .string(u.sentence)),
-              ])
-            })
-        ))
-    }
-    return .object(members)
-  }
-
-  static func date(_ t: Timestamp?) -> JSONValue { .str(t?.iso8601) }
-
-  package static func entitlement(
-    _ r: EntitlementResult, explain: Bool, apple: StoreStatusComparison? = nil
-  ) -> JSONValue {
-    let t = r.deciding
-    var members: [(key: String, value: JSONValue)] = [
-      ("id", .string(r.id)),
-      ("status", .string(r.state.rawValue)),
-      ("active", .bool(r.isActive)),
-      ("product_id", .str(t?.productID)),
-      ("transaction_id", .str(t?.transactionID)),
-      ("original_transaction_id", .str(t?.originalTransactionID)),
-      ("ownership", .str(t?.ownership.raw)),
-      ("purchase_date", date(t?.purchaseDate)),
-      ("expires_date", date(r.expiresDate)),
-      ("grace_period_expires_date", date(r.gracePeriodExpiresDate)),
-      ("reason", .string(r.reason)),
-    ]
-    // Only when the data carries Apple's own status (App Store Server API, V2 notifications).
-    if let apple {
-      var status = DecodeJSONRenderer.appleStatus(apple.status)
-      if case .object(var m) = status {
-        m.append(("agrees", .bool(apple.agrees)))
-        m.append(("difference", .str(apple.explanation)))
-        status = .object(m)
+    w.object { w in
+      OutputSchemaVersion.write(to: &w)
+      w.member("as_of", date: evaluation.time)
+      w.member("as_of_source", evaluation.source.name)
+      w.key("input")
+      input.writeInput(to: &w)
+      w.key("signature_check")
+      if let signature { SignatureCheckRendering.write(signature, to: &w) } else { w.null() }
+      w.key("entitlements")
+      w.array(answer.results.indices) { w, i in
+        entitlement(
+          answer.results[i], explain: explain, apple: i < appleStatuses.count ? appleStatuses[i] : nil, to: &w)
       }
-      members.append(("apple_status", status))
+      // Only for a paged response, so other documents keep their shape.
+      if let page {
+        w.key("page")
+        DecodeJSONRenderer.write(page, to: &w)
+      }
+      // Only when there are some, so other documents keep their shape.
+      if !answer.unreadStatuses.isEmpty {
+        w.key("apple_statuses_without_transaction")
+        w.array(answer.unreadStatuses) { w, u in
+          w.object { w in
+            w.member("original_transaction_id", u.originalTransactionID)
+            w.member("product_id", u.productID)
+            w.member("apple_status", int: u.status.code)
+            w.member("apple_status_meaning", u.status.meaning)
+            w.member("apple_status_as_of", date: u.status.asOf)
+            w.member("reason", u.sentence)
+          }
+        }
+      }
     }
-    if explain {
-      members.append(("transactions", .array(r.considered.map(considered))))
-    }
-    return .object(members)
   }
 
-  static func considered(_ c: ConsideredTransaction) -> JSONValue {
+  /// One entitlement's answer.
+  package static func entitlement<W: JSONOutput>(
+    _ r: EntitlementResult, explain: Bool, apple: StoreStatusComparison? = nil, to w: inout W
+  ) {
+    let t = r.deciding
+    w.object { w in
+      w.member("id", r.id)
+      w.member("status", r.state.rawValue)
+      w.member("active", bool: r.isActive)
+      w.member("product_id", t?.productID)
+      w.member("transaction_id", t?.transactionID)
+      w.member("original_transaction_id", t?.originalTransactionID)
+      w.member("ownership", t?.ownership.raw)
+      w.member("purchase_date", date: t?.purchaseDate)
+      w.member("expires_date", date: r.expiresDate)
+      w.member("grace_period_expires_date", date: r.gracePeriodExpiresDate)
+      w.member("reason", r.reason)
+      // Only when the data carries Apple's own status (App Store Server API, V2 notifications).
+      if let apple {
+        w.key("apple_status")
+        w.object { w in
+          DecodeJSONRenderer.writeMembers(apple.status, to: &w)
+          w.member("agrees", bool: apple.agrees)
+          w.member("difference", apple.explanation)
+        }
+      }
+      if explain {
+        w.key("transactions")
+        w.array(r.considered) { w, c in considered(c, to: &w) }
+      }
+    }
+  }
+
+  static func considered<W: JSONOutput>(_ c: ConsideredTransaction, to w: inout W) {
     let t = c.transaction
-    return .object([
-      ("transaction_id", .string(t.transactionID)),
-      ("original_transaction_id", .str(t.originalTransactionID)),
-      ("product_id", .string(t.productID)),
-      ("ownership", .string(t.ownership.raw)),
-      ("ownership_assumed", .bool(t.ownershipAssumed)),
-      ("purchase_date", date(t.purchaseDate)),
-      ("expires_date", date(t.expiresDate)),
-      ("cancellation_date", date(t.revocation?.date)),
-      ("grants", .bool(c.grant.grantsAccess)),
-      ("decision", .string(c.grant.code)),
-      ("reason", .string(CommandLineHints.explanation(c))),
-    ])
+    w.object { w in
+      w.member("transaction_id", t.transactionID)
+      w.member("original_transaction_id", t.originalTransactionID)
+      w.member("product_id", t.productID)
+      w.member("ownership", t.ownership.raw)
+      w.member("ownership_assumed", bool: t.ownershipAssumed)
+      w.member("purchase_date", date: t.purchaseDate)
+      w.member("expires_date", date: t.expiresDate)
+      w.member("cancellation_date", date: t.revocation?.date)
+      w.member("grants", bool: c.grant.grantsAccess)
+      w.member("decision", c.grant.code)
+      w.member("reason", CommandLineHints.explanation(c))
+    }
   }
 }

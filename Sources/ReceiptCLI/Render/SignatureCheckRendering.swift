@@ -105,87 +105,94 @@ package enum SignatureCheckRendering {
 
   /// `"signature_check"`: the verdict, why, the chain and each failure.
   package static func json(_ check: SignatureCheck) -> JSONValue {
-    .object(
-      SignatureCheckJSON.members(check) + [
-        ("backing", check.backing.map(backingJSON) ?? .null),
-        ("device_check", check.device.map(deviceJSON) ?? .null),
-        ("coverage", coverageJSON(check)),
-      ])
+    JSONTreeWriter.tree { write(check, to: &$0) }
+  }
+
+  /// `"signature_check"`, written at the writer's place.
+  package static func write<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
+    w.object { w in
+      SignatureCheckJSON.writeMembers(check, to: &w)
+      w.key("backing")
+      if let backing = check.backing { write(backing, to: &w) } else { w.null() }
+      w.key("device_check")
+      if let device = check.device { write(device, to: &w) } else { w.null() }
+      w.key("coverage")
+      writeCoverage(check, to: &w)
+    }
   }
 
   /// `"coverage"`: the kind of signature, the field classes the verdict vouches for and those it does not, and
   /// those of the latter the answer draws on.
-  package static func coverageJSON(_ check: SignatureCheck) -> JSONValue {
+  static func writeCoverage<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
     let vouched = check.vouched
-    return .object([
-      ("signature", .string(check.coverage.kind.rawValue)),
-      ("covered", .array(vouched.covered.map { .string($0.rawValue) })),
-      ("not_covered", .array(vouched.uncovered.map { .string($0.rawValue) })),
-      ("answer_uses_not_covered", .array(check.uncoveredInAnswer.map { .string($0.rawValue) })),
-    ])
+    w.object { w in
+      w.member("signature", check.coverage.kind.rawValue)
+      w.key("covered")
+      w.array(strings: vouched.covered.map(\.rawValue))
+      w.key("not_covered")
+      w.array(strings: vouched.uncovered.map(\.rawValue))
+      w.key("answer_uses_not_covered")
+      w.array(strings: check.uncoveredInAnswer.map(\.rawValue))
+    }
   }
 
   /// `"device_check"`: a signed app receipt's device hash against `--device-id`.
-  package static func deviceJSON(_ check: DeviceCheck) -> JSONValue {
-    var members: [(String, JSONValue)] = [("result", .string(check.result)), ("summary", .string(check.summary))]
-    switch check {
-    case .notChecked: break
-    case .matches(let id), .cannotCheck(let id, _), .noReceipt(let id, _): members.append(("device_id", .string(id)))
-    case .mismatch(let id, let receipt, let computed):
-      members += [("device_id", .string(id)), ("receipt_hash", .string(receipt)), ("computed_hash", .string(computed))]
+  static func write<W: JSONOutput>(_ check: DeviceCheck, to w: inout W) {
+    w.object { w in
+      w.member("result", check.result)
+      w.member("summary", check.summary)
+      switch check {
+      case .notChecked: break
+      case .matches(let id), .cannotCheck(let id, _), .noReceipt(let id, _): w.member("device_id", id)
+      case .mismatch(let id, let receipt, let computed):
+        w.member("device_id", id)
+        w.member("receipt_hash", receipt)
+        w.member("computed_hash", computed)
+      }
     }
-    return .object(members)
   }
 
   /// `"backing"`: how far a JSON body's signed receipt backs it, transaction by transaction.
-  package static func backingJSON(_ backing: ReceiptBacking) -> JSONValue {
-    .object([
-      ("outcome", .string(backing.outcome.rawValue)),
-      ("summary", .string(backing.summary)),
-      ("not_a_receipt_reason", .str(backing.notAReceiptReason)),
-      ("not_a_receipt_detail", .str(backing.notAReceiptDetail)),
-      ("receipt_creation_date", .str(backing.receiptCreationDate?.iso8601)),
-      ("same_moment", .bool(backing.sameMoment)),
-      ("transactions", .int(backing.entries.count)),
-      ("backed_transactions", .int(backing.backedCount)),
-      (
-        "not_backed",
-        .array(
-          backing.entries.compactMap { entry -> JSONValue? in
-            switch entry.standing {
-            case .backed: return nil
-            case .contradicted(let differences):
-              return .object([
-                ("transaction_id", .string(entry.transactionID)),
-                ("product_id", .string(entry.productID)),
-                ("standing", .string("contradicted")),
-                (
-                  "differences",
-                  .array(
-                    differences.map {
-                      .object([
-                        ("field", .string($0.field)), ("json", .string($0.json)), ("receipt", .string($0.receipt)),
-                      ])
-                    })
-                ),
-              ])
-            case .notInReceipt(let absence):
-              return .object([
-                ("transaction_id", .string(entry.transactionID)),
-                ("product_id", .string(entry.productID)),
-                ("standing", .string("not-in-receipt")),
-                ("reason", .string(absence.rawValue)),
-              ])
+  static func write<W: JSONOutput>(_ backing: ReceiptBacking, to w: inout W) {
+    w.object { w in
+      w.member("outcome", backing.outcome.rawValue)
+      w.member("summary", backing.summary)
+      w.member("not_a_receipt_reason", backing.notAReceiptReason)
+      w.member("not_a_receipt_detail", backing.notAReceiptDetail)
+      w.member("receipt_creation_date", date: backing.receiptCreationDate)
+      w.member("same_moment", bool: backing.sameMoment)
+      w.member("transactions", int: backing.entries.count)
+      w.member("backed_transactions", int: backing.backedCount)
+      w.key("not_backed")
+      w.array(backing.entries.filter { $0.standing != .backed }) { w, entry in
+        w.object { w in
+          w.member("transaction_id", entry.transactionID)
+          w.member("product_id", entry.productID)
+          switch entry.standing {
+          case .backed: break
+          case .contradicted(let differences):
+            w.member("standing", "contradicted")
+            w.key("differences")
+            w.array(differences) { w, d in
+              w.object { w in
+                w.member("field", d.field)
+                w.member("json", d.json)
+                w.member("receipt", d.receipt)
+              }
             }
-          })
-      ),
-      (
-        "only_in_receipt",
-        .array(
-          backing.onlyInReceipt.map {
-            .object([("transaction_id", .string($0.transactionID)), ("product_id", .string($0.productID))])
-          })
-      ),
-    ])
+          case .notInReceipt(let absence):
+            w.member("standing", "not-in-receipt")
+            w.member("reason", absence.rawValue)
+          }
+        }
+      }
+      w.key("only_in_receipt")
+      w.array(backing.onlyInReceipt) { w, only in
+        w.object { w in
+          w.member("transaction_id", only.transactionID)
+          w.member("product_id", only.productID)
+        }
+      }
+    }
   }
 }

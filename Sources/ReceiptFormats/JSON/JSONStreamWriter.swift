@@ -181,11 +181,6 @@ package struct JSONStreamWriter {
     out.withUnsafeBufferPointer { storage.append($0) }
   }
 
-  /// A string, or null.
-  package mutating func string(_ s: String?) {
-    if let s { string(s) } else { null() }
-  }
-
   /// An integer as decimal digits (`JSONValue.int`), or null.
   package mutating func int(_ i: Int?) {
     guard let i else { return null() }

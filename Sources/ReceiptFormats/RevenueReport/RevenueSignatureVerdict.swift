@@ -264,44 +264,43 @@ public enum SignatureCheckJSON {
   /// - Parameter check: A verdict.
   /// - Returns: Its members, `verdict` first, `note` last.
   public static func members(_ check: SignatureCheck) -> [(key: String, value: JSONValue)] {
-    [
-      ("verdict", .string(check.verdict.rawValue)),
-      ("summary", .string(check.summary)),
-      ("anchor", .str(check.anchor?.rawValue)),
-      ("checked_at", .str(check.moment?.time.iso8601)),
-      ("checked_at_source", .str(check.moment?.source)),
-      ("revocation_checked", .bool(check.revocationChecked)),
-      ("signed_items", .int(check.signedItems)),
-      ("verified_items", .int(check.verifiedItems)),
-      ("test_signed_items", .int(check.testSignedItems)),
-      ("failed_items", .int(check.failureCount)),
-      (
-        "chain",
-        .array(
-          check.chain.map { c in
-            .object([
-              ("position", .string(c.position)),
-              ("common_name", .str(c.commonName)),
-              ("organization", .str(c.organization)),
-              ("not_before", .str(c.notBefore?.iso8601)),
-              ("not_after", .str(c.notAfter?.iso8601)),
-              ("sha256", .string(c.sha256)),
-            ])
-          })
-      ),
-      (
-        "failures",
-        .array(
-          check.failures.map { f in
-            .object([
-              ("path", .string(f.path)),
-              ("code", .string(f.code)),
-              ("certificate", .str(f.certificate)),
-              ("reason", .string(f.reason)),
-            ])
-          })
-      ),
-      ("note", .str(check.note)),
-    ]
+    guard case .object(let members) = JSONTreeWriter.tree({ w in w.object { writeMembers(check, to: &$0) } })
+    else { return [] }
+    return members
+  }
+
+  /// Writes the members into the object being written (inlinable, so that a renderer's writer is specialised).
+  @inlinable public static func writeMembers<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
+    w.member("verdict", check.verdict.rawValue)
+    w.member("summary", check.summary)
+    w.member("anchor", check.anchor?.rawValue)
+    w.member("checked_at", date: check.moment?.time)
+    w.member("checked_at_source", check.moment?.source)
+    w.member("revocation_checked", bool: check.revocationChecked)
+    w.member("signed_items", int: check.signedItems)
+    w.member("verified_items", int: check.verifiedItems)
+    w.member("test_signed_items", int: check.testSignedItems)
+    w.member("failed_items", int: check.failureCount)
+    w.key("chain")
+    w.array(check.chain) { w, c in
+      w.object { w in
+        w.member("position", c.position)
+        w.member("common_name", c.commonName)
+        w.member("organization", c.organization)
+        w.member("not_before", date: c.notBefore)
+        w.member("not_after", date: c.notAfter)
+        w.member("sha256", c.sha256)
+      }
+    }
+    w.key("failures")
+    w.array(check.failures) { w, f in
+      w.object { w in
+        w.member("path", f.path)
+        w.member("code", f.code)
+        w.member("certificate", f.certificate)
+        w.member("reason", f.reason)
+      }
+    }
+    w.member("note", check.note)
   }
 }

@@ -56,10 +56,9 @@ enum LatestReceiptBacking {
       signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
     } catch {
       // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
-      let detail = "\(error)"
-      return (
-        notAReceipt(detail.contains("truncated") ? "cut short" : "damaged", detail: detail, what: what), nil, nil
-      )
+      // The ASN.1 reader words every element cut short "truncated: ..." (ASN1Reader).
+      let cutShort = (error as? AppReceiptError)?.message.hasPrefix("truncated") ?? false
+      return (notAReceipt(cutShort ? "cut short" : "damaged", detail: "\(error)", what: what), nil, nil)
     }
     if document.payload.signature.signerCount == 0 {
       return (notAReceipt("not a receipt (no signer)", detail: nil, what: what), document.payload, nil)

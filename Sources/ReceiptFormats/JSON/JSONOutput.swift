@@ -1,0 +1,162 @@
+import ReceiptModel
+
+/// Where a renderer writes JSON: bytes as it goes (`JSONStreamWriter`) or a tree (`JSONTreeWriter`). A renderer
+/// written once against this protocol gives both, and the two give the same text (`JSONTreeWriter` is the plain
+/// reference the stream writer is held to). Calls nest as JSON does: `key` or `element` before each value of an
+/// object or array.
+public protocol JSONOutput {
+  mutating func beginObject()
+  mutating func endObject()
+  mutating func beginArray()
+  mutating func endArray()
+  /// Starts the next element of the array being written.
+  mutating func element()
+  /// Starts the member `key` of the object being written (a renderer's own ASCII literal).
+  mutating func key(_ key: StaticString)
+  /// Starts a member whose key is text (escaped as a JSON string).
+  mutating func key(text: String)
+  /// A whole value, at this place.
+  mutating func value(_ value: JSONValue)
+  mutating func null()
+  mutating func bool(_ b: Bool)
+  mutating func string(_ s: String)
+  /// An integer as decimal digits (`JSONValue.int`), or null.
+  mutating func int(_ i: Int?)
+  /// A moment as `Timestamp.iso8601` spells it, quoted, or null.
+  mutating func date(_ t: Timestamp?)
+}
+
+// Inlinable: specialised in the renderers' module, a call per member goes straight to the writer.
+extension JSONOutput {
+  /// A string, or null.
+  @inlinable public mutating func string(_ s: String?) {
+    if let s { string(s) } else { null() }
+  }
+
+  /// A boolean, or null.
+  @inlinable public mutating func flag(_ b: Bool?) {
+    if let b { bool(b) } else { null() }
+  }
+
+  /// An object: `body` writes its members.
+  @inlinable public mutating func object(_ body: (inout Self) -> Void) {
+    beginObject()
+    body(&self)
+    endObject()
+  }
+
+  /// An array of `items`, each written by `body` as one element.
+  @inlinable public mutating func array<C: Collection>(_ items: C, _ body: (inout Self, C.Element) -> Void) {
+    beginArray()
+    for item in items {
+      element()
+      body(&self, item)
+    }
+    endArray()
+  }
+
+  /// An array of strings.
+  @inlinable public mutating func array(strings: some Collection<String>) {
+    array(strings) { w, s in w.string(s) }
+  }
+
+  /// The member `key`: a string or null.
+  @inlinable public mutating func member(_ key: StaticString, _ s: String?) {
+    self.key(key)
+    string(s)
+  }
+
+  /// The member `key`: a boolean.
+  @inlinable public mutating func member(_ key: StaticString, bool b: Bool) {
+    self.key(key)
+    bool(b)
+  }
+
+  /// The member `key`: an integer or null, as `JSONValue.int` writes it.
+  @inlinable public mutating func member<I: BinaryInteger>(_ key: StaticString, int i: I?) {
+    self.key(key)
+    guard let i else { return null() }
+    if let exact = Int(exactly: i) { int(exact) } else { value(.int(i)) }
+  }
+
+  /// The member `key`: a moment or null.
+  @inlinable public mutating func member(_ key: StaticString, date t: Timestamp?) {
+    self.key(key)
+    date(t)
+  }
+
+  /// The member `key`: an object whose members `body` writes.
+  @inlinable public mutating func member(_ key: StaticString, object body: (inout Self) -> Void) {
+    self.key(key)
+    object(body)
+  }
+}
+
+extension JSONStreamWriter: JSONOutput {}
+
+/// Builds the `JSONValue` a sequence of `JSONOutput` calls describes: the plain form the stream writer is held to,
+/// and the tree for callers that keep one (a merged report, a schema test).
+package struct JSONTreeWriter: JSONOutput {
+  private enum Open {
+    case object([(key: String, value: JSONValue)], key: String?)
+    case array([JSONValue])
+  }
+
+  private var open: [Open] = []
+  /// The value written, once its outermost container is closed (or its only scalar written).
+  package private(set) var value: JSONValue?
+
+  package init() {}
+
+  /// The tree `body` writes.
+  package static func tree(_ body: (inout JSONTreeWriter) -> Void) -> JSONValue {
+    var w = JSONTreeWriter()
+    body(&w)
+    return w.value ?? .null
+  }
+
+  private mutating func put(_ v: JSONValue) {
+    guard let last = open.popLast() else {
+      value = v
+      return
+    }
+    switch last {
+    case .object(var members, let key):
+      members.append((key ?? "", v))
+      open.append(.object(members, key: nil))
+    case .array(var items):
+      items.append(v)
+      open.append(.array(items))
+    }
+  }
+
+  package mutating func beginObject() { open.append(.object([], key: nil)) }
+
+  package mutating func endObject() {
+    guard case .object(let members, _) = open.popLast() else { return }
+    put(.object(members))
+  }
+
+  package mutating func beginArray() { open.append(.array([])) }
+
+  package mutating func endArray() {
+    guard case .array(let items) = open.popLast() else { return }
+    put(.array(items))
+  }
+
+  package mutating func element() {}
+
+  package mutating func key(_ key: StaticString) { self.key(text: "\(key)") }
+
+  package mutating func key(text: String) {
+    guard case .object(let members, _) = open.popLast() else { return }
+    open.append(.object(members, key: text))
+  }
+
+  package mutating func value(_ value: JSONValue) { put(value) }
+  package mutating func null() { put(.null) }
+  package mutating func bool(_ b: Bool) { put(.bool(b)) }
+  package mutating func string(_ s: String) { put(.string(s)) }
+  package mutating func int(_ i: Int?) { put(.int(i)) }
+  package mutating func date(_ t: Timestamp?) { put(.str(t?.iso8601)) }
+}
