@@ -293,12 +293,12 @@ enum DocumentRunner {
           if let writeText = result.writeText {
             writeText(.cores) { context.stdout.write(bytes: $0) }
           } else {
-            context.stdout.write(result.text)
+            context.stdout.write(bytes: result.bytes)
           }
         case .json:
           if let value = result.json { jsonArray.append(value) }
         case .ndjson:
-          context.stdout.write(result.text)
+          context.stdout.write(bytes: result.bytes)
         }
       }
     }
@@ -350,7 +350,7 @@ enum DocumentRunner {
         result.json?.write(to: context.stdout)
         context.stdout.write("\n")
       } else {
-        context.stdout.write(result.text)
+        context.stdout.write(bytes: result.bytes)
       }
     }
     context.stderr.flush()
@@ -392,7 +392,8 @@ enum DocumentRunner {
   /// A document's output, rendered on the worker thread in the format being written.
   struct Rendered {
     var output: DocumentOutput
-    var text: String
+    /// The text or the NDJSON line, as written.
+    var bytes: [UInt8]
     var json: PendingJSON?
     /// The text, written in pieces when its turn comes (a large document); nil: `text` holds it.
     var writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil
@@ -406,18 +407,19 @@ enum DocumentRunner {
     switch format {
     case .text:
       if large, let writeText = output.writeText {
-        return Rendered(output: output, text: "", json: nil, writeText: writeText)
+        return Rendered(output: output, bytes: [], json: nil, writeText: writeText)
       }
-      return Rendered(output: output, text: output.text.rendered, json: nil)
+      return Rendered(output: output, bytes: Array(output.text.rendered.utf8), json: nil)
     case .ndjson:
-      return Rendered(
-        output: output,
-        text: String(decoding: output.pendingJSON().bytes(pretty: false), as: UTF8.self) + "\n", json: nil)
+      // Bytes from the writer to the output, with no String between (one copy and a UTF-8 check less a line).
+      var line = output.pendingJSON().bytes(pretty: false)
+      line.append(0x0A)
+      return Rendered(output: output, bytes: line, json: nil)
     case .json:
       var json = output.pendingJSON()
       if !large { json.element = json.bytes(pretty: true, indent: 1) }
-      return Rendered(output: output, text: "", json: json)
-    case nil: return Rendered(output: output, text: "", json: nil)
+      return Rendered(output: output, bytes: [], json: json)
+    case nil: return Rendered(output: output, bytes: [], json: nil)
     }
   }
 }

@@ -66,8 +66,10 @@ struct IntroEligibilityCommand: ParsableCommand {
           nothing: results.isEmpty
             ? nothingToAnswerReason(of: history, at: time.time, kind: "auto-renewable subscription purchase") : nil,
           signature: signature, page: PartialHistory.page(of: history)),
-        json: IntroEligibilityJSONRenderer.render(
-          results, time: time, input: input, signature: signature, page: history.provenance.page),
+        writeJSON: { w, _ in
+          IntroEligibilityJSONRenderer.write(
+            results, time: time, input: input, signature: signature, page: history.provenance.page, to: &w)
+        },
         failedChecks: unmet(results) + review.failedChecks
           + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
         warnings: review.warnings + catalogDisagreements(of: history, catalog: catalog)
