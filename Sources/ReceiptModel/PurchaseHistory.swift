@@ -48,6 +48,9 @@ public struct ReceiptInfo: Hashable, Sendable {
   public var requestDate: Timestamp?
   /// `original_purchase_date_ms`: when the customer first got the app.
   public var originalPurchaseDate: Timestamp?
+  /// `originalPlatform` (AppTransaction only; a receipt has none): the platform the customer first got the app
+  /// on (`iOS`, `macOS`, `tvOS`, `visionOS`), as written.
+  public var originalPlatform: String?
   /// Fields the source states that no rule reads, under the source's own names (`expiration_date`,
   /// `appAppleId`), for `decode`.
   public var statedFields: [StatedField] = []

@@ -17,7 +17,8 @@ private func terms(version: String? = "42", date: String? = "2024-03-01T00:00:00
 /// A history as an AppTransaction gives it (Apple's AppTransaction model: `originalApplicationVersion`,
 /// `originalPurchaseDate`, `receiptType`), with no transactions unless given.
 private func appTransaction(
-  version: String?, bought: String?, receiptType: String? = "Production", transactions: [PurchaseTransaction] = []
+  version: String?, bought: String?, receiptType: String? = "Production", platform: String? = nil,
+  transactions: [PurchaseTransaction] = []
 ) -> PurchaseHistory {
   var history = PurchaseHistory(format: FormatIdentity(name: "signed_jws", description: "signed JWS: app transaction"))
   var info = ReceiptInfo()
@@ -25,6 +26,7 @@ private func appTransaction(
   info.originalApplicationVersion = version
   info.originalPurchaseDate = bought.map(at)
   info.receiptType = receiptType
+  info.originalPlatform = platform
   history.provenance.receipt = info
   history.environment = receiptType
   history.transactions = transactions
@@ -117,6 +119,31 @@ private func pro(_ history: PurchaseHistory, _ terms: PaidAppTerms, at time: Str
     // The date still grants when it is before.
     let early = try #require(pro(appTransaction(version: "1.0b3", bought: "2023-01-01"), terms(), at: "2025-01-01"))
     #expect(early.state == .active)
+  }
+
+  /// On macOS the version is CFBundleShortVersionString, elsewhere CFBundleVersion (§2 [S3]): a catalog of the other
+  /// kind is never compared; the date still decides.
+  @Test func aVersionOfAnotherKindThanThePlatformsIsNeverCompared() throws {
+    let onMac = try #require(
+      pro(appTransaction(version: "7", bought: "2024-05-01", platform: "macOS"), terms(), at: "2025-01-01"))
+    #expect(onMac.state == .unknown)
+    #expect(
+      onMac.reason.contains(
+        "on macOS (originalPlatform) originalApplicationVersion is CFBundleShortVersionString, and the catalog's version_kind is CFBundleVersion"
+      ))
+    let early = try #require(
+      pro(appTransaction(version: "7", bought: "2023-01-01", platform: "macOS"), terms(), at: "2025-01-01"))
+    #expect(early.state == .active)
+    #expect(early.reason.contains("before it went free on 2024-03-01T00:00:00Z"))
+    for platform in ["iOS", "tvOS", "visionOS"] {
+      let r = try #require(
+        pro(appTransaction(version: "7", bought: "2024-05-01", platform: platform), terms(), at: "2025-01-01"))
+      #expect(r.state == .active, "\(platform)")
+    }
+    let unknownPlatform = try #require(
+      pro(appTransaction(version: "7", bought: "2024-05-01", platform: "carOS"), terms(), at: "2025-01-01"))
+    #expect(unknownPlatform.state == .unknown)
+    #expect(unknownPlatform.reason.contains("originalPlatform \"carOS\" is not a platform Apple documents"))
   }
 
   @Test func theSandboxVersionDecidesNothing() throws {

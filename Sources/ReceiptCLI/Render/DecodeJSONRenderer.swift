@@ -194,6 +194,8 @@ package enum DecodeJSONRenderer {
       ("request_date", date(r.requestDate)),
       ("original_purchase_date", date(r.originalPurchaseDate)),
     ]
+    // Only an AppTransaction states it, so other documents keep their shape.
+    if let platform = r.originalPlatform { members.append(("original_platform", .string(platform))) }
     if !r.statedFields.isEmpty { members.append(("fields", fields(r.statedFields))) }
     return .object(members)
   }

@@ -189,7 +189,7 @@ package enum DecodeTextRenderer {
     head.append(("Receipt type", "\(r.receiptType ?? "-")"))
     head.append(("Created", "\(r.receiptCreationDate.display)"))
     head.append(("Requested", "\(r.requestDate.display)"))
-    head.append(("App bought", "\(r.originalPurchaseDate.display)"))
+    head.append(("App bought", "\(r.originalPurchaseDate.display)\(r.originalPlatform.map { " on \($0)" } ?? "")"))
     return head
   }
 

@@ -200,6 +200,10 @@ package enum DecodeSchema {
       .always("receipt_creation_date", S.nullable(S.date("receipt_creation_date."), "when absent")),
       .always("request_date", S.nullable(S.date("request_date."), "when absent")),
       .always("original_purchase_date", S.nullable(S.date("original_purchase_date."), "when absent")),
+      .sometimes(
+        "original_platform", when: "in an AppTransaction",
+        S.string(
+          "originalPlatform, as written (iOS, macOS, tvOS, visionOS): which version original_application_version is.")),
       .sometimes("fields", when: "when not empty", S.ref("source_fields")),
     ])
 

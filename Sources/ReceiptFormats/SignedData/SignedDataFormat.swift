@@ -305,6 +305,7 @@ enum SignedDataMapping {
       info.bundleID = a.bundleId
       info.applicationVersion = a.applicationVersion
       info.originalApplicationVersion = a.originalApplicationVersion
+      info.originalPlatform = a.originalPlatform
       info.receiptType = a.receiptType?.raw
       info.receiptCreationDate = a.receiptCreationDate
       info.requestDate = a.requestDate

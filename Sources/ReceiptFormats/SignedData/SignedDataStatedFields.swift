@@ -52,7 +52,6 @@ extension SignedDataMapping {
     f.add("deviceVerificationNonce", a.deviceVerificationNonce)
     f.add("preorderDate", date: a.preorderDate)
     f.add("appTransactionId", a.appTransactionId)
-    f.add("originalPlatform", a.originalPlatform)
     return f
   }
 

@@ -128,7 +128,9 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
   var unknown: [String] = []
   var boughtAt = ""
   if let before = terms.beforeVersion, let kind = terms.versionKind {
-    if let stated = receipt.originalApplicationVersion {
+    if let platform = receipt.originalPlatform, let mismatch = versionKindMismatch(platform, kind, names.version) {
+      unknown.append(mismatch)
+    } else if let stated = receipt.originalApplicationVersion {
       if let version = AppVersion(stated) {
         if version.isEarlier(than: before) {
           return .granted(
@@ -160,6 +162,25 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
   return .notGranted(
     "The customer bought the app\(boughtAt)\(when), not before \(terms.phrase), so the catalog's paid_app does not grant \(terms.entitlement)."
   )
+}
+
+/// Why `originalPlatform` (AppStore.Platform: iOS, macOS, tvOS, visionOS) keeps the version from being compared
+/// with the catalog's: on macOS the original
+/// application version is CFBundleShortVersionString, on Apple's other platforms CFBundleVersion (§2 [S3]), so a
+/// catalog of the other kind compares two different numbers; a platform Apple does not document leaves the kind
+/// unknown. nil when the two agree. A receipt states no platform: there the catalog's `version_kind` is taken.
+func versionKindMismatch(_ platform: String, _ kind: PaidAppTerms.VersionKind, _ versionField: String) -> String? {
+  let stated: PaidAppTerms.VersionKind
+  switch platform {
+  case "macOS": stated = .shortVersion
+  case "iOS", "tvOS", "visionOS": stated = .bundleVersion
+  default:
+    return
+      "originalPlatform \(Excerpt.quoted(platform)) is not a platform Apple documents, so which version \(versionField) is cannot be told"
+  }
+  guard stated != kind else { return nil }
+  return
+    "on \(platform) (originalPlatform) \(versionField) is \(stated.rawValue), and the catalog's version_kind is \(kind.rawValue), so the two cannot be compared"
 }
 
 /// A verifyReceipt body's `receipt` object is unsigned JSON, and its signed `latest_receipt` is compared with its
