@@ -22,6 +22,9 @@ public struct SignatureCoverage: Hashable, Sendable {
     case cancellation
     /// The receipt's device hash (type 5), with the opaque value and bundle id it is made from.
     case deviceHash = "device-hash"
+    /// The app's own purchase: the receipt's `original_application_version` and `original_purchase_date`
+    /// (types 19 and 18; an AppTransaction's `originalApplicationVersion`, `originalPurchaseDate`).
+    case appPurchase = "app-purchase"
     /// `in_app_ownership_type`: bought by the customer or shared through Family Sharing.
     case ownership
     /// The price paid.
@@ -39,6 +42,7 @@ public struct SignatureCoverage: Hashable, Sendable {
       case .offerFlags: "is_trial_period, is_in_intro_offer_period"
       case .cancellation: "cancellation_date"
       case .deviceHash: "the receipt's device hash"
+      case .appPurchase: "the receipt object's original_application_version, original_purchase_date"
       case .ownership: "in_app_ownership_type"
       case .price: "price"
       case .currency: "currency"
@@ -76,7 +80,12 @@ public struct SignatureCoverage: Hashable, Sendable {
 
   /// What a PKCS#7 app receipt covers: every class but ownership, price and currency (reference §9.3).
   public static let appReceipt = SignatureCoverage(
-    kind: .appReceipt, covered: [.ids, .products, .dates, .quantity, .offerFlags, .cancellation, .deviceHash])
+    kind: .appReceipt,
+    covered: [.ids, .products, .dates, .quantity, .offerFlags, .cancellation, .deviceHash, .appPurchase])
+  /// What a verifyReceipt body's (or a notification v1's) signed `latest_receipt` covers of the JSON: the
+  /// transactions it is compared with (`ReceiptBacking`), not the unsigned `receipt` object's app purchase.
+  public static let latestReceipt = SignatureCoverage(
+    kind: .appReceipt, covered: appReceipt.covered.filter { $0 != .appPurchase })
   /// What a signed transaction covers: every field it carries (it has no receipt device hash).
   public static let signedTransaction = SignatureCoverage(
     kind: .signedTransaction, covered: FieldClass.allCases.filter { $0 != .deviceHash })

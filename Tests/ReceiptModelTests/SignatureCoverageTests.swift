@@ -8,8 +8,10 @@ import Testing
     #expect(SignatureCoverage.appReceipt.uncovered == [.ownership, .price, .currency])
     #expect(
       SignatureCoverage.appReceipt.covered.map(\.rawValue) == [
-        "ids", "products", "dates", "quantity", "trial-and-intro-flags", "cancellation", "device-hash",
+        "ids", "products", "dates", "quantity", "trial-and-intro-flags", "cancellation", "device-hash", "app-purchase",
       ])
+    // A verifyReceipt body's latest_receipt vouches for the transactions it is compared with, not the receipt object.
+    #expect(SignatureCoverage.latestReceipt.uncovered == [.appPurchase, .ownership, .price, .currency])
     #expect(SignatureCoverage.signedTransaction.uncovered == [.deviceHash])
     #expect(SignatureCoverage.none.covered.isEmpty)
     #expect(SignatureCoverage.phrase([.ownership, .price]) == "ownership (in_app_ownership_type), price (price)")
@@ -34,7 +36,8 @@ import Testing
     jws.coverage = .signedTransaction
     let combined = SignatureCheck.combining([jws, receipt], none: SignatureCheck(.unsigned))
     #expect(combined.coverage.kind == .appReceipt)
-    #expect(combined.coverage.covered == [.ids, .products, .dates, .quantity, .offerFlags, .cancellation])
+    #expect(
+      combined.coverage.covered == [.ids, .products, .dates, .quantity, .offerFlags, .cancellation, .appPurchase])
     #expect(combined.uncoveredInAnswer == [.ownership])
     #expect(SignatureCheck.combining([jws, jws], none: SignatureCheck(.unsigned)).coverage == .signedTransaction)
   }

@@ -162,4 +162,26 @@ private func intro(_ rows: [PurchaseTransaction]) -> IntroEligibilityStatus? {
     jws.provenance.signatureCheck = check
     #expect(uncoveredFields(readBy: [.ownership], in: jws).isEmpty)
   }
+
+  /// A paid-app grant rests on the receipt's app purchase: an on-device receipt signs it (types 19 and 18), a
+  /// verifyReceipt body's latest_receipt does not (it is compared with the JSON's transactions only).
+  @Test func aPaidAppGrantBesideALatestReceiptNamesTheAppPurchase() {
+    var json = history(jsonRows(), created: "2024-06-15T00:00:00Z")
+    var info = ReceiptInfo()
+    info.originalApplicationVersion = "301"
+    json.provenance.receipt = info
+    var check = SignatureCheck(.verified)
+    check.coverage = .latestReceipt
+    json.provenance.signatureCheck = check
+    #expect(uncoveredFields(readBy: FieldReads.entitlements(paidApp: true), in: json) == [.appPurchase, .ownership])
+    #expect(uncoveredFields(readBy: FieldReads.entitlements(paidApp: false), in: json) == [.ownership])
+    check.coverage = .appReceipt
+    json.provenance.signatureCheck = check
+    #expect(uncoveredFields(readBy: [.appPurchase], in: json).isEmpty)
+    // Without the app's facts nothing is drawn from them.
+    check.coverage = .latestReceipt
+    json.provenance.signatureCheck = check
+    json.provenance.receipt = ReceiptInfo()
+    #expect(uncoveredFields(readBy: [.appPurchase], in: json).isEmpty)
+  }
 }

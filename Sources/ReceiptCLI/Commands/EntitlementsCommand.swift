@@ -52,7 +52,8 @@ struct EntitlementsCommand: ParsableCommand {
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
       let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
       var signature = history.provenance.signatureCheck
-      signature.uncoveredInAnswer = uncoveredFields(readBy: FieldReads.entitlements, in: history)
+      signature.uncoveredInAnswer = uncoveredFields(
+        readBy: FieldReads.entitlements(paidApp: catalog.paidApp != nil), in: history)
       let review = options.inputs.signatures.review(signature)
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)

@@ -179,13 +179,17 @@ package enum SharedSchemas {
       ("trial-and-intro-flags", "is_trial_period, is_in_intro_offer_period."),
       ("cancellation", "cancellation_date."),
       ("device-hash", "The receipt's device hash."),
+      (
+        "app-purchase",
+        "The receipt's original_application_version and original_purchase_date (an AppTransaction's originalApplicationVersion, originalPurchaseDate)."
+      ),
       ("ownership", "in_app_ownership_type (inAppOwnershipType)."),
       ("price", "price."),
       ("currency", "currency."),
     ])
 
   static let coverage = S.object(
-    "What the verdict vouches for, by field class: a receipt covers ids, products, dates, quantity, trial and intro flags, cancellation and the device hash, not ownership, price or currency; a signed transaction covers every field it carries; unsigned data covers nothing. Only a verified or test-signed verdict covers anything.",
+    "What the verdict vouches for, by field class: a receipt covers ids, products, dates, quantity, trial and intro flags, cancellation, the device hash and the app's purchase, not ownership, price or currency (a verifyReceipt body's latest_receipt covers its transactions, not its receipt object's app purchase); a signed transaction covers every field it carries; unsigned data covers nothing. Only a verified or test-signed verdict covers anything.",
     [
       .always(
         "signature",

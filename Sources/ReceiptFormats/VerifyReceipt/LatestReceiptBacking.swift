@@ -29,6 +29,8 @@ enum LatestReceiptBacking {
     if let signed = check.signed, let backing = check.verdict.backing {
       history.transactions = backedTransactions(of: history.transactions, by: signed, backing: backing)
     }
+    // The receipt vouches for the JSON's transactions it is compared with, not for the JSON's receipt object.
+    if check.verdict.coverage == .appReceipt { check.verdict.coverage = .latestReceipt }
     history.provenance.signatureCheck = check.verdict
   }
 

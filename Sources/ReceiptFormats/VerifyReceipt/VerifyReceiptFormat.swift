@@ -42,7 +42,7 @@ public struct VerifyReceiptFormat: InputFormat {
       if history.provenance.latestReceiptLength.map({ $0 > 0 }) == true {
         history.provenance.signatureCheck = SignatureCheck(
           .notChecked, note: "latest_receipt was not checked")
-        history.provenance.signatureCheck.coverage = .appReceipt
+        history.provenance.signatureCheck.coverage = .latestReceipt
       }
       return
     }

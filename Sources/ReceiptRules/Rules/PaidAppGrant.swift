@@ -135,7 +135,7 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
         if version.isEarlier(than: before) {
           return .granted(
             "The customer bought the app at version \(stated) (\(names.version), \(kind.rawValue))\(when), before version \(before.text) went free; the catalog's paid_app grants \(terms.entitlement), which does not expire."
-              + unvouchedNote(history))
+          )
         }
         boughtAt = " at version \(stated) (\(names.version), \(kind.rawValue))"
       } else {
@@ -152,7 +152,7 @@ public func paidAppDecision(_ terms: PaidAppTerms, history: PurchaseHistory, at 
       if bought < before {
         return .granted(
           "The customer bought the app on \(bought.iso8601) (\(names.date)), before it went free on \(before.iso8601); the catalog's paid_app grants \(terms.entitlement), which does not expire."
-            + unvouchedNote(history))
+        )
       }
     } else {
       unknown.append("the data states no \(names.date) to compare with \(before.iso8601)")
@@ -181,18 +181,6 @@ func versionKindMismatch(_ platform: String, _ kind: PaidAppTerms.VersionKind, _
   guard stated != kind else { return nil }
   return
     "on \(platform) (originalPlatform) \(versionField) is \(stated.rawValue), and the catalog's version_kind is \(kind.rawValue), so the two cannot be compared"
-}
-
-/// A verifyReceipt body's `receipt` object is unsigned JSON, and its signed `latest_receipt` is compared with its
-/// transactions only (`ReceiptBacking`): a verdict that holds does not vouch for the app facts a grant rests on.
-func unvouchedNote(_ history: PurchaseHistory) -> String {
-  let verdict = history.provenance.signatureCheck.verdict
-  guard verdict == .verified || verdict == .testSigned,
-    ["verify_receipt_response", "receipt"].contains(history.provenance.format.name)
-      || history.provenance.notification != nil
-  else { return "" }
-  return
-    " The signature does not vouch for this: the receipt object is unsigned JSON, and the signed latest_receipt is compared with its transactions only."
 }
 
 /// Apple's test environments (`Sandbox`, `ProductionSandbox`, `ProductionVPPSandbox`, `Xcode`, `LocalTesting`),

@@ -22,6 +22,9 @@ public func uncoveredFields(
       return history.transactions.contains { !$0.ownershipAssumed && $0.ownership != .unknown }
     case .price, .currency:
       return history.transactions.contains { $0.price != nil }
+    case .appPurchase:
+      let receipt = history.provenance.receipt
+      return receipt?.originalApplicationVersion != nil || receipt?.originalPurchaseDate != nil
     case .ids, .products, .dates, .quantity, .offerFlags, .cancellation, .deviceHash:
       return !history.transactions.isEmpty
     }
@@ -30,8 +33,11 @@ public func uncoveredFields(
 
 /// The field classes each answer reads that some signature does not cover.
 public enum FieldReads {
-  /// `entitlements`: ownership decides the OWNERSHIP column, a Family Sharing grant and its revocation.
-  public static let entitlements: [SignatureCoverage.FieldClass] = [.ownership]
+  /// `entitlements`: ownership decides the OWNERSHIP column, a Family Sharing grant and its revocation; with the
+  /// catalog's `paid_app`, the app's own purchase decides its grant.
+  public static func entitlements(paidApp: Bool) -> [SignatureCoverage.FieldClass] {
+    paidApp ? [.ownership, .appPurchase] : [.ownership]
+  }
   /// `revenue`: ownership decides owner revenue or a family copy; a stated price and its currency value it.
   public static let revenue: [SignatureCoverage.FieldClass] = [.ownership, .price, .currency]
 }
