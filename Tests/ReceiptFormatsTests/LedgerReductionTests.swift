@@ -63,6 +63,33 @@ import Testing
     #expect(F.usd(reduced)?.total.estimatedProrationRefunds == 500)
   }
 
+  /// Charges of a year billed monthly (`commitmentInfo`), the first repeated in a second document: the commitment
+  /// totals of the reduce step are one machine's, each charge and each commitment once.
+  @Test func commitmentTotalsReduceAsOneMachine() throws {
+    func charge(_ id: String, period: Int64, price: Int64?) -> PurchaseTransaction {
+      var t = PurchaseTransaction(
+        transactionID: id, originalTransactionID: "20", productID: "pro.monthly", quantity: 1,
+        purchaseDate: F.day("2026-0\(period)-05"), expiresDate: F.day("2026-0\(period + 1)-05"),
+        price: StatedPrice(amount: DecimalAmount(units: 999, scale: 2), currency: "USD"), vocabulary: .verifyReceipt)
+      t.billing = BillingTerms(
+        plan: .monthly,
+        commitment: TransactionCommitment(
+          billingPeriodNumber: period, totalBillingPeriods: 12,
+          price: price.map { StatedPrice(amount: DecimalAmount(units: $0, scale: 2), currency: "USD") }))
+      return t
+    }
+    let docs = [
+      F.document([charge("20", period: 1, price: 11988)]),
+      F.document([charge("20", period: 1, price: 11988), charge("21", period: 2, price: 11988)]),
+    ]
+    let one = try F.report(docs, by: .month, commission: .standard)
+    let reduced = try Self.reduced(docs, repeat: 2)
+    #expect(reduced.currencies == one.currencies)
+    var expected = CommitmentTotals()
+    (expected.charges, expected.chargesGross, expected.started, expected.committed) = (2, 1998, 1, 11988)
+    #expect(F.usd(one)?.commitments == expected)
+  }
+
   @Test func reduceIsIdempotent() throws {
     let once = try Self.reduced(Self.documents())
     let twice = try Self.reduced(Self.documents(), repeat: 2)
@@ -98,6 +125,21 @@ import Testing
       LedgerRecord(
         transactionID: "9", copy: "c", productID: "t", ownership: .unknown, units: 1, purchaseDate: nil,
         refundDate: nil, price: .unpriced, paidServiceBefore: nil, upgrade: .notEstimated),
+      LedgerRecord(
+        transactionID: "10", copy: "c", productID: "pro.yearly", ownership: .purchased, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .paid(Money(minorUnits: 999, currency: "USD"), basis: .transactionPrice),
+        paidServiceBefore: nil, upgrade: nil,
+        commitment: TransactionCommitment(
+          billingPeriodNumber: 1, totalBillingPeriods: 12,
+          price: StatedPrice(amount: DecimalAmount(units: 119_880, scale: 3), currency: "USD"))),
+      LedgerRecord(
+        transactionID: "11", copy: "c", productID: "pro.yearly", ownership: .purchased, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .unpriced, paidServiceBefore: nil, upgrade: nil,
+        commitment: TransactionCommitment(
+          price: StatedPrice(amount: DecimalAmount(units: -5, scale: 1), currency: "EUR"))),
+      LedgerRecord(
+        transactionID: "12", copy: "c", productID: "pro.yearly", ownership: .purchased, units: 1, purchaseDate: nil,
+        refundDate: nil, price: .unpriced, paidServiceBefore: nil, upgrade: nil, commitment: TransactionCommitment()),
     ]
     for record in records {
       let line = LedgerCodec.write(.record(record))

@@ -48,6 +48,7 @@ package enum RevenueTextRenderer {
           rightAligned: [1, 2], flexible: [0], indent: 4)
       }
       out += backingLines(c, hasProceeds: report.hasProceeds, width: width)
+      out += commitmentLine(c, width: width)
     }
     let n = report.counts
     var rows: [(TerminalText, TerminalText)] = [
@@ -112,6 +113,19 @@ package enum RevenueTextRenderer {
       }
     }
     return out
+  }
+
+  /// A currency's charges on commitment plans and the commitments they started (`CommitmentTotals`), one line;
+  /// nothing when there are none.
+  static func commitmentLine(_ c: CurrencyRevenue, width: Int) -> TerminalText {
+    let t = c.commitments
+    guard !t.isEmpty else { return "" }
+    func money(_ v: Int64) -> String { Money(minorUnits: v, currency: c.currency).text }
+    var text =
+      "commitment plans: \(t.charges) \(t.charges == 1 ? "charge" : "charges") (gross \(money(t.chargesGross))); "
+      + "\(t.started) \(t.started == 1 ? "commitment" : "commitments") started (committed \(money(t.committed)))"
+    if t.startedWithoutPrice > 0 { text += ", \(t.startedWithoutPrice) without a commitmentPrice" }
+    return "  " + TerminalText(text).wrapped(indent: 4, columns: width).dropFirst(4) + "\n"
   }
 
   /// How much of a currency's total rests on a verified signature (`moneyBacking`): Apple's root, a

@@ -103,7 +103,22 @@ package enum RevenueSchema {
     "One currency's totals and groups.",
     [.always("currency", S.string("The ISO 4217 code."))] + amounts + [
       .always("backing", S.ref("money_backing")),
+      .sometimes("commitments", when: "when a charge on a commitment plan was counted", commitments),
       .always("groups", S.array("The rows, as --by groups them.", of: S.ref("group"))),
+    ])
+
+  /// A currency's charges on commitment plans (`CommitmentTotals`): sums over distinct transactions.
+  static let commitments = S.object(
+    "Charges on commitment plans (commitmentInfo) and the commitments they started, as the data states them.",
+    [
+      .always("charges", S.integer("Sales that state commitmentInfo.")),
+      .always("charges_gross", S.ref("money", "Their gross.")),
+      .always("started", S.integer("Charges of billing period 1: the commitments that started.")),
+      .always("committed", S.ref("money", "The commitmentPrice of those started, summed.")),
+      .always(
+        "started_without_price",
+        S.integer(
+          "Commitments started that state no commitmentPrice in the charge's currency (never valued at 0).")),
     ])
 
   /// How much of a currency's money rests on a signature (`MoneyBacking`).
@@ -345,6 +360,18 @@ package enum RevenueSchema {
       ),
       .sometimes("proration_refund", when: "when estimated", S.ref("money", "The estimated refund.")),
       .sometimes("duplicate_rows", when: "when not 0", S.integer("Rows of the document that repeat it.")),
+      .sometimes(
+        "commitment", when: "for a charge on a commitment plan",
+        S.object(
+          "What its commitmentInfo states, as the commitment totals read it.",
+          [
+            .sometimes("period", when: "when stated", S.integer("billingPeriodNumber, from 1.")),
+            .sometimes("periods", when: "when stated", S.integer("totalBillingPeriods.")),
+            .sometimes(
+              "price", when: "when stated",
+              S.string("commitmentPrice as a decimal amount in units of currency (not rounded).")),
+            .sometimes("currency", when: "with price", S.string("The ISO 4217 code of price.")),
+          ])),
       .sometimes(
         "signature", when: "on lines of this version (an older line's backing is not_recorded)",
         S.enumeration(

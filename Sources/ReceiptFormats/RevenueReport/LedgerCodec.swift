@@ -69,6 +69,16 @@ public enum LedgerCodec {
         ]
       }
       if r.duplicateRows != 0 { m.append(("duplicate_rows", .int(Int64(r.duplicateRows)))) }
+      // What `CommitmentTotals` reads of a charge on a commitment plan.
+      if let c = r.commitment {
+        var commitment: [(key: String, value: JSONValue)] = []
+        if let k = c.billingPeriodNumber { commitment.append(("period", .int(k))) }
+        if let n = c.totalBillingPeriods { commitment.append(("periods", .int(n))) }
+        if let price = c.price {
+          commitment += [("price", .string(price.amount.text)), ("currency", .string(price.currency))]
+        }
+        m.append(("commitment", .object(commitment)))
+      }
       // What decides whether its money is backed (`moneyBacking`): its document's verdict, a verified chain's
       // root, and whether the signed payload states its ownership.
       if let verdict = r.evidence.verdict {
@@ -194,6 +204,28 @@ public enum LedgerCodec {
       }
       duplicateRows = n
     }
+    var commitment: TransactionCommitment?
+    if let c = root.member("commitment") {
+      guard case .object = c else { throw reading.fail("commitment", "expected an object") }
+      func whole(_ key: String) throws(ReceiptError) -> Int64? {
+        guard let v = c.member(key) else { return nil }
+        return try reading.count(v, "commitment." + key)
+      }
+      var read = TransactionCommitment(
+        billingPeriodNumber: try whole("period"), totalBillingPeriods: try whole("periods"))
+      if let p = c.member("price") {
+        let text = try reading.string(p, "commitment.price")
+        let currency = try reading.string(reading.member(c, "currency", "commitment"), "commitment.currency")
+        // As `DecimalAmount.text` writes it: digits, a point, and a minus sign before a price below zero.
+        let negative = text.hasPrefix("-")
+        guard var amount = DecimalAmount(parsing: negative ? String(text.dropFirst()) : text) else {
+          throw reading.fail("commitment.price", "expected a decimal amount, found \(Excerpt.quoted(text))")
+        }
+        if negative { amount.units = 0 &- amount.units }
+        read.price = StatedPrice(amount: amount, currency: currency)
+      }
+      commitment = read
+    }
     var evidence = MoneyEvidence.notRecorded
     if root.member("signature") != nil {
       let name = try string("signature")
@@ -223,7 +255,8 @@ public enum LedgerCodec {
         refundDate: try time("refunded_ms"), price: price,
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
         upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
-        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms"), evidence: evidence))
+        refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms"), evidence: evidence,
+        commitment: commitment))
   }
 }
 

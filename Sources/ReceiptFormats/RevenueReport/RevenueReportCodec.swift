@@ -145,6 +145,18 @@ public enum RevenueReportCodec {
       return f
     }
 
+    /// A currency's commitment charges, as `RevenueReportCodec.commitments` writes them.
+    func commitments(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> CommitmentTotals {
+      var t = CommitmentTotals()
+      t.charges = try count(member(v, "charges", path), path + ".charges")
+      t.chargesGross = try money(member(v, "charges_gross", path), path + ".charges_gross", currency: currency)
+      t.started = try count(member(v, "started", path), path + ".started")
+      t.committed = try money(member(v, "committed", path), path + ".committed", currency: currency)
+      t.startedWithoutPrice = try count(
+        member(v, "started_without_price", path), path + ".started_without_price")
+      return t
+    }
+
     /// A currency's backing, each reason once; `not_backed` must be the sum of its reasons.
     func backing(_ v: JSONValue, _ path: String, currency: String) throws(ReceiptError) -> BackedRevenue {
       var b = BackedRevenue()
@@ -173,6 +185,7 @@ public enum RevenueReportCodec {
       var hasProceeds: Bool?
       var rows: [(String, RevenueGroup)] = []
       var backings: [(String, BackedRevenue?)] = []
+      var commitments: [(String, CommitmentTotals)] = []
       for (i, c) in currencies.enumerated() {
         let cp = "currencies[\(i)]"
         let currency = try string(member(c, "currency", cp), cp + ".currency")
@@ -199,6 +212,9 @@ public enum RevenueReportCodec {
           try backing(b, cp + ".backing", currency: currency)
         }
         backings.append((currency, read))
+        if let v = c.member("commitments") {
+          commitments.append((currency, try self.commitments(v, cp + ".commitments", currency: currency)))
+        }
       }
       var report = RevenueReport(hasProceeds: hasProceeds ?? false)
       for (currency, group) in rows { try report.add(group, currency: currency) }
@@ -233,6 +249,7 @@ public enum RevenueReportCodec {
         }
         try report.addBacking(backing, currency: currency)
       }
+      for (currency, totals) in commitments { try report.addCommitments(totals, currency: currency) }
       let t = try member(root, "transactions", "$")
       func n(_ key: String) throws(ReceiptError) -> Int {
         let v = try count(member(t, key, "transactions"), "transactions.\(key)")
@@ -307,6 +324,8 @@ extension RevenueReportCodec {
       var members = amounts(c.total, currency: c.currency)
       members.insert(("currency", .string(c.currency)), at: 0)
       members.append(("backing", backing(c.backing, currency: c.currency, hasProceeds: report.hasProceeds)))
+      // Only where a charge on a commitment plan was counted, so other reports keep their shape.
+      if !c.commitments.isEmpty { members.append(("commitments", commitments(c.commitments, currency: c.currency))) }
       members.append(
         (
           "groups",
@@ -354,6 +373,15 @@ extension RevenueReportCodec {
         "errors",
         .array(report.errors.map { .object([("input", .string($0.input)), ("message", .string($0.message))]) })
       ),
+    ])
+  }
+
+  /// A currency's charges on commitment plans (`CommitmentTotals`).
+  static func commitments(_ t: CommitmentTotals, currency: String) -> JSONValue {
+    func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).text) }
+    return .object([
+      ("charges", .int(t.charges)), ("charges_gross", money(t.chargesGross)), ("started", .int(t.started)),
+      ("committed", money(t.committed)), ("started_without_price", .int(t.startedWithoutPrice)),
     ])
   }
 

@@ -30,14 +30,17 @@ public struct LedgerRecord: Hashable, Sendable {
   /// Its document's signature verdict and whether its ownership is signed: whether its money is backed
   /// (`moneyBacking`) travels with the copy whose price and ownership are counted.
   public var evidence: MoneyEvidence
+  /// Where its commitment stood (`commitmentInfo`), on a commitment plan (`CommitmentTotals`); else nil.
+  public var commitment: TransactionCommitment?
 
   /// - Parameters: every fact, as the stored properties name them.
   public init(
     transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
     purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
     upgrade: LedgerUpgrade?, duplicateRows: Int = 0, refundShare: Int64? = nil, refundReversedAt: Timestamp? = nil,
-    signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded
+    signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded, commitment: TransactionCommitment? = nil
   ) {
+    self.commitment = commitment
     self.evidence = evidence
     self.signedDate = signedDate
     self.refundShare = refundShare
@@ -65,7 +68,8 @@ public struct LedgerRecord: Hashable, Sendable {
       transactionID: t.transactionID, copy: copy, productID: t.productID, ownership: t.ownership, units: units,
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
       paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
-      refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate, evidence: evidence)
+      refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate, evidence: evidence,
+      commitment: t.billing?.commitment)
   }
 
   /// The refund this copy states, as `Revocation.combining` reads it.
@@ -218,6 +222,7 @@ public struct LedgerReduction: Sendable {
       }
       base.signedDate = base.signedDate ?? other.signedDate
     }
+    if base.commitment == nil { base.commitment = other.commitment }
     if let theirs = other.paidServiceBefore { base.paidServiceBefore = max(base.paidServiceBefore ?? theirs, theirs) }
     if let theirs = other.upgrade, base.upgrade.map({ theirs.preferred(over: $0) }) ?? true { base.upgrade = theirs }
     m.record = base

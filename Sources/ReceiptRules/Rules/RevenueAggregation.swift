@@ -133,6 +133,8 @@ public struct CurrencyRevenue: Hashable, Sendable {
   public var total: RevenueGroup
   /// How much of `total` rests on a verified signature (`moneyBacking`), and the rest by reason.
   public var backing = BackedRevenue()
+  /// Its charges on commitment plans and the commitments they started.
+  public var commitments = CommitmentTotals()
 }
 
 /// Transaction counts over everything read.
@@ -204,6 +206,7 @@ public struct RevenueReport: Sendable {
     var rows: [RevenueRowKey: RevenueGroup.Sums] = [:]
     var total: RevenueGroup.Sums
     var backing = BackedRevenue()
+    var commitments = CommitmentTotals()
 
     /// Adds `group` to the row `key` and to the total; nothing is stored unless both sums fit.
     mutating func add(_ group: RevenueGroup, key: RevenueRowKey, empty: RevenueGroup.Sums) throws(ReceiptError) {
@@ -271,6 +274,12 @@ public struct RevenueReport: Sendable {
     try figures[currencyNumber(currency)].backing.add(backing)
   }
 
+  /// Adds commitment charges of `currency` (a sale's, or a part's with `--merge`), making the currency when it
+  /// has no row yet.
+  public mutating func addCommitments(_ totals: CommitmentTotals, currency: String) throws(ReceiptError) {
+    try figures[currencyNumber(currency)].commitments.add(totals)
+  }
+
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
     unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
   }
@@ -284,7 +293,8 @@ public struct RevenueReport: Sendable {
       let c = figures[number]
       let groups = c.rows.map { RevenueGroup(key: $0.key.text, $0.value) }.sorted { $0.key < $1.key }
       return CurrencyRevenue(
-        currency: currency, groups: groups, total: RevenueGroup(key: "total", c.total), backing: c.backing)
+        currency: currency, groups: groups, total: RevenueGroup(key: "total", c.total), backing: c.backing,
+        commitments: c.commitments)
     }
   }
 
@@ -311,6 +321,7 @@ public struct RevenueReport: Sendable {
         try add(RevenueGroup(key: "", sums), key: key, currency: currency)
       }
       try addBacking(c.backing, currency: currency)
+      if !c.commitments.isEmpty { try addCommitments(c.commitments, currency: currency) }
     }
     counts.add(other.counts)
     for (id, u) in other.unpriced { try addUnpriced(productID: id, units: u) }
