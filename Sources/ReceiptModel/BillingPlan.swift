@@ -73,15 +73,55 @@ public struct BillingTerms: Hashable, Sendable {
   }
 }
 
-/// `BillingTerms` kept out of line: few transactions have any, and the rest should not carry their room.
-@usableFromInline indirect enum BillingTermsBox: Hashable, Sendable {
-  case terms(BillingTerms)
+/// One item's refund of an Advanced Commerce API transaction (`advancedCommerceInfo.items[].refunds[]`): part of
+/// the transaction's price given back on its own date.
+public struct ItemRefund: Hashable, Sendable {
+  /// The item's `SKU`.
+  public var sku: String?
+  /// `refundAmount`, in the transaction's `currency` (milliunits as stated).
+  public var amount: StatedPrice
+  /// `refundDate`.
+  public var date: Timestamp
+  /// `refundType` (`FULL`, `PRORATED`, `CUSTOM`) and `refundReason`, as written.
+  public var type: String?
+  public var reason: String?
 
-  @usableFromInline var terms: BillingTerms {
+  /// - Parameters: every fact, as the stored properties name them.
+  public init(sku: String? = nil, amount: StatedPrice, date: Timestamp, type: String? = nil, reason: String? = nil) {
+    self.sku = sku
+    self.amount = amount
+    self.date = date
+    self.type = type
+    self.reason = reason
+  }
+}
+
+/// What few charges state beyond the common fields: a billing plan and commitment, an Advanced Commerce
+/// transaction's item refunds.
+public struct ChargeDetails: Hashable, Sendable {
+  public var billing: BillingTerms?
+  public var itemRefunds: [ItemRefund] = []
+
+  public init(billing: BillingTerms? = nil, itemRefunds: [ItemRefund] = []) {
+    self.billing = billing
+    self.itemRefunds = itemRefunds
+  }
+
+  var isEmpty: Bool { billing == nil && itemRefunds.isEmpty }
+}
+
+/// `ChargeDetails` kept out of line: few transactions have any, and the rest should not carry their room.
+@usableFromInline indirect enum ChargeDetailsBox: Hashable, Sendable {
+  case details(ChargeDetails)
+
+  @usableFromInline var details: ChargeDetails {
     switch self {
-    case .terms(let t): t
+    case .details(let d): d
     }
   }
+
+  /// The box for `details`; nil when they are empty.
+  static func boxing(_ details: ChargeDetails) -> ChargeDetailsBox? { details.isEmpty ? nil : .details(details) }
 }
 
 /// What a commitment renews into when it ends (signed renewal info's `commitmentInfo`).

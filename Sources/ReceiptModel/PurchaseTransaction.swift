@@ -251,13 +251,27 @@ public struct PurchaseTransaction: Hashable, Sendable {
   /// Fields the transaction states that no rule reads (`storefront`, `transactionReason`), under the source's
   /// own names, for `decode` to show.
   public var statedFields: [StatedField]
-  /// Kept out of line (`billing`): one word, nil for every transaction that is not on a stated billing plan.
-  @usableFromInline var billingBox: Optional<BillingTermsBox>
+  /// Kept out of line (`billing`, `itemRefunds`): one word, nil for every transaction that states neither.
+  @usableFromInline var chargeBox: Optional<ChargeDetailsBox>
 
   /// The billing plan and commitment the data states (signed data's `billingPlanType`, `commitmentInfo`).
   public var billing: Optional<BillingTerms> {
-    get { billingBox?.terms }
-    set { billingBox = newValue.map(BillingTermsBox.terms) }
+    get { chargeBox?.details.billing }
+    set {
+      var details = chargeBox?.details ?? ChargeDetails()
+      details.billing = newValue
+      chargeBox = ChargeDetailsBox.boxing(details)
+    }
+  }
+
+  /// An Advanced Commerce transaction's item refunds (`advancedCommerceInfo.items[].refunds[]`).
+  public var itemRefunds: [ItemRefund] {
+    get { chargeBox?.details.itemRefunds ?? [] }
+    set {
+      var details = chargeBox?.details ?? ChargeDetails()
+      details.itemRefunds = newValue
+      chargeBox = ChargeDetailsBox.boxing(details)
+    }
   }
 
   /// Makes a transaction; only the ids, the product and the vocabulary (which its format names) are required.
@@ -312,7 +326,7 @@ public struct PurchaseTransaction: Hashable, Sendable {
     // Set here rather than by a property initializer, so that the inlined init builds the value in place.
     self.statedFields = []
     self.signedDate = nil
-    self.billingBox = nil
+    self.chargeBox = nil
   }
 
   /// Revenue belongs to the purchaser: PURCHASED, or no ownership field at all (pre-Family-Sharing receipts).

@@ -50,7 +50,7 @@ extension PurchaseTransaction {
     if productType == nil { productType = s.productType }
     if price == nil { price = s.price.take() }
     if signedDate == nil { signedDate = s.signedDate }
-    if billingBox == nil { billingBox = s.billingBox.take() }
+    if chargeBox == nil { chargeBox = s.chargeBox.take() }
     sources = sources.union(s.sources)
     if carriedFields.isEmpty { swap(&carriedFields, &s.carriedFields) }
     if statedFields.isEmpty { swap(&statedFields, &s.statedFields) }

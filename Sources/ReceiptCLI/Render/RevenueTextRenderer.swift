@@ -65,7 +65,10 @@ package enum RevenueTextRenderer {
     }
     if n.partialRefunds > 0 {
       rows.append(
-        ("partial refunds", "\(n.partialRefunds) (revocationPercentage of the price, e.g. REFUND_PRORATED 50000 = 50%)")
+        (
+          "partial refunds",
+          "\(n.partialRefunds) (part of the price: revocationPercentage, e.g. REFUND_PRORATED 50000 = 50%, or Advanced Commerce item refunds)"
+        )
       )
     }
     if n.refundsReversed > 0 {

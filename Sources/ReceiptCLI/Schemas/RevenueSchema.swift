@@ -221,7 +221,8 @@ package enum RevenueSchema {
         "priced_from_transaction", when: "when not 0",
         S.integer("Transactions priced from their own price and currency (signed data) rather than from a catalog.")),
       .sometimes(
-        "partial_refunds", when: "when not 0", S.integer("Refunds of part of the price (revocationPercentage).")),
+        "partial_refunds", when: "when not 0",
+        S.integer("Refunds of part of the price (revocationPercentage, or Advanced Commerce item refunds).")),
       .sometimes("refunds_reversed", when: "when not 0", S.integer("Refunds Apple reversed.")),
     ])
 
@@ -372,6 +373,17 @@ package enum RevenueSchema {
               S.string("commitmentPrice as a decimal amount in units of currency (not rounded).")),
             .sometimes("currency", when: "with price", S.string("The ISO 4217 code of price.")),
           ])),
+      .sometimes(
+        "item_refunds", when: "for an Advanced Commerce transaction with item refunds",
+        S.array(
+          "Its items' refunds (advancedCommerceInfo.items[].refunds[]), each booked on its own date.",
+          of: S.object(
+            "One item refund.",
+            [
+              .always("refunded_ms", S.integer("refundDate, milliseconds since 1970.")),
+              .always("amount", S.string("refundAmount as a decimal amount in units of currency.")),
+              .always("currency", S.string("The transaction's ISO 4217 currency.")),
+            ]))),
       .sometimes(
         "signature", when: "on lines of this version (an older line's backing is not_recorded)",
         S.enumeration(

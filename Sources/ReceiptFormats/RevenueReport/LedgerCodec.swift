@@ -79,6 +79,20 @@ public enum LedgerCodec {
         }
         m.append(("commitment", .object(commitment)))
       }
+      // An Advanced Commerce transaction's item refunds, as `TransactionEvents.itemRefunds` reads them.
+      if !r.itemRefunds.isEmpty {
+        m.append(
+          (
+            "item_refunds",
+            .array(
+              r.itemRefunds.map {
+                .object([
+                  ("refunded_ms", .int($0.date.milliseconds)), ("amount", .string($0.amount.amount.text)),
+                  ("currency", .string($0.amount.currency)),
+                ])
+              })
+          ))
+      }
       // What decides whether its money is backed (`moneyBacking`): its document's verdict, a verified chain's
       // root, and whether the signed payload states its ownership.
       if let verdict = r.evidence.verdict {
@@ -226,6 +240,21 @@ public enum LedgerCodec {
       }
       commitment = read
     }
+    var itemRefunds: [ItemRefund] = []
+    if let list = root.member("item_refunds") {
+      for (i, v) in try reading.array(list, "item_refunds").enumerated() {
+        let at = "item_refunds[\(i)]"
+        guard let date = Timestamp(milliseconds: try reading.count(reading.member(v, "refunded_ms", at), at)) else {
+          throw reading.fail(at + ".refunded_ms", "not a time")
+        }
+        let text = try reading.string(reading.member(v, "amount", at), at + ".amount")
+        guard let amount = DecimalAmount(parsing: text) else {
+          throw reading.fail(at + ".amount", "expected a decimal amount, found \(Excerpt.quoted(text))")
+        }
+        let currency = try reading.string(reading.member(v, "currency", at), at + ".currency")
+        itemRefunds.append(ItemRefund(amount: StatedPrice(amount: amount, currency: currency), date: date))
+      }
+    }
     var evidence = MoneyEvidence.notRecorded
     if root.member("signature") != nil {
       let name = try string("signature")
@@ -256,7 +285,7 @@ public enum LedgerCodec {
         paidServiceBefore: root.member("paid_service_before_ms") == nil ? nil : try number("paid_service_before_ms"),
         upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare,
         refundReversedAt: try time("refund_reversed_ms"), signedDate: try time("signed_ms"), evidence: evidence,
-        commitment: commitment))
+        commitment: commitment, itemRefunds: itemRefunds))
   }
 }
 

@@ -33,6 +33,83 @@ extension JWSTransactionPayload {
 }
 
 extension SignedDataMapping.Builder {
+  /// The item refunds an Advanced Commerce transaction states (`advancedCommerceInfo.items[].refunds[]`), carried
+  /// as read otherwise: `refundAmount` in milliunits of the transaction's `currency` and `refundDate` in
+  /// milliseconds, each a whole number. A refund missing either, or whose value cannot be read, is not booked
+  /// and is named in a warning with its path and value; so is a transaction without a currency.
+  mutating func itemRefunds(_ info: [StatedField], currency: String?, path: String) -> [ItemRefund] {
+    let at = SignedDataPath.join(path, "advancedCommerceInfo")
+    guard case .array(let items)? = info.last(where: { $0.name == "items" })?.value else { return [] }
+    var refunds: [ItemRefund] = []
+    let limit = SignedDataMapping.maxItemRefunds
+    if items.count > limit {
+      warnings.append(
+        DataWarning(
+          path: at + ".items",
+          message: "\(ReadingWarnings.itemRefundPrefix): only the first \(limit) items' refunds are booked"))
+    }
+    for (i, item) in items.prefix(limit).enumerated() {
+      guard case .object(let itemFields) = item,
+        case .array(let listed)? = itemFields.last(where: { $0.name == "refunds" })?.value
+      else { continue }
+      var sku: String?
+      if case .text(let s)? = itemFields.last(where: { $0.name == "SKU" })?.value { sku = s }
+      if listed.count > limit {
+        warnings.append(
+          DataWarning(
+            path: "\(at).items[\(i)].refunds",
+            message: "\(ReadingWarnings.itemRefundPrefix): only the first \(limit) refunds are booked"))
+      }
+      for (j, refund) in listed.prefix(limit).enumerated() {
+        let place = "\(at).items[\(i)].refunds[\(j)]"
+        guard case .object(let fields) = refund else {
+          warnings.append(DataWarning(path: place, message: "\(ReadingWarnings.itemRefundPrefix): not an object"))
+          continue
+        }
+        func field(_ name: String) -> StatedField.Value? { fields.last { $0.name == name }?.value }
+        func whole(_ name: String) -> Int64? {
+          guard case .number(let text)? = field(name) else { return nil }
+          return Int64(text)
+        }
+        let amount = whole("refundAmount").flatMap { $0 >= 0 ? $0 : nil }
+        let date = whole("refundDate").flatMap { Timestamp(milliseconds: $0) }
+        guard let amount, let date, let currency else {
+          let found = [
+            field("refundAmount").map { "refundAmount \(Self.shown($0))" },
+            field("refundDate").map { "refundDate \(Self.shown($0))" },
+          ].compactMap { $0 }
+          let why =
+            currency == nil
+            ? "the transaction states no currency"
+            : "it needs a refundAmount (whole milliunits, not below 0) and a refundDate (milliseconds)"
+              + (found.isEmpty ? "" : ", found \(found.joined(separator: ", "))")
+          warnings.append(DataWarning(path: place, message: "\(ReadingWarnings.itemRefundPrefix): \(why)"))
+          continue
+        }
+        func text(_ name: String) -> String? {
+          if case .text(let s)? = field(name) { return s }
+          return nil
+        }
+        refunds.append(
+          ItemRefund(
+            sku: sku, amount: StatedPrice(amount: DecimalAmount(units: amount, scale: 3), currency: currency),
+            date: date, type: text("refundType"), reason: text("refundReason")))
+      }
+    }
+    return refunds
+  }
+
+  /// A carried value as a warning quotes it.
+  static func shown(_ value: StatedField.Value) -> String {
+    switch value {
+    case .number(let n): n
+    case .text(let s): Excerpt.quoted(s)
+    case .flag(let b): String(b)
+    case .date(let d): d.iso8601
+    case .list, .object, .array: "(not a number)"
+    }
+  }
+
   /// The transaction and the renewal info, as a statuses item's are read.
   mutating func read(_ response: AdvancedCommerceResponse) throws(ReceiptError) {
     unread(response.unreadKeys, path: "")

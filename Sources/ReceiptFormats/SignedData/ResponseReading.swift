@@ -1,18 +1,23 @@
 import ReceiptModel
 
 /// Warnings about how signed data was read that every command shows on standard error, not only `decode`: keys
-/// the tool does not read (carried as names, never dropped unsaid), and a notification history about several
-/// purchases answered as one customer's.
+/// the tool does not read (carried as names, never dropped unsaid), a notification history about several
+/// purchases answered as one customer's, and an item refund revenue cannot book.
 public enum ReadingWarnings {
   /// How the warning about keys the tool does not read begins.
   static let unreadKeysPrefix = "keys receipt-tool does not read"
   /// How the warning about a notification history of several purchases begins.
   static let severalPurchasesPrefix = "the notifications are about"
+  /// How a warning about an Advanced Commerce item refund revenue cannot book begins.
+  static let itemRefundPrefix = "item refunds not booked"
 
   /// The warnings of `history` every command shows, as `path: message`.
   public static func shown(in history: PurchaseHistory) -> [String] {
-    history.warnings.filter { $0.message.hasPrefix(unreadKeysPrefix) || $0.message.hasPrefix(severalPurchasesPrefix) }
-      .map { "\($0.path): \($0.message)" }
+    history.warnings.filter {
+      $0.message.hasPrefix(unreadKeysPrefix) || $0.message.hasPrefix(severalPurchasesPrefix)
+        || $0.message.hasPrefix(itemRefundPrefix)
+    }
+    .map { "\($0.path): \($0.message)" }
   }
 }
 

@@ -124,6 +124,9 @@ extension FieldVocabulary {
 
 /// Builds a purchase history from a decoded signed-data document, field by field.
 enum SignedDataMapping {
+  /// Items, and refunds of an item, read from one Advanced Commerce transaction: bounded against a hostile payload.
+  static let maxItemRefunds = 1_000
+
   /// Largest quantity read, as for verifyReceipt rows.
   static let maxQuantity: Int64 = 1_000_000
 
@@ -506,6 +509,9 @@ enum SignedDataMapping {
         missing: "a price without a currency; the price is not used")
       if p.billingPlanType != nil || p.commitmentInfo != nil {
         t.billing = billingTerms(p, path: path())
+      }
+      if let info = p.advancedCommerceInfo {
+        t.itemRefunds = itemRefunds(info, currency: p.currency, path: path())
       }
       add(t)
     }

@@ -48,16 +48,13 @@ public struct PurchaseLedger: Sendable {
     var productType: ProductType?
     /// Whether its ownership is its signed payload's own: stated by a signed transaction, not assumed.
     var ownershipSigned = false
-    /// Its billing plan and commitment, which value a charge that states no price (out of line: one word).
-    var billingBox: BillingTermsBox?
-    var billing: BillingTerms? {
-      get { billingBox?.terms }
-      set { billingBox = newValue.map(BillingTermsBox.terms) }
-    }
+    /// Its billing plan and commitment, which value a charge that states no price, and its item refunds (out of
+    /// line: one word).
+    var chargeBox: ChargeDetailsBox?
 
     var isEmpty: Bool {
       cancellationDate == nil && signedDate == nil && price == nil && productType == nil && !ownershipSigned
-        && billingBox == nil
+        && chargeBox == nil
     }
 
     /// The refund, as revenue reads it.
@@ -202,7 +199,7 @@ public struct PurchaseLedger: Sendable {
           firstDocument[held].signedDate = theirs
         }
         if t.pointee.isUpgraded { firstDocument[held].isUpgraded = true }
-        if firstDocument[held].billingBox == nil { firstDocument[held].billingBox = t.pointee.billingBox }
+        if firstDocument[held].chargeBox == nil { firstDocument[held].chargeBox = t.pointee.chargeBox }
       } else {
         let i = held - firstDocument.count
         var facts = rareFacts(of: entries[i])
@@ -210,7 +207,7 @@ public struct PurchaseLedger: Sendable {
           Revocation.combining(
             facts.revocation, signed: facts.signedDate, t.pointee.revocation, signed: t.pointee.signedDate))
         if let theirs = t.pointee.signedDate, (facts.signedDate ?? theirs) <= theirs { facts.signedDate = theirs }
-        if facts.billingBox == nil { facts.billingBox = t.pointee.billingBox }
+        if facts.chargeBox == nil { facts.chargeBox = t.pointee.chargeBox }
         setRareFacts(facts, of: i)
         if t.pointee.isUpgraded { entries[i].isUpgraded = true }
       }
@@ -242,7 +239,7 @@ public struct PurchaseLedger: Sendable {
         group: t.pointee.subscriptionGroup.map { groupNumber($0) }, rare: -1))
     var facts = RareFacts(
       signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType,
-      ownershipSigned: Self.ownershipSigned(t), billingBox: t.pointee.billingBox)
+      ownershipSigned: Self.ownershipSigned(t), chargeBox: t.pointee.chargeBox)
     facts.setRevocation(t.pointee.revocation)
     setRareFacts(facts, of: entries.count - 1)
   }
@@ -421,11 +418,11 @@ public struct PurchaseLedger: Sendable {
           }
           // A field of each optional, read in place: comparing the optional with nil copied it.
           if t.pointee.revocation?.date != nil || t.pointee.signedDate != nil || t.pointee.price?.amount != nil
-            || t.pointee.productType != nil || PurchaseLedger.ownershipSigned(t) || t.pointee.billingBox != nil
+            || t.pointee.productType != nil || PurchaseLedger.ownershipSigned(t) || t.pointee.chargeBox != nil
           {
             var facts = RareFacts(
               signedDate: t.pointee.signedDate, price: t.pointee.price, productType: t.pointee.productType,
-              ownershipSigned: PurchaseLedger.ownershipSigned(t), billingBox: t.pointee.billingBox)
+              ownershipSigned: PurchaseLedger.ownershipSigned(t), chargeBox: t.pointee.chargeBox)
             facts.setRevocation(t.pointee.revocation)
             rare.append(facts)
             row.rare = Int32(truncatingIfNeeded: rare.count - 1)
@@ -487,7 +484,7 @@ public struct PurchaseLedger: Sendable {
           usesIntroductoryOffer: row.usesIntroductoryOffer) : nil
       t.isUpgraded = row.isUpgraded
       guard row.rare >= 0 else {
-        (t.revocation, t.signedDate, t.productType, t.price, t.billingBox) = (nil, nil, nil, nil, nil)
+        (t.revocation, t.signedDate, t.productType, t.price, t.chargeBox) = (nil, nil, nil, nil, nil)
         return
       }
       let facts = rare[Int(row.rare)]
@@ -495,7 +492,7 @@ public struct PurchaseLedger: Sendable {
       t.signedDate = facts.signedDate
       t.productType = facts.productType
       t.price = facts.price
-      t.billingBox = facts.billingBox
+      t.chargeBox = facts.chargeBox
     }
   }
 

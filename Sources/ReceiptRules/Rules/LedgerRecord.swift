@@ -32,14 +32,18 @@ public struct LedgerRecord: Hashable, Sendable {
   public var evidence: MoneyEvidence
   /// Where its commitment stood (`commitmentInfo`), on a commitment plan (`CommitmentTotals`); else nil.
   public var commitment: TransactionCommitment?
+  /// An Advanced Commerce transaction's item refunds, each its amount and date (what revenue reads of them).
+  public var itemRefunds: [ItemRefund]
 
   /// - Parameters: every fact, as the stored properties name them.
   public init(
     transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
     purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
     upgrade: LedgerUpgrade?, duplicateRows: Int = 0, refundShare: Int64? = nil, refundReversedAt: Timestamp? = nil,
-    signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded, commitment: TransactionCommitment? = nil
+    signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded, commitment: TransactionCommitment? = nil,
+    itemRefunds: [ItemRefund] = []
   ) {
+    self.itemRefunds = itemRefunds
     self.commitment = commitment
     self.evidence = evidence
     self.signedDate = signedDate
@@ -69,7 +73,8 @@ public struct LedgerRecord: Hashable, Sendable {
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
       paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
       refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate, evidence: evidence,
-      commitment: t.billing?.commitment)
+      commitment: t.billing?.commitment,
+      itemRefunds: t.itemRefunds.map { ItemRefund(amount: $0.amount, date: $0.date) })
   }
 
   /// The refund this copy states, as `Revocation.combining` reads it.
@@ -223,6 +228,7 @@ public struct LedgerReduction: Sendable {
       base.signedDate = base.signedDate ?? other.signedDate
     }
     if base.commitment == nil { base.commitment = other.commitment }
+    if base.itemRefunds.isEmpty { base.itemRefunds = other.itemRefunds }
     if let theirs = other.paidServiceBefore { base.paidServiceBefore = max(base.paidServiceBefore ?? theirs, theirs) }
     if let theirs = other.upgrade, base.upgrade.map({ theirs.preferred(over: $0) }) ?? true { base.upgrade = theirs }
     m.record = base

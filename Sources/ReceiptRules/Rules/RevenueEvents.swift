@@ -6,7 +6,9 @@ extension LedgerRecord {
   /// member holds a shared purchase as a transaction of their own, so FAMILY_SHARED copies never count [S33]
   /// §7.4. A refund is booked on its `cancellation_date` / `revocationDate` [S34][S22] §7.4, of
   /// `revocationPercentage` when stated [S26a]; `is_upgraded` decides that a cancellation is an upgrade, whose
-  /// unused part is estimated [S5][S30] §3, §7.2.
+  /// unused part is estimated [S5][S30] §3, §7.2. An Advanced Commerce transaction's item refunds are each booked
+  /// on their own date, of their own amount (`advancedCommerceInfo`); a whole refund already books the whole
+  /// price, so beside one they are not booked again.
   /// - Throws: `ReceiptError` when a price × quantity or a sum does not fit.
   func addEvents(
     grouping: RevenueGrouping, range: PurchaseDateRange, commission: CommissionPlan, into report: inout RevenueReport
@@ -33,6 +35,7 @@ extension LedgerRecord {
         try events.refund(at: refunded, share: refundShare, into: &report)
       }
     }
+    if refundDate == nil, !itemRefunds.isEmpty { try events.itemRefunds(itemRefunds, range: range, into: &report) }
   }
 }
 
@@ -147,6 +150,32 @@ struct TransactionEvents {
       try book(row, key: key, currency: money.currency, sale: false, into: &report)
     case .unpriced, nil:
       return
+    }
+  }
+
+  /// Item refunds, each in the window of its own date and of its amount (milliunits, rounded half-up to the
+  /// currency's minor unit): a partial refund of the transaction, counted once however many items. One in
+  /// another currency than the sale's, or of an unpriced sale, is counted but has no amount to book.
+  func itemRefunds(_ refunds: [ItemRefund], range: PurchaseDateRange, into report: inout RevenueReport)
+    throws(ReceiptError)
+  {
+    var counted = false
+    for r in refunds where range.contains(r.date) == true {
+      if !counted {
+        report.counts.refunded += 1
+        report.counts.partialRefunds += 1
+        counted = true
+      }
+      guard case .paid(let money, _) = value, r.amount.currency == money.currency,
+        let milliunits = r.amount.amount.rescaled(to: 3)?.units
+      else { continue }
+      var scale: Int64 = 1
+      for _ in 0..<minorDigits(ofCurrency: money.currency) { scale *= 10 }
+      let amount = try proratedRefund(milliunits, unused: scale, of: 1000)
+      var (row, key) = row(at: r.date)
+      row.refunds = amount
+      row.proceeds = try proceedsOf(amount).map { 0 &- $0 }
+      try book(row, key: key, currency: money.currency, sale: false, into: &report)
     }
   }
 
