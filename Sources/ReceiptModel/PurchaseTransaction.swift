@@ -264,6 +264,9 @@ public struct PurchaseTransaction: Hashable, Sendable {
     }
   }
 
+  /// Its billing terms and item refunds together; nil (one check) for the many transactions that state neither.
+  public var chargeDetails: ChargeDetails? { chargeBox?.details }
+
   /// An Advanced Commerce transaction's item refunds (`advancedCommerceInfo.items[].refunds[]`).
   public var itemRefunds: [ItemRefund] {
     get { chargeBox?.details.itemRefunds ?? [] }

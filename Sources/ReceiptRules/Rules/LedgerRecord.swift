@@ -31,9 +31,31 @@ public struct LedgerRecord: Hashable, Sendable {
   /// (`moneyBacking`) travels with the copy whose price and ownership are counted.
   public var evidence: MoneyEvidence
   /// Where its commitment stood (`commitmentInfo`), on a commitment plan (`CommitmentTotals`); else nil.
-  public var commitment: TransactionCommitment?
+  public var commitment: TransactionCommitment? {
+    get { charge?.facts.commitment }
+    set { charge = .boxing(newValue, itemRefunds) }
+  }
   /// An Advanced Commerce transaction's item refunds, each its amount and date (what revenue reads of them).
-  public var itemRefunds: [ItemRefund]
+  public var itemRefunds: [ItemRefund] {
+    get { charge?.facts.itemRefunds ?? [] }
+    set { charge = .boxing(commitment, newValue) }
+  }
+  /// The two above, out of line: few records have either, and a record is copied for each event it books.
+  private var charge: RareCharge?
+
+  private indirect enum RareCharge: Hashable, Sendable {
+    case facts(commitment: TransactionCommitment?, itemRefunds: [ItemRefund])
+
+    var facts: (commitment: TransactionCommitment?, itemRefunds: [ItemRefund]) {
+      switch self {
+      case .facts(let c, let r): (c, r)
+      }
+    }
+
+    static func boxing(_ commitment: TransactionCommitment?, _ itemRefunds: [ItemRefund]) -> RareCharge? {
+      commitment == nil && itemRefunds.isEmpty ? nil : .facts(commitment: commitment, itemRefunds: itemRefunds)
+    }
+  }
 
   /// - Parameters: every fact, as the stored properties name them.
   public init(
@@ -43,8 +65,20 @@ public struct LedgerRecord: Hashable, Sendable {
     signedDate: Timestamp? = nil, evidence: MoneyEvidence = .notRecorded, commitment: TransactionCommitment? = nil,
     itemRefunds: [ItemRefund] = []
   ) {
-    self.itemRefunds = itemRefunds
-    self.commitment = commitment
+    self.init(
+      transactionID: transactionID, copy: copy, productID: productID, ownership: ownership, units: units,
+      purchaseDate: purchaseDate, refundDate: refundDate, price: price, paidServiceBefore: paidServiceBefore,
+      upgrade: upgrade, duplicateRows: duplicateRows, refundShare: refundShare, refundReversedAt: refundReversedAt,
+      signedDate: signedDate, evidence: evidence, charge: .boxing(commitment, itemRefunds))
+  }
+
+  private init(
+    transactionID: String, copy: String, productID: String, ownership: Ownership, units: Int64,
+    purchaseDate: Timestamp?, refundDate: Timestamp?, price: LedgerPrice, paidServiceBefore: Int64?,
+    upgrade: LedgerUpgrade?, duplicateRows: Int, refundShare: Int64?, refundReversedAt: Timestamp?,
+    signedDate: Timestamp?, evidence: MoneyEvidence, charge: RareCharge?
+  ) {
+    self.charge = charge
     self.evidence = evidence
     self.signedDate = signedDate
     self.refundShare = refundShare
@@ -71,10 +105,11 @@ public struct LedgerRecord: Hashable, Sendable {
     self.init(
       transactionID: t.transactionID, copy: copy, productID: t.productID, ownership: t.ownership, units: units,
       purchaseDate: t.purchaseDate, refundDate: t.revocation?.date, price: LedgerPrice(value, units: units),
-      paidServiceBefore: paidServiceBefore, upgrade: upgrade, refundShare: t.revocation?.percentage,
+      paidServiceBefore: paidServiceBefore, upgrade: upgrade, duplicateRows: 0, refundShare: t.revocation?.percentage,
       refundReversedAt: t.revocation?.reversedAt, signedDate: t.signedDate, evidence: evidence,
-      commitment: t.billing?.commitment,
-      itemRefunds: t.itemRefunds.map { ItemRefund(amount: $0.amount, date: $0.date) })
+      charge: t.chargeDetails.flatMap {
+        .boxing($0.billing?.commitment, $0.itemRefunds.map { ItemRefund(amount: $0.amount, date: $0.date) })
+      })
   }
 
   /// The refund this copy states, as `Revocation.combining` reads it.

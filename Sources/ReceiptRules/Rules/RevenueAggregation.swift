@@ -203,22 +203,21 @@ public struct RevenueReport: Sendable {
   /// One currency's rows by key, the sum of its rows (kept as rows are added, so every sum is overflow-checked)
   /// and its money by backing class (`moneyBacking`).
   private struct CurrencyFigures {
-    var rows: [RevenueRowKey: RevenueGroup.Sums] = [:]
+    var rows = LastKeyDictionary<RevenueRowKey, RevenueGroup.Sums>()
     var total: RevenueGroup.Sums
     var backing = BackedRevenue()
     var commitments = CommitmentTotals()
 
     /// Adds `group` to the row `key` and to the total; nothing is stored unless both sums fit.
     mutating func add(_ group: RevenueGroup, key: RevenueRowKey, empty: RevenueGroup.Sums) throws(ReceiptError) {
-      let row = try (rows[key] ?? empty).adding(group)
       let total = try self.total.adding(group)
-      rows[key] = row
+      try rows.update(key, empty: empty) { (row) throws(ReceiptError) in try row.adding(group) }
       self.total = total
     }
   }
 
   /// Currency codes in the order first added, numbering `figures`.
-  private var currencyNumbers: [String: Int] = [:]
+  private var currencyNumbers = LastKeyDictionary<String, Int>()
   private var figures: [CurrencyFigures] = []
   public var counts = RevenueCounts()
   /// product id → unpriced units.
@@ -235,9 +234,9 @@ public struct RevenueReport: Sendable {
 
   /// The number of `currency`'s figures, made empty when it has none yet.
   private mutating func currencyNumber(_ currency: String) -> Int {
-    if let known = currencyNumbers[currency] { return known }
+    if let known = currencyNumbers.value(of: currency) { return known }
     figures.append(CurrencyFigures(total: emptyRow))
-    currencyNumbers[currency] = figures.count - 1
+    currencyNumbers.update(currency, empty: figures.count - 1) { $0 }
     return figures.count - 1
   }
 
@@ -250,7 +249,7 @@ public struct RevenueReport: Sendable {
   /// number. Nothing is stored unless both sums fit: not even a new row or currency.
   @discardableResult
   mutating func add(_ group: RevenueGroup, key: RevenueRowKey, currency: String) throws(ReceiptError) -> Int {
-    if let c = currencyNumbers[currency] {
+    if let c = currencyNumbers.value(of: currency) {
       try figures[c].add(group, key: key, empty: emptyRow)
       return c
     }
@@ -289,9 +288,9 @@ public struct RevenueReport: Sendable {
 
   /// Currencies in alphabetical order, rows sorted by key, with totals.
   public var currencies: [CurrencyRevenue] {
-    currencyNumbers.sorted { $0.key < $1.key }.map { currency, number in
+    currencyNumbers.elements.sorted { $0.key < $1.key }.map { currency, number in
       let c = figures[number]
-      let groups = c.rows.map { RevenueGroup(key: $0.key.text, $0.value) }.sorted { $0.key < $1.key }
+      let groups = c.rows.elements.map { RevenueGroup(key: $0.key.text, $0.value) }.sorted { $0.key < $1.key }
       return CurrencyRevenue(
         currency: currency, groups: groups, total: RevenueGroup(key: "total", c.total), backing: c.backing,
         commitments: c.commitments)
@@ -305,8 +304,8 @@ public struct RevenueReport: Sendable {
 
   /// Sums another report (a part read back with --merge) into this one.
   public mutating func merge(_ other: RevenueReport) throws(ReceiptError) {
-    if other.figures.contains(where: { !$0.rows.isEmpty }) {
-      if !figures.contains(where: { !$0.rows.isEmpty }) {
+    if other.figures.contains(where: { !$0.rows.elements.isEmpty }) {
+      if !figures.contains(where: { !$0.rows.elements.isEmpty }) {
         hasProceeds = other.hasProceeds
       } else if hasProceeds != other.hasProceeds {
         throw .data(
@@ -314,10 +313,10 @@ public struct RevenueReport: Sendable {
           message: "--merge: some parts have proceeds and some do not; merge parts made with the same --commission")
       }
     }
-    for (currency, number) in other.currencyNumbers.sorted(by: { $0.key < $1.key }) {
+    for (currency, number) in other.currencyNumbers.elements.sorted(by: { $0.key < $1.key }) {
       let c = other.figures[number]
-      for key in c.rows.keys.sorted(by: { $0.text < $1.text }) {
-        guard let sums = c.rows[key] else { continue }
+      for key in c.rows.elements.keys.sorted(by: { $0.text < $1.text }) {
+        guard let sums = c.rows.elements[key] else { continue }
         try add(RevenueGroup(key: "", sums), key: key, currency: currency)
       }
       try addBacking(c.backing, currency: currency)

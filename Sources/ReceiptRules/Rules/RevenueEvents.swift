@@ -22,8 +22,16 @@ extension LedgerRecord {
     let value = try value()
     let events = TransactionEvents(
       productID: productID, purchaseDate: purchaseDate, units: units, value: value, grouping: grouping,
-      rate: rate, backing: moneyBacking(of: value, evidence: evidence), commitment: commitment)
-    if saleInRange { try events.sale(into: &report) }
+      rate: rate, backing: moneyBacking(of: value, evidence: evidence))
+    if saleInRange {
+      try events.sale(into: &report)
+      // A paid sale on a commitment plan is also a commitment charge.
+      if let commitment, case .paid(let money, _)? = value {
+        try report.addCommitments(
+          CommitmentTotals.charge(commitment, gross: money.minorUnits, currency: money.currency),
+          currency: money.currency)
+      }
+    }
     // Old receipts also set cancellation_date on an upgrade: is_upgraded decides that it is one.
     if let upgrade {
       try events.upgrade(upgrade, range: range, into: &report)
@@ -74,8 +82,6 @@ struct TransactionEvents {
   var rate: Int64?
   /// Whether its money rests on a verified signature: its sale, refund and proration are booked in that class.
   var backing: MoneyBacking
-  /// Its `commitmentInfo`: its sale is also a commitment charge (`CommitmentTotals`).
-  var commitment: TransactionCommitment?
 
   /// Adds `row` to the report, and its money to the class of `backing`; `sale` counts a transaction there.
   func book(_ row: RevenueGroup, key: RevenueRowKey, currency: String, sale: Bool, into report: inout RevenueReport)
@@ -119,11 +125,6 @@ struct TransactionEvents {
       row.gross = money.minorUnits
       row.proceeds = try proceedsOf(money.minorUnits)
       try book(row, key: key, currency: money.currency, sale: true, into: &report)
-      if let commitment {
-        try report.addCommitments(
-          CommitmentTotals.charge(commitment, gross: money.minorUnits, currency: money.currency),
-          currency: money.currency)
-      }
     case .unpriced, nil:
       report.counts.unpriced += 1
       try report.addUnpriced(productID: productID, units: units)
