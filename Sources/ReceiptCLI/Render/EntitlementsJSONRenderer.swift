@@ -22,13 +22,7 @@ package enum EntitlementsJSONRenderer {
   ) {
     let appleStatuses = answer.appleStatuses
     w.object { w in
-      OutputSchemaVersion.write(to: &w)
-      w.member("as_of", date: evaluation.time)
-      w.member("as_of_source", evaluation.source.name)
-      w.key("input")
-      input.writeInput(to: &w)
-      w.key("signature_check")
-      if let signature { SignatureCheckRendering.write(signature, to: &w) } else { w.null() }
+      writeLeadingMembers(evaluation: evaluation, input: input, signature: signature, to: &w)
       w.key("entitlements")
       w.array(answer.results.indices) { w, i in
         entitlement(
@@ -54,6 +48,20 @@ package enum EntitlementsJSONRenderer {
         }
       }
     }
+  }
+
+  /// The members an answer of `entitlements` and `intro-eligibility` begins with: the schema version, the moment
+  /// answered for and where it came from, the input, and the signature verdict.
+  static func writeLeadingMembers<W: JSONOutput>(
+    evaluation: EvaluationTime, input: InputDocument, signature: SignatureCheck?, to w: inout W
+  ) {
+    OutputSchemaVersion.write(to: &w)
+    w.member("as_of", date: evaluation.time)
+    w.member("as_of_source", evaluation.source.name)
+    w.key("input")
+    input.writeInput(to: &w)
+    w.key("signature_check")
+    if let signature { SignatureCheckRendering.write(signature, to: &w) } else { w.null() }
   }
 
   /// One entitlement's answer.

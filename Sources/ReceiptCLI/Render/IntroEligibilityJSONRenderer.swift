@@ -19,13 +19,7 @@ package enum IntroEligibilityJSONRenderer {
     page: ResponsePage? = nil, to w: inout W
   ) {
     w.object { w in
-      OutputSchemaVersion.write(to: &w)
-      w.member("as_of", date: time.time)
-      w.member("as_of_source", time.source.name)
-      w.key("input")
-      input.writeInput(to: &w)
-      w.key("signature_check")
-      if let signature { SignatureCheckRendering.write(signature, to: &w) } else { w.null() }
+      EntitlementsJSONRenderer.writeLeadingMembers(evaluation: time, input: input, signature: signature, to: &w)
       w.key("products")
       w.array(results) { w, r in
         w.object { w in
