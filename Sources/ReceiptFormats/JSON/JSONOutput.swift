@@ -97,12 +97,13 @@ extension JSONStreamWriter: JSONOutput {}
 /// Builds the `JSONValue` a sequence of `JSONOutput` calls describes: the plain form the stream writer is held to,
 /// and the tree for callers that keep one (a merged report, a schema test).
 package struct JSONTreeWriter: JSONOutput {
-  private enum Open {
-    case object([(key: String, value: JSONValue)], key: String?)
-    case array([JSONValue])
-  }
-
-  private var open: [Open] = []
+  // Open containers, innermost last, each appended to in place: one enum of containers popped, extended and
+  // pushed back copied its members on every value.
+  private var isObject: [Bool] = []
+  private var objects: [[(key: String, value: JSONValue)]] = []
+  /// The key of the member each open object is writing next.
+  private var keys: [String] = []
+  private var arrays: [[JSONValue]] = []
   /// The value written, once its outermost container is closed (or its only scalar written).
   package private(set) var value: JSONValue?
 
@@ -116,32 +117,35 @@ package struct JSONTreeWriter: JSONOutput {
   }
 
   private mutating func put(_ v: JSONValue) {
-    guard let last = open.popLast() else {
-      value = v
-      return
-    }
-    switch last {
-    case .object(var members, let key):
-      members.append((key ?? "", v))
-      open.append(.object(members, key: nil))
-    case .array(var items):
-      items.append(v)
-      open.append(.array(items))
+    switch isObject.last {
+    case nil: value = v
+    case true?: objects[objects.count - 1].append((keys[keys.count - 1], v))
+    case false?: arrays[arrays.count - 1].append(v)
     }
   }
 
-  package mutating func beginObject() { open.append(.object([], key: nil)) }
+  package mutating func beginObject() {
+    isObject.append(true)
+    objects.append([])
+    keys.append("")
+  }
 
   package mutating func endObject() {
-    guard case .object(let members, _) = open.popLast() else { return }
-    put(.object(members))
+    guard isObject.last == true else { return }
+    isObject.removeLast()
+    keys.removeLast()
+    put(.object(objects.removeLast()))
   }
 
-  package mutating func beginArray() { open.append(.array([])) }
+  package mutating func beginArray() {
+    isObject.append(false)
+    arrays.append([])
+  }
 
   package mutating func endArray() {
-    guard case .array(let items) = open.popLast() else { return }
-    put(.array(items))
+    guard isObject.last == false else { return }
+    isObject.removeLast()
+    put(.array(arrays.removeLast()))
   }
 
   package mutating func element() {}
@@ -149,8 +153,8 @@ package struct JSONTreeWriter: JSONOutput {
   package mutating func key(_ key: StaticString) { self.key(text: "\(key)") }
 
   package mutating func key(text: String) {
-    guard case .object(let members, _) = open.popLast() else { return }
-    open.append(.object(members, key: text))
+    guard isObject.last == true else { return }
+    keys[keys.count - 1] = text
   }
 
   package mutating func value(_ value: JSONValue) { put(value) }
