@@ -1,4 +1,5 @@
 import ReceiptModel
+import ReceiptModelTestSupport
 import Testing
 
 @testable import ReceiptFormats
@@ -6,14 +7,6 @@ import Testing
 /// A renderer writes once against `JSONOutput`; the stream writer (bytes straight to the output) is held to the
 /// plain tree writer (`JSONTreeWriter`, whose `JSONValue` renders as every golden was written).
 @Suite struct JSONOutputTests {
-  struct Numbers {
-    var state: UInt64
-    mutating func below(_ n: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(truncatingIfNeeded: state >> 33) % max(1, n)
-    }
-  }
-
   static let texts = ["", "a", "pro.monthly", "quote \" and \\ back", "line\nbreak", "\u{1}", "caf\u{E9}", "\u{9B}"]
   static let keys: [StaticString] = ["id", "status", "purchase_date", "reason"]
   static let moments: [Timestamp?] = [
@@ -21,7 +14,7 @@ import Testing
   ]
 
   /// Writes a random value of nested containers and every kind of scalar, through both kinds of key.
-  static func writeRandom<W: JSONOutput>(_ numbers: inout Numbers, depth: Int, to w: inout W) {
+  static func writeRandom<W: JSONOutput>(_ numbers: inout SplitMix64, depth: Int, to w: inout W) {
     switch numbers.below(depth > 3 ? 6 : 8) {
     case 0: w.null()
     case 1: w.bool(numbers.below(2) == 0)
@@ -47,10 +40,10 @@ import Testing
 
   @Test func streamWriterWritesWhatTheTreeWriterBuilds() {
     for i in 0..<3000 {
-      var numbers = Numbers(state: UInt64(i))
+      var numbers = SplitMix64(seed: UInt64(i))
       let tree = JSONTreeWriter.tree { w in Self.writeRandom(&numbers, depth: 0, to: &w) }
       for (pretty, indent) in [(true, 0), (true, 2), (false, 0)] {
-        numbers = Numbers(state: UInt64(i))
+        numbers = SplitMix64(seed: UInt64(i))
         var stream = JSONStreamWriter(pretty: pretty, indent: indent)
         Self.writeRandom(&numbers, depth: 0, to: &stream)
         #expect(

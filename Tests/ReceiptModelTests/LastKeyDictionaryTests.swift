@@ -1,3 +1,4 @@
+import ReceiptModelTestSupport
 import Testing
 
 @testable import ReceiptModel
@@ -8,11 +9,8 @@ import Testing
   struct Refused: Error {}
 
   @Test func holdsWhatAPlainDictionaryHolds() {
-    var state: UInt64 = 11
-    func next(_ n: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(truncatingIfNeeded: state >> 33) % n
-    }
+    var numbers = SplitMix64(seed: 11)
+    func next(_ n: Int) -> Int { numbers.below(n) }
     for round in 0..<50 {
       var remembering = LastKeyDictionary<String, Int>()
       var plain: [String: Int] = [:]
