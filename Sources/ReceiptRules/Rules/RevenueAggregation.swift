@@ -280,7 +280,12 @@ public struct RevenueReport: Sendable {
   }
 
   public mutating func addUnpriced(productID: String, units: Int64) throws(ReceiptError) {
-    unpriced[productID] = try addMoney(unpriced[productID] ?? 0, units, what: "unpriced units")
+    // Found once: an entry made here holds 0 + units, which fits, so nothing is added when the sum throws.
+    try Self.add(units, to: &unpriced[productID, default: 0])
+  }
+
+  private static func add(_ units: Int64, to sum: inout Int64) throws(ReceiptError) {
+    sum = try addMoney(sum, units, what: "unpriced units")
   }
 
   /// Whether any row holds an estimate (an upgrade proration).

@@ -93,25 +93,28 @@ extension PurchaseLedger {
     guard let names = vocabulary else { return }
     var t = PurchaseTransaction(transactionID: "", productID: "", vocabulary: names)
     let reader = reader(readingInOrder: positions)
-    var maker = RecordMaker(catalog: catalog, products: reader.productCount, copy: copy)
+    var maker = RecordMaker(catalog: catalog, products: reader.productCount)
     for (k, position) in positions.enumerated() {
       reader.load(k, into: &t, withID: withIDs)
       let upgradedAt = position < upgrades.count ? upgrades[position] : nil
       let chain = position < chains.count ? Int(chains[position]) : nil
-      let record: LedgerRecord
+      let facts: RecordMaker.Facts
       do throws(ReceiptError) {
-        record = try maker.record(
-          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain,
-          ownershipSigned: reader.isOwnershipSigned(k), in: self)
+        facts = try maker.facts(
+          of: t, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain)
       } catch {
         guard !withIDs else { throw error }
         // Only valuing throws, before the record changes anything: made again with the id its error quotes.
         t.transactionID = transactionID(at: position)
-        record = try maker.record(
-          t, at: position, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain,
-          ownershipSigned: reader.isOwnershipSigned(k), in: self)
+        facts = try maker.facts(
+          of: t, product: reader.productNumber(k), upgradedAt: upgradedAt, chain: chain)
       }
-      try body(record)
+      // Made in the call, not returned by the maker: that cost one more copy of the record (248 bytes, retained).
+      try body(
+        LedgerRecord(
+          transaction: t, value: facts.value, copy: copy, paidServiceBefore: facts.paidServiceBefore,
+          upgrade: facts.upgrade,
+          evidence: MoneyEvidence(of: self, at: position, ownershipSigned: reader.isOwnershipSigned(k))))
     }
   }
 
@@ -122,20 +125,25 @@ extension PurchaseLedger {
     let catalog: Catalog
     var products: [CatalogProductFacts?]
     var service: [PaidServiceSoFar] = []
-    let copy: String
 
-    init(catalog: Catalog, products: Int, copy: String) {
+    init(catalog: Catalog, products: Int) {
       self.catalog = catalog
       self.products = Array(repeating: nil, count: products)
-      self.copy = copy
     }
 
-    /// The record of `t`, at `position` of `ledger`, of product number `product`, upgraded at `upgradedAt`
-    /// (`upgradeMoments`), of subscription chain number `chain` when paid service is tracked.
-    mutating func record(
-      _ t: borrowing PurchaseTransaction, at position: Int, product: Int, upgradedAt: Timestamp?, chain numbered: Int?,
-      ownershipSigned: Bool, in ledger: PurchaseLedger
-    ) throws(ReceiptError) -> LedgerRecord {
+    /// What a record of `t` holds beside the transaction's own facts: its value, the paid service of its chain
+    /// before it and its upgrade's estimate.
+    struct Facts {
+      var value: TransactionValue?
+      var paidServiceBefore: Int64?
+      var upgrade: LedgerUpgrade?
+    }
+
+    /// The facts of `t`'s record, of product number `product`, upgraded at `upgradedAt` (`upgradeMoments`), of
+    /// subscription chain number `chain` when paid service is tracked.
+    mutating func facts(
+      of t: borrowing PurchaseTransaction, product: Int, upgradedAt: Timestamp?, chain numbered: Int?
+    ) throws(ReceiptError) -> Facts {
       let facts = products[product] ?? CatalogProductFacts(catalog.product(t.productID))
       products[product] = facts
       let isSubscription =
@@ -161,10 +169,9 @@ extension PurchaseLedger {
         }
         service[chain].add(milliseconds: paid, refunded: t.revocation?.date)
       }
-      return LedgerRecord(
-        transaction: t, value: value, copy: copy, paidServiceBefore: before,
-        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt),
-        evidence: MoneyEvidence(of: ledger, at: position, ownershipSigned: ownershipSigned))
+      return Facts(
+        value: value, paidServiceBefore: before,
+        upgrade: try LedgerUpgrade(of: t, value: value, upgradedAt: upgradedAt))
     }
   }
 }
