@@ -130,6 +130,32 @@ private let knownAnswers: [KnownAnswer] = [
     #expect(Hex.string(algorithm.digest([UInt8](repeating: 0x61, count: 112))) == expected[algorithm]?.1)
   }
 
+  /// 55 and 111 bytes of 'a': the longest messages whose 0x80 and length still fit the last block of SHA-1 and
+  /// SHA-256, and of SHA-384 and SHA-512 (values from Python's hashlib). Streaming is checked against one call
+  /// above; these hold the padding itself, which both would share.
+  @Test(arguments: DigestAlgorithm.allCases)
+  func longestMessagesWhosePaddingFitsTheLastBlock(_ algorithm: DigestAlgorithm) {
+    let expected: [DigestAlgorithm: (String, String)] = [
+      .sha1: ("c1c8bbdc22796e28c0e15163d20899b65621d65a", "ac877859d427d9192054eea8feb3b8a403ef83a5"),
+      .sha256: (
+        "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
+        "6374f73208854473827f6f6a3f43b1f53eaa3b82c21c1a6d69a2110b2a79baad"
+      ),
+      .sha384: (
+        "5d91ac7e74e62b5c728904b40f10784d66b7af9cb6302123e48c92f0432ceb8d2a92c02de77dcb29ed75c4b42bde46f4",
+        "3c37955051cb5c3026f94d551d5b5e2ac38d572ae4e07172085fed81f8466b8f90dc23a8ffcdea0b8d8e58e8fdacc80a"
+      ),
+      .sha512: (
+        "b0220c772cbf6c1822e2cb38a437d0e1d58772417a4bbb21c961364f8b6143e0"
+          + "5aa6316dca8d1d7b19e16448419076395f6086cb55101fbd6d5497b148e1745f",
+        "fa9121c7b32b9e01733d034cfc78cbf67f926c7ed83e82200ef86818196921760"
+          + "b4beff48404df811b953828274461673c68d04e297b0eb7b2b4d60fc6b566a2"
+      ),
+    ]
+    #expect(Hex.string(algorithm.digest([UInt8](repeating: 0x61, count: 55))) == expected[algorithm]?.0)
+    #expect(Hex.string(algorithm.digest([UInt8](repeating: 0x61, count: 111))) == expected[algorithm]?.1)
+  }
+
   private func streamed(_ algorithm: DigestAlgorithm, _ pieces: [[UInt8]]) -> [UInt8] {
     switch algorithm {
     case .sha1: stream(InsecureSHA1(), pieces)
