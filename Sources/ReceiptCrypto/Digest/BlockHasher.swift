@@ -60,28 +60,33 @@ struct BlockHasher<Compressor: BlockCompressor>: Sendable {
     }
   }
 
+  /// Pads in the pending block itself (no padding array): 0x80, zeros until `lengthByteCount` bytes remain in a
+  /// block, then the bit length, big-endian; a second block when the length no longer fits after the 0x80.
   mutating func finalize(digestByteCount: Int) -> [UInt8] {
     let blockByteCount = Compressor.blockByteCount
+    let lengthOffset = blockByteCount - Compressor.lengthByteCount
     let bitLengthLow = totalByteCount &<< 3
     let bitLengthHigh = totalByteCount >> 61
-    // 0x80, then zeros until lengthByteCount bytes remain in a block, then the length.
-    let usedInLastBlock = pendingCount + 1 + Compressor.lengthByteCount
-    let zeroCount = (blockByteCount - usedInLastBlock % blockByteCount) % blockByteCount
-    var padding = [UInt8](repeating: 0, count: 1 + zeroCount + Compressor.lengthByteCount)
-    padding[0] = 0x80
-    var index = padding.count - 1
-    for shift in stride(from: 0, to: 64, by: 8) {
-      padding[index] = UInt8(truncatingIfNeeded: bitLengthLow >> UInt64(shift))
-      index -= 1
-    }
-    if Compressor.lengthByteCount == 16 {
-      for shift in stride(from: 0, to: 64, by: 8) {
-        padding[index] = UInt8(truncatingIfNeeded: bitLengthHigh >> UInt64(shift))
-        index -= 1
+    let used = pendingCount
+    pending.withUnsafeMutableBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      base.storeBytes(of: 0x80, toByteOffset: used, as: UInt8.self)
+      if used + 1 > lengthOffset {
+        (base + used + 1).initializeMemory(as: UInt8.self, repeating: 0, count: blockByteCount - used - 1)
+        compressor.compress(base, blockCount: 1)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: lengthOffset)
+      } else {
+        (base + used + 1).initializeMemory(as: UInt8.self, repeating: 0, count: lengthOffset - used - 1)
       }
+      if Compressor.lengthByteCount == 16 {
+        base.storeBytes(of: bitLengthHigh.bigEndian, toByteOffset: lengthOffset, as: UInt64.self)
+      }
+      base.storeBytes(of: bitLengthLow.bigEndian, toByteOffset: blockByteCount - 8, as: UInt64.self)
+      compressor.compress(base, blockCount: 1)
     }
-    padding.withUnsafeBytes { update($0) }
-    return Array(compressor.stateBytes().prefix(digestByteCount))
+    pendingCount = 0
+    let state = compressor.stateBytes()
+    return state.count == digestByteCount ? state : Array(state.prefix(digestByteCount))
   }
 }
 
