@@ -25,8 +25,11 @@ public final class PurchaseTable: Equatable, Sendable {
   public let chainIDs: [String]
   /// Each group symbol's `subscription_group_identifier`.
   public let groupIDs: [String]
-  /// Each product id's symbol.
-  let productSymbols: [String: Int32]
+  /// Each product id's symbol, for a table of more than `fewProducts` products; a few are found by looking.
+  let productSymbols: [String: Int32]?
+  /// Up to this many products are looked up one by one: a one-customer document has one or two, and a dictionary
+  /// made and freed for each cost more than the whole lookup.
+  static let fewProducts = 8
 
   // MARK: Columns, one value per row
 
@@ -96,7 +99,9 @@ public final class PurchaseTable: Equatable, Sendable {
   ) {
     (self.transactions, self.renewals, self.moment) = (transactions, renewals, moment)
     (productIDs, chainIDs, groupIDs) = symbols
-    productSymbols = Dictionary(symbols.products.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
+    productSymbols =
+      symbols.products.count <= Self.fewProducts
+      ? nil : Dictionary(symbols.products.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
     (product, chain, group) = columns
     (purchase, expiry) = dates
     (self.ownership, self.revocation, self.upgrade) = (ownership, revocation, upgrade)
@@ -157,12 +162,24 @@ public final class PurchaseTable: Equatable, Sendable {
     productRows[productStarts[Int(symbol)]..<productStarts[Int(symbol) + 1]]
   }
 
+  /// The symbol of `productID`, if a row has it.
+  func symbol(ofProduct productID: String) -> Int32? {
+    if let productSymbols { return productSymbols[productID] }
+    return productIDs.firstIndex(of: productID).map { Int32(truncatingIfNeeded: $0) }
+  }
+
   /// The rows of every product of `productIDs`, in row order.
   public func rows(ofProducts productIDs: some Sequence<String>) -> [Int] {
-    let symbols = Set(productIDs.compactMap { productSymbols[$0] })
+    // Symbols sorted and each taken once, without a set made per call.
+    var symbols = productIDs.compactMap { symbol(ofProduct: $0) }
+    if symbols.count > 1 { symbols.sort() }
     var rows: [Int] = []
-    for symbol in symbols { rows += self.rows(ofProduct: symbol) }
-    return symbols.count > 1 ? rows.sorted() : rows
+    var previous: Int32 = -1
+    for symbol in symbols where symbol != previous {
+      rows += self.rows(ofProduct: symbol)
+      previous = symbol
+    }
+    return rows.count > 1 && symbols.count > 1 ? rows.sorted() : rows
   }
 
   /// Group `symbol`'s dated rows bought at `time` or later, by date then row, and its undated rows in row order.
