@@ -127,12 +127,15 @@ package enum SignatureCheckRendering {
     let vouched = check.vouched
     w.object { w in
       w.member("signature", check.coverage.kind.rawValue)
+      // Each class written as it is found: these lists are in every answer of every document.
       w.key("covered")
-      w.array(strings: vouched.covered.map(\.rawValue))
+      w.array(vouched.covered) { w, field in w.string(field.rawValue) }
       w.key("not_covered")
-      w.array(strings: vouched.uncovered.map(\.rawValue))
+      w.array(SignatureCoverage.FieldClass.allCases.lazy.filter { !vouched.covers($0) }) { w, field in
+        w.string(field.rawValue)
+      }
       w.key("answer_uses_not_covered")
-      w.array(strings: check.uncoveredInAnswer.map(\.rawValue))
+      w.array(check.uncoveredInAnswer) { w, field in w.string(field.rawValue) }
     }
   }
 
