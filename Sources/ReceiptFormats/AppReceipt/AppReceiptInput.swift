@@ -26,23 +26,26 @@ public struct AppReceiptInput: Sendable, Equatable {
   }
 
   /// Looks at the first bytes only (plus a bounded search for the JSON field names).
-  public static func sniff(_ bytes: [UInt8]) -> Sniff? {
-    var i = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
-    guard i < bytes.count else { return nil }
+  public static func sniff(_ bytes: [UInt8]) -> Sniff? { sniff(bytes[...]) }
+
+  /// `sniff` over the bytes where they lie (the registry's prefix), not copied.
+  static func sniff(_ bytes: ArraySlice<UInt8>) -> Sniff? {
+    var i = bytes.startIndex
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
+    while i < bytes.endIndex, isSpace(bytes[i]) { i += 1 }
+    guard i < bytes.endIndex else { return nil }
     let rest = bytes[i...]
     // SEQUENCE with an indefinite or a long-form length, then the OID tag: PKCS#7 ContentInfo.
     if rest.count >= 3, rest[i] == 0x30, (0x80...0x84).contains(rest[i + 1]) { return .der }
     // Base64 of 30 8x: "MI" then A-P (the next six bits start 00xx or 10xx).
-    let text = Array(rest.prefix(4))
-    if text.count >= 3, text[0] == UInt8(ascii: "M"), text[1] == UInt8(ascii: "I"),
-      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[2])
+    let text = rest.prefix(4)
+    if text.count >= 3, text[i] == UInt8(ascii: "M"), text[i + 1] == UInt8(ascii: "I"),
+      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[i + 2])
     {
       return .base64
     }
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
-    if text.starts(with: Array("ewo".utf8)) { return .legacyTransactionReceipt }
+    if text.starts(with: "ewo".utf8) { return .legacyTransactionReceipt }
     if text.first == UInt8(ascii: "{") {
       let keys = QuotedNames(rest.prefix(1 << 16))
       if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
