@@ -207,8 +207,19 @@ enum ReferenceAppReceiptSniff {
       // JWS, bare or quoted, a BOM, whitespace, not an object.
       "eyJhbGciOi", "\"eyJhbGciOi\"", "\u{FEFF} \n\t\"eyJ", "\u{FEFF}{\"bundleId\":1}", "  \"{\"bundleId\":1}",
       "[\"bundleId\"]", "\"bundleId\"", "", "{", "\"", "\\", "ey", "\"ey", "{\"", "{\"bundleId",
+      // What the app receipt sniff tells apart: base64 and DER starts, iOS 6 receipts, request bodies.
+      "MIIT", "MII", "MIQ", "MI", " \n\u{FEFF}MIIT", "\u{FEFF}MIIT", "\u{FEFF} MIIT", "ewoJInNpZ25hdHVyZSI",
+      "\u{FEFF}ewo", "ew",
+      #"{"purchase-info" = "ewo";}"#, #"{"purchase-info": 1}"#, #"{"receipt-data": "MIIT"}"#,
+      #"{"transactionReceipt": "MIIT"}"#, #"{"receipt-\u0064ata": "MIIT"}"#, #"{"status": 0, "receipt-data": "x"}"#,
     ]
     for document in documents { Self.expectSameAtCuts(Array(document.utf8), document, &tally) }
+    // DER: a SEQUENCE of indefinite or long-form length, and bytes that only start like one.
+    for second in [0x80, 0x82, 0x84, 0x85, 0x30] as [UInt8] {
+      Self.expectSameAtCuts([0x30, second, 0x06, 0x09], "DER 30 \(second)", &tally)
+      Self.expectSameAtCuts([0xEF, 0xBB, 0xBF, 0x30, second, 0x06], "DER 30 \(second) after a BOM", &tally)
+    }
+    #expect(tally.appReceipts > 12, "\(tally)")
     // Every name, plain and in each escaped spelling, at every offset around the 4 KB and 8 KB limits.
     for name in SignedDataDecoder.sniffKeyNames {
       for spelling in [name] + EscapedKeyDetectionTests.spellings(name) {
@@ -233,6 +244,7 @@ enum ReferenceAppReceiptSniff {
     var pieces: [String] = [
       "\"", "\"", "\"", "\\", "\\\"", "\\\\", "\\/", "\\u", "\\u00", "\\ud83d", "\\ude00", ":", " ", "\n", "\t", "{",
       "}", "[", ",", "a", "x", "0", "eyJ", "\u{FEFF}", "é", "status", "latest_receipt", "receipt-data",
+      "\"receipt-data\":", "\"purchase-info\"", "\"purchase-info\":", "\"transactionReceipt\"", "ewo", "MII",
     ]
     // Names already between quotes, for half the documents: the others find one only where the pieces meet.
     var quoted: [String] = []
