@@ -71,11 +71,61 @@ enum ReferenceAppReceiptSniff {
     }
     if text.starts(with: Array("ewo".utf8)) { return .legacyTransactionReceipt }
     if text.first == UInt8(ascii: "{") {
-      let keys = AppReceiptInput.QuotedNames(rest.prefix(1 << 16))
+      let keys = ReferenceQuotedNames(rest.prefix(1 << 16))
       if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
       if keys.receiptData || keys.transactionReceipt { return .json }
     }
     return nil
+  }
+}
+
+/// `AppReceiptInput.QuotedNames` as it was before its one walk: `QuoteScan` from each quote to the next, then a pass
+/// for a backslash.
+struct ReferenceQuotedNames {
+  typealias Names = AppReceiptInput.QuotedNames
+  var purchaseInfo = false
+  var purchaseInfoColon = false
+  var receiptData = false
+  var transactionReceipt = false
+
+  init(_ window: ArraySlice<UInt8>) {
+    window.withUnsafeBufferPointer { w in
+      var next = QuoteScan.next(in: w, from: 0)
+      while let i = next {
+        next = QuoteScan.next(in: w, from: i + 1)
+        guard i + 1 < w.count else { break }
+        switch w[i + 1] {
+        case UInt8(ascii: "p"):
+          if Names.matches(Names.purchaseInfoName, w, at: i) {
+            purchaseInfo = true
+            let after = i + Names.purchaseInfoName.count
+            if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
+          }
+        case UInt8(ascii: "r"):
+          if Names.matches(Names.receiptDataName, w, at: i) { receiptData = true }
+        case UInt8(ascii: "t"):
+          if Names.matches(Names.transactionReceiptName, w, at: i) { transactionReceipt = true }
+        default: break
+        }
+      }
+      guard !receiptData, !transactionReceipt, !purchaseInfo, EscapedNames.mayHoldEscapes(w) else { return }
+      _ = EscapedNames.anyEscapedString(in: w, maxLength: Names.transactionReceiptName.count) { name, end in
+        let quoted = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
+        if quoted == Names.receiptDataName { receiptData = true }
+        if quoted == Names.transactionReceiptName { transactionReceipt = true }
+        if quoted == Names.purchaseInfoName {
+          purchaseInfo = true
+          if end < w.count, w[end] == UInt8(ascii: ":") { purchaseInfoColon = true }
+        }
+        return false
+      }
+    }
+  }
+
+  /// Whether `names` found what this found.
+  func agrees(with names: Names) -> Bool {
+    names.purchaseInfo == purchaseInfo && names.purchaseInfoColon == purchaseInfoColon
+      && names.receiptData == receiptData && names.transactionReceipt == transactionReceipt
   }
 }
 
@@ -116,6 +166,11 @@ enum ReferenceAppReceiptSniff {
         == ReferenceAppReceiptSniff.sniff(Array(document.prefix(DocumentSniff.length))),
       "app receipt at 5: \(note())", sourceLocation: sourceLocation)
     if expectedSniff != nil { tally.appReceipts += 1 }
+    // Its names in the document's first 64 KB, as the sniff's window holds them.
+    let window = document.prefix(1 << 16)
+    #expect(
+      ReferenceQuotedNames(window).agrees(with: AppReceiptInput.QuotedNames(window)), "app receipt names: \(note())",
+      sourceLocation: sourceLocation)
     tally.compared += 2
     if expected { tally.signed += 1 }
     if expected, !Array(document.prefix(8192)).withUnsafeBufferPointer(ReferenceSignedDataSniff.occursPlainly) {
