@@ -358,3 +358,19 @@ struct ReferenceQuotedNames {
     }
   }
 }
+
+/// Finds double quotes eight bytes at a time: the scan the sniffs restarted after every quote before their one walk.
+enum QuoteScan {
+  /// The offset of the first `"` at or after `start`, if any.
+  @inline(__always)
+  static func next(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = bytes.baseAddress, start >= 0 else { return nil }
+    let n = bytes.count
+    var i = WordScan.skip(base, from: start, to: n) { WordScan.equal($0, 0x22) }
+    while i < n {
+      if base[i] == UInt8(ascii: "\"") { return i }
+      i &+= 1
+    }
+    return nil
+  }
+}

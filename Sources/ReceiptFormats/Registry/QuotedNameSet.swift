@@ -115,19 +115,3 @@ struct QuotedNameSet: Sendable {
     return namesByLength[decoded.count].contains(decoded)
   }
 }
-
-/// Finds double quotes eight bytes at a time.
-enum QuoteScan {
-  /// The offset of the first `"` at or after `start`, if any.
-  @inline(__always)
-  static func next(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    guard let base = bytes.baseAddress, start >= 0 else { return nil }
-    let n = bytes.count
-    var i = WordScan.skip(base, from: start, to: n) { WordScan.equal($0, 0x22) }
-    while i < n {
-      if base[i] == UInt8(ascii: "\"") { return i }
-      i &+= 1
-    }
-    return nil
-  }
-}
