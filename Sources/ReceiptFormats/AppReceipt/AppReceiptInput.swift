@@ -26,23 +26,26 @@ public struct AppReceiptInput: Sendable, Equatable {
   }
 
   /// Looks at the first bytes only (plus a bounded search for the JSON field names).
-  public static func sniff(_ bytes: [UInt8]) -> Sniff? {
-    var i = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
-    guard i < bytes.count else { return nil }
+  public static func sniff(_ bytes: [UInt8]) -> Sniff? { sniff(bytes[...]) }
+
+  /// `sniff` over the bytes where they lie (the registry's prefix), not copied.
+  static func sniff(_ bytes: ArraySlice<UInt8>) -> Sniff? {
+    var i = bytes.startIndex
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
+    while i < bytes.endIndex, isSpace(bytes[i]) { i += 1 }
+    guard i < bytes.endIndex else { return nil }
     let rest = bytes[i...]
     // SEQUENCE with an indefinite or a long-form length, then the OID tag: PKCS#7 ContentInfo.
     if rest.count >= 3, rest[i] == 0x30, (0x80...0x84).contains(rest[i + 1]) { return .der }
     // Base64 of 30 8x: "MI" then A-P (the next six bits start 00xx or 10xx).
-    let text = Array(rest.prefix(4))
-    if text.count >= 3, text[0] == UInt8(ascii: "M"), text[1] == UInt8(ascii: "I"),
-      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[2])
+    let text = rest.prefix(4)
+    if text.count >= 3, text[i] == UInt8(ascii: "M"), text[i + 1] == UInt8(ascii: "I"),
+      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[i + 2])
     {
       return .base64
     }
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
-    if text.starts(with: Array("ewo".utf8)) { return .legacyTransactionReceipt }
+    if text.starts(with: "ewo".utf8) { return .legacyTransactionReceipt }
     if text.first == UInt8(ascii: "{") {
       let keys = QuotedNames(rest.prefix(1 << 16))
       if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
@@ -66,27 +69,28 @@ public struct AppReceiptInput: Sendable, Equatable {
 
     init(_ window: ArraySlice<UInt8>) {
       window.withUnsafeBufferPointer { w in
-        // From quote to quote, eight bytes at a time between them.
-        var next = QuoteScan.next(in: w, from: 0)
-        while let i = next {
-          next = QuoteScan.next(in: w, from: i + 1)
-          guard i + 1 < w.count else { break }
-          switch w[i + 1] {
-          case UInt8(ascii: "p"):
-            if Self.matches(Self.purchaseInfoName, w, at: i) {
-              purchaseInfo = true
-              let after = i + Self.purchaseInfoName.count
-              if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
-            }
-          case UInt8(ascii: "r"):
-            if Self.matches(Self.receiptDataName, w, at: i) { receiptData = true }
-          case UInt8(ascii: "t"):
-            if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
-          default: break
+        guard let base = w.baseAddress else { return }
+        // Each quote of a word in turn, from the word's flags; a backslash noted for the escaped spellings below.
+        var mayHoldEscapes = false
+        var i = 0
+        while w.count &- i >= 8 {
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+          if WordScan.equal(word, 0x5C) != 0 { mayHoldEscapes = true }
+          var quotes = WordScan.equal(word, 0x22)
+          while quotes != 0 {
+            let q = i &+ (quotes.trailingZeroBitCount &>> 3)
+            quotes &= quotes &- 1
+            if base[q] == UInt8(ascii: "\"") { nameAt(q, w) }
           }
+          i &+= 8
+        }
+        while i < w.count {
+          if base[i] == UInt8(ascii: "\"") { nameAt(i, w) }
+          if base[i] == 0x5C { mayHoldEscapes = true }
+          i &+= 1
         }
         // The names spelled with escapes (`"receipt-\u0064ata"`): the same keys once JSON reads them.
-        guard !receiptData, !transactionReceipt, !purchaseInfo, EscapedNames.mayHoldEscapes(w) else { return }
+        guard !receiptData, !transactionReceipt, !purchaseInfo, mayHoldEscapes else { return }
         _ = EscapedNames.anyEscapedString(in: w, maxLength: Self.transactionReceiptName.count) { name, end in
           let quoted = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
           if quoted == Self.receiptDataName { receiptData = true }
@@ -97,6 +101,24 @@ public struct AppReceiptInput: Sendable, Equatable {
           }
           return false
         }
+      }
+    }
+
+    /// Notes the name the quote at `i` opens, if it is one of these.
+    mutating func nameAt(_ i: Int, _ w: UnsafeBufferPointer<UInt8>) {
+      guard i + 1 < w.count else { return }
+      switch w[i + 1] {
+      case UInt8(ascii: "p"):
+        if Self.matches(Self.purchaseInfoName, w, at: i) {
+          purchaseInfo = true
+          let after = i + Self.purchaseInfoName.count
+          if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
+        }
+      case UInt8(ascii: "r"):
+        if Self.matches(Self.receiptDataName, w, at: i) { receiptData = true }
+      case UInt8(ascii: "t"):
+        if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
+      default: break
       }
     }
 

@@ -482,19 +482,26 @@ public enum SignedDataDecoder {
   // MARK: Sniffing
 
   /// Keys only signed data and the App Store Server API use (verifyReceipt JSON is snake_case).
-  static let sniffKeys = QuotedNameSet(
+  static let sniffKeyNames =
     [
       "signedPayload", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "lastTransactions",
       "notificationType", "notificationUUID", "transactionId", "originalTransactionId", "autoRenewStatus",
       "autoRenewProductId", "receiptType", "inAppOwnershipType",
       // Keys every signed payload may carry alone (Apple's mock payloads hold only these); verifyReceipt has neither.
       "signedDate", "bundleId",
-    ] + ServerAPIShapes.sniffKeys)
+    ] + ServerAPIShapes.sniffKeys
+  static let sniffKeys = QuotedNameSet(sniffKeyNames)
 
   /// True when the first bytes look like signed data: a JWS (`eyJ`, base64url of `{"`), bare or quoted,
-  /// or a JSON object naming one of the camelCase keys above within `prefix` (give it the first few KB).
+  /// or a JSON object naming one of the camelCase keys above within `prefix` (give it the first few KB; 8 KB are read).
   public static func looksLikeSignedData(_ prefix: some Collection<UInt8>) -> Bool {
-    let bytes = Array(prefix.prefix(8192))
+    let window = prefix.prefix(8192)
+    if let answer = window.withContiguousStorageIfAvailable({ looksLikeSignedData(in: $0) }) { return answer }
+    return Array(window).withUnsafeBufferPointer { looksLikeSignedData(in: $0) }
+  }
+
+  /// `looksLikeSignedData` over the bytes in place (the registry's prefix): one pass, no copy.
+  static func looksLikeSignedData(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var i = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
     while i < bytes.count, isSpace(bytes[i]) { i += 1 }

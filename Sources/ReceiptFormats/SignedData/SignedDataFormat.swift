@@ -16,7 +16,7 @@ public struct SignedDataFormat: InputFormat {
 
   /// A JWS (`eyJ`), or a JSON object with keys only signed data and the App Store Server API use.
   public func recognition(of sniff: DocumentSniff) -> Recognition {
-    SignedDataDecoder.looksLikeSignedData(sniff.prefix) ? .certain : .no
+    sniff.prefix.withUnsafeBufferPointer { SignedDataDecoder.looksLikeSignedData(in: $0) } ? .certain : .no
   }
 
   /// Reads signed data of any shape into a purchase history; nested JWS that cannot be read become warnings.
