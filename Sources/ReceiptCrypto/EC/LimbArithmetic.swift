@@ -188,6 +188,56 @@ enum LimbArithmetic {
     }
   }
 
+  /// Binary extended Euclid: on entry u = a with 0 < a < m, v = m (an odd prime), x1 = 1, x2 = 0; on return
+  /// x1 = a⁻¹ mod m. Variable time, its steps following a's bits: only for public values (ECDSA inverts the
+  /// signature's s). Invariants: x1·a ≡ u and x2·a ≡ v (mod m), x1, x2 < m, and u, v are odd at the top of the
+  /// loop. Each step takes the smaller odd number from the larger, leaving it even and smaller, so u + v falls
+  /// until u = v, which is gcd(a, m) = 1.
+  static func invertModulo(
+    u: UnsafeMutablePointer<UInt64>, v: UnsafeMutablePointer<UInt64>, x1: UnsafeMutablePointer<UInt64>,
+    x2: UnsafeMutablePointer<UInt64>, _ m: UnsafePointer<UInt64>, _ negativeInverse: UInt64, _ count: Int
+  ) {
+    halveWhileEven(u, x1, m, negativeInverse, count)
+    while true {
+      var equal = true
+      for i in 0..<count where u[i] != v[i] { equal = false }
+      if equal { return }
+      if isLess(v, u, count) {
+        subtract(u, u, v, count)
+        subtractModulo(x1, x1, x2, m, count)
+        halveWhileEven(u, x1, m, negativeInverse, count)
+      } else {
+        subtract(v, v, u, count)
+        subtractModulo(x2, x2, x1, m, count)
+        halveWhileEven(v, x2, m, negativeInverse, count)
+      }
+    }
+  }
+
+  /// Divides nonzero w by its factors of two, up to 63 at a time, and x (< m) by as many mod m, so x·a ≡ w holds:
+  /// x + q·m with q = −x·m⁻¹ mod 2^t is divisible by 2^t, and (x + q·m) / 2^t < (2^t·m) / 2^t = m.
+  @inline(__always)
+  static func halveWhileEven(
+    _ w: UnsafeMutablePointer<UInt64>, _ x: UnsafeMutablePointer<UInt64>, _ m: UnsafePointer<UInt64>,
+    _ negativeInverse: UInt64, _ count: Int
+  ) {
+    while w[0] & 1 == 0 {
+      let t = UInt64(min(w[0].trailingZeroBitCount, 63))
+      shiftRight(w, t, top: 0, count)
+      let q = (x[0] &* negativeInverse) & ((1 &<< t) &- 1)
+      var carry: UInt64 = 0
+      for i in 0..<count { (carry, x[i]) = multiplyAdd(q, m[i], x[i], carry) }
+      shiftRight(x, t, top: carry, count)
+    }
+  }
+
+  /// w = (top·2^(64·count) + w) >> t, for t in 1...63.
+  @inline(__always)
+  static func shiftRight(_ w: UnsafeMutablePointer<UInt64>, _ t: UInt64, top: UInt64, _ count: Int) {
+    for i in 0..<(count - 1) { w[i] = w[i] &>> t | w[i + 1] &<< (64 &- t) }
+    w[count - 1] = w[count - 1] &>> t | top &<< (64 &- t)
+  }
+
   @inline(__always)
   static func isZero(_ a: UnsafePointer<UInt64>, _ count: Int) -> Bool {
     var bits: UInt64 = 0
