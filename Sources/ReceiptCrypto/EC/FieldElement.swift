@@ -122,29 +122,30 @@ struct FieldElement<M: MontgomeryModulus>: Sendable {
   @inline(__always)
   func doubled() -> Self { self + self }
 
-  /// self⁻¹ by binary extended Euclid (`LimbArithmetic.invertModulo`), about a fifth of Fermat's cost; zero maps to
-  /// zero. Its running time depends on the value far more than Fermat's, so only for public values: ECDSA
+  /// self⁻¹ by binary extended Euclid (`LimbArithmetic.almostInverse`), a fraction of Fermat's cost; zero maps
+  /// to zero. Its running time depends on the value far more than Fermat's, so only for public values: ECDSA
   /// verification inverts the signature's s. `inverted()` stays the reference (ECFieldTests holds them equal).
   func invertedByEuclid() -> Self {
     guard !isZero else { return .zero }
-    var u = limbs
-    var v = M.modulus
-    var x1 = M.zeroLimbs
-    var x2 = M.zeroLimbs
-    withMutableLimbs(&x1, count: M.limbCount) { $0[0] = 1 }
+    var u = M.modulus
+    var v = limbs
+    var r = M.zeroLimbs
+    var s = M.zeroLimbs
+    withMutableLimbs(&s, count: M.limbCount) { $0[0] = 1 }
     withMutableLimbs(&u, count: M.limbCount) { u in
       withMutableLimbs(&v, count: M.limbCount) { v in
-        withMutableLimbs(&x1, count: M.limbCount) { x1 in
-          withMutableLimbs(&x2, count: M.limbCount) { x2 in
+        withMutableLimbs(&r, count: M.limbCount) { r in
+          withMutableLimbs(&s, count: M.limbCount) { s in
             withLimbs(M.modulus, count: M.limbCount) { m in
-              LimbArithmetic.invertModulo(u: u, v: v, x1: x1, x2: x2, m, M.negativeInverse, M.limbCount)
+              let k = LimbArithmetic.almostInverse(u: u, v: v, r: r, s: s, M.limbCount)
+              LimbArithmetic.divideByPowerOfTwo(s, k, m, M.negativeInverse, M.limbCount)
             }
           }
         }
       }
     }
-    // x1 = (aR)⁻¹ = a⁻¹R⁻¹ for self = aR; each Montgomery product with R² multiplies by R: a⁻¹, then a⁻¹R.
-    return Self(unreducedMontgomeryProduct: Self(unreducedMontgomeryProduct: x1, M.rSquared).limbs, M.rSquared)
+    // s = (aR)⁻¹ = a⁻¹R⁻¹ for self = aR; each Montgomery product with R² multiplies by R: a⁻¹, then a⁻¹R.
+    return Self(unreducedMontgomeryProduct: Self(unreducedMontgomeryProduct: s, M.rSquared).limbs, M.rSquared)
   }
 
   /// self^(m−2) = self⁻¹ for a prime modulus (Fermat), with a fixed 4-bit window; zero maps to zero.

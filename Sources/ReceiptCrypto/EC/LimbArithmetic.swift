@@ -188,46 +188,68 @@ enum LimbArithmetic {
     }
   }
 
-  /// Binary extended Euclid: on entry u = a with 0 < a < m, v = m (an odd prime), x1 = 1, x2 = 0; on return
-  /// x1 = a⁻¹ mod m. Variable time, its steps following a's bits: only for public values (ECDSA inverts the
-  /// signature's s). Invariants: x1·a ≡ u and x2·a ≡ v (mod m), x1, x2 < m, and u, v are odd at the top of the
-  /// loop. Each step takes the smaller odd number from the larger, leaving it even and smaller, so u + v falls
-  /// until u = v, which is gcd(a, m) = 1.
-  static func invertModulo(
-    u: UnsafeMutablePointer<UInt64>, v: UnsafeMutablePointer<UInt64>, x1: UnsafeMutablePointer<UInt64>,
-    x2: UnsafeMutablePointer<UInt64>, _ m: UnsafePointer<UInt64>, _ negativeInverse: UInt64, _ count: Int
-  ) {
-    halveWhileEven(u, x1, m, negativeInverse, count)
+  /// Kaliski's almost inverse (binary extended Euclid): on entry u = m (an odd prime), v = a with 0 < a < m,
+  /// r = 0, s = 1; on return s = a⁻¹·2^k mod m, and the result is k (at most 2·64·count). Variable time, its steps
+  /// following a's bits: only for public values (ECDSA inverts the signature's s). Invariants, with u and v odd
+  /// at the top of the loop: u·s + v·r = m, so r, s ≤ m need no reduction; a·s ≡ v·2^k and a·r ≡ −u·2^k (mod m).
+  /// Each step takes the smaller odd number from the larger and shifts out the factors of two, so u + v falls
+  /// until u = v, which is gcd(a, m) = 1: then a·s ≡ 2^k.
+  static func almostInverse(
+    u: UnsafeMutablePointer<UInt64>, v: UnsafeMutablePointer<UInt64>, r: UnsafeMutablePointer<UInt64>,
+    s: UnsafeMutablePointer<UInt64>, _ count: Int
+  ) -> Int {
+    var k = shiftOutTwos(v, into: r, count)
     while true {
       var equal = true
       for i in 0..<count where u[i] != v[i] { equal = false }
-      if equal { return }
+      if equal { return k }
       if isLess(v, u, count) {
         subtract(u, u, v, count)
-        subtractModulo(x1, x1, x2, m, count)
-        halveWhileEven(u, x1, m, negativeInverse, count)
+        add(r, r, s, count)
+        k += shiftOutTwos(u, into: s, count)
       } else {
         subtract(v, v, u, count)
-        subtractModulo(x2, x2, x1, m, count)
-        halveWhileEven(v, x2, m, negativeInverse, count)
+        add(s, s, r, count)
+        k += shiftOutTwos(v, into: r, count)
       }
     }
   }
 
-  /// Divides nonzero w by its factors of two, up to 63 at a time, and x (< m) by as many mod m, so x·a ≡ w holds:
-  /// x + q·m with q = −x·m⁻¹ mod 2^t is divisible by 2^t, and (x + q·m) / 2^t < (2^t·m) / 2^t = m.
+  /// Divides nonzero w by its factors of two and multiplies x by as many (x stays below m by the invariant above);
+  /// returns their number. Up to 63 at a time, so the shifts stay within a word.
   @inline(__always)
-  static func halveWhileEven(
-    _ w: UnsafeMutablePointer<UInt64>, _ x: UnsafeMutablePointer<UInt64>, _ m: UnsafePointer<UInt64>,
-    _ negativeInverse: UInt64, _ count: Int
-  ) {
+  static func shiftOutTwos(_ w: UnsafeMutablePointer<UInt64>, into x: UnsafeMutablePointer<UInt64>, _ count: Int)
+    -> Int
+  {
+    var shifted = 0
     while w[0] & 1 == 0 {
       let t = UInt64(min(w[0].trailingZeroBitCount, 63))
       shiftRight(w, t, top: 0, count)
+      var i = count - 1
+      while i > 0 {
+        x[i] = x[i] &<< t | x[i - 1] &>> (64 &- t)
+        i -= 1
+      }
+      x[0] = x[0] &<< t
+      shifted += Int(t)
+    }
+    return shifted
+  }
+
+  /// x = x / 2^k mod m, for x < m: x + q·m with q = −x·m⁻¹ mod 2^t is divisible by 2^t, and
+  /// (x + q·m) / 2^t < (2^t·m) / 2^t = m; 63 bits at a time.
+  static func divideByPowerOfTwo(
+    _ x: UnsafeMutablePointer<UInt64>, _ k: Int, _ m: UnsafePointer<UInt64>, _ negativeInverse: UInt64,
+    _ count: Int
+  ) {
+    var left = k
+    while left > 0 {
+      let t = UInt64(min(left, 63))
       let q = (x[0] &* negativeInverse) & ((1 &<< t) &- 1)
       var carry: UInt64 = 0
       for i in 0..<count { (carry, x[i]) = multiplyAdd(q, m[i], x[i], carry) }
       shiftRight(x, t, top: carry, count)
+      left -= Int(t)
     }
   }
 
