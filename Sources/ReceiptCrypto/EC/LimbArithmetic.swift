@@ -194,7 +194,7 @@ enum LimbArithmetic {
   /// at the top of the loop: u·s + v·r = m, so r, s ≤ m need no reduction; a·s ≡ v·2^k and a·r ≡ −u·2^k (mod m).
   /// Each step takes the smaller odd number from the larger and shifts out the factors of two, so u + v falls
   /// until u = v, which is gcd(a, m) = 1: then a·s ≡ 2^k.
-  /// Four limbs (P-256) take `almostInverse4`, 33,000 to 20,000 instructions; ECFieldTests holds both to Fermat.
+  /// Four limbs (P-256) take `almostInverse4`, 33,000 to 21,000 instructions; ECFieldTests holds both to Fermat.
   static func almostInverse(
     u: UnsafeMutablePointer<UInt64>, v: UnsafeMutablePointer<UInt64>, r: UnsafeMutablePointer<UInt64>,
     s: UnsafeMutablePointer<UInt64>, _ count: Int
@@ -285,7 +285,7 @@ enum LimbArithmetic {
     return (s0, s1, s2, a.3 &+ b.3 &+ (carryBit(o2a) | carryBit(o2b)))
   }
 
-  /// Divides nonzero w by its factors of two and multiplies x by as many (x stays below m by the invariant above);
+  /// Divides nonzero w by its factors of two and multiplies x by as many (x stays at most m, by the invariant above);
   /// returns their number. Up to 63 at a time, so the shifts stay within a word.
   @inline(__always)
   static func shiftOutTwos(_ w: UnsafeMutablePointer<UInt64>, into x: UnsafeMutablePointer<UInt64>, _ count: Int)
