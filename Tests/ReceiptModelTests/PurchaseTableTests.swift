@@ -99,6 +99,27 @@ import Testing
     }
   }
 
+  /// A product's rows, found by looking in a table of a few products and through the dictionary in one of many, are
+  /// the rows whose product id is asked for, in row order, each once (ids repeated, unknown or in any order).
+  @Test func rowsOfProductsAreTheRowsOfThoseIDs() {
+    var checked = (few: 0, many: 0)
+    for (name, history) in Self.shapes() {
+      let table = PurchaseTable(history)
+      let ids = table.productIDs
+      let asks: [[String]] = [
+        [], ["no-such-product"], Array(ids.prefix(1)), Array(ids.reversed()), ids + ids,
+        Array(ids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)) + ["no-such-product"],
+      ]
+      for ask in asks {
+        let wanted = Set(ask)
+        let plain = history.transactions.indices.filter { wanted.contains(history.transactions[$0].productID) }
+        #expect(table.rows(ofProducts: ask) == plain, "\(name): \(ask.prefix(3))")
+      }
+      if ids.count <= PurchaseTable.fewProducts { checked.few += 1 } else { checked.many += 1 }
+    }
+    #expect(checked.few > 0 && checked.many > 0)
+  }
+
   /// A month's subscription and, inside it, an annual one of the same group and owner: the month is a replaced
   /// period from the annual purchase on, and not before it.
   @Test func aPeriodIsUpgradedFromThePurchaseThatReplacedItOn() {
