@@ -99,6 +99,29 @@ import Testing
     }
   }
 
+  /// Up to `fewKeys` symbols of a kind are found by looking, more through a numbering made from those so far: at
+  /// every count around the change, keys repeated before and after it (numeric ids with and without leading zeros,
+  /// non-ASCII ones) get the reference's symbols.
+  @Test func aFewSymbolsAndManyGetTheReferenceSymbols() {
+    let base = ReceiptShape(name: "one-chain", transactions: 60, chains: 1, products: 2).history(index: 0)
+    let spellings = ["7", "007", "com.example.pro", "com.example.pr\u{f6}", "com.example.pr\u{e9}", "x"]
+    for distinct in [1, 2, 7, 8, 9, 10, 17] {
+      for stride in [1, 3] {
+        var history = base
+        for i in history.transactions.indices {
+          let k = (i * stride) % distinct
+          let spelling = spellings[k % spellings.count]
+          history.transactions[i].productID = "\(spelling)-\(k)"
+          history.transactions[i].originalTransactionID = k % 2 == 0 ? "\(1_000 + k)" : "0\(1_000 + k)"
+          history.transactions[i].subscriptionGroup = i % 4 == 0 ? nil : "\(spelling)-\((i * 5) % (distinct + 2))"
+        }
+        let table = PurchaseTable(history)
+        #expect(table == ReferencePurchaseTable.table(history), "\(distinct) keys, stride \(stride)")
+        #expect(table.productIDs.count == distinct / (stride == 3 && distinct % 3 == 0 ? 3 : 1))
+      }
+    }
+  }
+
   /// A product's rows, found by looking in a table of a few products and through the dictionary in one of many, are
   /// the rows whose product id is asked for, in row order, each once (ids repeated, unknown or in any order).
   @Test func rowsOfProductsAreTheRowsOfThoseIDs() {

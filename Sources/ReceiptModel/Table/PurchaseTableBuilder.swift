@@ -81,20 +81,42 @@ enum PurchaseTableBuilder {
 
   /// One kind's symbols as they are made: the numbering, each symbol's text, and the key before with its symbol.
   private struct Symbols {
-    var numbering = KeyNumbering()
+    /// Made once there are more than `fewKeys` symbols; up to then a key is compared with each text.
+    var numbering: KeyNumbering?
     var texts: [String] = []
     /// Rows of one product, chain or group come in runs, and a decoded id shares its storage with the equal ids
     /// before it, so `==` answers at once. (Apart, not an optional tuple, which would be copied to be compared.)
     var lastKey = ""
     var lastSymbol: Int32 = -1
+    /// A one-customer document has a product, a chain and a group or two: looking through them costs less than
+    /// making and freeing a numbering's tables for each kind.
+    static let fewKeys = 8
 
     /// The symbol of `key`, a new one (its text appended to `texts`) when it is new.
     mutating func symbol(of key: String) -> Int32 {
       if lastSymbol >= 0, lastKey == key { return lastSymbol }
-      let number = numbering.number(of: key)
+      let number = numbering?.number(of: key) ?? fewNumber(of: key)
       if number == texts.count { texts.append(key) }
       (lastKey, lastSymbol) = (key, Int32(truncatingIfNeeded: number))
       return lastSymbol
+    }
+
+    /// The number of `key` among a few texts, compared byte for byte as the numbering compares them; past
+    /// `fewKeys` the numbering is made from the texts so far.
+    private mutating func fewNumber(of key: String) -> Int {
+      for (number, text) in texts.enumerated() where Self.sameText(key, text) { return number }
+      guard texts.count == Self.fewKeys else { return texts.count }
+      var made = KeyNumbering()
+      for text in texts { _ = made.number(of: text) }
+      let number = made.number(of: key)
+      numbering = made
+      return number
+    }
+
+    /// Whether two keys hold the same UTF-8 bytes.
+    private static func sameText(_ a: String, _ b: String) -> Bool {
+      if a.isContiguousUTF8 && b.isContiguousUTF8 { return sameBytes(a, b) }
+      return a.utf8.elementsEqual(b.utf8)
     }
   }
 
