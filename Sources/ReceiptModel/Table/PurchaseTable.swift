@@ -169,9 +169,12 @@ public final class PurchaseTable: Equatable, Sendable {
   }
 
   /// The rows of every product of `productIDs`, in row order.
-  public func rows(ofProducts productIDs: some Sequence<String>) -> [Int] {
-    // Symbols sorted and each taken once, without a set made per call.
-    var symbols = productIDs.compactMap { symbol(ofProduct: $0) }
+  public func rows(ofProducts productIDs: [String]) -> [Int] {
+    // Symbols sorted and each taken once, without a set made per call. (An array, not any sequence: a generic
+    // called from the rules would run the standard library's unspecialised code, costing more than the lookups.)
+    var symbols: [Int32] = []
+    symbols.reserveCapacity(productIDs.count)
+    for id in productIDs { if let symbol = symbol(ofProduct: id) { symbols.append(symbol) } }
     if symbols.count > 1 { symbols.sort() }
     var rows: [Int] = []
     var previous: Int32 = -1
