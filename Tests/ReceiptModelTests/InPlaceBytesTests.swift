@@ -47,4 +47,14 @@ struct InPlaceBytesTests {
     #expect("caf\u{E9}" == "cafe\u{301}")
     #expect(!sameBytes("caf\u{E9}", "cafe\u{301}"))
   }
+
+  /// The small arrays made by growing a reserved one, and the large ones, are what `init(repeating:count:)` makes.
+  @Test func fillingIsRepeating() {
+    for count in [0, 1, 2, 7, 64, 255, 256, 257, 1_000] {
+      #expect([Int](filling: -1, count: count) == [Int](repeating: -1, count: count))
+      #expect([Bool](filling: true, count: count) == [Bool](repeating: true, count: count))
+      #expect([String?](filling: "x", count: count) == [String?](repeating: "x", count: count))
+      #expect([Int32](filling: 7, count: count).count == count)
+    }
+  }
 }

@@ -4,6 +4,22 @@
 // each function has a plain twin in the tests that holds it to what it must give (InPlaceBytesTests,
 // KeyNumberingTests, TimestampTests).
 
+extension Array {
+  /// `count` copies of `value`, as `init(repeating:count:)` makes them. That initialiser allocates through the
+  /// standard library's unspecialised generic, which looks up the storage's metadata on every call (about 700
+  /// instructions): a one-customer document's table makes a dozen small arrays. Growing a reserved array is
+  /// specialised; past a few hundred elements the fill costs more than the lookup, so large ones go the usual way.
+  @inlinable package init(filling value: Element, count: Int) {
+    guard count <= 256 else {
+      self.init(repeating: value, count: count)
+      return
+    }
+    self.init()
+    reserveCapacity(count)
+    for _ in 0..<count { append(value) }
+  }
+}
+
 /// Whether the `count` bytes at `a` and `b` are equal: eight at a time (the last word overlapping the one
 /// before), inline, since what is compared (keys, ids, a JWS header) is a few words long and a call to `memcmp`
 /// costs more than comparing them.
@@ -180,7 +196,7 @@ package struct TransactionIDIndex {
   /// Moves every id into a table of `size` slots (a power of two).
   private mutating func rehash(_ size: Int) {
     let old = slots
-    slots = [Slot](repeating: Slot(key: 0, row: 0), count: size)
+    slots = [Slot](filling: Slot(key: 0, row: 0), count: size)
     for s in old where s.row != 0 {
       var slot = Self.slot(s.key, size)
       while slots[slot].row != 0 { slot = (slot + 1) & (size - 1) }
@@ -262,7 +278,7 @@ public struct KeyNumbering: Sendable {
 
   private mutating func rehash(_ size: Int) {
     let old = slots
-    slots = [Slot](repeating: Slot(hash: 0, number: 0), count: size)
+    slots = [Slot](filling: Slot(hash: 0, number: 0), count: size)
     for s in old where s.number != 0 {
       var slot = Int(truncatingIfNeeded: s.hash) & (size - 1)
       while slots[slot].number != 0 { slot = (slot + 1) & (size - 1) }

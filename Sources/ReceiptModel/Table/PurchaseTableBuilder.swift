@@ -64,7 +64,7 @@ enum PurchaseTableBuilder {
       order: order)
     let (productRows, productStarts) = rowLists(keys: product, count: products.texts.count)
     var productsInOrder: [Int32] = []
-    var seen = [Bool](repeating: false, count: products.texts.count)
+    var seen = [Bool](filling: false, count: products.texts.count)
     for p in product where !seen[Int(p)] {
       seen[Int(p)] = true
       productsInOrder.append(p)
@@ -141,7 +141,7 @@ enum PurchaseTableBuilder {
   /// before its expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace
   /// each other; a downgrade, bought at the expiry, replaces nothing.
   static func replacedPeriods(of table: Built, stated: [Bool]) -> [Bool] {
-    var replaced = [Bool](repeating: false, count: stated.count)
+    var replaced = [Bool](filling: false, count: stated.count)
     let (product, ownership) = (table.columns.product, table.ownership)
     // One product: nothing can replace another.
     guard table.symbols.products.count > 1 else { return replaced }
@@ -162,10 +162,10 @@ enum PurchaseTableBuilder {
 
   /// The rows of each key (dense from 0), in row order, and where each key's start.
   static func rowLists(keys: [Int32], count: Int) -> ([Int], [Int]) {
-    var starts = [Int](repeating: 0, count: count + 1)
+    var starts = [Int](filling: 0, count: count + 1)
     for k in keys { starts[Int(k) + 1] += 1 }
     for k in 0..<count { starts[k + 1] += starts[k] }
-    var rows = [Int](repeating: 0, count: keys.count)
+    var rows = [Int](filling: 0, count: keys.count)
     var next = starts
     for row in keys.indices {
       let k = Int(keys[row])
@@ -258,11 +258,11 @@ struct KeyedRows: Sendable {
   /// The rows of each key of `keys` (dense from 0, `count` of them; negative: none), the dated ones in `order`
   /// (every dated row, by date then row): a counting sort.
   init(keys: [Int32], count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: TimestampColumn) {
-    var starts = [Int](repeating: 0, count: count + 1)
+    var starts = [Int](filling: 0, count: count + 1)
     for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
     for k in 0..<count { starts[k + 1] += starts[k] }
-    var rows = [Int](repeating: 0, count: starts[count])
-    var ranks = [Int32](repeating: -1, count: keys.count)
+    var rows = [Int](filling: 0, count: starts[count])
+    var ranks = [Int32](filling: -1, count: keys.count)
     var next = starts
     for d in order where keys[d.row] >= 0 {
       let k = Int(keys[d.row])
