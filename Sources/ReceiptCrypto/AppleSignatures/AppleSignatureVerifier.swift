@@ -4,11 +4,15 @@
 public struct AppleSignatureVerifier: Sendable {
   public let trust: TrustAnchors
   public private(set) var cache = ChainCache()
+  /// The hash of the header the tokens before shared, resumed for each token that starts with it.
+  private(set) var signingDigest = SigningInputDigest()
 
   public init(trust: TrustAnchors = .apple) { self.trust = trust }
 
   public var cacheHits: Int { cache.hits }
   public var cacheMisses: Int { cache.misses }
+  /// How many signing inputs were hashed on from a remembered header.
+  public var resumedDigests: Int { signingDigest.resumed }
 
   /// Verifies a StoreKit 2 / App Store Server JWS (RFC 7515 compact form), as Apple's ChainVerifier does, offline.
   /// - Parameters:
@@ -24,6 +28,17 @@ public struct AppleSignatureVerifier: Sendable {
   public mutating func verifyJWS(
     signingInput: [UInt8], signature: [UInt8], algorithm: String?, x5c: [String]?, critical: [String]? = nil,
     at moment: VerificationMoment
+  ) -> SignatureVerdict {
+    signingInput.withUnsafeBytes { input in
+      verifyJWS(
+        signingInput: input, signature: signature, algorithm: algorithm, x5c: x5c, critical: critical, at: moment)
+    }
+  }
+
+  /// `verifyJWS` over the signing input where it lies (a token in its document).
+  public mutating func verifyJWS(
+    signingInput: UnsafeRawBufferPointer, signature: [UInt8], algorithm: String?, x5c: [String]?,
+    critical: [String]? = nil, at moment: VerificationMoment
   ) -> SignatureVerdict {
     func failed(_ failure: SignatureFailure, _ chain: [CertificateSummary] = []) -> SignatureVerdict {
       SignatureVerdict(outcome: .failed(failure), moment: moment, chain: chain)
@@ -45,8 +60,9 @@ public struct AppleSignatureVerifier: Sendable {
     }
     // x5c[2] is never read: the root is the pinned one, whatever the token carries.
     let chainText = Array(x5c.prefix(2))
+    let digest = signingDigest.digest(signingInput)
     if x5c.count == 3, let entry = cache.lookUp(text: chainText, policy: .jws, trust: trust) {
-      return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
+      return verdict(entry, digest: digest, signature: signature, at: moment)
     }
     var der: [[UInt8]] = []
     for (index, text) in x5c.prefix(2).enumerated() {
@@ -55,17 +71,17 @@ public struct AppleSignatureVerifier: Sendable {
       }
       der.append(bytes)
     }
-    if x5c.count == 1 { return verifyLone(der[0], signingInput: signingInput, signature: signature, at: moment) }
+    if x5c.count == 1 { return verifyLone(der[0], digest: digest, signature: signature, at: moment) }
 
     let entry = cachedChain(der, policy: .jws, positions: ["x5c[0]", "x5c[1]"])
     cache.store(entry, forText: chainText, policy: .jws, trust: trust)
-    return verdict(entry, signingInput: signingInput, signature: signature, at: moment)
+    return verdict(entry, digest: digest, signature: signature, at: moment)
   }
 
   /// The verdict of one JWS whose chain result is `entry`: the validity dates at `moment` and the ES256
-  /// signature are checked every time (never cached).
+  /// signature over the signing input's `digest` are checked every time (never cached).
   func verdict(
-    _ entry: ChainCache.Entry, signingInput: [UInt8], signature: [UInt8], at moment: VerificationMoment
+    _ entry: ChainCache.Entry, digest: [UInt8], signature: [UInt8], at moment: VerificationMoment
   ) -> SignatureVerdict {
     func failed(_ failure: SignatureFailure, _ chain: [CertificateSummary] = []) -> SignatureVerdict {
       SignatureVerdict(outcome: .failed(failure), moment: moment, chain: chain)
@@ -77,7 +93,7 @@ public struct AppleSignatureVerifier: Sendable {
     }
     let summaries = chain.summaries
     if let failure = chain.failure(at: moment) { return failed(failure, summaries) }
-    if let failure = Self.es256Failure(signingInput: signingInput, signature: signature, key: chain.leaf.publicKey) {
+    if let failure = Self.es256Failure(digest: digest, signature: signature, key: chain.leaf.publicKey) {
       return failed(failure, summaries)
     }
     return SignatureVerdict(
@@ -119,7 +135,7 @@ public struct AppleSignatureVerifier: Sendable {
   /// One certificate: a trust anchor itself (e.g. an Xcode certificate given with --trust-root), or a
   /// self-signed test certificate whose key verifies the signature (`.testSigned`).
   mutating func verifyLone(
-    _ der: [UInt8], signingInput: [UInt8], signature: [UInt8], at moment: VerificationMoment
+    _ der: [UInt8], digest: [UInt8], signature: [UInt8], at moment: VerificationMoment
   ) -> SignatureVerdict {
     let certificate: Certificate
     do {
@@ -144,7 +160,7 @@ public struct AppleSignatureVerifier: Sendable {
           .unsupportedKey, certificate: "x5c[0]",
           "\(positioned.named) has a \(certificate.publicKeyDescription) key; ES256 needs P-256"))
     }
-    if let failure = Self.es256Failure(signingInput: signingInput, signature: signature, key: certificate.publicKey) {
+    if let failure = Self.es256Failure(digest: digest, signature: signature, key: certificate.publicKey) {
       return failed(failure)
     }
     // Given as a trust root: then it is an anchor, checked at the moment like any chain.
@@ -155,15 +171,14 @@ public struct AppleSignatureVerifier: Sendable {
     return SignatureVerdict(outcome: .testSigned, moment: moment, chain: summaries)
   }
 
-  /// ES256 over the signing input: nil when `key` verifies the 64-byte r‖s signature.
-  static func es256Failure(signingInput: [UInt8], signature: [UInt8], key: SubjectPublicKey) -> SignatureFailure? {
+  /// ES256 over the signing input whose SHA-256 is `digest`: nil when `key` verifies the 64-byte r‖s signature.
+  static func es256Failure(digest: [UInt8], signature: [UInt8], key: SubjectPublicKey) -> SignatureFailure? {
     guard signature.count == 64 else {
       return SignatureFailure(.signatureEncoding, "ES256 signature is \(signature.count) bytes; expected 64 (r and s)")
     }
     guard case .ec(let ec) = key else {
       return SignatureFailure(.unsupportedKey, certificate: "x5c[0]", "ES256 needs an EC key")
     }
-    let digest = DigestAlgorithm.sha256.digest(signingInput)
     guard ec.isValidSignature(rawRS: signature, digest: digest) else {
       return SignatureFailure(
         .signatureMismatch,

@@ -88,7 +88,7 @@ final class JWSChecks {
         millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
     }
     let verdict = verifier.verifyJWS(
-      signingInput: Array(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c,
+      signingInput: UnsafeRawBufferPointer(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c,
       critical: header.crit, at: moment)
     var appFailure: SignatureItemFailure?
     if !expectedApp.isEmpty, verdict.failure == nil {
