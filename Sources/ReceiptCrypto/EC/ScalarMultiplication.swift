@@ -48,6 +48,54 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
     }
   }
 
+  /// [u1]G + [u2]Q for canonical scalars below n, both from limb-split tables (G's static, Q's built once per
+  /// key): digit i of a scalar's wNAF is digit r = i mod 64 of part j = i / 64, added from part j's multiples at
+  /// step r of one run of 65 doublings (a wNAF of n's length can have one digit more, 2^(64·limbs): the last part's
+  /// step 64). Same result as `linearCombination(_:base:_:)`, the reference (ECPointTests, KeyTableTests).
+  static func linearCombination(
+    _ u1: Scalar, _ gTable: LimbSplitTable<C>, base u2: Scalar, _ qTable: LimbSplitTable<C>
+  ) -> JacobianPoint<C> {
+    let parts = C.Order.limbCount
+    let bitCapacity = parts * 64 + 1
+    return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * bitCapacity) { digits in
+      let gDigits = UnsafeMutableBufferPointer(rebasing: digits[0..<bitCapacity])
+      let qDigits = UnsafeMutableBufferPointer(rebasing: digits[bitCapacity...])
+      let gLength = wNAF(u1, window: gTable.window, into: gDigits)
+      let qLength = wNAF(u2, window: qTable.window, into: qDigits)
+      let gPerPart = gTable.multiplesPerPart
+      let qPerPart = qTable.multiplesPerPart
+      return gTable.points.withUnsafeBufferPointer { gPoints in
+        qTable.points.withUnsafeBufferPointer { qPoints in
+          var result = JacobianPoint<C>.identity
+          for r in stride(from: 64, through: 0, by: -1) {
+            result = result.doubled()
+            // At step 64 only the last part has a digit (position 64·parts).
+            for part in (r == 64 ? parts - 1 : 0)..<parts {
+              let i = part * 64 + r
+              if i < gLength {
+                let digit = Int(gDigits[i])
+                if digit > 0 {
+                  result = result.adding(gPoints[part * gPerPart + (digit >> 1)])
+                } else if digit < 0 {
+                  result = result.adding(gPoints[part * gPerPart + ((-digit) >> 1)].negated)
+                }
+              }
+              if i < qLength {
+                let digit = Int(qDigits[i])
+                if digit > 0 {
+                  result = result.adding(qPoints[part * qPerPart + (digit >> 1)])
+                } else if digit < 0 {
+                  result = result.adding(qPoints[part * qPerPart + ((-digit) >> 1)].negated)
+                }
+              }
+            }
+          }
+          return result
+        }
+      }
+    }
+  }
+
   /// [k]G from the precomputed table alone (the base-point path).
   static func baseMultiple(_ k: Scalar) -> JacobianPoint<C> {
     linearCombination(k, base: C.Order.zeroLimbs, C.generator)
