@@ -106,21 +106,15 @@ struct ECDSAWycheproofTests {
           continue
         }
         let digest = algorithm.digest(message)
-        let verdict =
-          key.map {
-            raw
-              ? $0.isValidSignature(rawRS: signature, digest: digest)
-              : $0.isValidSignature(derEncoded: signature, digest: digest)
-          }
-          ?? false
+        func verifies(_ key: ECPublicKey?) -> Bool {
+          guard let key else { return false }
+          return raw
+            ? key.isValidSignature(rawRS: signature, digest: digest)
+            : key.isValidSignature(derEncoded: signature, digest: digest)
+        }
+        let verdict = verifies(key)
         if verdict { accepted += 1 }
-        let precomputedVerdict =
-          precomputed.map {
-            raw
-              ? $0.isValidSignature(rawRS: signature, digest: digest)
-              : $0.isValidSignature(derEncoded: signature, digest: digest)
-          }
-          ?? false
+        let precomputedVerdict = verifies(precomputed)
         #expect(precomputedVerdict == verdict, "\(file) #\(vector.tcId): the precomputed key (KeyTableTests) disagrees")
         guard let expected = expectedVerdict(vector, file: file) else { continue }
         #expect(

@@ -32,7 +32,8 @@ struct KeyTableTests {
         var scalar = [UInt64](repeating: 0, count: C.Order.limbCount)
         scalar[part] = UInt64(2 * i + 1)
         let expected = ScalarMultiplication<C>.plainMultiple(C.Order.tuple(scalar), JacobianPoint(point))
-        #expect(JacobianPoint(table.points[part * table.multiplesPerPart + i]) == expected, "part \(part), \(2 * i + 1)")
+        #expect(
+          JacobianPoint(table.points[part * table.multiplesPerPart + i]) == expected, "part \(part), \(2 * i + 1)")
       }
     }
   }
@@ -91,7 +92,9 @@ struct KeyTableTests {
       value[index] = word
       return value
     }
-    var edges: [[UInt64]] = [[0], [1], [2], [3], SchoolbookInteger.subtract(n, [1]), SchoolbookInteger.subtract(n, [2])]
+    var edges: [[UInt64]] = [
+      [0], [1], [2], [3], SchoolbookInteger.subtract(n, [1]), SchoolbookInteger.subtract(n, [2]),
+    ]
     for bit in stride(from: 64, to: limbs * 64, by: 64) {
       edges += [power(bit), power(bit - 1), SchoolbookInteger.subtract(power(bit), [1])]
     }

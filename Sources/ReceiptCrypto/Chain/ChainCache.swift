@@ -79,7 +79,7 @@ public struct ChainCache: Sendable {
   }
 
   /// The key to check a document's ES256 signature with: `key` itself the first time, then its precomputed form
-  /// (`ECPublicKey.precomputed()`: 1.2 M instructions once, then 376,000 a verification instead of 925,000), so a
+  /// (`ECPublicKey.precomputed()`: 1.2 M instructions once, then 374,000 a verification instead of 925,000), so a
   /// batch of one-off keys builds nothing. P-256 only (ES256's curve; chains' P-384 keys verify once, when the
   /// chain is cached). At most `precomputedKeyCapacity` are kept (32 KiB); once full, other keys verify as they
   /// come. A precomputed key gives the same answers as the key; the table depends on the key alone.

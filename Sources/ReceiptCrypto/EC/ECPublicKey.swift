@@ -26,7 +26,7 @@ public struct ECPublicKey: Sendable, Hashable {
   /// This key with its point's multiples precomputed (`LimbSplitTable`, window 7: 8 KiB on P-256, 18 KiB on
   /// P-384), for a key that verifies again and again (`ChainCache.verifyingKey(_:)` keeps a few). A P-256
   /// verification then takes one run of 65 doublings shared with G's static split table, and computes no multiples
-  /// of its own: 925,000 to 376,000 instructions; building the table costs 1.19 M, once (callgrind, release).
+  /// of its own: 925,000 to 374,000 instructions; building the table costs 1.19 M, once (callgrind, release).
   /// Same answers as the key itself (KeyTableTests, ECDSAWycheproofTests), and equal to it (`==`, hash).
   public func precomputed() -> ECPublicKey {
     var copy = self

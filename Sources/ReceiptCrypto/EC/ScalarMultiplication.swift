@@ -1,5 +1,6 @@
-/// Scalar multiplication: the double-scalar [u1]G + [u2]Q of ECDSA verification (interleaved wNAF, Straus), the
-/// base-point [k]G on the precomputed table, and a plain double-and-add [k]P that the tests hold the others to.
+/// Scalar multiplication: the double-scalar [u1]G + [u2]Q of ECDSA verification (interleaved wNAF, Straus; and
+/// from limb-split tables for a precomputed key), the base-point [k]G on the precomputed table, and a plain
+/// double-and-add [k]P that the tests hold the others to. Variable time: verification's inputs are all public.
 enum ScalarMultiplication<C: WeierstrassCurve> {
   typealias Scalar = C.Order.Limbs
 
@@ -72,21 +73,11 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
             // At step 64 only the last part has a digit (position 64·parts).
             for part in (r == 64 ? parts - 1 : 0)..<parts {
               let i = part * 64 + r
-              if i < gLength {
-                let digit = Int(gDigits[i])
-                if digit > 0 {
-                  result = result.adding(gPoints[part * gPerPart + (digit >> 1)])
-                } else if digit < 0 {
-                  result = result.adding(gPoints[part * gPerPart + ((-digit) >> 1)].negated)
-                }
+              if i < gLength, gDigits[i] != 0 {
+                result = result.adding(digit: gDigits[i], of: gPoints, from: part * gPerPart)
               }
-              if i < qLength {
-                let digit = Int(qDigits[i])
-                if digit > 0 {
-                  result = result.adding(qPoints[part * qPerPart + (digit >> 1)])
-                } else if digit < 0 {
-                  result = result.adding(qPoints[part * qPerPart + ((-digit) >> 1)].negated)
-                }
+              if i < qLength, qDigits[i] != 0 {
+                result = result.adding(digit: qDigits[i], of: qPoints, from: part * qPerPart)
               }
             }
           }
@@ -158,5 +149,15 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
       }
       return length
     }
+  }
+}
+
+extension JacobianPoint {
+  /// This point plus [digit]·P for a nonzero odd wNAF digit, where `multiples[start + i]` is [2i+1]P.
+  @inline(__always)
+  func adding(digit: Int8, of multiples: UnsafeBufferPointer<AffinePoint<C>>, from start: Int) -> JacobianPoint {
+    let digit = Int(digit)
+    return digit > 0
+      ? adding(multiples[start + (digit >> 1)]) : adding(multiples[start + ((-digit) >> 1)].negated)
   }
 }
