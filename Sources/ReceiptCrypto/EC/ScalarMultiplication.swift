@@ -51,8 +51,8 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
 
   /// [u1]G + [u2]Q for canonical scalars below n, both from limb-split tables (G's static, Q's built once per
   /// key): digit i of a scalar's wNAF is digit r = i mod 64 of part j = i / 64, added from part j's multiples at
-  /// step r of one run of 65 doublings (a wNAF of n's length can have one digit more, 2^(64·limbs): the last part's
-  /// step 64). Same result as `linearCombination(_:base:_:)`, the reference (ECPointTests, KeyTableTests).
+  /// step r of one run of 65 doublings (a wNAF can be one digit longer than the scalar: its digit at 64·limbs is
+  /// the last part's step 64). Same result as `linearCombination(_:base:_:)`, the reference (KeyTableTests).
   static func linearCombination(
     _ u1: Scalar, _ gTable: LimbSplitTable<C>, base u2: Scalar, _ qTable: LimbSplitTable<C>
   ) -> JacobianPoint<C> {
