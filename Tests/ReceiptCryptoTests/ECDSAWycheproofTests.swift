@@ -6,7 +6,8 @@ import Testing
 // Wycheproof ECDSA vectors from ../shared/reference/signatures/wycheproof (C2SP v1 files, and the google v0
 // webcrypto file with JWK keys and r‖s signatures). Every valid and invalid vector must agree; "acceptable"
 // vectors are decided by `acceptablePolicy`; vectors on curves this target does not support are counted, and the
-// vectors run plus those counted must equal the file's numberOfTests, so nothing is skipped silently.
+// vectors run plus those counted must equal the file's numberOfTests, so nothing is skipped silently. Each vector
+// is verified by the key as given and by its precomputed form (`ECPublicKey.precomputed()`), which must agree.
 
 /// Our answer for Wycheproof's "acceptable" vectors, flag by flag (as Go's wycheproof.ShouldPass). A vector with a
 /// flag missing from this table fails the test.
@@ -97,6 +98,7 @@ struct ECDSAWycheproofTests {
       }
       let keyBytes = try publicKeyBytes(group)
       let key = try? ECPublicKey(curve: curve, x963Representation: keyBytes)
+      let precomputed = key?.precomputed()
       for vector in group.tests {
         run += 1
         guard let message = Hex.bytes(vector.msg), let signature = Hex.bytes(vector.sig) else {
@@ -104,14 +106,16 @@ struct ECDSAWycheproofTests {
           continue
         }
         let digest = algorithm.digest(message)
-        let verdict =
-          key.map {
-            raw
-              ? $0.isValidSignature(rawRS: signature, digest: digest)
-              : $0.isValidSignature(derEncoded: signature, digest: digest)
-          }
-          ?? false
+        func verifies(_ key: ECPublicKey?) -> Bool {
+          guard let key else { return false }
+          return raw
+            ? key.isValidSignature(rawRS: signature, digest: digest)
+            : key.isValidSignature(derEncoded: signature, digest: digest)
+        }
+        let verdict = verifies(key)
         if verdict { accepted += 1 }
+        let precomputedVerdict = verifies(precomputed)
+        #expect(precomputedVerdict == verdict, "\(file) #\(vector.tcId): the precomputed key (KeyTableTests) disagrees")
         guard let expected = expectedVerdict(vector, file: file) else { continue }
         #expect(
           verdict == expected, "\(file) #\(vector.tcId) \(vector.comment) \(vector.flags): expected \(vector.result)")

@@ -41,12 +41,15 @@ struct ECPublicKeyTests {
     #expect(Set(fixtures.map(\.curve)) == [.p256, .p384])
     for fixture in fixtures {
       #expect(fixture.algorithm.digest(Array(fixture.message.utf8)) == fixture.digest, "\(fixture)")
-      let key = try ECPublicKey(curve: fixture.curve, x963Representation: fixture.publicKey)
-      #expect(key.isValidSignature(derEncoded: fixture.der, digest: fixture.digest), "\(fixture) DER")
-      #expect(key.isValidSignature(rawRS: fixture.raw, digest: fixture.digest), "\(fixture) r‖s")
-      // The forms are not interchangeable.
-      #expect(!key.isValidSignature(derEncoded: fixture.raw, digest: fixture.digest))
-      #expect(!key.isValidSignature(rawRS: fixture.der, digest: fixture.digest))
+      let plain = try ECPublicKey(curve: fixture.curve, x963Representation: fixture.publicKey)
+      // The key as given and precomputed (KeyTableTests) alike.
+      for key in [plain, plain.precomputed()] {
+        #expect(key.isValidSignature(derEncoded: fixture.der, digest: fixture.digest), "\(fixture) DER")
+        #expect(key.isValidSignature(rawRS: fixture.raw, digest: fixture.digest), "\(fixture) r‖s")
+        // The forms are not interchangeable.
+        #expect(!key.isValidSignature(derEncoded: fixture.raw, digest: fixture.digest))
+        #expect(!key.isValidSignature(rawRS: fixture.der, digest: fixture.digest))
+      }
     }
   }
 
@@ -59,24 +62,9 @@ struct ECPublicKeyTests {
 
   @Test func aFlippedByteAnywhereFails() throws {
     for fixture in try SignedFixture.load() {
-      let key = try ECPublicKey(curve: fixture.curve, x963Representation: fixture.publicKey)
-      for index in sampled(fixture.raw.indices) {
-        var raw = fixture.raw
-        raw[index] ^= 0x01
-        #expect(!key.isValidSignature(rawRS: raw, digest: fixture.digest), "\(fixture) r‖s byte \(index)")
-      }
-      for index in Array(0..<8) + sampled(fixture.der.indices) {
-        var der = fixture.der
-        der[index] ^= 0x80
-        #expect(!key.isValidSignature(derEncoded: der, digest: fixture.digest), "\(fixture) DER byte \(index)")
-      }
-      for index in sampled(fixture.digest.indices) + [fixture.curve.byteCount - 1] where index < fixture.digest.count {
-        var digest = fixture.digest
-        digest[index] ^= 0x01
-        // Past the order's length the digest is truncated away (SEC 1 4.1.4): those bytes do not count.
-        let counted = index < fixture.curve.byteCount
-        #expect(key.isValidSignature(rawRS: fixture.raw, digest: digest) == !counted, "\(fixture) digest \(index)")
-      }
+      let plain = try ECPublicKey(curve: fixture.curve, x963Representation: fixture.publicKey)
+      // The key as given and precomputed (KeyTableTests) alike.
+      for key in [plain, plain.precomputed()] { flipSignatureAndDigestBytes(fixture, key) }
       for index in sampled(1..<fixture.publicKey.count) {
         var bytes = fixture.publicKey
         bytes[index] ^= 0x01
@@ -85,6 +73,26 @@ struct ECPublicKeyTests {
           #expect(!other.isValidSignature(rawRS: fixture.raw, digest: fixture.digest), "\(fixture) key \(index)")
         }
       }
+    }
+  }
+
+  private func flipSignatureAndDigestBytes(_ fixture: SignedFixture, _ key: ECPublicKey) {
+    for index in sampled(fixture.raw.indices) {
+      var raw = fixture.raw
+      raw[index] ^= 0x01
+      #expect(!key.isValidSignature(rawRS: raw, digest: fixture.digest), "\(fixture) r‖s byte \(index)")
+    }
+    for index in Array(0..<8) + sampled(fixture.der.indices) {
+      var der = fixture.der
+      der[index] ^= 0x80
+      #expect(!key.isValidSignature(derEncoded: der, digest: fixture.digest), "\(fixture) DER byte \(index)")
+    }
+    for index in sampled(fixture.digest.indices) + [fixture.curve.byteCount - 1] where index < fixture.digest.count {
+      var digest = fixture.digest
+      digest[index] ^= 0x01
+      // Past the order's length the digest is truncated away (SEC 1 4.1.4): those bytes do not count.
+      let counted = index < fixture.curve.byteCount
+      #expect(key.isValidSignature(rawRS: fixture.raw, digest: digest) == !counted, "\(fixture) digest \(index)")
     }
   }
 

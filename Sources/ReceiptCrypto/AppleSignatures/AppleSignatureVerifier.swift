@@ -79,8 +79,9 @@ public struct AppleSignatureVerifier: Sendable {
   }
 
   /// The verdict of one JWS whose chain result is `entry`: the validity dates at `moment` and the ES256
-  /// signature over the signing input's `digest` are checked every time (never cached).
-  func verdict(
+  /// signature over the signing input's `digest` are checked every time (never cached; a leaf key seen before
+  /// verifies through its precomputed form, `ChainCache.verifyingKey(_:)`).
+  mutating func verdict(
     _ entry: ChainCache.Entry, digest: [UInt8], signature: [UInt8], at moment: VerificationMoment
   ) -> SignatureVerdict {
     func failed(_ failure: SignatureFailure, _ chain: [CertificateSummary] = []) -> SignatureVerdict {
@@ -93,7 +94,9 @@ public struct AppleSignatureVerifier: Sendable {
     }
     let summaries = chain.summaries
     if let failure = chain.failure(at: moment) { return failed(failure, summaries) }
-    if let failure = Self.es256Failure(digest: digest, signature: signature, key: chain.leaf.publicKey) {
+    var key = chain.leaf.publicKey
+    if case .ec(let ec) = key { key = .ec(cache.verifyingKey(ec)) }
+    if let failure = Self.es256Failure(digest: digest, signature: signature, key: key) {
       return failed(failure, summaries)
     }
     return SignatureVerdict(

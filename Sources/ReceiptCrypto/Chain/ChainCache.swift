@@ -29,6 +29,14 @@ public struct ChainCache: Sendable {
   private var anchors: [TrustAnchors.Anchor] = []
   public private(set) var hits = 0
   public private(set) var misses = 0
+  /// P-256 keys that verified one signature (`verifyingKey(_:)`), the latest last.
+  private var keysSeenOnce: [ECPublicKey] = []
+  /// P-256 keys that verified more than one, precomputed.
+  private var precomputedKeys: [ECPublicKey] = []
+  /// Precomputed keys kept: a batch is signed by one leaf or a few (Apple's live for months); 8 KiB each.
+  public static let precomputedKeyCapacity = 4
+  /// Keys remembered as seen once, the oldest forgotten first.
+  static let keysSeenOnceCapacity = 16
 
   public init(capacity: Int = ChainCache.defaultCapacity) { self.capacity = max(0, capacity) }
 
@@ -69,6 +77,29 @@ public struct ChainCache: Sendable {
     guard entriesByText.count < capacity else { return }
     entriesByText[Key(policy: policy, certificates: text)] = entry
   }
+
+  /// The key to check a document's ES256 signature with: `key` itself the first time, then its precomputed form
+  /// (`ECPublicKey.precomputed()`: 1.2 M instructions once, then 374,000 a verification instead of 925,000), so a
+  /// batch of one-off keys builds nothing. P-256 only (ES256's curve; chains' P-384 keys verify once, when the
+  /// chain is cached). At most `precomputedKeyCapacity` are kept (32 KiB); once full, other keys verify as they
+  /// come. A precomputed key gives the same answers as the key; the table depends on the key alone.
+  public mutating func verifyingKey(_ key: ECPublicKey) -> ECPublicKey {
+    guard key.curve == .p256 else { return key }
+    if let kept = precomputedKeys.first(where: { $0 == key }) { return kept }
+    guard let seen = keysSeenOnce.firstIndex(of: key) else {
+      if keysSeenOnce.count == Self.keysSeenOnceCapacity { keysSeenOnce.removeFirst() }
+      keysSeenOnce.append(key)
+      return key
+    }
+    guard precomputedKeys.count < Self.precomputedKeyCapacity else { return key }
+    keysSeenOnce.remove(at: seen)
+    let precomputed = key.precomputed()
+    precomputedKeys.append(precomputed)
+    return precomputed
+  }
+
+  /// How many keys `verifyingKey(_:)` holds precomputed.
+  var precomputedKeyCount: Int { precomputedKeys.count }
 
   /// Empties the cache when its results were checked against anchors other than `trust`'s (an array compares
   /// its own storage first, so the usual case, one verifier's anchors, costs nothing).

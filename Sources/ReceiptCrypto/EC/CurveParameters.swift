@@ -9,6 +9,8 @@ protocol WeierstrassCurve {
   static var generator: AffinePoint<Self> { get }
   /// Odd multiples G, 3G, …, (2^(w−1)−1)G for the wNAF digits of u1 (w = `generatorWindow`), built once.
   static var generatorTable: [AffinePoint<Self>] { get }
+  /// G's odd multiples per 64-bit part of a scalar (window `splitWindow`), for keys with a table of their own.
+  static var generatorSplitTable: LimbSplitTable<Self> { get }
 }
 
 extension WeierstrassCurve {
@@ -16,6 +18,9 @@ extension WeierstrassCurve {
   static var generatorWindow: Int { 7 }
   /// wNAF window for the public key Q: 8 points computed per verification, about bits/6 additions.
   static var publicKeyWindow: Int { 5 }
+  /// wNAF window of the limb-split tables, G's and a precomputed key's: 32 multiples per part, about bits/8 mixed
+  /// additions per scalar.
+  static var splitWindow: Int { 7 }
   static var byteCount: Int { Field.byteCount }
 
   /// A point from its affine coordinates given in hex (curve constants only).
@@ -24,6 +29,13 @@ extension WeierstrassCurve {
       preconditionFailure("curve constant not below p")
     }
     return AffinePoint(x: x, y: y)
+  }
+
+  static func constantSplitTable() -> LimbSplitTable<Self> {
+    guard let table = LimbSplitTable(generator, window: splitWindow) else {
+      preconditionFailure("a small multiple of G is the identity")
+    }
+    return table
   }
 
   static func constantElement(_ limbs: Field.Limbs) -> FieldElement<Field> {
@@ -45,6 +57,7 @@ enum P256: WeierstrassCurve {
     y: (0xcbb6_4068_37bf_51f5, 0x2bce_3357_6b31_5ece, 0x8ee7_eb4a_7c0f_9e16, 0x4fe3_42e2_fe1a_7f9b)
   )
   static let generatorTable = AffinePoint<P256>.oddMultiples(of: generator, window: generatorWindow)
+  static let generatorSplitTable = constantSplitTable()
 }
 
 /// NIST P-384 (secp384r1), FIPS 186-4 D.1.2.4. Limbs least significant first.
@@ -69,4 +82,5 @@ enum P384: WeierstrassCurve {
     )
   )
   static let generatorTable = AffinePoint<P384>.oddMultiples(of: generator, window: generatorWindow)
+  static let generatorSplitTable = constantSplitTable()
 }

@@ -14,12 +14,34 @@ enum ECDSAVerifier<C: WeierstrassCurve> {
     return point.hasAffineX(congruentTo: r)
   }
 
+  /// `isValid` under a key given by its limb-split table (`ECPublicKey.precomputed()`): the same checks, R from
+  /// both split tables.
+  static func isValid(
+    r rBytes: ArraySlice<UInt8>, s sBytes: ArraySlice<UInt8>, digest: [UInt8], publicKeyTable: LimbSplitTable<C>
+  ) -> Bool {
+    let point = combination(r: rBytes, s: sBytes, digest: digest) { u1, u2 in
+      ScalarMultiplication<C>.linearCombination(u1, C.generatorSplitTable, base: u2, publicKeyTable)
+    }
+    guard let point, let r = Scalar.nonzeroCanonicalLimbs(bigEndian: rBytes) else { return false }
+    return point.hasAffineX(congruentTo: r)
+  }
+
   /// R = [e·s⁻¹]G + [r·s⁻¹]Q, or nil when r or s is outside [1, n−1].
   static func combination(
     r rBytes: ArraySlice<UInt8>, s sBytes: ArraySlice<UInt8>, digest: [UInt8], publicKey: AffinePoint<C>
   )
     -> JacobianPoint<C>?
   {
+    combination(r: rBytes, s: sBytes, digest: digest) { u1, u2 in
+      ScalarMultiplication<C>.linearCombination(u1, base: u2, publicKey)
+    }
+  }
+
+  /// R = `combine`(e·s⁻¹, r·s⁻¹), or nil when r or s is outside [1, n−1].
+  static func combination(
+    r rBytes: ArraySlice<UInt8>, s sBytes: ArraySlice<UInt8>, digest: [UInt8],
+    combine: (C.Order.Limbs, C.Order.Limbs) -> JacobianPoint<C>
+  ) -> JacobianPoint<C>? {
     guard let r = Scalar.nonzeroCanonicalLimbs(bigEndian: rBytes),
       let s = Scalar.nonzeroCanonicalLimbs(bigEndian: sBytes),
       let sMontgomery = Scalar(canonical: s)
@@ -30,7 +52,7 @@ enum ECDSAVerifier<C: WeierstrassCurve> {
     let w = sMontgomery.invertedByEuclid()
     let u1 = Scalar(unreducedMontgomeryProduct: e, w.limbs).limbs
     let u2 = Scalar(unreducedMontgomeryProduct: r, w.limbs).limbs
-    return ScalarMultiplication<C>.linearCombination(u1, base: u2, publicKey)
+    return combine(u1, u2)
   }
 
   /// The textbook final step with an inversion, for tests of `hasAffineX(congruentTo:)`: affine x(R) mod n == r.

@@ -1,5 +1,6 @@
-/// Scalar multiplication: the double-scalar [u1]G + [u2]Q of ECDSA verification (interleaved wNAF, Straus), the
-/// base-point [k]G on the precomputed table, and a plain double-and-add [k]P that the tests hold the others to.
+/// Scalar multiplication: the double-scalar [u1]G + [u2]Q of ECDSA verification (interleaved wNAF, Straus; and
+/// from limb-split tables for a precomputed key), the base-point [k]G on the precomputed table, and a plain
+/// double-and-add [k]P that the tests hold the others to. Variable time: verification's inputs are all public.
 enum ScalarMultiplication<C: WeierstrassCurve> {
   typealias Scalar = C.Order.Limbs
 
@@ -41,6 +42,44 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
               }
             }
             i -= 1
+          }
+          return result
+        }
+      }
+    }
+  }
+
+  /// [u1]G + [u2]Q for canonical scalars below n, both from limb-split tables (G's static, Q's built once per
+  /// key): digit i of a scalar's wNAF is digit r = i mod 64 of part j = i / 64, added from part j's multiples at
+  /// step r of one run of 65 doublings (a wNAF can be one digit longer than the scalar: its digit at 64·limbs is
+  /// the last part's step 64). Same result as `linearCombination(_:base:_:)`, the reference (KeyTableTests).
+  static func linearCombination(
+    _ u1: Scalar, _ gTable: LimbSplitTable<C>, base u2: Scalar, _ qTable: LimbSplitTable<C>
+  ) -> JacobianPoint<C> {
+    let parts = C.Order.limbCount
+    let bitCapacity = parts * 64 + 1
+    return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * bitCapacity) { digits in
+      let gDigits = UnsafeMutableBufferPointer(rebasing: digits[0..<bitCapacity])
+      let qDigits = UnsafeMutableBufferPointer(rebasing: digits[bitCapacity...])
+      let gLength = wNAF(u1, window: gTable.window, into: gDigits)
+      let qLength = wNAF(u2, window: qTable.window, into: qDigits)
+      let gPerPart = gTable.multiplesPerPart
+      let qPerPart = qTable.multiplesPerPart
+      return gTable.points.withUnsafeBufferPointer { gPoints in
+        qTable.points.withUnsafeBufferPointer { qPoints in
+          var result = JacobianPoint<C>.identity
+          for r in stride(from: 64, through: 0, by: -1) {
+            result = result.doubled()
+            // At step 64 only the last part has a digit (position 64·parts).
+            for part in (r == 64 ? parts - 1 : 0)..<parts {
+              let i = part * 64 + r
+              if i < gLength, gDigits[i] != 0 {
+                result = result.adding(digit: gDigits[i], of: gPoints, from: part * gPerPart)
+              }
+              if i < qLength, qDigits[i] != 0 {
+                result = result.adding(digit: qDigits[i], of: qPoints, from: part * qPerPart)
+              }
+            }
           }
           return result
         }
@@ -110,5 +149,15 @@ enum ScalarMultiplication<C: WeierstrassCurve> {
       }
       return length
     }
+  }
+}
+
+extension JacobianPoint {
+  /// This point plus [digit]·P for a nonzero odd wNAF digit, where `multiples[start + i]` is [2i+1]P.
+  @inline(__always)
+  func adding(digit: Int8, of multiples: UnsafeBufferPointer<AffinePoint<C>>, from start: Int) -> JacobianPoint {
+    let digit = Int(digit)
+    return digit > 0
+      ? adding(multiples[start + (digit >> 1)]) : adding(multiples[start + ((-digit) >> 1)].negated)
   }
 }
