@@ -41,7 +41,9 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
 
   /// `byte 1834 (content > SET > attribute 17 > in-app 3 > type 1704): ...`, always one line.
   public var description: String {
-    let place = path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path.joined(separator: " > ")))"
-    return (place + ": " + message).onOneLine
+    // Joined, not interpolated: a body whose latest_receipt is cut short words one per document.
+    var text = "byte " + String(offset)
+    if !path.isEmpty { text += " (" + path.joined(separator: " > ") + ")" }
+    return (text + ": " + message).onOneLine
   }
 }
