@@ -41,9 +41,7 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
 
   /// `byte 1834 (content > SET > attribute 17 > in-app 3 > type 1704): ...`, always one line.
   public var description: String {
-    // Joined, not interpolated: a body whose latest_receipt is cut short words one per document.
-    var text = "byte " + String(offset)
-    if !path.isEmpty { text += " (" + path.joined(separator: " > ") + ")" }
-    return (text + ": " + message).onOneLine
+    let place = path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path.joined(separator: " > ")))"
+    return (place + ": " + message).onOneLine
   }
 }

@@ -432,13 +432,6 @@ import Testing
         "empty", "not a receipt (a placeholder)", "not a receipt (not base64)", "not a receipt (not PKCS#7)",
         "cut short", "damaged",
       ])
-    // An error's words as the former interpolation made them, with and without a path, a break made one space.
-    for (path, message) in [([], "truncated: SEQUENCE declares 9 bytes"), (["content", "SET"], "a\nb\u{2028}c")] {
-      let error = AppReceiptError(.malformed, offset: 1834, path: path, message: message)
-      let place = path.isEmpty ? "byte 1834" : "byte 1834 (\(path.joined(separator: " > ")))"
-      #expect(error.description == (place + ": " + message).onOneLine)
-      #expect(!error.description.contains("\n"))
-    }
     // The reason is optional in the model: without one the phrase says "not a receipt".
     var unnamed = ReceiptBacking.notAReceipt("x")
     unnamed.notAReceiptReason = nil
