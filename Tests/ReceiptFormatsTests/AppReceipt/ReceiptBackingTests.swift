@@ -415,6 +415,14 @@ import Testing
       Data(repeating: 0x41, count: 90).base64EncodedString(), Data(der).base64EncodedString(),
     ]
     for length in stride(from: 4, to: receipt.count, by: 97) { texts.append(String(receipt.prefix(length))) }
+    // The benchmark's bodies (issue 42's user shapes) carry theirs.
+    for index in 0..<3 {
+      for generated in [UserShapes.oneTransactionBody(index: index), UserShapes.customerBody(index: index)] {
+        let object = try JSONSerialization.jsonObject(with: Data(generated.utf8)) as? [String: Any]
+        if let text = object?["latest_receipt"] as? String { texts.append(text) }
+      }
+    }
+    #expect(texts.count > 6 + receipt.count / 97, "the user shapes carry a latest_receipt")
     var history = try Self.decode(body, trust: trust)
     history.provenance.latestReceipt = nil
     let checking = SignatureChecking(verifiers: OneVerifier(trust: trust), now: Self.now)
