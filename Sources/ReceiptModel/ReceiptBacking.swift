@@ -145,7 +145,8 @@ public struct ReceiptBacking: Hashable, Sendable {
   /// is not backed and why.
   public var summary: String {
     if outcome == .notAReceipt {
-      return "latest_receipt is \(notAReceiptReason ?? "not a receipt"): nothing backs this JSON"
+      // Joined, not interpolated: every body whose latest_receipt is a placeholder or cut short asks for it.
+      return "latest_receipt is " + (notAReceiptReason ?? "not a receipt") + ": nothing backs this JSON"
     }
     let contradictions = contradicted
     let signature = signedByApple ? "Apple's signature" : "the receipt's signature (not Apple's)"

@@ -39,31 +39,34 @@ enum LatestReceiptBacking {
   static func backingCheck(
     of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking, source: String
   ) -> (verdict: SignatureCheck, payload: AppReceiptPayload?, signed: [PurchaseTransaction]?) {
-    let what = history.provenance.format.description
     let input: AppReceiptInput
     do {
-      input = try AppReceiptInput.recognise(Array(text.utf8))
+      input = try recognise(text)
     } catch {
       // A placeholder ("XXXX" in fixtures) or other text: no receipt, so no claim either way.
       let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
       let reason = text.isEmpty ? "empty" : "not a receipt (\(kind))"
-      return (notAReceipt(reason, detail: error.description, what: what), nil, nil)
+      return (notAReceipt(reason, detail: error.description), nil, nil)
     }
-    let document: AppReceiptReader.Document
-    let signed: PurchaseHistory
+    // Each step's error read as its own type: `"\(error)"` of an `any Error` goes through the runtime's casts.
+    let payload: AppReceiptPayload
     do {
-      document = AppReceiptReader.Document(
-        form: input.form,
-        payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: false), der: input.der)
-      signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
+      payload = try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: false)
     } catch {
       // Cut short or otherwise unreadable (hand-written examples keep a real receipt's first bytes): no receipt.
       // The ASN.1 reader words every element cut short "truncated: ..." (ASN1Reader).
-      let cutShort = (error as? AppReceiptError)?.message.hasPrefix("truncated") ?? false
-      return (notAReceipt(cutShort ? "cut short" : "damaged", detail: "\(error)", what: what), nil, nil)
+      let cutShort = error.message.hasPrefix("truncated")
+      return (notAReceipt(cutShort ? "cut short" : "damaged", detail: error.description), nil, nil)
+    }
+    let document = AppReceiptReader.Document(form: input.form, payload: payload, der: input.der)
+    let signed: PurchaseHistory
+    do {
+      signed = try AppReceiptHistory.history(of: document, source: source, keepsCarriedFields: false)
+    } catch {
+      return (notAReceipt("damaged", detail: "\(error)"), nil, nil)
     }
     if document.payload.signature.signerCount == 0 {
-      return (notAReceipt("not a receipt (no signer)", detail: nil, what: what), document.payload, nil)
+      return (notAReceipt("not a receipt (no signer)", detail: nil), document.payload, nil)
     }
     var check = AppReceiptHistory.signatureCheck(of: document, checking: checking)
     for i in check.failures.indices { check.failures[i].path = "latest_receipt" }
@@ -95,11 +98,20 @@ enum LatestReceiptBacking {
     return (check, document.payload, signed.transactions)
   }
 
-  static func notAReceipt(_ reason: String, detail: String?, what: String) -> SignatureCheck {
-    var check = SignatureCheck.unsigned(what)
+  /// The unsigned verdict of a body whose `latest_receipt` holds no receipt: its note is the backing's phrase.
+  static func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
     let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
+    var check = SignatureCheck(.unsigned, note: backing.summary)
     check.backing = backing
-    check.note = backing.summary
     return check
+  }
+
+  /// `AppReceiptInput.recognise` over the text's own UTF-8 bytes, not a copy of them.
+  static func recognise(_ text: String) throws(AppReceiptError) -> AppReceiptInput {
+    var text = text
+    let result = text.withUTF8 { buffer in
+      Result { () throws(AppReceiptError) in try AppReceiptInput.recognise(buffer, whole: { Array(buffer) }) }
+    }
+    return try result.get()
   }
 }

@@ -372,6 +372,80 @@ import Testing
     }
   }
 
+  /// The not-a-receipt verdict as `LatestReceiptBacking.backingCheck` built it before issue 42's cuts (the reference):
+  /// `unsigned(what)`, its note then replaced by the backing's phrase, the detail `"\(error)"` of an `any Error`.
+  static func formerNotAReceipt(of text: String, what: String) -> SignatureCheck? {
+    func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
+      var check = SignatureCheck.unsigned(what)
+      let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
+      check.backing = backing
+      check.note = "latest_receipt is \(backing.notAReceiptReason ?? "not a receipt"): nothing backs this JSON"
+      return check
+    }
+    let input: AppReceiptInput
+    do {
+      input = try AppReceiptInput.recognise(Array(text.utf8))
+    } catch {
+      let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
+      return notAReceipt(text.isEmpty ? "empty" : "not a receipt (\(kind))", detail: error.description)
+    }
+    do {
+      let document = AppReceiptReader.Document(
+        form: input.form,
+        payload: try AppReceiptPayloadDecoder.decode(der: input.der, keepsOtherAttributes: false), der: input.der)
+      _ = try AppReceiptHistory.history(of: document, source: "test", keepsCarriedFields: false)
+      if document.payload.signature.signerCount == 0 { return notAReceipt("not a receipt (no signer)", detail: nil) }
+    } catch {
+      let cutShort = (error as? AppReceiptError)?.message.hasPrefix("truncated") ?? false
+      return notAReceipt(cutShort ? "cut short" : "damaged", detail: "\(error)")
+    }
+    return nil
+  }
+
+  /// Issue 42: a `latest_receipt` that holds no receipt gets the verdict it got before the check stopped copying
+  /// the text, reading its errors as `any Error` and building a note it then replaced: field for field, on
+  /// placeholders, text that is not base64 or not PKCS#7, the examples' receipt cut short at many lengths and damaged.
+  @Test func aLatestReceiptThatIsNoReceiptGetsTheFormerVerdict() throws {
+    let (body, trust) = try Self.examplePair()
+    let receipt = try #require(body["latest_receipt"] as? String)
+    var der = try #require(Data(base64Encoded: receipt).map(Array.init))
+    der[6] ^= 0xFF  // inside the ContentInfo's OID: the envelope is not SignedData
+    var texts = [
+      "XXXX", "...", "", "not base64 at all, but long enough to be more than a placeholder: !!!!!!!!!!!!!!!!!!!",
+      Data(repeating: 0x41, count: 90).base64EncodedString(), Data(der).base64EncodedString(),
+    ]
+    for length in stride(from: 4, to: receipt.count, by: 97) { texts.append(String(receipt.prefix(length))) }
+    // The benchmark's bodies (issue 42's user shapes) carry theirs.
+    for index in 0..<3 {
+      for generated in [UserShapes.oneTransactionBody(index: index), UserShapes.customerBody(index: index)] {
+        let object = try JSONSerialization.jsonObject(with: Data(generated.utf8)) as? [String: Any]
+        if let text = object?["latest_receipt"] as? String { texts.append(text) }
+      }
+    }
+    #expect(texts.count > 6 + receipt.count / 97, "the user shapes carry a latest_receipt")
+    var history = try Self.decode(body, trust: trust)
+    history.provenance.latestReceipt = nil
+    let checking = SignatureChecking(verifiers: OneVerifier(trust: trust), now: Self.now)
+    var seen: Set<String> = []
+    for text in texts {
+      let expected = try #require(Self.formerNotAReceipt(of: text, what: history.provenance.format.description))
+      let check = LatestReceiptBacking.backingCheck(
+        of: history, latestReceipt: text, checking: checking, source: "test")
+      #expect(check.verdict == expected, "\(text.prefix(40))")
+      #expect(check.payload == nil && check.signed == nil)
+      seen.insert(expected.backing?.notAReceiptReason ?? "")
+    }
+    #expect(
+      seen == [
+        "empty", "not a receipt (a placeholder)", "not a receipt (not base64)", "not a receipt (not PKCS#7)",
+        "cut short", "damaged",
+      ])
+    // The reason is optional in the model: without one the phrase says "not a receipt".
+    var unnamed = ReceiptBacking.notAReceipt("x")
+    unnamed.notAReceiptReason = nil
+    #expect(unnamed.summary == "latest_receipt is not a receipt: nothing backs this JSON")
+  }
+
   /// Checking the signature reads the credentials; neither is kept without --show-secrets.
   @Test func checkingANotificationKeepsNeitherCredential() throws {
     let body = try Self.json(TestPaths.packageRoot.appendingPathComponent("examples/notification-v1-did-renew.json"))
