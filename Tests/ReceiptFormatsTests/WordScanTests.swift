@@ -61,6 +61,37 @@ import Testing
     #expect(checked == 15_000)
   }
 
+  /// The sniffs' walk passes every quote and backslash, in order, and nothing else a caller looking at the byte
+  /// keeps; it stops where its caller says, at any place of a word or past the last whole word.
+  @Test func theQuoteAndBackslashWalkPassesEachInOrder() {
+    let alphabet: [UInt8] = [0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x01, 0x7F, 0x80, 0xFF]
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33)
+    }
+    var passed = 0
+    for _ in 0..<3_000 {
+      let count = next() % 40
+      var bytes = (0..<count).map { _ in UInt8(ascii: "a") + UInt8(next() % 26) }
+      for _ in 0..<(next() % 6) where count > 0 { bytes[next() % count] = alphabet[next() % alphabet.count] }
+      let expected = bytes.indices.filter { bytes[$0] == 0x22 || bytes[$0] == 0x5C }
+      let stopAt = expected.isEmpty || next() % 2 == 0 ? nil : expected[next() % expected.count]
+      var seen: [Int] = []
+      let stopped = bytes.withUnsafeBufferPointer { buffer -> Bool in
+        guard let base = buffer.baseAddress else { return false }
+        return WordScan.quotesAndBackslashes(base, count: buffer.count) { p in
+          if base[p] == 0x22 || base[p] == 0x5C { seen.append(p) }
+          return p == stopAt
+        }
+      }
+      #expect(seen == expected.filter { $0 <= (stopAt ?? count) }, "\(bytes) \(String(describing: stopAt))")
+      #expect(stopped == (stopAt != nil), "\(bytes)")
+      passed += seen.count
+    }
+    #expect(passed > 1_000)
+  }
+
   @Test func everyByteValueAtEveryPlaceOfAWord() {
     for scan in Self.scans {
       for value in 0...255 {
