@@ -175,7 +175,9 @@ enum ReferenceRegistry {
       let echoes = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"].contains {
         ReferenceDocumentSniff.containsKey(sniff.prefix, $0)
       }
-      if !echoes, ["receipt-data", "transactionReceipt"].contains(where: { ReferenceDocumentSniff.containsKey(sniff.prefix, $0) }) {
+      if !echoes,
+        ["receipt-data", "transactionReceipt"].contains(where: { ReferenceDocumentSniff.containsKey(sniff.prefix, $0) })
+      {
         app = .certain
       }
     case nil: break
@@ -225,7 +227,8 @@ enum ReferenceEscapedNames {
       }
       guard j < n else { return false }
       if escaped, j - i - 1 <= maxLength * 12,
-        let decoded = EscapedNames.unescaped(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])), decoded.count <= maxLength,
+        let decoded = EscapedNames.unescaped(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])),
+        decoded.count <= maxLength,
         body(decoded, j + 1)
       {
         return true
@@ -280,7 +283,8 @@ enum ReferenceEscapedNames {
     let walked = FormatRegistry.standard.withNames(sniff)
     for (format, expected) in zip(FormatRegistry.standard.formats, expectedRecognitions) {
       #expect(format.recognition(of: walked) == expected, "\(format.name): \(note())", sourceLocation: sourceLocation)
-      #expect(format.recognition(of: sniff) == expected, "\(format.name) alone: \(note())", sourceLocation: sourceLocation)
+      #expect(
+        format.recognition(of: sniff) == expected, "\(format.name) alone: \(note())", sourceLocation: sourceLocation)
     }
     #expect(walked.names != nil || sniff.firstSignificantByte != UInt8(ascii: "{"), "the standard registry's names fit")
     let chosen = FormatRegistry.standard.format(for: document).name
@@ -395,7 +399,8 @@ enum ReferenceEscapedNames {
       // The app receipt's names: plain ones decide before escaped ones, a colon directly after or past whitespace.
       #"{"purchase-info" = "x"; "purchase-\u0069nfo": 1}"#, #"{"purchase-\u0069nfo" = "x"; "receipt-data": 1}"#,
       #"{"purchase-\u0069nfo": 1, "receipt-data": 1}"#, #"{"receipt-data" : "MIIT"}"#, #"{"receipt-data"x: 1}"#,
-      #"{"a": "receipt-data"}"#, #"{"status" :0, "transactionReceipt": "MIIT"}"#, #"{"\u0073tatus": 0, "receipt-data": 1}"#,
+      #"{"a": "receipt-data"}"#, #"{"status" :0, "transactionReceipt": "MIIT"}"#,
+      #"{"\u0073tatus": 0, "receipt-data": 1}"#,
       #"{"receipt-data": 1, "password": "s", "exclude-old-transactions": true}"#,
       "\u{FEFF}\u{FEFF}{\"receipt-data\": \"MIIT\"}", "\u{FEFF} \u{FEFF}{\"receipt-data\": 1}",
       "\"{\"receipt-data\": 1}", " \n{\"transactionReceipt\"\t:\"MIIT\"}",

@@ -96,7 +96,7 @@ extension InputFormat {
 public struct FormatRegistry: Sendable {
   /// The formats, in the order ties are broken.
   public var formats: [any InputFormat] {
-    didSet { sniffNames = QuotedNameSet(formats.flatMap(\.sniffNames)) }
+    didSet { sniffNames = QuotedNameSet(formats.flatMap { $0.sniffNames }) }
   }
   /// The names the formats ask about, looked for in one walk of each document.
   private var sniffNames: QuotedNameSet
@@ -109,7 +109,7 @@ public struct FormatRegistry: Sendable {
   public init(formats: [any InputFormat], fallback: any InputFormat) {
     self.formats = formats
     self.fallback = fallback
-    sniffNames = QuotedNameSet(formats.flatMap(\.sniffNames))
+    sniffNames = QuotedNameSet(formats.flatMap { $0.sniffNames })
   }
 
   /// Every format receipt-tool ships.

@@ -1,3 +1,5 @@
+import ReceiptModel
+
 /// A few quoted names (`"signedPayload"`) to look for in a document's first bytes, spelled plainly or with escapes
 /// (`"\u0073ignedPayload"`), found in one walk that stops only at quotes and backslashes (`WordScan`): format sniffs
 /// run on every document the registry sees, so none compares a needle at every byte, and the registry walks a
@@ -19,13 +21,24 @@ struct QuotedNameSet: Sendable {
 
   /// - Parameter names: the names, without quotes; a name holding a quote is never found.
   init(_ names: [String]) {
+    // Made once a registry: no key paths, nor init(repeating:count:) (see `Array(filling:count:)`), which cost more
+    // than the rest of the set; a name is compared only with those of its length.
     var unique: [[UInt8]] = []
-    for name in names.map({ Array($0.utf8) }) where !unique.contains(name) { unique.append(name) }
-    var table = [[Int]](repeating: [], count: (unique.map(\.count).max() ?? 0) + 1)
-    var firsts = [UInt64](repeating: 0, count: table.count * 2)
-    for (id, name) in unique.enumerated() where !name.contains(UInt8(ascii: "\"")) {
-      table[name.count].append(id)
-      if let first = name.first, first < 0x80 { firsts[name.count * 2 + Int(first >> 6)] |= 1 << (first & 63) }
+    unique.reserveCapacity(names.count)
+    var table = [[Int]](filling: [], count: 1)
+    for text in names {
+      let name = Array(text.utf8)
+      while table.count <= name.count { table.append([]) }
+      guard !table[name.count].contains(where: { unique[$0] == name }) else { continue }
+      if !name.contains(UInt8(ascii: "\"")) { table[name.count].append(unique.count) }
+      unique.append(name)
+    }
+    var firsts = [UInt64](filling: 0, count: table.count * 2)
+    for ids in table {
+      for id in ids {
+        let name = unique[id]
+        if let first = name.first, first < 0x80 { firsts[name.count * 2 + Int(first >> 6)] |= 1 << (first & 63) }
+      }
     }
     self.names = unique
     idsByLength = table
