@@ -34,8 +34,8 @@ enum ReferenceSignedDataSniff {
 
   static func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if occursPlainly(in: bytes) { return true }
-    guard EscapedNames.mayHoldEscapes(bytes) else { return false }
-    return EscapedNames.anyEscapedString(in: bytes, maxLength: namesByLength.count - 1) { decoded, _ in
+    guard ReferenceEscapedNames.mayHoldEscapes(bytes) else { return false }
+    return ReferenceEscapedNames.anyEscapedString(in: bytes, maxLength: namesByLength.count - 1) { decoded, _ in
       namesByLength[decoded.count].contains(decoded)
     }
   }
@@ -82,11 +82,19 @@ enum ReferenceAppReceiptSniff {
 /// `AppReceiptInput.QuotedNames` as it was before its one walk: `QuoteScan` from each quote to the next, then a pass
 /// for a backslash.
 struct ReferenceQuotedNames {
-  typealias Names = AppReceiptInput.QuotedNames
+  static let purchaseInfoName = Array("\"purchase-info\"".utf8)
+  static let receiptDataName = Array("\"receipt-data\"".utf8)
+  static let transactionReceiptName = Array("\"transactionReceipt\"".utf8)
   var purchaseInfo = false
   var purchaseInfoColon = false
   var receiptData = false
   var transactionReceipt = false
+
+  static func matches(_ name: [UInt8], _ w: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+    guard w.count - i >= name.count else { return false }
+    for k in 0..<name.count where w[i + k] != name[k] { return false }
+    return true
+  }
 
   init(_ window: ArraySlice<UInt8>) {
     window.withUnsafeBufferPointer { w in
@@ -96,24 +104,24 @@ struct ReferenceQuotedNames {
         guard i + 1 < w.count else { break }
         switch w[i + 1] {
         case UInt8(ascii: "p"):
-          if Names.matches(Names.purchaseInfoName, w, at: i) {
+          if Self.matches(Self.purchaseInfoName, w, at: i) {
             purchaseInfo = true
-            let after = i + Names.purchaseInfoName.count
+            let after = i + Self.purchaseInfoName.count
             if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
           }
         case UInt8(ascii: "r"):
-          if Names.matches(Names.receiptDataName, w, at: i) { receiptData = true }
+          if Self.matches(Self.receiptDataName, w, at: i) { receiptData = true }
         case UInt8(ascii: "t"):
-          if Names.matches(Names.transactionReceiptName, w, at: i) { transactionReceipt = true }
+          if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
         default: break
         }
       }
-      guard !receiptData, !transactionReceipt, !purchaseInfo, EscapedNames.mayHoldEscapes(w) else { return }
-      _ = EscapedNames.anyEscapedString(in: w, maxLength: Names.transactionReceiptName.count) { name, end in
+      guard !receiptData, !transactionReceipt, !purchaseInfo, ReferenceEscapedNames.mayHoldEscapes(w) else { return }
+      _ = ReferenceEscapedNames.anyEscapedString(in: w, maxLength: Self.transactionReceiptName.count) { name, end in
         let quoted = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
-        if quoted == Names.receiptDataName { receiptData = true }
-        if quoted == Names.transactionReceiptName { transactionReceipt = true }
-        if quoted == Names.purchaseInfoName {
+        if quoted == Self.receiptDataName { receiptData = true }
+        if quoted == Self.transactionReceiptName { transactionReceipt = true }
+        if quoted == Self.purchaseInfoName {
           purchaseInfo = true
           if end < w.count, w[end] == UInt8(ascii: ":") { purchaseInfoColon = true }
         }
@@ -123,9 +131,111 @@ struct ReferenceQuotedNames {
   }
 
   /// Whether `names` found what this found.
-  func agrees(with names: Names) -> Bool {
+  func agrees(with names: AppReceiptInput.QuotedNames) -> Bool {
     names.purchaseInfo == purchaseInfo && names.purchaseInfoColon == purchaseInfoColon
       && names.receiptData == receiptData && names.transactionReceipt == transactionReceipt
+  }
+}
+
+/// `DocumentSniff.containsKey` as it was before the registry's one walk: a needle compared at every byte, then the
+/// strings holding an escape decoded.
+enum ReferenceDocumentSniff {
+  static func containsKey(_ prefix: ArraySlice<UInt8>, _ key: String) -> Bool {
+    let prefix = Array(prefix)
+    let needle = Array("\"\(key)\"".utf8)
+    if prefix.count >= needle.count {
+      for i in 0...(prefix.count - needle.count)
+      where prefix[i] == needle[0] && prefix[i..<(i + needle.count)].elementsEqual(needle) {
+        var j = i + needle.count
+        while j < prefix.count, AppReceiptInput.isSpace(prefix[j]) { j += 1 }
+        if j < prefix.count, prefix[j] == UInt8(ascii: ":") { return true }
+      }
+    }
+    let name = Array(key.utf8)
+    return prefix.withUnsafeBufferPointer { bytes in
+      guard ReferenceEscapedNames.mayHoldEscapes(bytes) else { return false }
+      return ReferenceEscapedNames.anyEscapedString(in: bytes, maxLength: name.count) { decoded, end in
+        var j = end
+        while j < bytes.count, AppReceiptInput.isSpace(bytes[j]) { j += 1 }
+        return decoded == name && j < bytes.count && bytes[j] == UInt8(ascii: ":")
+      }
+    }
+  }
+}
+
+/// Each standard format's recognition, and the registry's choice, as they were before the one walk: each format
+/// read the prefix for itself.
+enum ReferenceRegistry {
+  static func recognitions(_ sniff: DocumentSniff) -> [Recognition] {
+    let signed: Recognition = ReferenceSignedDataSniff.looksLikeSignedData(sniff.prefix) ? .certain : .no
+    var app = Recognition.no
+    switch ReferenceAppReceiptSniff.sniff(Array(sniff.prefix)) {
+    case .der?, .base64?, .legacyTransactionReceipt?: app = .certain
+    case .json?:
+      let echoes = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"].contains {
+        ReferenceDocumentSniff.containsKey(sniff.prefix, $0)
+      }
+      if !echoes,
+        ["receipt-data", "transactionReceipt"].contains(where: { ReferenceDocumentSniff.containsKey(sniff.prefix, $0) })
+      {
+        app = .certain
+      }
+    case nil: break
+    }
+    let verifyReceipt: Recognition = sniff.firstSignificantByte == UInt8(ascii: "{") ? .possible : .no
+    return [signed, app, verifyReceipt]
+  }
+
+  /// The name of the format the standard registry chose.
+  static func choice(_ sniff: DocumentSniff) -> String {
+    let recognitions = Self.recognitions(sniff)
+    let formats = FormatRegistry.standard.formats
+    if let certain = recognitions.firstIndex(of: .certain) { return formats[certain].name }
+    if let possible = recognitions.firstIndex(of: .possible) { return formats[possible].name }
+    return FormatRegistry.standard.fallback.name
+  }
+}
+
+/// The string walk the sniffs made before `QuotedNameSet` walked once for plain and escaped names.
+enum ReferenceEscapedNames {
+  /// Whether the bytes hold a backslash (only then can a name be spelled with escapes).
+  static func mayHoldEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.contains(0x5C)
+  }
+
+  /// Calls `body` with each string in `bytes` (from a quote to the quote that closes it) that holds an escape,
+  /// decoded, and the offset just past its closing quote; stops when `body` returns true, and says whether it did.
+  /// Strings longer than `maxLength` decoded bytes, or with a broken escape, are skipped.
+  static func anyEscapedString(
+    in bytes: UnsafeBufferPointer<UInt8>, maxLength: Int, _ body: ([UInt8], Int) -> Bool
+  ) -> Bool {
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      guard bytes[i] == UInt8(ascii: "\"") else {
+        i += 1
+        continue
+      }
+      var j = i + 1
+      var escaped = false
+      while j < n, bytes[j] != UInt8(ascii: "\"") {
+        if bytes[j] == 0x5C {
+          escaped = true
+          j += 1
+        }
+        j += 1
+      }
+      guard j < n else { return false }
+      if escaped, j - i - 1 <= maxLength * 12,
+        let decoded = EscapedNames.unescaped(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])),
+        decoded.count <= maxLength,
+        body(decoded, j + 1)
+      {
+        return true
+      }
+      i = j + 1
+    }
+    return false
   }
 }
 
@@ -141,6 +251,8 @@ struct ReferenceQuotedNames {
     var byEscapes = 0
     /// Documents the app receipt sniff gave a form.
     var appReceipts = 0
+    /// JSON objects the registry gave the app receipt format (request bodies).
+    var requestBodies = 0
   }
 
   /// Compares the sniff with the reference on `document` as the registry sees it and as callers of
@@ -166,6 +278,23 @@ struct ReferenceQuotedNames {
         == ReferenceAppReceiptSniff.sniff(Array(document.prefix(DocumentSniff.length))),
       "app receipt at 5: \(note())", sourceLocation: sourceLocation)
     if expectedSniff != nil { tally.appReceipts += 1 }
+    // Each format's recognition from the registry's one walk, and on its own, and the format the registry chose.
+    let expectedRecognitions = ReferenceRegistry.recognitions(sniff)
+    let walked = FormatRegistry.standard.withNames(sniff)
+    for (format, expected) in zip(FormatRegistry.standard.formats, expectedRecognitions) {
+      #expect(format.recognition(of: walked) == expected, "\(format.name): \(note())", sourceLocation: sourceLocation)
+      #expect(
+        format.recognition(of: sniff) == expected, "\(format.name) alone: \(note())", sourceLocation: sourceLocation)
+    }
+    #expect(walked.names != nil || sniff.firstSignificantByte != UInt8(ascii: "{"), "the standard registry's names fit")
+    let chosen = FormatRegistry.standard.format(for: document).name
+    #expect(chosen == ReferenceRegistry.choice(sniff), "chosen: \(note())", sourceLocation: sourceLocation)
+    if chosen == "app receipt (PKCS#7)", sniff.firstSignificantByte == UInt8(ascii: "{") { tally.requestBodies += 1 }
+    for key in ["receipt-data", "transactionReceipt", "status", "purchase-info"] {
+      #expect(
+        sniff.containsKey(key) == ReferenceDocumentSniff.containsKey(sniff.prefix, key), "\(key): \(note())",
+        sourceLocation: sourceLocation)
+    }
     // Its names in the document's first 64 KB, as the sniff's window holds them.
     let window = document.prefix(1 << 16)
     #expect(
@@ -267,6 +396,14 @@ struct ReferenceQuotedNames {
       "\u{FEFF}ewo", "ew",
       #"{"purchase-info" = "ewo";}"#, #"{"purchase-info": 1}"#, #"{"receipt-data": "MIIT"}"#,
       #"{"transactionReceipt": "MIIT"}"#, #"{"receipt-\u0064ata": "MIIT"}"#, #"{"status": 0, "receipt-data": "x"}"#,
+      // The app receipt's names: plain ones decide before escaped ones, a colon directly after or past whitespace.
+      #"{"purchase-info" = "x"; "purchase-\u0069nfo": 1}"#, #"{"purchase-\u0069nfo" = "x"; "receipt-data": 1}"#,
+      #"{"purchase-\u0069nfo": 1, "receipt-data": 1}"#, #"{"receipt-data" : "MIIT"}"#, #"{"receipt-data"x: 1}"#,
+      #"{"a": "receipt-data"}"#, #"{"status" :0, "transactionReceipt": "MIIT"}"#,
+      #"{"\u0073tatus": 0, "receipt-data": 1}"#,
+      #"{"receipt-data": 1, "password": "s", "exclude-old-transactions": true}"#,
+      "\u{FEFF}\u{FEFF}{\"receipt-data\": \"MIIT\"}", "\u{FEFF} \u{FEFF}{\"receipt-data\": 1}",
+      "\"{\"receipt-data\": 1}", " \n{\"transactionReceipt\"\t:\"MIIT\"}",
     ]
     for document in documents { Self.expectSameAtCuts(Array(document.utf8), document, &tally) }
     // DER: a SEQUENCE of indefinite or long-form length, and bytes that only start like one.
@@ -275,6 +412,7 @@ struct ReferenceQuotedNames {
       Self.expectSameAtCuts([0xEF, 0xBB, 0xBF, 0x30, second, 0x06], "DER 30 \(second) after a BOM", &tally)
     }
     #expect(tally.appReceipts > 12, "\(tally)")
+    #expect(tally.requestBodies > 6, "\(tally)")
     // Every name, plain and in each escaped spelling, at every offset around the 4 KB and 8 KB limits.
     for name in SignedDataDecoder.sniffKeyNames {
       for spelling in [name] + EscapedKeyDetectionTests.spellings(name) {
@@ -312,6 +450,14 @@ struct ReferenceQuotedNames {
       pieces.append(name)
       quoted.append("\"\(name)\"")
     }
+    // The app receipt format's names and the verifyReceipt keys it defers to, as keys (a colon, after whitespace
+    // or not) and as names, plain and escaped; JWS and base64 text.
+    for name in AppReceiptInput.QuotedNames.names + AppReceiptFormat.verifyReceiptKeys {
+      let spellings = [name] + EscapedKeyDetectionTests.spellings(name)
+      pieces += spellings
+      quoted += spellings.flatMap { ["\"\($0)\":", "\"\($0)\" \n:", "\"\($0)\""] }
+    }
+    pieces += ["eyJhbGciOi", "MIIT", "+/AB", "=="]
     let withQuoted = pieces + quoted
     for round in 0..<1_500 {
       let pieces = round % 2 == 0 ? pieces : withQuoted
@@ -321,7 +467,9 @@ struct ReferenceQuotedNames {
       case 1: document = [0xEF, 0xBB, 0xBF]
       default: break
       }
-      document += Array((random.next() % 8 == 0 ? "\"{" : "{").utf8)
+      // Mostly an object; a quoted one, base64, JWS, a second byte order mark or an array now and then.
+      let starts = ["\"{", "\"{", "MIIT", "eyJ", "\u{FEFF}{", "[", " \"eyJ"]
+      document += Array((random.next() % 4 == 0 ? starts[Int(random.next() % 7)] : "{").utf8)
       // Long runs without a quote move the pieces to every place around the limits.
       let target = Int(random.next() % 9_000)
       while document.count < target {
@@ -342,6 +490,8 @@ struct ReferenceQuotedNames {
     #expect(tally.signed > 1_000, "\(tally)")
     #expect(tally.byEscapes > 100, "\(tally)")
     #expect(tally.compared - tally.signed > 1_000, "\(tally)")
+    #expect(tally.requestBodies > 100, "\(tally)")
+    #expect(tally.appReceipts > 200, "\(tally)")
   }
 
   /// `looksLikeSignedData` answers the same for a slice not at index 0 and for a collection without contiguous

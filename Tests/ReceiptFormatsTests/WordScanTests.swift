@@ -26,6 +26,24 @@ import Testing
     ]
   }
 
+  /// Random runs of letters with a few bytes of an alphabet put anywhere (a linear congruential generator).
+  struct Letters {
+    var state: UInt64
+
+    mutating func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33)
+    }
+
+    /// Fewer than `longest` letters, fewer than `specials` of them replaced by bytes of `alphabet`.
+    mutating func bytes(upTo longest: Int, specials: Int, from alphabet: [UInt8]) -> [UInt8] {
+      let count = next() % longest
+      var bytes = (0..<count).map { _ in UInt8(ascii: "a") + UInt8(next() % 26) }
+      for _ in 0..<(next() % specials) where count > 0 { bytes[next() % count] = alphabet[next() % alphabet.count] }
+      return bytes
+    }
+  }
+
   /// Where `skip` must stop: the first flagged byte within the whole words from `start`, else the last word's end.
   static func expected(_ bytes: [UInt8], from start: Int, isFlagged: (UInt8) -> Bool) -> Int {
     let wordsEnd = start + (bytes.count - start) / 8 * 8
@@ -37,17 +55,13 @@ import Testing
     let alphabet: [UInt8] = [
       0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x2D, 0x2E, 0x2F, 0x41, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC2, 0xFF,
     ]
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next() -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(truncatingIfNeeded: state >> 33)
-    }
+    var random = Letters(state: 0x9E37_79B9_7F4A_7C15)
+    func next() -> Int { random.next() }
     var checked = 0
     for _ in 0..<3_000 {
-      let count = next() % 40
       // Mostly plain letters, so runs of clean words occur, with one or two special bytes anywhere.
-      var bytes = (0..<count).map { _ in UInt8(ascii: "a") + UInt8(next() % 26) }
-      for _ in 0..<(next() % 3) where count > 0 { bytes[next() % count] = alphabet[next() % alphabet.count] }
+      let bytes = random.bytes(upTo: 40, specials: 3, from: alphabet)
+      let count = bytes.count
       let start = count == 0 ? 0 : next() % (count + 1)
       for scan in Self.scans {
         let found = bytes.withUnsafeBufferPointer { buffer -> Int in
@@ -59,6 +73,33 @@ import Testing
       }
     }
     #expect(checked == 15_000)
+  }
+
+  /// The sniffs' walk passes every quote and backslash, in order, and nothing else a caller looking at the byte
+  /// keeps; it stops where its caller says, at any place of a word or past the last whole word.
+  @Test func theQuoteAndBackslashWalkPassesEachInOrder() {
+    let alphabet: [UInt8] = [0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x01, 0x7F, 0x80, 0xFF]
+    var random = Letters(state: 0x2545_F491_4F6C_DD1D)
+    func next() -> Int { random.next() }
+    var passed = 0
+    for _ in 0..<3_000 {
+      let bytes = random.bytes(upTo: 40, specials: 6, from: alphabet)
+      let count = bytes.count
+      let expected = bytes.indices.filter { bytes[$0] == 0x22 || bytes[$0] == 0x5C }
+      let stopAt = expected.isEmpty || next() % 2 == 0 ? nil : expected[next() % expected.count]
+      var seen: [Int] = []
+      let stopped = bytes.withUnsafeBufferPointer { buffer -> Bool in
+        guard let base = buffer.baseAddress else { return false }
+        return WordScan.quotesAndBackslashes(base, count: buffer.count) { p in
+          if base[p] == 0x22 || base[p] == 0x5C { seen.append(p) }
+          return p == stopAt
+        }
+      }
+      #expect(seen == expected.filter { $0 <= (stopAt ?? count) }, "\(bytes) \(String(describing: stopAt))")
+      #expect(stopped == (stopAt != nil), "\(bytes)")
+      passed += seen.count
+    }
+    #expect(passed > 1_000)
   }
 
   @Test func everyByteValueAtEveryPlaceOfAWord() {

@@ -16,16 +16,21 @@ public struct AppReceiptFormat: InputFormat {
   /// Certain for DER and base64 that start like a PKCS#7 ContentInfo, for iOS 6 transaction receipts (refused
   /// by name), and for a JSON object with a `receipt-data` or `transactionReceipt` key in its first bytes.
   public func recognition(of sniff: DocumentSniff) -> Recognition {
-    switch AppReceiptInput.sniff(sniff.prefix) {
+    switch AppReceiptInput.sniff(sniff.prefix, names: sniff.names) {
     case .der?, .base64?, .legacyTransactionReceipt?: return .certain
     case .json?:
       // Notification v1 bodies may echo `receipt-data` beside their own keys: those stay verifyReceipt JSON.
-      let verifyReceiptKeys = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"]
-      if verifyReceiptKeys.contains(where: sniff.containsKey) { return .no }
+      if Self.verifyReceiptKeys.contains(where: sniff.containsKey) { return .no }
       return sniff.containsKey("receipt-data") || sniff.containsKey("transactionReceipt") ? .certain : .no
     case nil: return .no
     }
   }
+
+  /// Keys of verifyReceipt JSON that keep a body echoing `receipt-data` verifyReceipt JSON.
+  static let verifyReceiptKeys = ["notification_type", "unified_receipt", "latest_receipt_info", "status", "receipt"]
+
+  /// The names the sniff and the keys above.
+  public var sniffNames: [String] { AppReceiptInput.QuotedNames.names + Self.verifyReceiptKeys }
 
   /// Reads an app receipt in any of its wrappings into a purchase history.
   /// - Parameters:

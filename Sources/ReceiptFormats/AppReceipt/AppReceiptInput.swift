@@ -28,8 +28,9 @@ public struct AppReceiptInput: Sendable, Equatable {
   /// Looks at the first bytes only (plus a bounded search for the JSON field names).
   public static func sniff(_ bytes: [UInt8]) -> Sniff? { sniff(bytes[...]) }
 
-  /// `sniff` over the bytes where they lie (the registry's prefix), not copied.
-  static func sniff(_ bytes: ArraySlice<UInt8>) -> Sniff? {
+  /// `sniff` over the bytes where they lie (the registry's prefix), not copied; `names`, when the registry's walk
+  /// found them in the same bytes, instead of a walk of its own.
+  static func sniff(_ bytes: ArraySlice<UInt8>, names: QuotedNameFinds? = nil) -> Sniff? {
     var i = bytes.startIndex
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
     while i < bytes.endIndex, isSpace(bytes[i]) { i += 1 }
@@ -47,15 +48,16 @@ public struct AppReceiptInput: Sendable, Equatable {
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
     if text.starts(with: "ewo".utf8) { return .legacyTransactionReceipt }
     if text.first == UInt8(ascii: "{") {
-      let keys = QuotedNames(rest.prefix(1 << 16))
+      // The bytes before `rest` are a BOM and whitespace, which hold no quote: the walks find the same.
+      let keys = names.flatMap(QuotedNames.init(finds:)) ?? QuotedNames(rest.prefix(1 << 16))
       if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
       if keys.receiptData || keys.transactionReceipt { return .json }
     }
     return nil
   }
 
-  /// Which of the quoted names the sniff decides by occur in a window, found in one pass that stops only where a
-  /// quote stands: the registry sniffs every document, most of them verifyReceipt JSON holding none of these.
+  /// Which of the quoted names the sniff decides by occur in a window: spelled as written, or, when none is, with
+  /// escapes (`"receipt-\u0064ata"`, the same keys once JSON reads them).
   struct QuotedNames {
     /// `"purchase-info"` anywhere, and `"purchase-info":` (a JSON key, not the plist's `=`).
     var purchaseInfo = false
@@ -63,69 +65,32 @@ public struct AppReceiptInput: Sendable, Equatable {
     var receiptData = false
     var transactionReceipt = false
 
-    static let purchaseInfoName = Array("\"purchase-info\"".utf8)
-    static let receiptDataName = Array("\"receipt-data\"".utf8)
-    static let transactionReceiptName = Array("\"transactionReceipt\"".utf8)
+    static let purchaseInfoName = Array("purchase-info".utf8)
+    static let receiptDataName = Array("receipt-data".utf8)
+    static let transactionReceiptName = Array("transactionReceipt".utf8)
+    /// The names, for the registry's walk and for a walk of its own.
+    static let names = ["purchase-info", "receipt-data", "transactionReceipt"]
+    static let set = QuotedNameSet(names)
 
+    /// From a walk of `window` for these names alone.
     init(_ window: ArraySlice<UInt8>) {
-      window.withUnsafeBufferPointer { w in
-        guard let base = w.baseAddress else { return }
-        // Each quote of a word in turn, from the word's flags; a backslash noted for the escaped spellings below.
-        var mayHoldEscapes = false
-        var i = 0
-        while w.count &- i >= 8 {
-          let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-          if WordScan.equal(word, 0x5C) != 0 { mayHoldEscapes = true }
-          var quotes = WordScan.equal(word, 0x22)
-          while quotes != 0 {
-            let q = i &+ (quotes.trailingZeroBitCount &>> 3)
-            quotes &= quotes &- 1
-            if base[q] == UInt8(ascii: "\"") { nameAt(q, w) }
-          }
-          i &+= 8
-        }
-        while i < w.count {
-          if base[i] == UInt8(ascii: "\"") { nameAt(i, w) }
-          if base[i] == 0x5C { mayHoldEscapes = true }
-          i &+= 1
-        }
-        // The names spelled with escapes (`"receipt-\u0064ata"`): the same keys once JSON reads them.
-        guard !receiptData, !transactionReceipt, !purchaseInfo, mayHoldEscapes else { return }
-        _ = EscapedNames.anyEscapedString(in: w, maxLength: Self.transactionReceiptName.count) { name, end in
-          let quoted = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
-          if quoted == Self.receiptDataName { receiptData = true }
-          if quoted == Self.transactionReceiptName { transactionReceipt = true }
-          if quoted == Self.purchaseInfoName {
-            purchaseInfo = true
-            if end < w.count, w[end] == UInt8(ascii: ":") { purchaseInfoColon = true }
-          }
-          return false
-        }
-      }
+      let finds = window.withUnsafeBufferPointer { Self.set.finds(in: $0) }
+      if let finds, let names = QuotedNames(finds: finds) { self = names }
     }
 
-    /// Notes the name the quote at `i` opens, if it is one of these.
-    mutating func nameAt(_ i: Int, _ w: UnsafeBufferPointer<UInt8>) {
-      guard i + 1 < w.count else { return }
-      switch w[i + 1] {
-      case UInt8(ascii: "p"):
-        if Self.matches(Self.purchaseInfoName, w, at: i) {
-          purchaseInfo = true
-          let after = i + Self.purchaseInfoName.count
-          if after < w.count, w[after] == UInt8(ascii: ":") { purchaseInfoColon = true }
-        }
-      case UInt8(ascii: "r"):
-        if Self.matches(Self.receiptDataName, w, at: i) { receiptData = true }
-      case UInt8(ascii: "t"):
-        if Self.matches(Self.transactionReceiptName, w, at: i) { transactionReceipt = true }
-      default: break
-      }
-    }
-
-    static func matches(_ name: [UInt8], _ w: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-      guard w.count - i >= name.count else { return false }
-      for k in 0..<name.count where w[i + k] != name[k] { return false }
-      return true
+    /// From a walk that looked for these names among others; nil when it did not look for them.
+    init?(finds: QuotedNameFinds) {
+      guard let purchaseInfo = finds.facts(of: Self.purchaseInfoName),
+        let receiptData = finds.facts(of: Self.receiptDataName),
+        let transactionReceipt = finds.facts(of: Self.transactionReceiptName)
+      else { return nil }
+      let plainly = !purchaseInfo.union(receiptData).union(transactionReceipt).isDisjoint(with: .plain)
+      let (found, thenColon): (QuotedNameFinds.Facts, QuotedNameFinds.Facts) =
+        plainly ? (.plain, .plainThenColon) : (.escaped, .escapedThenColon)
+      self.purchaseInfo = purchaseInfo.contains(found)
+      purchaseInfoColon = purchaseInfo.contains(thenColon)
+      self.receiptData = receiptData.contains(found)
+      self.transactionReceipt = transactionReceipt.contains(found)
     }
   }
 

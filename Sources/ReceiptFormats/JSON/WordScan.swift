@@ -24,6 +24,30 @@ enum WordScan {
   /// Flags the bytes of `word` that are not ASCII.
   @inline(__always) static func nonASCII(_ word: UInt64) -> UInt64 { word & highs }
 
+  /// Calls `visit` with the offset of each quote and backslash in `count` bytes from `base`, in order, from a word's
+  /// flags (a byte just above a flagged one may be passed too: `visit` looks at the byte); stops when `visit`
+  /// returns true, and says whether it did. The one walk of the format sniffs (`QuotedNameSet`).
+  @inline(__always) static func quotesAndBackslashes(
+    _ base: UnsafePointer<UInt8>, count n: Int, _ visit: (Int) -> Bool
+  ) -> Bool {
+    var w = 0
+    while n &- w >= 8 {
+      var hits = UInt64(littleEndian: UnsafeRawPointer(base + w).loadUnaligned(as: UInt64.self))
+      hits = equal(hits, 0x22) | equal(hits, 0x5C)
+      while hits != 0 {
+        let p = w &+ (hits.trailingZeroBitCount &>> 3)
+        hits &= hits &- 1
+        if visit(p) { return true }
+      }
+      w &+= 8
+    }
+    while w < n {
+      if base[w] == 0x22 || base[w] == 0x5C, visit(w) { return true }
+      w &+= 1
+    }
+    return false
+  }
+
   /// The offset of the first byte at or after `start` that `flags` marks, looking a word at a time; where no
   /// whole word before `end` holds one, the offset where fewer than eight bytes are left (the caller goes on
   /// byte by byte).

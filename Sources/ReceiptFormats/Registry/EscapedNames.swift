@@ -1,53 +1,7 @@
 /// The strings of a document's first bytes as JSON reads them, escapes taken out: format sniffs decide on decoded
 /// keys, so `{"\u0073ignedPayload": ...}` is recognised as `{"signedPayload": ...}` is. Only the slow path of a
-/// sniff: it runs when the plain pass found nothing and the bytes hold a backslash.
+/// sniff: `QuotedNameSet`'s walk decodes a string only when it holds a backslash.
 enum EscapedNames {
-  /// Whether the bytes hold a backslash (only then can a name be spelled with escapes).
-  static func mayHoldEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress else { return false }
-    var i = WordScan.skip(base, from: 0, to: bytes.count) { WordScan.equal($0, 0x5C) }
-    while i < bytes.count {
-      if base[i] == 0x5C { return true }
-      i &+= 1
-    }
-    return false
-  }
-
-  /// Calls `body` with each string in `bytes` (from a quote to the quote that closes it) that holds an escape,
-  /// decoded, and the offset just past its closing quote; stops when `body` returns true, and says whether it did.
-  /// Strings longer than `maxLength` decoded bytes, or with a broken escape, are skipped.
-  static func anyEscapedString(
-    in bytes: UnsafeBufferPointer<UInt8>, maxLength: Int, _ body: ([UInt8], Int) -> Bool
-  ) -> Bool {
-    var i = 0
-    let n = bytes.count
-    while i < n {
-      guard bytes[i] == UInt8(ascii: "\"") else {
-        i += 1
-        continue
-      }
-      // A string: to its closing quote, an escaped quote not closing it.
-      var j = i + 1
-      var escaped = false
-      while j < n, bytes[j] != UInt8(ascii: "\"") {
-        if bytes[j] == 0x5C {
-          escaped = true
-          j += 1
-        }
-        j += 1
-      }
-      guard j < n else { return false }
-      if escaped, j - i - 1 <= maxLength * 12,
-        let decoded = unescaped(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])), decoded.count <= maxLength,
-        body(decoded, j + 1)
-      {
-        return true
-      }
-      i = j + 1
-    }
-    return false
-  }
-
   /// A JSON string's content with its escapes taken out (UTF-8); nil for a broken escape or a lone surrogate.
   static func unescaped(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
     var out: [UInt8] = []

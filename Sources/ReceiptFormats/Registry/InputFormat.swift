@@ -38,42 +38,19 @@ public struct DocumentSniff: Sendable {
     firstSignificantByte = prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
   }
 
+  /// The names the registry's formats ask about, found in one walk of the prefix (`FormatRegistry.format(for:)`
+  /// makes it for a document that opens a JSON object); nil otherwise, and a format then walks for its own.
+  var names: QuotedNameFinds?
+
   /// Whether `"key"` followed by a colon appears in the prefix: a cheap test for a JSON key, decided on the key as
-  /// JSON reads it (`"\u0073tatus"` is `status`), the plain spelling first.
+  /// JSON reads it (`"\u0073tatus"` is `status`). A key holding a quote is never found.
   public func containsKey(_ key: String) -> Bool {
-    if containsPlainKey(key) { return true }
     let name = Array(key.utf8)
+    if let facts = names?.facts(of: name) { return !facts.isDisjoint(with: [.plainKey, .escapedKey]) }
+    let own = QuotedNameSet([key])
     return prefix.withUnsafeBufferPointer { bytes in
-      guard EscapedNames.mayHoldEscapes(bytes) else { return false }
-      return EscapedNames.anyEscapedString(in: bytes, maxLength: name.count) { decoded, end in
-        decoded == name && Self.colonFollows(bytes, from: end)
-      }
+      own.walk(bytes) { _, _, end in QuotedNameFinds.colonFollows(bytes, from: end) }
     }
-  }
-
-  /// A colon after JSON whitespace from `start`.
-  static func colonFollows(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-    var j = start
-    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
-    return j < bytes.count && bytes[j] == UInt8(ascii: ":")
-  }
-
-  /// `containsKey` for the key as written, without escapes: the fast path.
-  func containsPlainKey(_ key: String) -> Bool {
-    let needle = Array("\"\(key)\"".utf8)
-    guard prefix.count >= needle.count, let first = needle.first else { return false }
-    var i = prefix.startIndex
-    while i <= prefix.endIndex - needle.count {
-      if prefix[i] == first, prefix[i..<(i + needle.count)].elementsEqual(needle) {
-        var j = i + needle.count
-        while j < prefix.endIndex, prefix[j] == 0x20 || prefix[j] == 0x0A || prefix[j] == 0x0D || prefix[j] == 0x09 {
-          j += 1
-        }
-        if j < prefix.endIndex, prefix[j] == UInt8(ascii: ":") { return true }
-      }
-      i += 1
-    }
-    return false
   }
 }
 
@@ -85,6 +62,9 @@ public protocol InputFormat: Sendable {
   /// - Parameter sniff: the document's first bytes.
   /// - Returns: how sure this format is that the document is its own.
   func recognition(of sniff: DocumentSniff) -> Recognition
+  /// The quoted names (JSON keys, as JSON reads them) `recognition(of:)` asks about: the registry finds those of all
+  /// its formats in one walk of a document's first bytes, and each format reads its own from `DocumentSniff.names`.
+  var sniffNames: [String] { get }
   /// Reads a whole document.
   /// - Parameters:
   ///   - bytes: the document.
@@ -101,6 +81,9 @@ public protocol InputFormat: Sendable {
 }
 
 extension InputFormat {
+  /// No names: the format decides by other marks (a first byte, a line).
+  public var sniffNames: [String] { [] }
+
   /// Copies `buffer` and decodes the copy.
   public func decode(
     contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
@@ -112,7 +95,11 @@ extension InputFormat {
 /// The input formats receipt-tool reads, and which one reads a document.
 public struct FormatRegistry: Sendable {
   /// The formats, in the order ties are broken.
-  public var formats: [any InputFormat]
+  public var formats: [any InputFormat] {
+    didSet { sniffNames = QuotedNameSet(formats.flatMap { $0.sniffNames }) }
+  }
+  /// The names the formats ask about, looked for in one walk of each document.
+  private var sniffNames: QuotedNameSet
   /// Reads what no format recognises, so that its error says why it is not that format.
   public var fallback: any InputFormat
 
@@ -122,6 +109,7 @@ public struct FormatRegistry: Sendable {
   public init(formats: [any InputFormat], fallback: any InputFormat) {
     self.formats = formats
     self.fallback = fallback
+    sniffNames = QuotedNameSet(formats.flatMap { $0.sniffNames })
   }
 
   /// Every format receipt-tool ships.
@@ -141,6 +129,7 @@ public struct FormatRegistry: Sendable {
   /// - Parameter sniff: the document's first bytes.
   /// - Returns: the format to decode it with.
   public func format(for sniff: DocumentSniff) -> any InputFormat {
+    let sniff = withNames(sniff)
     var possible: (any InputFormat)?
     for format in formats {
       switch format.recognition(of: sniff) {
@@ -150,6 +139,17 @@ public struct FormatRegistry: Sendable {
       }
     }
     return possible ?? fallback
+  }
+
+  /// `sniff` with the names the formats ask about, found in one walk. Names are JSON keys: only a document that
+  /// opens an object is walked for them (a format asking about another walks for its own).
+  func withNames(_ sniff: DocumentSniff) -> DocumentSniff {
+    var sniff = sniff
+    sniff.names = nil
+    if sniff.firstSignificantByte == UInt8(ascii: "{"), !sniffNames.names.isEmpty {
+      sniff.names = sniff.prefix.withUnsafeBufferPointer { sniffNames.finds(in: $0) }
+    }
+    return sniff
   }
 
   /// Decodes a document with the format that recognises it.

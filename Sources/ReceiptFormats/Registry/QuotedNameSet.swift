@@ -1,57 +1,87 @@
+import ReceiptModel
+
 /// A few quoted names (`"signedPayload"`) to look for in a document's first bytes, spelled plainly or with escapes
-/// (`"\u0073ignedPayload"`), found in one pass that stops only at quotes and backslashes: format sniffs run on
-/// every document the registry sees, so none compares a needle at every byte, and none reads the bytes twice.
+/// (`"\u0073ignedPayload"`), found in one walk that stops only at quotes and backslashes (`WordScan`): format sniffs
+/// run on every document the registry sees, so none compares a needle at every byte, and the registry walks a
+/// document once for the names of all its formats (`QuotedNameFinds`).
 ///
 /// A plain name (a quote, bytes without a quote, a quote) occurs at a quote exactly when the bytes up to the next
-/// quote, escaped or not, are the name, so the pass compares the bytes between each two quotes with the names of
-/// that length (those starting with that byte). The same pass follows the strings as JSON reads them (a backslash
+/// quote, escaped or not, are the name, so the walk compares the bytes between each two quotes with the names of
+/// that length (those starting with that byte). The same walk follows the strings as JSON reads them (a backslash
 /// takes the byte after it) and decodes a string holding an escape, as `EscapedNames` does, to compare it; a string
 /// cut at the end is not. `ReferenceSignedDataSniff` (the tests) holds it to the former three passes.
 struct QuotedNameSet: Sendable {
-  /// The names without quotes, by length.
-  private let namesByLength: [[[UInt8]]]
+  /// The names without quotes, in the order given (a name's place is its id), duplicates dropped.
+  let names: [[UInt8]]
+  /// The ids of the names, by length.
+  private let idsByLength: [[Int]]
   /// The ASCII first bytes of the names of each length, as bits: two words a length. A string starting with
   /// another byte is compared with every name of its length.
   private let firstBytes: [UInt64]
 
   /// - Parameter names: the names, without quotes; a name holding a quote is never found.
   init(_ names: [String]) {
-    let bytes = names.map { Array($0.utf8) }.filter { !$0.contains(UInt8(ascii: "\"")) }
-    var table = [[[UInt8]]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
-    var firsts = [UInt64](repeating: 0, count: table.count * 2)
-    for name in bytes {
-      table[name.count].append(name)
-      if let first = name.first, first < 0x80 { firsts[name.count * 2 + Int(first >> 6)] |= 1 << (first & 63) }
+    // Made once a registry: no key paths, nor init(repeating:count:) (see `Array(filling:count:)`), which cost more
+    // than the rest of the set; a name is compared only with those of its length.
+    var unique: [[UInt8]] = []
+    unique.reserveCapacity(names.count)
+    var table = [[Int]](filling: [], count: 1)
+    for text in names {
+      let name = Array(text.utf8)
+      while table.count <= name.count { table.append([]) }
+      guard !table[name.count].contains(where: { unique[$0] == name }) else { continue }
+      if !name.contains(UInt8(ascii: "\"")) { table[name.count].append(unique.count) }
+      unique.append(name)
     }
-    namesByLength = table
+    var firsts = [UInt64](filling: 0, count: table.count * 2)
+    for ids in table {
+      for id in ids {
+        let name = unique[id]
+        if let first = name.first, first < 0x80 { firsts[name.count * 2 + Int(first >> 6)] |= 1 << (first & 63) }
+      }
+    }
+    self.names = unique
+    idsByLength = table
     firstBytes = firsts
   }
 
-  /// Whether `"name"` occurs in `bytes` for any of the names, spelled plainly or with escapes.
+  /// Whether `"name"` occurs in `bytes` for any of the names, spelled plainly or with escapes: the walk stops at the
+  /// first.
   func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    walk(bytes) { _, _, _ in true }
+  }
+
+  /// How each name occurs in `bytes`, from one walk to the end; nil for a set of more than `QuotedNameFinds.capacity`
+  /// names (its callers walk for their own names then).
+  func finds(in bytes: UnsafeBufferPointer<UInt8>) -> QuotedNameFinds? {
+    guard names.count <= QuotedNameFinds.capacity else { return nil }
+    var finds = QuotedNameFinds(self)
+    _ = walk(bytes) { id, escaped, end in
+      finds.note(id, escaped: escaped, followedBy: bytes, at: end)
+      return false
+    }
+    return finds
+  }
+
+  /// The id of `name`, if it is one of the names (and holds no quote).
+  func id(of name: [UInt8]) -> Int? {
+    guard name.count < idsByLength.count else { return nil }
+    return idsByLength[name.count].first { names[$0] == name }
+  }
+
+  /// Calls `found` with the id of each name the walk meets, whether it was spelled with escapes and the offset just
+  /// past its closing quote; stops when `found` returns true, and says whether it did.
+  func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Bool, Int) -> Bool) -> Bool {
     guard let base = bytes.baseAddress else { return false }
     let n = bytes.count
     var walk = Walk()
-    // Every quote and backslash of a word in turn, from the word's flags; those an escape took are passed over.
-    var w = 0
-    while n &- w >= 8 {
-      var hits = UInt64(littleEndian: UnsafeRawPointer(base + w).loadUnaligned(as: UInt64.self))
-      hits = WordScan.equal(hits, 0x22) | WordScan.equal(hits, 0x5C)
-      while hits != 0 {
-        let p = w &+ (hits.trailingZeroBitCount &>> 3)
-        hits &= hits &- 1
-        if p >= walk.next, walk.visit(p, base, n, self) { return true }
-      }
-      w &+= 8
+    // Those an escape took are passed over.
+    return WordScan.quotesAndBackslashes(base, count: n) { p in
+      p >= walk.next && walk.visit(p, base, n, self, found)
     }
-    while w < n {
-      if w >= walk.next, walk.visit(w, base, n, self) { return true }
-      w &+= 1
-    }
-    return false
   }
 
-  /// Where the pass is: the last quote, escaped or not; the opening quote of the string it is in (-1 between
+  /// Where the walk is: the last quote, escaped or not; the opening quote of the string it is in (-1 between
   /// strings) and whether that string holds an escape; the first byte not taken by an escape.
   private struct Walk {
     var quote = -1
@@ -59,59 +89,137 @@ struct QuotedNameSet: Sendable {
     var escaped = false
     var next = 0
 
-    /// Looks at the byte at `p`, which a word's flags marked (it may be neither a quote nor a backslash).
-    mutating func visit(_ p: Int, _ base: UnsafePointer<UInt8>, _ n: Int, _ names: QuotedNameSet) -> Bool {
+    /// Looks at the byte at `p`, which a word's flags marked (it may be neither a quote nor a backslash); true when
+    /// `found` says to stop.
+    mutating func visit(
+      _ p: Int, _ base: UnsafePointer<UInt8>, _ n: Int, _ names: QuotedNameSet, _ found: (Int, Bool, Int) -> Bool
+    ) -> Bool {
       switch base[p] {
       case 0x5C:
         guard open >= 0 else { return false }
         // Inside a string a backslash takes the next byte: an escaped quote closes nothing, but ends a plain name.
         escaped = true
         next = p &+ 2
-        return p &+ 1 < n && base[p &+ 1] == 0x22 && plainNameEnds(at: p &+ 1, base, names)
+        guard p &+ 1 < n, base[p &+ 1] == 0x22, let id = plainNameEnds(at: p &+ 1, base, names) else { return false }
+        return found(id, false, p &+ 2)
       case 0x22:
         next = p &+ 1
-        if plainNameEnds(at: p, base, names) { return true }
+        if let id = plainNameEnds(at: p, base, names), found(id, false, p &+ 1) { return true }
         if open < 0 {
           open = p
           escaped = false
           return false
         }
         defer { open = -1 }
-        return escaped && names.decodedName(from: open, to: p, base)
+        guard escaped, let id = names.decodedName(from: open, to: p, base) else { return false }
+        return found(id, true, p &+ 1)
       default:
         return false
       }
     }
 
-    /// Whether the bytes from the last quote to the one at `at` are a name; `at` becomes the last quote.
-    mutating func plainNameEnds(at: Int, _ base: UnsafePointer<UInt8>, _ names: QuotedNameSet) -> Bool {
+    /// The name the bytes from the last quote to the one at `at` are, if any; `at` becomes the last quote.
+    mutating func plainNameEnds(at: Int, _ base: UnsafePointer<UInt8>, _ names: QuotedNameSet) -> Int? {
       defer { quote = at }
-      guard quote >= 0 else { return false }
-      return names.isName(UnsafeBufferPointer(start: base + quote + 1, count: at &- quote &- 1))
+      guard quote >= 0 else { return nil }
+      return names.name(UnsafeBufferPointer(start: base + quote + 1, count: at &- quote &- 1))
     }
   }
 
-  /// Whether `bytes` are one of the names.
-  private func isName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// The id of the name `bytes` are, if any.
+  private func name(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     let length = bytes.count
-    guard length < namesByLength.count else { return false }
+    guard length < idsByLength.count else { return nil }
     if let first = bytes.first {
       guard first >= 0x80 || firstBytes[length &* 2 &+ Int(first &>> 6)] & (1 &<< (first & 63)) != 0 else {
-        return false
+        return nil
       }
     }
-    return namesByLength[length].contains(where: { $0.elementsEqual(bytes) })
+    return idsByLength[length].first { names[$0].elementsEqual(bytes) }
   }
 
-  /// Whether the string from the quote at `open` to the one at `close`, holding an escape, is a name once decoded;
-  /// a long one, or one with a broken escape, is not.
-  private func decodedName(from open: Int, to close: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-    let longest = namesByLength.count &- 1
+  /// The name the string from the quote at `open` to the one at `close`, holding an escape, is once decoded; a long
+  /// one, or one with a broken escape, is none.
+  private func decodedName(from open: Int, to close: Int, _ base: UnsafePointer<UInt8>) -> Int? {
+    let longest = idsByLength.count &- 1
     let length = close &- open &- 1
     guard length <= longest &* 12,
       let decoded = EscapedNames.unescaped(UnsafeBufferPointer(start: base + open + 1, count: length)),
       decoded.count <= longest
-    else { return false }
-    return namesByLength[decoded.count].contains(decoded)
+    else { return nil }
+    return idsByLength[decoded.count].first { names[$0] == decoded }
+  }
+}
+
+/// What one walk of a document's first bytes found of a name set's names, and how: the registry walks a document
+/// once for every format's names (`InputFormat.sniffNames`), and each format reads its own answer from this.
+struct QuotedNameFinds: Sendable {
+  /// The most names a set walked for a record may hold (a bit each).
+  static let capacity = 64
+
+  /// How a name occurs, spelled as written (`plain...`) or with escapes (`escaped...`): anywhere, directly followed
+  /// by a colon (`"purchase-info":`), or followed by a colon after JSON whitespace (a key, `containsKey`).
+  struct Facts: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let plain = Facts(rawValue: 1)
+    static let plainThenColon = Facts(rawValue: 2)
+    static let plainKey = Facts(rawValue: 4)
+    static let escaped = Facts(rawValue: 8)
+    static let escapedThenColon = Facts(rawValue: 16)
+    static let escapedKey = Facts(rawValue: 32)
+  }
+
+  /// The names walked for.
+  let set: QuotedNameSet
+  /// One bit a name id, for each fact in the order of `Facts`' bits.
+  private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+
+  init(_ set: QuotedNameSet) { self.set = set }
+
+  /// Notes an occurrence of the name `id`, whose closing quote ends just before `end` in `bytes`.
+  mutating func note(_ id: Int, escaped: Bool, followedBy bytes: UnsafeBufferPointer<UInt8>, at end: Int) {
+    let bit: UInt64 = 1 &<< UInt64(id)
+    let colon = end < bytes.count && bytes[end] == UInt8(ascii: ":")
+    let key = colon || Self.colonFollows(bytes, from: end)
+    if escaped {
+      bits.3 |= bit
+      if colon { bits.4 |= bit }
+      if key { bits.5 |= bit }
+    } else {
+      bits.0 |= bit
+      if colon { bits.1 |= bit }
+      if key { bits.2 |= bit }
+    }
+  }
+
+  /// A colon after JSON whitespace from `start`.
+  static func colonFollows(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var j = start
+    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j &+= 1 }
+    return j < bytes.count && bytes[j] == UInt8(ascii: ":")
+  }
+
+  /// How `name` occurs (empty when it does not); nil when it is not one of the names walked for.
+  func facts(of name: [UInt8]) -> Facts? {
+    guard let id = set.id(of: name) else { return nil }
+    let shift = UInt64(id)
+    var raw = UInt8(truncatingIfNeeded: bits.0 >> shift & 1)
+    raw |= UInt8(truncatingIfNeeded: bits.1 >> shift & 1) << 1
+    raw |= UInt8(truncatingIfNeeded: bits.2 >> shift & 1) << 2
+    raw |= UInt8(truncatingIfNeeded: bits.3 >> shift & 1) << 3
+    raw |= UInt8(truncatingIfNeeded: bits.4 >> shift & 1) << 4
+    raw |= UInt8(truncatingIfNeeded: bits.5 >> shift & 1) << 5
+    return Facts(rawValue: raw)
+  }
+
+  /// Whether any of `names` occurs, in either spelling, looking only at the names found.
+  func anyOccurs(of names: QuotedNameSet) -> Bool {
+    var found = bits.0 | bits.3
+    while found != 0 {
+      let id = found.trailingZeroBitCount
+      found &= found &- 1
+      if names.id(of: set.names[id]) != nil { return true }
+    }
+    return false
   }
 }

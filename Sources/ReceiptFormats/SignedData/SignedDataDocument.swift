@@ -500,8 +500,9 @@ public enum SignedDataDecoder {
     return Array(window).withUnsafeBufferPointer { looksLikeSignedData(in: $0) }
   }
 
-  /// `looksLikeSignedData` over the bytes in place (the registry's prefix): one pass, no copy.
-  static func looksLikeSignedData(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// `looksLikeSignedData` over the bytes in place (the registry's prefix): one pass, no copy, and none when the
+  /// registry's walk found the names (`names`, over the same bytes).
+  static func looksLikeSignedData(in bytes: UnsafeBufferPointer<UInt8>, names: QuotedNameFinds? = nil) -> Bool {
     var i = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
     while i < bytes.count, isSpace(bytes[i]) { i += 1 }
@@ -512,6 +513,7 @@ public enum SignedDataDecoder {
       return true
     }
     guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
+    if let names { return names.anyOccurs(of: sniffKeys) }
     return sniffKeys.occurs(in: bytes)
   }
 

@@ -16,8 +16,12 @@ public struct SignedDataFormat: InputFormat {
 
   /// A JWS (`eyJ`), or a JSON object with keys only signed data and the App Store Server API use.
   public func recognition(of sniff: DocumentSniff) -> Recognition {
-    sniff.prefix.withUnsafeBufferPointer { SignedDataDecoder.looksLikeSignedData(in: $0) } ? .certain : .no
+    sniff.prefix.withUnsafeBufferPointer { SignedDataDecoder.looksLikeSignedData(in: $0, names: sniff.names) }
+      ? .certain : .no
   }
+
+  /// The camelCase keys the sniff looks for (`SignedDataDecoder.sniffKeyNames`).
+  public var sniffNames: [String] { SignedDataDecoder.sniffKeyNames }
 
   /// Reads signed data of any shape into a purchase history; nested JWS that cannot be read become warnings.
   /// - Parameters:
