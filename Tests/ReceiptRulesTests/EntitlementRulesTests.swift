@@ -306,4 +306,18 @@ private let familyThenOwn = doc([
         EntitlementDefinition(id: "pro", productIDs: [monthly, yearly])
       ])
   }
+
+  /// A product the catalog does not list is its own entitlement after the catalog's, or joins the catalog's
+  /// entitlement of its name.
+  @Test func anUnlistedProductJoinsTheEntitlementOfItsName() {
+    let d = doc([
+      PurchaseTransaction(transactionID: "1", productID: "pro", purchaseDate: at("2024-01-01"), vocabulary: .test),
+      PurchaseTransaction(transactionID: "2", productID: "extra", purchaseDate: at("2024-01-02"), vocabulary: .test),
+    ])
+    #expect(
+      entitlementDefinitions(for: PurchaseTable(d), catalog: proCatalog, at: at("2030-01-01")) == [
+        EntitlementDefinition(id: "pro", productIDs: [monthly, yearly, "pro"]),
+        EntitlementDefinition(id: "extra", productIDs: ["extra"]),
+      ])
+  }
 }

@@ -185,6 +185,12 @@ public struct Catalog: Sendable {
   public var expectedApp = ExpectedApp()
   /// The entitlement for customers who bought the app before it went free (the JSON catalog's `paid_app`).
   public var paidApp: PaidAppTerms?
+  /// The catalog's entitlements in the order their first product is defined, each with every non-consumable and
+  /// subscription product that names it: where `entitlementDefinitions` starts for every document, so kept as
+  /// products are added rather than made per document.
+  public private(set) var definedEntitlements: [EntitlementDefinition] = []
+  /// Where each entitlement is in `definedEntitlements`.
+  private var entitlementPlaces: [String: Int] = [:]
 
   /// An empty catalog: every product's type is then unknown unless the data says.
   public init() {}
@@ -201,9 +207,35 @@ public struct Catalog: Sendable {
   /// Adds a product, replacing any with the same id but keeping its first place in `order`.
   /// - Parameter product: The product to add.
   public mutating func add(_ product: CatalogProduct) {
-    if products[product.productID] == nil { order.append(product.productID) }
+    let isNew = products[product.productID] == nil
+    if isNew { order.append(product.productID) }
     products[product.productID] = product
+    // A new product comes last in `order`, so its entitlements go after the others; a replaced one may change any.
+    if isNew {
+      define(product)
+    } else {
+      (definedEntitlements, entitlementPlaces) = ([], [:])
+      for id in order { if let p = products[id] { define(p) } }
+    }
   }
+
+  /// Adds `product` to the entitlements it names, after every product before it in `order`.
+  private mutating func define(_ product: CatalogProduct) {
+    guard product.type != .consumable else { return }
+    for entitlement in product.entitlements {
+      guard let place = entitlementPlaces[entitlement] else {
+        entitlementPlaces[entitlement] = definedEntitlements.count
+        definedEntitlements.append(EntitlementDefinition(id: entitlement, productIDs: [product.productID]))
+        continue
+      }
+      if !definedEntitlements[place].productIDs.contains(product.productID) {
+        definedEntitlements[place].productIDs.append(product.productID)
+      }
+    }
+  }
+
+  /// Where the entitlement named `id` is in `definedEntitlements`, if the catalog defines it.
+  public func place(ofEntitlement id: String) -> Int? { entitlementPlaces[id] }
 
   /// Merges `other` over this catalog.
   public mutating func merge(_ other: Catalog) {
@@ -213,6 +245,7 @@ public struct Catalog: Sendable {
     // gives the same ids, entries and order (an id is in `order` once, and `products` holds exactly those).
     if order.isEmpty, products.isEmpty {
       (products, order) = (other.products, other.order)
+      (definedEntitlements, entitlementPlaces) = (other.definedEntitlements, other.entitlementPlaces)
       warnings += other.warnings
       return
     }

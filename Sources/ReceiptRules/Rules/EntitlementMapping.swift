@@ -27,25 +27,21 @@ public struct EntitlementDefinition: Hashable, Sendable {
 public func entitlementDefinitions(for table: PurchaseTable, catalog: Catalog, at time: Timestamp)
   -> [EntitlementDefinition]
 {
-  var order: [String] = []
-  var products: [String: [String]] = [:]
-  func add(_ entitlement: String, _ productID: String) {
-    if products[entitlement] == nil {
-      order.append(entitlement)
-      products[entitlement] = []
-    }
-    if products[entitlement]?.contains(productID) == false { products[entitlement]?.append(productID) }
-  }
-  for product in catalog.allProducts where product.type != .consumable {
-    for entitlement in product.entitlements { add(entitlement, product.productID) }
-  }
+  // The catalog's own entitlements do not depend on the document: the catalog keeps them.
+  var definitions = catalog.definedEntitlements
   // Each product of the data once, in the order of its first row known at `time`.
   let firstKnown = table.productsInOrder.compactMap { product in
     table.rows(ofProduct: product).first { table.isKnown($0, at: time) }.map { (row: $0, product: product) }
   }
   for (_, product) in firstKnown.sorted(by: { $0.row < $1.row }) {
     let id = table.productIDs[Int(product)]
-    if catalog.product(id) == nil { add(id, id) }
+    guard catalog.product(id) == nil else { continue }
+    // An unlisted product is its own entitlement, or joins the catalog's entitlement of that name.
+    if let place = catalog.place(ofEntitlement: id) {
+      if !definitions[place].productIDs.contains(id) { definitions[place].productIDs.append(id) }
+    } else {
+      definitions.append(EntitlementDefinition(id: id, productIDs: [id]))
+    }
   }
-  return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
+  return definitions
 }
