@@ -19,7 +19,9 @@ import Testing
           order.append(entitlement)
           products[entitlement] = []
         }
-        if products[entitlement]?.contains(product.productID) == false { products[entitlement]?.append(product.productID) }
+        if products[entitlement]?.contains(product.productID) == false {
+          products[entitlement]?.append(product.productID)
+        }
       }
     }
     return order.map { EntitlementDefinition(id: $0, productIDs: products[$0] ?? []) }
