@@ -8,7 +8,8 @@ package enum ReferencePurchaseTable {
     let all = history.transactions
     var (productIDs, chainIDs, groupIDs) = ([String](), [String](), [String]())
     func symbol(_ key: String, _ texts: inout [String]) -> Int32 {
-      if let found = texts.firstIndex(of: key) { return Int32(found) }
+      // Text, by its bytes (TABLE.md): "ö" and "o" with a combining diaeresis are two symbols, as two ids.
+      if let found = texts.firstIndex(where: { $0.utf8.elementsEqual(key.utf8) }) { return Int32(found) }
       texts.append(key)
       return Int32(texts.count - 1)
     }

@@ -85,7 +85,8 @@ enum PurchaseTableBuilder {
     var numbering: KeyNumbering?
     var texts: [String] = []
     /// Rows of one product, chain or group come in runs, and a decoded id shares its storage with the equal ids
-    /// before it, so `==` answers at once. (Apart, not an optional tuple, which would be copied to be compared.)
+    /// before it, so comparing bytes answers at once. (Apart, not an optional tuple, which would be copied to be
+    /// compared.)
     var lastKey = ""
     var lastSymbol: Int32 = -1
     /// A one-customer document has a product, a chain and a group or two: looking through them costs less than
@@ -94,7 +95,9 @@ enum PurchaseTableBuilder {
 
     /// The symbol of `key`, a new one (its text appended to `texts`) when it is new.
     mutating func symbol(of key: String) -> Int32 {
-      if lastSymbol >= 0, lastKey == key { return lastSymbol }
+      // Bytes, as the numbering compares: `==` would make "ö" and "o" with a combining diaeresis one symbol when
+      // they come one after the other, and two otherwise.
+      if lastSymbol >= 0, Self.sameText(lastKey, key) { return lastSymbol }
       let number = numbering?.number(of: key) ?? fewNumber(of: key)
       if number == texts.count { texts.append(key) }
       (lastKey, lastSymbol) = (key, Int32(truncatingIfNeeded: number))
