@@ -45,13 +45,7 @@ package enum BackingFuzzing {
   }()
 
   /// One verifier for the whole run, on the fuzzer's one thread.
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
-
-  static let verifiers: OneVerifier? = base.map { OneVerifier(trust: $0.trust) }
+  static let verifiers: OneVerifierLending? = base.map { OneVerifierLending($0.trust) }
 
   package static func fuzz(_ bytes: [UInt8]) -> [String] {
     guard let base, let verifiers else { return [] }

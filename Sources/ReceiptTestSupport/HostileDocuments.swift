@@ -116,7 +116,9 @@ package enum HostileDocuments {
 /// Lends one verifier to every document, in order, and keeps it: the strictest case for a chain cache (every
 /// document checked after every other), and a way to count its hits. One thread.
 package final class OneVerifierLending: SignatureVerifierLending, @unchecked Sendable {
-  package var verifier: AppleSignatureVerifier
-  package init(_ trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-  package func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
+  package var workspace: SignatureWorkspace
+  package var verifier: AppleSignatureVerifier { workspace.verifier }
+  package init(_ trust: TrustAnchors) { workspace = SignatureWorkspace(trust: trust) }
+  package convenience init(trust: TrustAnchors = .apple) { self.init(trust) }
+  package func withWorkspace<R>(_ body: (inout SignatureWorkspace) -> R) -> R { body(&workspace) }
 }

@@ -72,6 +72,33 @@ import Testing
     #expect(cache.lookUp(text: ["a", "b"], policy: .receipt, trust: d.trust) == nil)
     #expect(cache.lookUp(text: ["a", "b"], policy: .jws, trust: .apple) == nil)
   }
+
+  /// The text found last answers the next lookup of the same text at once; any other text, policy or trust roots
+  /// go to the stored results, as if nothing had been found before.
+  @Test func theTextFoundLastAnswersOnlyForItself() throws {
+    let d = try Self.documents()
+    var cache = ChainCache()
+    let (a, b) = (
+      ChainCache.Entry.rejected(SignatureFailure(.untrustedRoot, "a"), []),
+      ChainCache.Entry.rejected(SignatureFailure(.badSignature, "b"), [])
+    )
+    cache.store(a, forText: ["a", "b"], policy: .jws, trust: .apple)
+    cache.store(b, forText: ["a", "c"], policy: .jws, trust: .apple)
+    cache.store(b, forText: ["a", "b"], policy: .receipt, trust: .apple)
+    let lookups: [([String], AppleChain.Policy, TrustAnchors, ChainCache.Entry?)] = [
+      (["a", "b"], .jws, .apple, a), (["a", "b"], .jws, .apple, a), (["a", "c"], .jws, .apple, b),
+      (["a", "b"], .jws, .apple, a), (["a", "b"], .receipt, .apple, b), (["a", "b"], .jws, .apple, a),
+      (["a", "b", "c"], .jws, .apple, nil), (["a"], .jws, .apple, nil), (["a", "b"], .jws, .apple, a),
+      // Other roots forget every result, the last one found too.
+      (["a", "b"], .jws, d.trust, nil), (["a", "b"], .jws, .apple, nil),
+    ]
+    var hits = 0
+    for (i, (text, policy, trust, expected)) in lookups.enumerated() {
+      #expect(cache.lookUp(text: text, policy: policy, trust: trust) == expected, "lookup \(i + 1)")
+      if expected != nil { hits += 1 }
+    }
+    #expect(cache.hits == hits)
+  }
 }
 
 /// The batch isolation fuzz property (`BatchIsolationFuzzing`) holds on inputs that put every hostile kind before

@@ -25,6 +25,9 @@ public struct ChainCache: Sendable {
   /// The same results keyed by the base64 text they were decoded from, so a batch's repeated headers skip
   /// decoding their certificates again (a text decodes to one set of bytes, so the entry is the same).
   private var entriesByText: [Key<[String]>: Entry] = [:]
+  /// The text found last and its entry: the tokens of a batch share one header, whose `x5c` strings are then the
+  /// same storage, which compares at once where hashing ~3 KB of text does not.
+  private var lastFoundByText: (key: Key<[String]>, entry: Entry)?
   /// The anchors every stored result was checked against; results under other anchors are forgotten.
   private var anchors: [TrustAnchors.Anchor] = []
   public private(set) var hits = 0
@@ -66,8 +69,14 @@ public struct ChainCache: Sendable {
   /// `policy` and `trust`, counting a hit (a miss is counted by the byte lookup that follows it).
   public mutating func lookUp(text: [String], policy: AppleChain.Policy, trust: TrustAnchors) -> Entry? {
     forgetUnless(trust)
-    guard let entry = entriesByText[Key(policy: policy, certificates: text)] else { return nil }
+    let key = Key(policy: policy, certificates: text)
+    if let last = lastFoundByText, last.key == key {
+      hits += 1
+      return last.entry
+    }
+    guard let entry = entriesByText[key] else { return nil }
     hits += 1
+    lastFoundByText = (key, entry)
     return entry
   }
 
@@ -76,6 +85,7 @@ public struct ChainCache: Sendable {
     forgetUnless(trust)
     guard entriesByText.count < capacity else { return }
     entriesByText[Key(policy: policy, certificates: text)] = entry
+    lastFoundByText = nil
   }
 
   /// The key to check a document's ES256 signature with: `key` itself the first time, then its precomputed form
@@ -107,6 +117,7 @@ public struct ChainCache: Sendable {
     guard trust.anchors != anchors else { return }
     entries = [:]
     entriesByText = [:]
+    lastFoundByText = nil
     anchors = trust.anchors
   }
 }

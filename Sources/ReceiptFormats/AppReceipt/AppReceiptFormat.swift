@@ -205,7 +205,7 @@ public enum AppReceiptHistory {
     if let created = document.payload.creationDate {
       moment = VerificationMoment(millisecondsSince1970: created.milliseconds, source: .receiptCreationDate)
     }
-    let verdict = checking.verifiers.withVerifier { $0.verifyPKCS7(document.der, at: moment) }
+    let verdict = checking.verifiers.withWorkspace { $0.verifier.verifyPKCS7(document.der, at: moment) }
     var check = JWSChecks.check(of: verdict, path: LazyPath("PKCS#7 SignedData"))
     check.coverage = .appReceipt
     return check

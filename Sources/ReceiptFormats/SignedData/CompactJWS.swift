@@ -29,19 +29,29 @@ public enum CompactJWS {
     _ text: UnsafeBufferPointer<UInt8>, expected: SignedPayloadKind?, base: LazyPath, strict: Bool,
     checks: JWSChecks? = nil
   ) throws(SignedDataError) -> (SignedJWS<SignedPayload>, [SignedDataError]) {
-    var memo = HeaderMemo()
+    var memo = checks?.takeHeaderMemo() ?? HeaderMemo()
+    defer { checks?.keep(memo) }
     return try decode(text, expected: expected, base: base, strict: strict, memo: &memo, checks: checks)
   }
 
   /// What the tokens of one document share: the last header read and its segment (the tokens of one response
   /// usually share their header, with Apple's a certificate chain of some 3 KB, so it is decoded once), and the
   /// buffers each token's payload and signature are decoded into, which the next token reuses.
-  struct HeaderMemo {
+  /// A signature check's workspace keeps them from document to document (`JWSChecks.takeHeaderMemo`).
+  struct HeaderMemo: Sendable {
     var segment: [UInt8] = []
     var header: JWSHeader?
     /// The last token's decoded payload and signature, at the start of each (`Split` says how many bytes).
     var payload: [UInt8] = []
     var signature: [UInt8] = []
+    /// How many tokens took the header from here rather than reading it (the tests count them).
+    var reuses = 0
+
+    /// Whether its buffers are small enough to keep for the worker's next documents: 64 KiB each.
+    var isSmall: Bool {
+      let most = 1 << 16
+      return segment.capacity <= most && payload.capacity <= most && signature.capacity <= most
+    }
 
     /// The header held for exactly these segment bytes.
     func header(for bytes: UnsafeBufferPointer<UInt8>) -> JWSHeader? {
@@ -187,6 +197,7 @@ public enum CompactJWS {
     let header: JWSHeader
     if let held {
       header = held
+      memo.reuses &+= 1
     } else {
       guard let headerBytes = try? Base64URL.decode(UnsafeBufferPointer(rebasing: text[lo..<first])),
         let read = try? readHeader(headerBytes, base: LazyPath(""))
@@ -250,6 +261,7 @@ public enum CompactJWS {
     let header: JWSHeader
     if let held {
       header = held
+      memo.reuses &+= 1
     } else {
       header = try readHeader(Array(headerBytes[..<headerCount]), base: base.into("header"))
       memo.segment = Array(text[lo..<first])

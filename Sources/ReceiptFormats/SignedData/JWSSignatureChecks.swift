@@ -1,12 +1,34 @@
 import ReceiptCrypto
 import ReceiptModel
 
-/// Lends a signature verifier for the length of one document. Whoever decodes documents concurrently owns the
-/// lending (the command line's pipeline keeps a verifier per worker, each with its chain cache); a decoder only
-/// borrows one and never shares it.
+/// Lends a signature verifier, with what it keeps, for the length of one document. Whoever decodes documents
+/// concurrently owns the lending (the command line's pipeline keeps a workspace per worker, each verifier with its
+/// chain cache); a decoder only borrows one and never shares it.
 public protocol SignatureVerifierLending: Sendable {
-  /// Calls `body` with a verifier no other thread uses until `body` returns.
-  func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R
+  /// Calls `body` with a workspace no other thread uses until `body` returns.
+  func withWorkspace<R>(_ body: (inout SignatureWorkspace) -> R) -> R
+}
+
+/// What one worker keeps from one document to the next while checking signatures: the verifier, with its chain
+/// cache, and the JWS headers it read last (`CompactJWS.HeaderMemo`). The tokens of a batch, one a line, share
+/// one ~3 KB header, which is then read once a worker rather than once a line.
+public struct SignatureWorkspace: Sendable {
+  public var verifier: AppleSignatureVerifier
+  /// The memos not lent out, the one lent last on top: a token nested in another's payload takes another.
+  var headerMemos: [CompactJWS.HeaderMemo] = []
+  /// At most this many memos are kept (a token, the tokens in its payload, and those in theirs).
+  static let memosKept = 3
+
+  public init(verifier: AppleSignatureVerifier) { self.verifier = verifier }
+  public init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
+
+  /// This workspace, leaving an empty one in its place: moved, not copied, since a copy shares the caches' and
+  /// memos' buffers and the first write to each would copy it whole.
+  mutating func movedOut() -> SignatureWorkspace {
+    let moved = self
+    self = SignatureWorkspace(trust: verifier.trust)
+    return moved
+  }
 }
 
 /// How a run checks its documents: who lends the verifier, the moment for a payload with no `signedDate`, the
@@ -43,7 +65,7 @@ public struct SignatureChecking: Sendable {
 /// document. The tally gives the answer `SignatureCheck.combining` gives over every item's own verdict (a test
 /// holds it to that), without making a verdict, a chain summary and a message for each of 100,000 items.
 final class JWSChecks {
-  var verifier: AppleSignatureVerifier
+  var workspace: SignatureWorkspace
   let now: Timestamp
   /// The app each item's payload must belong to; empty: not checked.
   let expectedApp: ExpectedApp
@@ -67,9 +89,9 @@ final class JWSChecks {
   }
 
   init(
-    verifier: AppleSignatureVerifier, now: Timestamp, expectedApp: ExpectedApp = ExpectedApp(), keepsItems: Bool = false
+    workspace: SignatureWorkspace, now: Timestamp, expectedApp: ExpectedApp = ExpectedApp(), keepsItems: Bool = false
   ) {
-    self.verifier = verifier
+    self.workspace = workspace
     self.now = now
     self.expectedApp = expectedApp
     if keepsItems { tally.items = [] }
@@ -87,7 +109,7 @@ final class JWSChecks {
       moment = VerificationMoment(
         millisecondsSince1970: signed.milliseconds, source: isApp ? .receiptCreationDate : .signedDate)
     }
-    let verdict = verifier.verifyJWS(
+    let verdict = workspace.verifier.verifyJWS(
       signingInput: UnsafeRawBufferPointer(signingInput), signature: signature, algorithm: header.alg, x5c: header.x5c,
       critical: header.crit, at: moment)
     var appFailure: SignatureItemFailure?
@@ -134,6 +156,18 @@ final class JWSChecks {
       tally.speaker = verdict
     }
     tally.items?.append(Self.check(of: verdict, path: path, appFailure: appFailure))
+  }
+
+  /// A header memo kept from this worker's earlier tokens, for a token and those after it in its document; it is
+  /// the caller's until `keep` takes it back.
+  func takeHeaderMemo() -> CompactJWS.HeaderMemo {
+    workspace.headerMemos.popLast() ?? CompactJWS.HeaderMemo()
+  }
+
+  /// Keeps `memo` for the next token, if it is small (a hostile 1 MB token leaves no 1 MB buffer behind).
+  func keep(_ memo: CompactJWS.HeaderMemo) {
+    guard workspace.headerMemos.count < SignatureWorkspace.memosKept, memo.isSmall else { return }
+    workspace.headerMemos.append(memo)
   }
 
   /// Forgets what was checked since `mark` (a payload read again checks its nested JWS again).

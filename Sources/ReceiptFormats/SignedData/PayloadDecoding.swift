@@ -537,7 +537,8 @@ enum PayloadDecoding {
     let path = r.path
     let bytes: [UInt8] = token.hasEscapes ? Array(r.reader.string(token).utf8) : r.reader.withBytes(token) { Array($0) }
     let (strict, checks) = (r.strict, r.checks)
-    var memo = CompactJWS.HeaderMemo()
+    var memo = checks?.takeHeaderMemo() ?? CompactJWS.HeaderMemo()
+    defer { checks?.keep(memo) }
     let decoded = bytes.withUnsafeBufferPointer { text -> Result<(SignedJWS<P>, [SignedDataError]), SignedDataError> in
       do throws(SignedDataError) {
         return .success(

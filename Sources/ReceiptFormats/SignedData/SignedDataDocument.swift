@@ -304,7 +304,8 @@ public enum SignedDataDecoder {
     items.reserveCapacity(ranges.count)
     var carried: [SignedDataError] = []
     // Lines signed alike share one header (and its certificate chain's text) instead of a copy each.
-    var memo = CompactJWS.HeaderMemo()
+    var memo = checks?.takeHeaderMemo() ?? CompactJWS.HeaderMemo()
+    defer { checks?.keep(memo) }
     for r in ranges {
       do throws(SignedDataError) {
         let (jws, inner) = try CompactJWS.decode(
@@ -366,6 +367,7 @@ public enum SignedDataDecoder {
       throw ServerAPIShapes.notPurchaseData(shape: refused, keys: members.map(\.key), path: "")
     }
     var walker = TreeWalker(strict: strict, checks: checks)
+    defer { walker.keepHeaderMemo() }
     let content: SignedDataContent
     if keys.contains("signedPayload") {
       try walker.noDuplicates(value, among: ["signedPayload"])
@@ -439,6 +441,7 @@ public enum SignedDataDecoder {
     }
     let isHistory = seen.contains("bundleId") || seen.contains("appAppleId") || seen.contains("environment")
     var walker = TreeWalker(strict: strict, checks: checks)
+    defer { walker.keepHeaderMemo() }
     let list = try walker.transactionList(members, in: buffer)
     let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
     return SignedDataDocument(content: content, carriedErrors: walker.carried)
@@ -523,8 +526,8 @@ public enum SignedDataDecoder {
 struct TreeWalker {
   let strict: Bool
   var carried: [SignedDataError] = []
-  /// The header last read from a list's tokens.
-  var headerMemo = CompactJWS.HeaderMemo()
+  /// The header last read from a list's tokens (the checks' memo, given back with `keepHeaderMemo`).
+  var headerMemo: CompactJWS.HeaderMemo
   /// The document's signature checks, when they are made.
   let checks: JWSChecks?
 
@@ -539,7 +542,11 @@ struct TreeWalker {
   init(strict: Bool, checks: JWSChecks? = nil) {
     self.strict = strict
     self.checks = checks
+    headerMemo = checks?.takeHeaderMemo() ?? CompactJWS.HeaderMemo()
   }
+
+  /// Gives the header memo back to the checks, for the worker's next documents.
+  func keepHeaderMemo() { checks?.keep(headerMemo) }
 
   func noDuplicates(_ value: JSONValue, among keys: Set<String>) throws(SignedDataError) {
     if let path = value.firstDuplicateKey(among: keys, path: "") {
@@ -776,7 +783,8 @@ struct TreeWalker {
       throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
     }
     // The notification itself is never carried: without it there is nothing.
-    var memo = CompactJWS.HeaderMemo()
+    var memo = checks?.takeHeaderMemo() ?? CompactJWS.HeaderMemo()
+    defer { checks?.keep(memo) }
     let (jws, inner) = try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
       try CompactJWS.decode(
         bytes, as: NotificationV2Payload.self, base: LazyPath("signedPayload"), strict: strict, memo: &memo,

@@ -49,10 +49,11 @@ public struct SignedDataFormat: InputFormat {
       }
       return history
     }
-    // One verifier for the whole document: its chain cache serves every JWS in it, then the next document.
-    let result = checking.verifiers.withVerifier { verifier -> Result<PurchaseHistory, ReceiptError> in
-      let checks = JWSChecks(verifier: verifier, now: checking.now, expectedApp: checking.expectedApp)
-      defer { verifier = checks.verifier }
+    // One workspace for the whole document: its chain cache and header memos serve every JWS in it, then the next
+    // document.
+    let result = checking.verifiers.withWorkspace { workspace -> Result<PurchaseHistory, ReceiptError> in
+      let checks = JWSChecks(workspace: workspace.movedOut(), now: checking.now, expectedApp: checking.expectedApp)
+      defer { workspace = checks.workspace }
       do throws(ReceiptError) {
         var history = try decode(bytes, source: source, checks: checks, keepsStatedFields: keepsStated)
         if history.provenance.format.name != "signed_payload_decoded" {

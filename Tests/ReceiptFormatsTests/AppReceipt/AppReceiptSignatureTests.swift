@@ -9,11 +9,8 @@ import Testing
 /// Issue 28 in the decoder: an app receipt's PKCS#7 signature is checked when the caller lends a verifier, at
 /// the receipt's creation date, and the verdict is the document's `signatureCheck`.
 @Suite struct AppReceiptSignatureTests {
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(trust: TrustAnchors = .apple) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
+  /// One verifier lent to every decode and kept, to count its chain cache (one thread in these tests).
+  typealias OneVerifier = OneVerifierLending
 
   static let now = Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch
 

@@ -11,11 +11,8 @@ import Testing
 /// pair (../shared) and the examples' signed receipt (committed, always run) are backed; copies the tests edit
 /// are reported as what each edit is.
 @Suite struct ReceiptBackingTests {
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
+  /// One verifier lent to every decode and kept, to count its chain cache (one thread in these tests).
+  typealias OneVerifier = OneVerifierLending
 
   static let now = Timestamp(milliseconds: 1_790_000_000_000) ?? .epoch
 

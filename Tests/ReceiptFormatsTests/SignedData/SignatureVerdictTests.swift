@@ -11,12 +11,8 @@ import Testing
 @Suite struct SignatureVerdictTests {
   static let examples = TestPaths.packageRoot.appendingPathComponent("examples/storekit2")
 
-  /// Lends one verifier to every decode and keeps it, to count its chain cache (one thread in these tests).
-  final class OneVerifier: SignatureVerifierLending, @unchecked Sendable {
-    var verifier: AppleSignatureVerifier
-    init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
-    func withVerifier<R>(_ body: (inout AppleSignatureVerifier) -> R) -> R { body(&verifier) }
-  }
+  /// One verifier lent to every decode and kept, to count its chain cache (one thread in these tests).
+  typealias OneVerifier = OneVerifierLending
 
   static func testTrust() throws -> TrustAnchors {
     let pem = try [UInt8](Data(contentsOf: examples.appendingPathComponent("test-root.pem")))
@@ -138,7 +134,7 @@ import Testing
   ])
   func theTallyAgreesWithCombiningEveryItem(_ name: String) throws {
     for trust in [try Self.testTrust(), TrustAnchors.apple] {
-      let checks = JWSChecks(verifier: AppleSignatureVerifier(trust: trust), now: Self.now, keepsItems: true)
+      let checks = JWSChecks(workspace: SignatureWorkspace(trust: trust), now: Self.now, keepsItems: true)
       _ = try SignedDataDecoder.decode(Self.example(name), strict: false, checks: checks)
       let items = try #require(checks.tally.items)
       #expect(!items.isEmpty)
