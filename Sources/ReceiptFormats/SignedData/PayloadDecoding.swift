@@ -179,11 +179,11 @@ enum PayloadDecoding {
           return (payload, carried)
         }
         if let checked { checks?.forget(since: checked) }
+        let (markers, refusedShape) = try decidingKeys(reader, base: base)
         // A request or response of the App Store Server API holds no purchase, whatever keys it shares.
-        if expected == nil, let shape = try ServerAPIShapes.refusedShape(at: reader) {
-          throw ServerAPIShapes.notPurchaseData(shape: shape, keys: [], path: base.text)
+        if expected == nil, let refusedShape {
+          throw ServerAPIShapes.notPurchaseData(shape: refusedShape, keys: [], path: base.text)
         }
-        let markers = try kindMarkersPresent(reader, base: base)
         if markers.isEmpty, expected == nil {
           // Valid JSON with no kind's marker (Apple's mock payloads hold only environment, bundleId and
           // signedDate): read as the kind whose fields it fits, and say so; a field no kind has refuses it.
@@ -273,9 +273,14 @@ enum PayloadDecoding {
       })
   }()
 
-  /// Which marker keys the top-level object holds, for each kind (first key seen per kind).
-  /// A pass over the top level that skips values; the typed pass follows.
-  static func kindMarkersPresent(_ start: JSONReader, base: LazyPath) throws -> [SignedPayloadKind: String] {
+  /// The markers and then the refused shapes' keys (`ServerAPIShapes.refused`), matched in one pass.
+  static let decidingKeys = SignedKeys(markerKeys.names + ServerAPIShapes.refusedKeyNames)
+
+  /// Which marker keys the top-level object holds, for each kind (first key seen per kind), and the refused shape
+  /// its keys make, if any: one pass over the top level that skips values; the typed pass follows.
+  static func decidingKeys(
+    _ start: JSONReader, base: LazyPath
+  ) throws -> (markers: [SignedPayloadKind: String], refusedShape: String?) {
     var reader = start
     guard try reader.peek() == .object else {
       throw SignedDataError(
@@ -283,13 +288,18 @@ enum PayloadDecoding {
     }
     try reader.beginObject()
     var found: [SignedPayloadKind: String] = [:]
+    var refusedKeys: [String] = []
     while let key = try reader.nextKey() {
-      if let i = markerKeys.matcher.index(of: key, in: reader), found[markerKind[i]] == nil {
-        found[markerKind[i]] = markerKeys.names[i]
+      if let i = decidingKeys.matcher.index(of: key, in: reader) {
+        if i >= markerKind.count {
+          refusedKeys.append(decidingKeys.names[i])
+        } else if found[markerKind[i]] == nil {
+          found[markerKind[i]] = decidingKeys.names[i]
+        }
       }
       try reader.skipValue()
     }
-    return found
+    return (found, refusedKeys.isEmpty ? nil : ServerAPIShapes.refusedShape(refusedKeys))
   }
 
   /// The kind that knows the most of a marker-less payload's top-level keys (the first, in `kindMarkers` order,

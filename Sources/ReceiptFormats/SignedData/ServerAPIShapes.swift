@@ -66,21 +66,8 @@ enum ServerAPIShapes {
     return refused.first { $0.keys.allSatisfy(present.contains) }?.name
   }
 
-  private static let refusedKeys = SignedKeys(Array(Set(refused.flatMap(\.keys))).sorted())
-
-  /// `refusedShape` of the top-level object the reader is at, in a pass that skips values; nil when none fits
-  /// (or it is not an object).
-  static func refusedShape(at start: JSONReader) throws -> String? {
-    var reader = start
-    guard try reader.peek() == .object else { return nil }
-    try reader.beginObject()
-    var present: [String] = []
-    while let key = try reader.nextKey() {
-      if let i = refusedKeys.matcher.index(of: key, in: reader) { present.append(refusedKeys.names[i]) }
-      try reader.skipValue()
-    }
-    return present.isEmpty ? nil : refusedShape(present)
-  }
+  /// Every key of a refused shape, each once.
+  static let refusedKeyNames = Array(Set(refused.flatMap(\.keys))).sorted()
 
   /// What receipt-tool reads, for the end of a refusal.
   static let kindsRead =
