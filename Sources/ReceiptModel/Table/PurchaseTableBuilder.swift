@@ -63,12 +63,8 @@ enum PurchaseTableBuilder {
       chain: chain, chains: chains.texts.count, group: group, groups: groups.texts.count, purchase: purchase,
       order: order)
     let (productRows, productStarts) = rowLists(keys: product, count: products.texts.count)
-    var productsInOrder: [Int32] = []
-    var seen = [Bool](filling: false, count: products.texts.count)
-    for p in product where !seen[Int(p)] {
-      seen[Int(p)] = true
-      productsInOrder.append(p)
-    }
+    // Symbols are numbered as their first row comes.
+    let productsInOrder = Array(0..<Int32(truncatingIfNeeded: products.texts.count))
     var built = Built(
       symbols: (products.texts, chains.texts, groups.texts), columns: (product, chain, group),
       dates: (purchase, expiry),
@@ -129,7 +125,7 @@ enum PurchaseTableBuilder {
     upgrade.reserveCapacity(stated.count)
     let replaced = replacedPeriods(of: table, stated: stated)
     for row in stated.indices {
-      guard stated[row] || replaced[row] else {
+      guard stated[row] || (!replaced.isEmpty && replaced[row]) else {
         upgrade.append(nil)
         continue
       }
@@ -142,12 +138,12 @@ enum PurchaseTableBuilder {
   /// Rows a purchase replaced inside their period, though the data does not flag them upgraded (§7.2 [S5][S34]): a
   /// purchase of another product of the row's group (or chain), of the same ownership, bought after the row and
   /// before its expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace
-  /// each other; a downgrade, bought at the expiry, replaces nothing.
+  /// each other; a downgrade, bought at the expiry, replaces nothing. Empty when no row is (one product).
   static func replacedPeriods(of table: Built, stated: [Bool]) -> [Bool] {
-    var replaced = [Bool](filling: false, count: stated.count)
     let (product, ownership) = (table.columns.product, table.ownership)
     // One product: nothing can replace another.
-    guard table.symbols.products.count > 1 else { return replaced }
+    guard table.symbols.products.count > 1 else { return [] }
+    var replaced = [Bool](filling: false, count: stated.count)
     for row in stated.indices where !stated[row] {
       guard table.dates.purchase[row] != nil, let expires = table.dates.expiry[row] else { continue }
       func replacer(in lists: KeyedRows) -> Bool {
@@ -169,13 +165,20 @@ enum PurchaseTableBuilder {
     for k in keys { starts[Int(k) + 1] += 1 }
     for k in 0..<count { starts[k + 1] += starts[k] }
     var rows = [Int](filling: 0, count: keys.count)
-    var next = starts
+    // Each key's start serves as its cursor, ending at the next key's start; moved back after (no array more).
     for row in keys.indices {
       let k = Int(keys[row])
-      rows[next[k]] = row
-      next[k] += 1
+      rows[starts[k]] = row
+      starts[k] += 1
     }
+    shiftBack(&starts)
     return (rows, starts)
+  }
+
+  /// Starts that a counting sort advanced to each key's end (the next key's start) put back.
+  static func shiftBack(_ starts: inout [Int]) {
+    for k in starts.indices.dropFirst().reversed() { starts[k] = starts[k - 1] }
+    if !starts.isEmpty { starts[0] = 0 }
   }
 
   /// A dated row and its purchase date.
@@ -250,7 +253,7 @@ enum PurchaseTableBuilder {
 /// for.
 struct KeyedRows: Sendable {
   let rows: [Int]
-  /// Key k's rows are `rows[starts[k]..<starts[k + 1]]`, its dated ones up to `datedEnds[k]`.
+  /// Key k's rows are `rows[starts[k]..<starts[k + 1]]`, its dated ones up to `datedEnds[k]` (k < the key count).
   let starts: [Int]
   let datedEnds: [Int]
   /// Where each row stands in `rows` (-1: the row has no key).
@@ -266,18 +269,20 @@ struct KeyedRows: Sendable {
     for k in 0..<count { starts[k + 1] += starts[k] }
     var rows = [Int](filling: 0, count: starts[count])
     var ranks = [Int32](filling: -1, count: keys.count)
-    var next = starts
+    // Each key's start serves as its cursor (`PurchaseTableBuilder.rowLists`).
     for d in order where keys[d.row] >= 0 {
       let k = Int(keys[d.row])
-      (rows[next[k]], ranks[d.row]) = (d.row, Int32(truncatingIfNeeded: next[k]))
-      next[k] += 1
+      (rows[starts[k]], ranks[d.row]) = (d.row, Int32(truncatingIfNeeded: starts[k]))
+      starts[k] += 1
     }
-    let datedEnds = Array(next.prefix(count))
+    // Its last element is the last key's end, never read; the undated rows' pass writes into `starts` only.
+    let datedEnds = starts
     for row in keys.indices where keys[row] >= 0 && purchase[row] == nil {
       let k = Int(keys[row])
-      (rows[next[k]], ranks[row]) = (row, Int32(truncatingIfNeeded: next[k]))
-      next[k] += 1
+      (rows[starts[k]], ranks[row]) = (row, Int32(truncatingIfNeeded: starts[k]))
+      starts[k] += 1
     }
+    PurchaseTableBuilder.shiftBack(&starts)
     (self.rows, self.starts, self.datedEnds, self.ranks) = (rows, starts, datedEnds, ranks)
     (self.purchase, self.keys) = (purchase, keys)
   }
