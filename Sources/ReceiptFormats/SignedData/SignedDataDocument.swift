@@ -327,6 +327,7 @@ public enum SignedDataDecoder {
   static func decodeObject(
     _ bytes: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
   ) throws(SignedDataError) -> SignedDataDocument {
+    if let document = try decodeNotificationBodyInPlace(bytes, strict: strict, checks: checks) { return document }
     if let document = try decodeTransactionListInPlace(bytes, strict: strict, checks: checks) { return document }
     return try decodeObjectWithTree(bytes, strict: strict, checks: checks)
   }
@@ -445,6 +446,34 @@ public enum SignedDataDecoder {
     let list = try walker.transactionList(members, in: buffer)
     let content: SignedDataContent = isHistory ? .transactionHistory(list) : .refundHistory(list)
     return SignedDataDocument(content: content, carriedErrors: walker.carried)
+  }
+
+  /// A Notification V2 body as a webhook receives it, `{"signedPayload":"..."}` and nothing else, without a tree:
+  /// its JWS decoded from the document's bytes where it lies, not from a copy. Anything else (another key, an
+  /// escape, a syntax error) returns nil and the tree reader decides, so every message stays the tree reader's.
+  static func decodeNotificationBodyInPlace(
+    _ buffer: UnsafeBufferPointer<UInt8>, strict: Bool, checks: JWSChecks? = nil
+  ) throws(SignedDataError) -> SignedDataDocument? {
+    guard let token = scanNotificationBody(buffer) else { return nil }
+    var walker = TreeWalker(strict: strict, checks: checks)
+    defer { walker.keepHeaderMemo() }
+    let content = try walker.notificationBody(token: UnsafeBufferPointer(rebasing: buffer[token]), unreadKeys: [])
+    return SignedDataDocument(content: content, carriedErrors: walker.carried)
+  }
+
+  /// Where the one string of a body that fits `decodeNotificationBodyInPlace` lies; nil otherwise.
+  static func scanNotificationBody(_ buffer: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    try? JSONReader.withReader(buffer: buffer) { reader -> Range<Int>? in
+      guard try reader.peek() == .object else { return nil }
+      try reader.beginObject()
+      guard let key = try reader.nextKey(), !key.hasEscapes,
+        reader.withBytes(key, { $0.elementsEqual("signedPayload".utf8) }), try reader.peek() == .string
+      else { return nil }
+      let token = try reader.readStringToken()
+      guard !token.hasEscapes, try reader.nextKey() == nil else { return nil }
+      try reader.finish()
+      return token.start..<token.end
+    }
   }
 
   /// The top-level members when the document fits `decodeTransactionListInPlace`; nil otherwise.
@@ -782,15 +811,20 @@ struct TreeWalker {
     guard let text else {
       throw SignedDataError(.document, path: "signedPayload", detail: "expected a JWS string, found null")
     }
-    // The notification itself is never carried: without it there is nothing.
-    var memo = checks?.takeHeaderMemo() ?? CompactJWS.HeaderMemo()
-    defer { checks?.keep(memo) }
-    let (jws, inner) = try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
-      try CompactJWS.decode(
-        bytes, as: NotificationV2Payload.self, base: LazyPath("signedPayload"), strict: strict, memo: &memo,
-        checks: checks)
+    return try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
+      try notificationBody(token: bytes, unreadKeys: unread)
     }
+  }
+
+  /// The body whose `signedPayload` is `token`, its other keys `unreadKeys`.
+  mutating func notificationBody(token: UnsafeBufferPointer<UInt8>, unreadKeys: [String]) throws(SignedDataError)
+    -> SignedDataContent
+  {
+    // The notification itself is never carried: without it there is nothing.
+    let (jws, inner) = try CompactJWS.decode(
+      token, as: NotificationV2Payload.self, base: LazyPath("signedPayload"), strict: strict, memo: &headerMemo,
+      checks: checks)
     carried += inner
-    return .notificationBody(jws, unreadKeys: unread)
+    return .notificationBody(jws, unreadKeys: unreadKeys)
   }
 }

@@ -19,6 +19,12 @@ import Testing
   static let badHeader = "e!J" + t1.drop(while: { $0 != "." })
   static let badDate = SignedDataFixtures.jws(#"{"transactionId":"3","expiresDate":"soon"}"#)
 
+  static let notification = SignedDataFixtures.jws(
+    #"{"notificationType":"DID_RENEW","notificationUUID":"u","signedDate":5,"data":{"signedTransactionInfo":"\#(t0)","#
+      + #""signedRenewalInfo":"\#(renewal)"}}"#)
+  static let notificationWithBadNested = SignedDataFixtures.jws(
+    #"{"notificationType":"DID_RENEW","notificationUUID":"u","data":{"signedTransactionInfo":"\#(badHeader)"}}"#)
+
   typealias Outcome = Result<SignedDataDocument, SignedDataError>
 
   /// The result of `body`: a document or an error.
@@ -67,7 +73,41 @@ import Testing
     #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(sameLength)","\#(t1)"]}"#,
     #"{"bundleId":"b","signedTransactions":["\#(t0)","\#(t1.dropLast(3))!!!","\#(t1)"]}"#,
     "\u{FEFF}" + #"{"bundleId":"b","signedTransactions":["\#(t0)"]}"#,
+    // Notification bodies: the webhook's own is read in place, the rest by the tree.
+    #"{"signedPayload":"\#(notification)"}"#,
+    " \n{ \"signedPayload\" :\t\"\(notification)\" }\r\n",
+    "\u{FEFF}" + #"{"signedPayload":"\#(notification)"}"#,
+    #"{"signedPayload":"\#(notificationWithBadNested)"}"#,
+    #"{"signedPayload":"\#(notification)","x":1}"#,
+    #"{"x":1,"signedPayload":"\#(notification)"}"#,
+    #"{"signedPayload":"\#(notification)","signedPayload":"\#(notification)"}"#,
+    #"{"signedPayload":"\#(notification)","sendAttempts":[]}"#,
+    #"{"signedPayload":null}"#, #"{"signedPayload":1}"#, #"{"signedPayload":""}"#, #"{"signedPayload":{}}"#,
+    #"{"signedPayload":"\u0065\#(notification.dropFirst())"}"#,
+    #"{"signed\u0050ayload":"\#(notification)"}"#,
+    #"{"signedPayload":"\#(notification)""#,
+    #"{"signedPayload":"\#(notification)"} x"#,
+    #"{"signedPayload":"\#(notification).x"}"#,
+    #"{"signedPayload":"a.b"}"#,
+    #"{"signedPayload":"\#(t0)"}"#,
+    #"{"signedPayload":"\#(notification.dropLast(3))!!!"}"#,
+    #"{"signedPayload":"\#(badHeader)"}"#,
   ]
+
+  /// A webhook's body, `{"signedPayload":"..."}` alone, is read where it lies; anything more goes to the tree.
+  @Test func aWebhookBodyIsReadInPlace() throws {
+    func inPlace(_ text: String) throws -> Bool {
+      try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(SignedDataError) in
+        try SignedDataDecoder.decodeNotificationBodyInPlace(bytes, strict: false) != nil
+      }
+    }
+    #expect(try inPlace(#"{"signedPayload":"\#(Self.notification)"}"#))
+    #expect(try inPlace(" { \"signedPayload\" : \"\(Self.notification)\" } "))
+    #expect(try !inPlace(#"{"signedPayload":"\#(Self.notification)","x":1}"#))
+    #expect(try !inPlace(#"{"signed\u0050ayload":"\#(Self.notification)"}"#))
+    #expect(try !inPlace(#"{"signedPayload":"\u0065\#(Self.notification.dropFirst())"}"#))
+    #expect(try !inPlace(#"{"signedPayload":"\#(Self.notification)"} x"#))
+  }
 
   @Test(arguments: documents) func agreesWithTheTreeReader(_ text: String) {
     for strict in [true, false] {
