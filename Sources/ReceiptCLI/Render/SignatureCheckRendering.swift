@@ -127,15 +127,27 @@ package enum SignatureCheckRendering {
     let vouched = check.vouched
     w.object { w in
       w.member("signature", check.coverage.kind.rawValue)
-      // Each class written as it is found: these lists are in every answer of every document.
-      w.key("covered")
-      w.array(vouched.covered) { w, field in w.string(field.rawValue) }
-      w.key("not_covered")
-      w.array(SignatureCoverage.FieldClass.allCases.lazy.filter { !vouched.covers($0) }) { w, field in
-        w.string(field.rawValue)
-      }
+      // These lists are in every answer of every document: a verdict that vouches for nothing (unsigned, invalid,
+      // not checked) has them as fixed text.
+      if vouched.covered.isEmpty { w.fixed(nothingCovered) } else { writeCovered(vouched, to: &w) }
       w.key("answer_uses_not_covered")
       w.array(check.uncoveredInAnswer) { w, field in w.string(field.rawValue) }
+    }
+  }
+
+  /// `covered` and `not_covered` of a verdict that vouches for nothing (`writeCovered` of `.none`).
+  static let nothingCovered: StaticString = """
+    "covered":[],"not_covered":["ids","products","dates","quantity","trial-and-intro-flags","cancellation",\
+    "device-hash","app-purchase","ownership","price","currency"]
+    """
+
+  /// `covered` and `not_covered`, each class written as it is found.
+  static func writeCovered<W: JSONOutput>(_ vouched: SignatureCoverage, to w: inout W) {
+    w.key("covered")
+    w.array(vouched.covered) { w, field in w.string(field.rawValue) }
+    w.key("not_covered")
+    w.array(SignatureCoverage.FieldClass.allCases.lazy.filter { !vouched.covers($0) }) { w, field in
+      w.string(field.rawValue)
     }
   }
 
