@@ -58,7 +58,7 @@ struct EntitlementsCommand: ParsableCommand {
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
-      answer.results = answer.results.map(CommandLineHints.adding(to:))
+      for i in answer.results.indices { CommandLineHints.addHint(to: &answer.results[i]) }
       // The renderers hold the pages, not the history: it is freed here, not copied into both and freed with them.
       let partialPage = PartialHistory.page(of: history)
       let page = history.provenance.page

@@ -135,7 +135,7 @@ extension JSONOutput {
         }
         guard value() else { return false }
       }
-      guard let close else { return true }
+      guard close != nil else { return true }
       guard i < bytes.count else { return false }
       i += 1
       return true
