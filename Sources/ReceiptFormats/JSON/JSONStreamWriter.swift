@@ -161,7 +161,7 @@ package struct JSONStreamWriter {
 
   /// A string, escaped as `JSONValue.string` is.
   package mutating func string(_ s: String) {
-    // Short ASCII without anything to escape (ids, product ids, dates, the renderers' own words) is copied as it
+    // ASCII without anything to escape (ids, product ids, dates, the renderers' own words) is copied as it
     // is, and checked where it was copied to.
     let storage = storage
     guard s.utf8.withContiguousStorageIfAvailable({ storage.appendQuotedIfPlain($0) }) != true else { return }
