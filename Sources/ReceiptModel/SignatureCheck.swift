@@ -200,6 +200,9 @@ public struct SignatureCheck: Hashable, Sendable {
 
   /// One line a support person can read out (`verified: ...`, `invalid: ...`).
   public var summary: String {
+    // Unsigned says its note alone (a JSON body's, or its backing's phrase): every unsigned document asks for it,
+    // so it is joined without an array of parts.
+    if verdict == .unsigned { return "unsigned: " + (note ?? "") }
     var parts: [String] = []
     // The backing speaks first; an unsigned verdict's note already is the backing's phrase.
     if let backing, verdict != .unsigned { parts.append(backing.summary) }

@@ -277,9 +277,8 @@ enum DocumentRunner {
       case .processed(let document, let result):
         // Kept, not destroyed, once written: the last one lives until the process exits.
         defer { KeptUntilExit.lastOutput.keep(result) }
-        let output = result.output
-        for warning in output.warnings { context.warn("\(document.label): \(warning)") }
-        for check in output.failedChecks {
+        for warning in result.warnings { context.warn("\(document.label): \(warning)") }
+        for check in result.failedChecks {
           context.stderr.write(
             "receipt-tool: check failed: \(TerminalSafeText("\(document.label): \(check.replacingNewlines)"))\n")
           checkFailed = true
@@ -341,8 +340,8 @@ enum DocumentRunner {
       context.report(error)
       return firstError ?? error.exitStatus
     }
-    for warning in result.output.warnings { context.warn("\(whole.label): \(warning)") }
-    for check in result.output.failedChecks {
+    for warning in result.warnings { context.warn("\(whole.label): \(warning)") }
+    for check in result.failedChecks {
       context.stderr.write("receipt-tool: check failed: \(whole.label): \(check.replacingNewlines)\n")
     }
     if !inputs.quiet {
@@ -354,7 +353,7 @@ enum DocumentRunner {
       }
     }
     context.stderr.flush()
-    return firstError ?? (result.output.failedChecks.isEmpty ? .ok : .checkFailed)
+    return firstError ?? (result.failedChecks.isEmpty ? .ok : .checkFailed)
   }
 
   /// Runs an aggregating command: `transform` on worker threads, then `consume` on this thread in input
@@ -391,35 +390,54 @@ enum DocumentRunner {
 
   /// A document's output, rendered on the worker thread in the format being written.
   struct Rendered {
-    var output: DocumentOutput
+    /// The output's failed checks and warnings.
+    var failedChecks: [String]
+    var warnings: [String]
     /// The text or the NDJSON line, as written.
     var bytes: [UInt8]
     var json: PendingJSON?
     /// The text, written in pieces when its turn comes (a large document); nil: `text` holds it.
     var writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil
+    /// The output itself, for a large document or `--format json` (kept until the process exits if it is the
+    /// last one). Any other is freed on its worker thread once rendered, with the answer and history its
+    /// renderers hold, rather than on the thread that writes every document in turn.
+    var output: DocumentOutput?
+
+    init(
+      _ output: DocumentOutput, keeping: Bool, bytes: [UInt8], json: PendingJSON?,
+      writeText: ((InOrderParts, ([UInt8]) -> Void) -> Void)? = nil
+    ) {
+      failedChecks = output.failedChecks
+      warnings = output.warnings
+      self.bytes = bytes
+      self.json = json
+      self.writeText = writeText
+      self.output = keeping ? output : nil
+    }
   }
 
   /// From this size on, a document's output is written as it goes when its turn comes, rather than whole on its
   /// worker thread: it is never held whole. Smaller ones are rendered on the workers, every core at once.
   static let largeDocumentBytes = 1 << 20
 
-  private static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?, large: Bool = false) -> Rendered {
+  static func rendered(_ output: DocumentOutput, _ format: DocumentFormat?, large: Bool = false) -> Rendered {
     switch format {
     case .text:
       if large, let writeText = output.writeText {
-        return Rendered(output: output, bytes: [], json: nil, writeText: writeText)
+        return Rendered(output, keeping: true, bytes: [], json: nil, writeText: writeText)
       }
-      return Rendered(output: output, bytes: Array(output.text.rendered.utf8), json: nil)
+      return Rendered(output, keeping: large, bytes: Array(output.text.rendered.utf8), json: nil)
     case .ndjson:
       // Bytes from the writer to the output, with no String between (one copy and a UTF-8 check less a line).
       var line = output.pendingJSON().bytes(pretty: false)
       line.append(0x0A)
-      return Rendered(output: output, bytes: line, json: nil)
+      return Rendered(output, keeping: large, bytes: line, json: nil)
     case .json:
+      // The value is kept whole with its writer: a lone document is written again at indent 0.
       var json = output.pendingJSON()
       if !large { json.element = json.bytes(pretty: true, indent: 1) }
-      return Rendered(output: output, bytes: [], json: json)
-    case nil: return Rendered(output: output, bytes: [], json: nil)
+      return Rendered(output, keeping: true, bytes: [], json: json)
+    case nil: return Rendered(output, keeping: large, bytes: [], json: nil)
     }
   }
 }

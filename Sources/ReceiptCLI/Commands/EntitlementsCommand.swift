@@ -58,16 +58,18 @@ struct EntitlementsCommand: ParsableCommand {
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
-      answer.results = answer.results.map(CommandLineHints.adding(to:))
+      for i in answer.results.indices { CommandLineHints.addHint(to: &answer.results[i]) }
+      // The renderers hold the pages, not the history: it is freed here, not copied into both and freed with them.
+      let partialPage = PartialHistory.page(of: history)
+      let page = history.provenance.page
       // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
-          signature: signature, page: PartialHistory.page(of: history)),
+          signature: signature, page: partialPage),
         writeJSON: { w, _ in
           EntitlementsJSONRenderer.write(
-            answer, evaluation: evaluation, input: input, explain: explain, signature: signature,
-            page: history.provenance.page, to: &w)
+            answer, evaluation: evaluation, input: input, explain: explain, signature: signature, page: page, to: &w)
         },
         failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks
           + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),

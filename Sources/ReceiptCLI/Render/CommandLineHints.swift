@@ -22,8 +22,13 @@ enum CommandLineHints {
   /// An entitlement result whose reason carries the hint it needs.
   static func adding(to result: EntitlementResult) -> EntitlementResult {
     var result = result
-    result.reason = adding(result.missingKnowledge, to: result.reason)
+    addHint(to: &result)
     return result
+  }
+
+  /// The same, in place: a command's answer is not copied result by result.
+  static func addHint(to result: inout EntitlementResult) {
+    result.reason = adding(result.missingKnowledge, to: result.reason)
   }
 
   /// `--explain`'s sentence for one considered transaction, with its hint.

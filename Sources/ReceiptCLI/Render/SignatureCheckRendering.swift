@@ -127,15 +127,27 @@ package enum SignatureCheckRendering {
     let vouched = check.vouched
     w.object { w in
       w.member("signature", check.coverage.kind.rawValue)
-      // Each class written as it is found: these lists are in every answer of every document.
-      w.key("covered")
-      w.array(vouched.covered) { w, field in w.string(field.rawValue) }
-      w.key("not_covered")
-      w.array(SignatureCoverage.FieldClass.allCases.lazy.filter { !vouched.covers($0) }) { w, field in
-        w.string(field.rawValue)
-      }
+      // These lists are in every answer of every document: a verdict that vouches for nothing (unsigned, invalid,
+      // not checked) has them as fixed text.
+      if vouched.covered.isEmpty { w.fixed(nothingCovered) } else { writeCovered(vouched, to: &w) }
       w.key("answer_uses_not_covered")
       w.array(check.uncoveredInAnswer) { w, field in w.string(field.rawValue) }
+    }
+  }
+
+  /// `covered` and `not_covered` of a verdict that vouches for nothing (`writeCovered` of `.none`).
+  static let nothingCovered: StaticString = """
+    "covered":[],"not_covered":["ids","products","dates","quantity","trial-and-intro-flags","cancellation",\
+    "device-hash","app-purchase","ownership","price","currency"]
+    """
+
+  /// `covered` and `not_covered`, each class written as it is found.
+  static func writeCovered<W: JSONOutput>(_ vouched: SignatureCoverage, to w: inout W) {
+    w.key("covered")
+    w.array(vouched.covered) { w, field in w.string(field.rawValue) }
+    w.key("not_covered")
+    w.array(SignatureCoverage.FieldClass.allCases.lazy.filter { !vouched.covers($0) }) { w, field in
+      w.string(field.rawValue)
     }
   }
 
@@ -162,39 +174,58 @@ package enum SignatureCheckRendering {
       w.member("summary", backing.summary)
       w.member("not_a_receipt_reason", backing.notAReceiptReason)
       w.member("not_a_receipt_detail", backing.notAReceiptDetail)
-      w.member("receipt_creation_date", date: backing.receiptCreationDate)
-      w.member("same_moment", bool: backing.sameMoment)
-      w.member("transactions", int: backing.entries.count)
-      w.member("backed_transactions", int: backing.backedCount)
-      w.key("not_backed")
-      w.array(backing.entries.filter { $0.standing != .backed }) { w, entry in
-        w.object { w in
-          w.member("transaction_id", entry.transactionID)
-          w.member("product_id", entry.productID)
-          switch entry.standing {
-          case .backed: break
-          case .contradicted(let differences):
-            w.member("standing", "contradicted")
-            w.key("differences")
-            w.array(differences) { w, d in
-              w.object { w in
-                w.member("field", d.field)
-                w.member("json", d.json)
-                w.member("receipt", d.receipt)
-              }
+      // A latest_receipt that holds no receipt has compared nothing: the same members every time.
+      if isNothingCompared(backing) { w.fixed(nothingCompared) } else { writeComparison(backing, to: &w) }
+    }
+  }
+
+  /// The members from `receipt_creation_date` to `only_in_receipt` of a backing that compared nothing
+  /// (`isNothingCompared`).
+  static let nothingCompared: StaticString = """
+    "receipt_creation_date":null,"same_moment":false,"transactions":0,"backed_transactions":0,"not_backed":[],\
+    "only_in_receipt":[]
+    """
+
+  /// Whether `backing` compared nothing, so that its members from `receipt_creation_date` on are `nothingCompared`.
+  static func isNothingCompared(_ backing: ReceiptBacking) -> Bool {
+    backing.receiptCreationDate == nil && !backing.sameMoment && backing.entries.isEmpty
+      && backing.onlyInReceipt.isEmpty
+  }
+
+  /// The members from `receipt_creation_date` to `only_in_receipt`, one by one.
+  static func writeComparison<W: JSONOutput>(_ backing: ReceiptBacking, to w: inout W) {
+    w.member("receipt_creation_date", date: backing.receiptCreationDate)
+    w.member("same_moment", bool: backing.sameMoment)
+    w.member("transactions", int: backing.entries.count)
+    w.member("backed_transactions", int: backing.backedCount)
+    w.key("not_backed")
+    w.array(backing.entries.filter { $0.standing != .backed }) { w, entry in
+      w.object { w in
+        w.member("transaction_id", entry.transactionID)
+        w.member("product_id", entry.productID)
+        switch entry.standing {
+        case .backed: break
+        case .contradicted(let differences):
+          w.member("standing", "contradicted")
+          w.key("differences")
+          w.array(differences) { w, d in
+            w.object { w in
+              w.member("field", d.field)
+              w.member("json", d.json)
+              w.member("receipt", d.receipt)
             }
-          case .notInReceipt(let absence):
-            w.member("standing", "not-in-receipt")
-            w.member("reason", absence.rawValue)
           }
+        case .notInReceipt(let absence):
+          w.member("standing", "not-in-receipt")
+          w.member("reason", absence.rawValue)
         }
       }
-      w.key("only_in_receipt")
-      w.array(backing.onlyInReceipt) { w, only in
-        w.object { w in
-          w.member("transaction_id", only.transactionID)
-          w.member("product_id", only.productID)
-        }
+    }
+    w.key("only_in_receipt")
+    w.array(backing.onlyInReceipt) { w, only in
+      w.object { w in
+        w.member("transaction_id", only.transactionID)
+        w.member("product_id", only.productID)
       }
     }
   }

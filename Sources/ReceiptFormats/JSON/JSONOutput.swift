@@ -24,6 +24,10 @@ public protocol JSONOutput {
   mutating func int(_ i: Int?)
   /// A moment as `Timestamp.iso8601` spells it, quoted, or null.
   mutating func date(_ t: Timestamp?)
+  /// Members (or elements) a renderer writes alike in many documents, as their compact text
+  /// (`"anchor":null,"chain":[]`): keys and strings without escapes, `null`, `true`, `false`, integers, objects and
+  /// arrays. A compact stream writer copies it whole; any other writer replays it call by call (`replay(fixed:)`).
+  mutating func fixed(_ compact: StaticString)
 }
 
 // Inlinable: specialised in the renderers' module, a call per member goes straight to the writer.
@@ -89,6 +93,89 @@ extension JSONOutput {
   @inlinable public mutating func member(_ key: StaticString, object body: (inout Self) -> Void) {
     self.key(key)
     object(body)
+  }
+}
+
+extension JSONOutput {
+  /// Writes the members or elements of a fixed run (`fixed(_:)`) one call each: what every writer but a compact
+  /// stream writer does with it, and the plain form that writer's copy is held to. A string followed by a colon
+  /// is a key; anything the grammar of `fixed(_:)` does not allow ends the run.
+  public mutating func replay(fixed compact: StaticString) {
+    let bytes = UnsafeBufferPointer(start: compact.utf8Start, count: compact.utf8CodeUnitCount)
+    var i = 0
+    func text() -> String? {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\""),
+        let end = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "\""))
+      else { return nil }
+      defer { i = end + 1 }
+      return String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+    }
+    func word(_ w: String) -> Bool {
+      guard bytes[i...].starts(with: w.utf8) else { return false }
+      i += w.utf8.count
+      return true
+    }
+    // Members until `close` (nil: the run's end), each a key and a value, or elements, each a value.
+    func items(until close: UInt8?, members: Bool?) -> Bool {
+      var first = true
+      while i < bytes.count, bytes[i] != close {
+        if !first {
+          guard bytes[i] == UInt8(ascii: ",") else { return false }
+          i += 1
+        }
+        first = false
+        let start = i
+        if members != false, let key = text(), i < bytes.count, bytes[i] == UInt8(ascii: ":") {
+          i += 1
+          self.key(text: key)
+        } else {
+          guard members != true else { return false }
+          i = start
+          element()
+        }
+        guard value() else { return false }
+      }
+      guard close != nil else { return true }
+      guard i < bytes.count else { return false }
+      i += 1
+      return true
+    }
+    func value() -> Bool {
+      guard i < bytes.count else { return false }
+      switch bytes[i] {
+      case UInt8(ascii: "{"):
+        i += 1
+        beginObject()
+        defer { endObject() }
+        return items(until: UInt8(ascii: "}"), members: true)
+      case UInt8(ascii: "["):
+        i += 1
+        beginArray()
+        defer { endArray() }
+        return items(until: UInt8(ascii: "]"), members: false)
+      case UInt8(ascii: "\""):
+        guard let s = text() else { return false }
+        string(s)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        let start = i
+        i += 1
+        while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1 }
+        guard let n = Int(String(decoding: bytes[start..<i], as: UTF8.self)) else { return false }
+        int(n)
+      default:
+        if word("null") {
+          null()
+        } else if word("true") {
+          bool(true)
+        } else if word("false") {
+          bool(false)
+        } else {
+          return false
+        }
+      }
+      return true
+    }
+    _ = items(until: nil, members: nil)
   }
 }
 
@@ -163,4 +250,5 @@ package struct JSONTreeWriter: JSONOutput {
   package mutating func string(_ s: String) { put(.string(s)) }
   package mutating func int(_ i: Int?) { put(.int(i)) }
   package mutating func date(_ t: Timestamp?) { put(.str(t?.iso8601)) }
+  package mutating func fixed(_ compact: StaticString) { replay(fixed: compact) }
 }

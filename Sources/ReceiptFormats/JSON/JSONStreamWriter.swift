@@ -106,7 +106,7 @@ package struct JSONStreamWriter {
     let n = key.utf8CodeUnitCount
     let p = storage.room(n + 4)
     p[0] = UInt8(ascii: "\"")
-    (p + 1).update(from: key.utf8Start, count: n)
+    Storage.copy(key.utf8Start, to: p + 1, count: n)
     p[n + 1] = UInt8(ascii: "\"")
     p[n + 2] = UInt8(ascii: ":")
     if pretty {
@@ -125,7 +125,14 @@ package struct JSONStreamWriter {
     if pretty { storage.append(UInt8(ascii: " ")) }
   }
 
-  private mutating func separate() {
+  /// A fixed run (`JSONOutput.fixed`): copied as it is when compact, replayed call by call when pretty.
+  package mutating func fixed(_ compact: StaticString) {
+    guard !pretty else { return replay(fixed: compact) }
+    separate()
+    storage.append(ascii: compact)
+  }
+
+  @inline(__always) private mutating func separate() {
     if !first { storage.append(UInt8(ascii: ",")) }
     if pretty { newline() }
     first = false
@@ -154,28 +161,10 @@ package struct JSONStreamWriter {
 
   /// A string, escaped as `JSONValue.string` is.
   package mutating func string(_ s: String) {
-    var s = s
-    // Short ASCII without anything to escape (ids, product ids, dates) is copied as it is.
-    let copied = s.withUTF8 { utf8 -> Bool in
-      guard let base = utf8.baseAddress else { return false }
-      // Eight bytes at a time, then byte by byte: printable ASCII other than '"' and '\\' needs no escape.
-      var i = WordScan.skip(base, from: 0, to: utf8.count) { v in
-        WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.equal(v, 0x7F) | WordScan.below(v, 0x20)
-          | WordScan.nonASCII(v)
-      }
-      while i < utf8.count {
-        let b = base[i]
-        if b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x7F { return false }
-        i += 1
-      }
-      let p = storage.room(utf8.count + 2)
-      p[0] = UInt8(ascii: "\"")
-      (p + 1).update(from: base, count: utf8.count)
-      p[utf8.count + 1] = UInt8(ascii: "\"")
-      storage.count += utf8.count + 2
-      return true
-    }
-    guard !copied else { return }
+    // ASCII without anything to escape (ids, product ids, dates, the renderers' own words) is copied as it
+    // is, and checked where it was copied to.
+    let storage = storage
+    guard s.utf8.withContiguousStorageIfAvailable({ storage.appendQuotedIfPlain($0) }) != true else { return }
     var out: [UInt8] = []
     JSONValue.writeString(s, to: &out)
     out.withUnsafeBufferPointer { storage.append($0) }
@@ -252,6 +241,58 @@ package struct JSONStreamWriter {
       guard let from = bytes.baseAddress else { return }
       room(bytes.count).update(from: from, count: bytes.count)
       count += bytes.count
+    }
+
+    /// Copies `count` bytes: whole words (the last one overlapping the one before) for up to 64 bytes, where the
+    /// call to memcpy costs more than the copy.
+    @inline(__always) static func copy(
+      _ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int
+    ) {
+      if n < 8 {
+        var i = 0
+        while i < n {
+          to[i] = from[i]
+          i &+= 1
+        }
+      } else if n <= 64 {
+        var i = 0
+        while n &- i > 8 {
+          UnsafeMutableRawPointer(to + i).storeBytes(
+            of: UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
+          i &+= 8
+        }
+        UnsafeMutableRawPointer(to + n - 8).storeBytes(
+          of: UnsafeRawPointer(from + n - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+      } else {
+        to.update(from: from, count: n)
+      }
+    }
+
+    /// Writes `bytes` as a quoted string when none needs an escape (printable ASCII other than '"' and '\\'),
+    /// and says whether it did; otherwise writes nothing. The bytes are copied, then checked a word at a time
+    /// where they were copied to: room is made for a word past them, whose bytes the check masks off.
+    @inline(__always) func appendQuotedIfPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      let n = bytes.count
+      let p = room(n &+ 10)
+      if let from = bytes.baseAddress { Self.copy(from, to: p + 1, count: n) }
+      var i = 0
+      while i < n {
+        var v = UInt64(littleEndian: UnsafeRawPointer(p + 1 + i).loadUnaligned(as: UInt64.self))
+        // Past the end: bytes not written here, made spaces (which need no escape).
+        if n &- i < 8 {
+          let kept: UInt64 = (1 &<< UInt64((n &- i) &* 8)) &- 1
+          v = (v & kept) | (0x2020_2020_2020_2020 & ~kept)
+        }
+        let needsEscape =
+          WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.equal(v, 0x7F) | WordScan.below(v, 0x20)
+          | WordScan.nonASCII(v)
+        if needsEscape != 0 { return false }
+        i &+= 8
+      }
+      p[0] = UInt8(ascii: "\"")
+      p[n &+ 1] = UInt8(ascii: "\"")
+      count &+= n &+ 2
+      return true
     }
 
     func append(ascii text: StaticString) {

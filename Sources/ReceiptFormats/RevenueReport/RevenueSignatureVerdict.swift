@@ -273,6 +273,28 @@ public enum SignatureCheckJSON {
   @inlinable public static func writeMembers<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
     w.member("verdict", check.verdict.rawValue)
     w.member("summary", check.summary)
+    // An unsigned document's members between (nothing checked): the same text every time.
+    if isNothingChecked(check) { w.fixed(nothingChecked) } else { writeCheckedMembers(check, to: &w) }
+    w.member("note", check.note)
+  }
+
+  /// The members from `anchor` to `failures`, as a document with nothing checked has them (`isNothingChecked`).
+  @inlinable public static var nothingChecked: StaticString {
+    """
+    "anchor":null,"checked_at":null,"checked_at_source":null,"revocation_checked":false,"signed_items":0,\
+    "verified_items":0,"test_signed_items":0,"failed_items":0,"chain":[],"failures":[]
+    """
+  }
+
+  /// Whether `check` has nothing checked, so that its members from `anchor` to `failures` are `nothingChecked`.
+  @inlinable public static func isNothingChecked(_ check: SignatureCheck) -> Bool {
+    check.anchor == nil && check.moment == nil && !check.revocationChecked && check.signedItems == 0
+      && check.verifiedItems == 0 && check.testSignedItems == 0 && check.failureCount == 0 && check.chain.isEmpty
+      && check.failures.isEmpty
+  }
+
+  /// The members from `anchor` to `failures`, one by one.
+  @inlinable public static func writeCheckedMembers<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
     w.member("anchor", check.anchor?.rawValue)
     w.member("checked_at", date: check.moment?.time)
     w.member("checked_at_source", check.moment?.source)
@@ -301,6 +323,5 @@ public enum SignatureCheckJSON {
         w.member("reason", f.reason)
       }
     }
-    w.member("note", check.note)
   }
 }
