@@ -58,7 +58,7 @@ struct EntitlementsCommand: ParsableCommand {
       try history.requireValidStatus(source: input.label)
       let evaluation = try asOf.resolve(moment: history.moment, now: now)
       var answer = answerEntitlements(of: history, catalog: catalog, at: evaluation.time)
-      answer.results = answer.results.map(CommandLineHints.adding(to:))
+      for i in answer.results.indices { CommandLineHints.addHint(to: &answer.results[i]) }
       // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(

@@ -22,8 +22,14 @@ enum CommandLineHints {
   /// An entitlement result whose reason carries the hint it needs.
   static func adding(to result: EntitlementResult) -> EntitlementResult {
     var result = result
-    result.reason = adding(result.missingKnowledge, to: result.reason)
+    addHint(to: &result)
     return result
+  }
+
+  /// Joins the hint a result needs to its reason, in place: a result is not copied to be given none.
+  static func addHint(to result: inout EntitlementResult) {
+    guard let missing = result.missingKnowledge else { return }
+    result.reason = adding(missing, to: result.reason)
   }
 
   /// `--explain`'s sentence for one considered transaction, with its hint.
