@@ -106,17 +106,18 @@ private func lostReason(
     return
       "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
   case .expired(let at):
-    var reason = "\(t.productID) expired on \(at.iso8601)"
+    let notRenewed: String
     if let intent = renewal?.expirationIntent {
-      reason += " and was not renewed: \(intent.description)"
+      notRenewed = " and was not renewed: \(intent.description)"
     } else if !t.vocabulary.holdsRenewalState {
-      reason +=
+      notRenewed =
         "; \(t.vocabulary.document) holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
     } else {
-      reason += " and has not been renewed"
+      notRenewed = " and has not been renewed"
     }
-    if let grace = renewal?.gracePeriodExpiresDate { reason += "; the billing grace period ended on \(grace.iso8601)" }
-    return reason + "."
+    let graceEnded = renewal?.gracePeriodExpiresDate.map { "; the billing grace period ended on \($0.iso8601)" } ?? ""
+    // Made in one go: appended to piece by piece, the sentence was grown and copied four times.
+    return "\(t.productID) expired on \(at.iso8601)\(notRenewed)\(graceEnded)."
   case .durationEnded(let end, let duration):
     return
       "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."

@@ -330,8 +330,14 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
 ///   - time: the moment asked about.
 /// - Returns: one result per entitlement, each what `entitlementStatus` gives.
 public func entitlementStatuses(of table: PurchaseTable, catalog: Catalog, at time: Timestamp) -> [EntitlementResult] {
-  let entries = catalogEntries(of: table, catalog)
-  return entitlementDefinitions(for: table, catalog: catalog, at: time).map {
+  entitlementStatuses(of: table, entries: catalogEntries(of: table, catalog), catalog: catalog, at: time)
+}
+
+/// `entitlementStatuses`, each product's catalog entry given by product symbol.
+func entitlementStatuses(
+  of table: PurchaseTable, entries: [CatalogProduct?], catalog: Catalog, at time: Timestamp
+) -> [EntitlementResult] {
+  entitlementDefinitions(for: table, catalog: catalog, at: time).map {
     entitlementStatus($0, table: table, entries: entries, at: time)
   }
 }
@@ -350,11 +356,14 @@ func catalogEntries(of table: PurchaseTable, _ catalog: Catalog) -> [CatalogProd
 ///   - time: the moment asked about.
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of table: PurchaseTable, catalog: Catalog, at time: Timestamp) -> [String] {
-  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`).
-  guard catalog.products.values.contains(where: { $0.type == .consumable || $0.type == .nonRenewing }) else {
-    return []
-  }
-  let entries = catalogEntries(of: table, catalog)
+  sharingContradictions(of: table, entries: catalogEntries(of: table, catalog), at: time)
+}
+
+/// `sharingContradictions`, each product's catalog entry given by product symbol.
+func sharingContradictions(of table: PurchaseTable, entries: [CatalogProduct?], at time: Timestamp) -> [String] {
+  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`): the
+  // entries of the data's products are looked through, not every product of the catalog copied out for each document.
+  guard entries.contains(where: { $0?.type == .consumable || $0?.type == .nonRenewing }) else { return [] }
   var seen = Set<Int32>()
   var sentences: [String] = []
   for row in table.rows where table.ownership[row] == .familyShared && table.isKnown(row, at: time) {

@@ -44,9 +44,10 @@ public struct EntitlementsAnswer: Sendable {
 /// §7.7 [S30][S36][S33]: each rule cites its own).
 public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
 {
-  // Built once: the results and the Family Sharing contradictions read the same table.
+  // Built once: the results and the Family Sharing contradictions read the same table and catalog entries.
   let table = PurchaseTable(history)
-  let products = entitlementStatuses(of: table, catalog: catalog, at: time)
+  let entries = catalogEntries(of: table, catalog)
+  let products = entitlementStatuses(of: table, entries: entries, catalog: catalog, at: time)
   var (results, decided) = (products, products)
   let paidApp = catalog.paidApp.map { paidAppDecision($0, history: history, at: time) }
   if let terms = catalog.paidApp, let paidApp {
@@ -68,7 +69,7 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
   }
   let unread = storeStatusesWithoutTransaction(in: history)
   let findings =
-    sharingContradictions(of: table, catalog: catalog, at: time) + catalogDisagreements(of: history, catalog: catalog)
+    sharingContradictions(of: table, entries: entries, at: time) + catalogDisagreements(of: history, catalog: catalog)
     + disagreements + unread.map(\.sentence)
   let nothing =
     results.isEmpty
