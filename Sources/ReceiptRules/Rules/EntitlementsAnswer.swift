@@ -56,12 +56,13 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
     let own = products.first { $0.id == terms.entitlement }
     decided = results.map { $0.id == terms.entitlement ? own ?? $0 : $0 }
   }
-  // Each result is read where it lies, not copied into a closure's arguments.
+  // Each result's fields are read where it lies: a result is not copied to be compared.
   var apple: [StoreStatusComparison?] = []
   var disagreements: [String] = []
   apple.reserveCapacity(decided.count)
   for i in decided.indices {
-    let comparison = compareWithStoreStatus(decided[i], history: history, at: time)
+    let comparison = compareWithStoreStatus(
+      decided[i].state, chain: decided[i].deciding?.chainID, history: history, at: time)
     if let why = comparison?.explanation {
       disagreements.append("\(decided[i].id): receipt-tool says \(decided[i].state.rawValue), but \(why)")
     }
