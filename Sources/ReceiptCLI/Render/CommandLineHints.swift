@@ -26,9 +26,10 @@ enum CommandLineHints {
     return result
   }
 
-  /// The same, in place: a command's answer is not copied result by result.
+  /// Joins the hint a result needs to its reason, in place: a result is not copied to be given none.
   static func addHint(to result: inout EntitlementResult) {
-    result.reason = adding(result.missingKnowledge, to: result.reason)
+    guard let missing = result.missingKnowledge else { return }
+    result.reason = adding(missing, to: result.reason)
   }
 
   /// `--explain`'s sentence for one considered transaction, with its hint.

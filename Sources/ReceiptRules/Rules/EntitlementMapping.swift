@@ -29,11 +29,16 @@ public func entitlementDefinitions(for table: PurchaseTable, catalog: Catalog, a
 {
   // The catalog's own entitlements do not depend on the document: the catalog keeps them.
   var definitions = catalog.definedEntitlements
-  // Each product of the data once, in the order of its first row known at `time`.
-  let firstKnown = table.productsInOrder.compactMap { product in
-    table.rows(ofProduct: product).first { table.isKnown($0, at: time) }.map { (row: $0, product: product) }
+  // Each product of the data once, in the order of its first row known at `time` (sorted in place, not copied).
+  var firstKnown: [(row: Int, product: Int32)] = []
+  firstKnown.reserveCapacity(table.productCount)
+  for product in table.productsInOrder {
+    if let row = table.rows(ofProduct: product).first(where: { table.isKnown($0, at: time) }) {
+      firstKnown.append((row, product))
+    }
   }
-  for (_, product) in firstKnown.sorted(by: { $0.row < $1.row }) {
+  firstKnown.sort { $0.row < $1.row }
+  for (_, product) in firstKnown {
     let id = table.productIDs[Int(product)]
     guard catalog.product(id) == nil else { continue }
     // An unlisted product is its own entitlement, or joins the catalog's entitlement of that name.

@@ -5,21 +5,22 @@ import ReceiptModel
 /// [S30][S6b][S5][S34][S36][S33]).
 /// - Parameters:
 ///   - finding: what decided the entitlement.
+///   - t: the transaction the finding rests on, as known at `time` (`EntitlementFinding.decidingCharge`, made once
+///     for the result and its reason); nil when nothing was bought.
 ///   - definition: the entitlement and its products.
 ///   - time: the moment asked about.
 ///   - later: the data's moment, when renewal states describe a moment later than `time`.
 /// - Returns: one or two sentences, quoting the data's own field names where they matter.
 func entitlementReason(
-  _ finding: EntitlementFinding, definition: EntitlementDefinition, at time: Timestamp,
-  renewalsAreLater later: DataMoment?
+  _ finding: EntitlementFinding, deciding t: PurchaseTransaction?, definition: EntitlementDefinition,
+  at time: Timestamp, renewalsAreLater later: DataMoment?
 ) -> String {
-  var reason = findingReason(finding, definition: definition)
   // Asked about a moment before the data's own: what was bought later is not counted, so say by when.
-  if case .noPurchase = finding, later != nil {
-    reason = String(reason.dropLast()) + " by \(time.iso8601WholeSeconds)."
-  }
-  if let c = decidingCharge(finding),
-    let standing = commitmentStanding(of: c.transaction, renewal: c.table.renewal(ofRow: c.row), at: time)
+  guard let t, let c = finding.decidingCharge else { return noPurchaseReason(definition, by: later.map { _ in time }) }
+  var reason = findingReason(finding, of: t, definition: definition)
+  // Only a charge of a commitment says where it stands: the renewal state is looked up for that one alone.
+  if t.billing?.commitment != nil,
+    let standing = commitmentStanding(of: t, renewal: c.table.renewal(ofRow: c.row), at: time)
   {
     reason += " " + standing
   }
@@ -27,14 +28,11 @@ func entitlementReason(
   return reason + " " + renewalMomentNote(later)
 }
 
-/// The transaction the finding rests on; nil when nothing was bought.
-private func decidingCharge(_ finding: EntitlementFinding) -> ConsideredTransaction? {
-  switch finding {
-  case .noPurchase: nil
-  case .granted(let c, _, _), .inGracePeriod(let c, _, _), .undecided(let c), .inBillingRetry(let c, _, _),
-    .lost(let c, _, _, _):
-    c
-  }
+/// The reason when nothing of the entitlement was bought (by `time`, when the data's moment is later).
+private func noPurchaseReason(_ definition: EntitlementDefinition, by time: Timestamp?) -> String {
+  let products = definition.productIDs.joined(separator: " or ")
+  let by = time.map { " by \($0.iso8601WholeSeconds)" } ?? ""
+  return "The receipt holds no purchase of \(products.isEmpty ? definition.id : products)\(by)."
 }
 
 /// Whether the answer rests on a renewal state (grace period, billing retry, why it was not renewed).
@@ -58,43 +56,44 @@ func catalogContradiction(_ t: PurchaseTransaction, _ resolved: ResolvedProductT
     "\(t.productID) (transaction \(t.transactionID)) is FAMILY_SHARED, but the catalog lists it as a \(resolved.type.description), which cannot be shared (only auto-renewable subscriptions and non-consumables can); the data contradicts the catalog, and the catalog's type is used."
 }
 
-/// The reason for a FAMILY_SHARED transaction with no expiry being taken as a non-consumable.
-private func sharingInference(_ c: ConsideredTransaction) -> String {
+/// The reason for a FAMILY_SHARED transaction with no expiry being taken as a non-consumable (`t` is `c`'s).
+private func sharingInference(_ c: ConsideredTransaction, _ t: PurchaseTransaction) -> String {
   guard c.productType?.basis == .familyShared else { return "" }
   return
-    " It is family-shared with no \(c.transaction.vocabulary.expiresDate): only non-consumables can be shared without one, so it is a non-consumable."
+    " It is family-shared with no \(t.vocabulary.expiresDate): only non-consumables can be shared without one, so it is a non-consumable."
 }
 
-private func findingReason(_ finding: EntitlementFinding, definition: EntitlementDefinition) -> String {
+/// The finding's own sentence, `t` being the transaction it rests on.
+private func findingReason(
+  _ finding: EntitlementFinding, of t: PurchaseTransaction, definition: EntitlementDefinition
+) -> String {
   switch finding {
   case .noPurchase:
-    let products = definition.productIDs.joined(separator: " or ")
-    return "The receipt holds no purchase of \(products.isEmpty ? definition.id : products)."
+    return noPurchaseReason(definition, by: nil)
   case .granted(let c, let until, let lost):
-    return grantedReason(c.transaction, until: until, lost: lost) + sharingInference(c)
-  case .inGracePeriod(let c, let expired, let grace):
+    return grantedReason(t, until: until, lost: lost) + sharingInference(c, t)
+  case .inGracePeriod(_, let expired, let grace):
     return
-      "\(c.transaction.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
+      "\(t.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
   case .undecided(let c):
-    return c.grant.explanation(of: c.transaction)
-  case .inBillingRetry(let c, let expired, let graceEnded):
-    var reason = "\(c.transaction.productID) expired on \(expired.iso8601) because the payment failed"
+    return c.grant.explanation(of: t)
+  case .inBillingRetry(_, let expired, let graceEnded):
+    var reason = "\(t.productID) expired on \(expired.iso8601) because the payment failed"
     if let grace = graceEnded { reason += " and the billing grace period ended on \(grace.iso8601)" }
     return reason + "; Apple is still retrying the charge, and access returns if it succeeds."
   case .lost(let c, let renewal, let target, let next):
     if let next, case .expired(let at) = c.grant {
-      let t = c.transaction
       return
         "\(t.productID) expired on \(at.iso8601): its subscription (\(t.vocabulary.originalTransactionID) \(t.chainID)) went on as \(next.productID) from \(next.purchaseDate.display) (transaction \(next.transactionID)), which does not give \(definition.id)."
     }
-    return lostReason(c, renewal: renewal, upgradeTarget: target, definition: definition)
+    return lostReason(c, t, renewal: renewal, upgradeTarget: target, definition: definition)
   }
 }
 
 private func lostReason(
-  _ c: ConsideredTransaction, renewal: RenewalState?, upgradeTarget target: String?, definition: EntitlementDefinition
+  _ c: ConsideredTransaction, _ t: PurchaseTransaction, renewal: RenewalState?, upgradeTarget target: String?,
+  definition: EntitlementDefinition
 ) -> String {
-  let t = c.transaction
   switch c.grant {
   case .refunded(let at):
     return
@@ -102,22 +101,23 @@ private func lostReason(
   case .revoked(let at):
     return
       "Family Sharing access to \(t.productID) (transaction \(t.transactionID)) was revoked on \(at.iso8601): the family member who bought it stopped sharing it, left the family or was refunded."
-      + sharingInference(c)
+      + sharingInference(c, t)
   case .upgraded:
     return
       "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
   case .expired(let at):
-    var reason = "\(t.productID) expired on \(at.iso8601)"
+    let notRenewed: String
     if let intent = renewal?.expirationIntent {
-      reason += " and was not renewed: \(intent.description)"
+      notRenewed = " and was not renewed: \(intent.description)"
     } else if !t.vocabulary.holdsRenewalState {
-      reason +=
+      notRenewed =
         "; \(t.vocabulary.document) holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
     } else {
-      reason += " and has not been renewed"
+      notRenewed = " and has not been renewed"
     }
-    if let grace = renewal?.gracePeriodExpiresDate { reason += "; the billing grace period ended on \(grace.iso8601)" }
-    return reason + "."
+    let graceEnded = renewal?.gracePeriodExpiresDate.map { "; the billing grace period ended on \($0.iso8601)" } ?? ""
+    // Made in one go: appended to piece by piece, the sentence was grown and copied four times.
+    return "\(t.productID) expired on \(at.iso8601)\(notRenewed)\(graceEnded)."
   case .durationEnded(let end, let duration):
     return
       "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
@@ -129,8 +129,9 @@ private func lostReason(
 private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
   let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
   // The product is named unless the sentence already did.
+  let l = lost?.transaction
   let id =
-    lost?.transaction.productID == t.productID
+    l?.productID == t.productID
     ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
   let source: String
   switch t.ownership {
@@ -144,8 +145,7 @@ private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: Co
   case .unrecognized(let raw): source = "\(id) (ownership \(raw))"
   }
   let sentence = source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
-  guard let lost else { return sentence }
-  let l = lost.transaction
+  guard let lost, let l else { return sentence }
   switch lost.grant {
   case .revoked(let at):
     return "Family Sharing access to \(l.productID) was revoked on \(at.iso8601); \(source) \(keeps)."

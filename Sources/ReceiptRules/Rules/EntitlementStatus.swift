@@ -121,38 +121,65 @@ public func entitlementStatus(
 func entitlementStatus(
   _ definition: EntitlementDefinition, table: PurchaseTable, entries: [CatalogProduct?], at time: Timestamp
 ) -> EntitlementResult {
-  let considered = table.rows(ofProducts: definition.productIDs).filter { table.isKnown($0, at: time) }.map { row in
-    ConsideredTransaction(
-      table: table, row: row, time: time,
-      grant: accessGrant(ofRow: row, in: table, catalogEntries: entries, at: time),
-      productType: resolveProductType(ofRow: row, in: table, catalogEntries: entries))
+  let rows = table.rows(ofProducts: definition.productIDs)
+  var considered: [ConsideredTransaction] = []
+  considered.reserveCapacity(rows.count)
+  for row in rows where table.isKnown(row, at: time) {
+    considered.append(
+      ConsideredTransaction(
+        table: table, row: row, time: time,
+        grant: accessGrant(ofRow: row, in: table, catalogEntries: entries, at: time),
+        productType: resolveProductType(ofRow: row, in: table, catalogEntries: entries)))
   }
   let finding = findEntitlement(definition, considered: considered, table: table, at: time)
-  var result = EntitlementResult(
-    id: definition.id, finding: finding, state: .notPurchased, deciding: nil, expiresDate: nil,
-    gracePeriodExpiresDate: nil,
+  // The deciding transaction is made once, for the result and its reason; the result is built once, in place.
+  let deciding = finding.decidingCharge?.transaction
+  let (state, expiresDate, gracePeriodExpiresDate) = entitlementState(of: finding, deciding: deciding)
+  return EntitlementResult(
+    id: definition.id, finding: finding, state: state, deciding: deciding, expiresDate: expiresDate,
+    gracePeriodExpiresDate: gracePeriodExpiresDate,
     reason: entitlementReason(
-      finding, definition: definition, at: time, renewalsAreLater: table.renewalsAreLater(than: time)),
+      finding, deciding: deciding, definition: definition, at: time,
+      renewalsAreLater: table.renewalsAreLater(than: time)),
     considered: considered)
+}
+
+/// The state a finding leaves the entitlement in, and the dates the answer gives with it: when the deciding
+/// transaction's access ends or ended (`t`, the finding's `decidingCharge`), and the grace period's end where it
+/// matters.
+private func entitlementState(of finding: EntitlementFinding, deciding t: PurchaseTransaction?) -> (
+  EntitlementState, expires: Timestamp?, graceEnds: Timestamp?
+) {
   switch finding {
   case .noPurchase:
-    break
-  case .granted(let c, let until, _):
-    (result.state, result.deciding, result.expiresDate) = (.active, c.transaction, until)
-  case .inGracePeriod(let c, let expired, let grace):
-    (result.state, result.deciding, result.expiresDate) = (.gracePeriod, c.transaction, expired)
-    result.gracePeriodExpiresDate = grace
-  case .undecided(let c):
-    (result.state, result.deciding, result.expiresDate) = (.unknown, c.transaction, c.transaction.expiresDate)
-  case .inBillingRetry(let c, let expired, let graceEnded):
-    (result.state, result.deciding, result.expiresDate) = (.billingRetry, c.transaction, expired)
-    result.gracePeriodExpiresDate = graceEnded
+    return (.notPurchased, nil, nil)
+  case .granted(_, let until, _):
+    return (.active, until, nil)
+  case .inGracePeriod(_, let expired, let grace):
+    return (.gracePeriod, expired, grace)
+  case .undecided:
+    return (.unknown, t?.expiresDate, nil)
+  case .inBillingRetry(_, let expired, let graceEnded):
+    return (.billingRetry, expired, graceEnded)
   case .lost(let c, let renewal, _, _):
-    (result.state, result.deciding, result.expiresDate) = (lostState(c.grant), c.transaction, c.transaction.expiresDate)
-    if case .durationEnded(let end, _) = c.grant { result.expiresDate = end }
-    if case .expired = c.grant { result.gracePeriodExpiresDate = renewal?.gracePeriodExpiresDate }
+    switch c.grant {
+    case .durationEnded(let end, _): return (lostState(c.grant), end, nil)
+    case .expired: return (lostState(c.grant), t?.expiresDate, renewal?.gracePeriodExpiresDate)
+    default: return (lostState(c.grant), t?.expiresDate, nil)
+    }
   }
-  return result
+}
+
+extension EntitlementFinding {
+  /// The transaction the finding rests on; nil when nothing was bought.
+  var decidingCharge: ConsideredTransaction? {
+    switch self {
+    case .noPurchase: nil
+    case .granted(let c, _, _), .inGracePeriod(let c, _, _), .undecided(let c), .inBillingRetry(let c, _, _),
+      .lost(let c, _, _, _):
+      c
+    }
+  }
 }
 
 /// Which finding decides, in the order the rule above lists.
@@ -303,15 +330,21 @@ public func entitlementStatuses(of history: PurchaseHistory, catalog: Catalog, a
 ///   - time: the moment asked about.
 /// - Returns: one result per entitlement, each what `entitlementStatus` gives.
 public func entitlementStatuses(of table: PurchaseTable, catalog: Catalog, at time: Timestamp) -> [EntitlementResult] {
-  let entries = catalogEntries(of: table, catalog)
-  return entitlementDefinitions(for: table, catalog: catalog, at: time).map {
+  entitlementStatuses(of: table, entries: catalogEntries(of: table, catalog), catalog: catalog, at: time)
+}
+
+/// `entitlementStatuses`, each product's catalog entry given by product symbol.
+func entitlementStatuses(
+  of table: PurchaseTable, entries: [CatalogProduct?], catalog: Catalog, at time: Timestamp
+) -> [EntitlementResult] {
+  entitlementDefinitions(for: table, catalog: catalog, at: time).map {
     entitlementStatus($0, table: table, entries: entries, at: time)
   }
 }
 
 /// Each product symbol's catalog entry (nil: none): looked up once per product, not per row.
 func catalogEntries(of table: PurchaseTable, _ catalog: Catalog) -> [CatalogProduct?] {
-  catalog.isEmpty ? Array(repeating: nil, count: table.productCount) : table.productIDs.map { catalog.product($0) }
+  catalog.isEmpty ? Array(filling: nil, count: table.productCount) : table.productIDs.map { catalog.product($0) }
 }
 
 /// Warnings for FAMILY_SHARED transactions known at `time` whose catalog type cannot be shared (§7.7 [S33]: only
@@ -323,11 +356,14 @@ func catalogEntries(of table: PurchaseTable, _ catalog: Catalog) -> [CatalogProd
 ///   - time: the moment asked about.
 /// - Returns: one sentence per contradicted product.
 public func sharingContradictions(of table: PurchaseTable, catalog: Catalog, at time: Timestamp) -> [String] {
-  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`).
-  guard catalog.products.values.contains(where: { $0.type == .consumable || $0.type == .nonRenewing }) else {
-    return []
-  }
-  let entries = catalogEntries(of: table, catalog)
+  sharingContradictions(of: table, entries: catalogEntries(of: table, catalog), at: time)
+}
+
+/// `sharingContradictions`, each product's catalog entry given by product symbol.
+func sharingContradictions(of table: PurchaseTable, entries: [CatalogProduct?], at time: Timestamp) -> [String] {
+  // Only a catalog entry of a type that cannot be shared contradicts FAMILY_SHARED (`resolveProductType`): the
+  // entries of the data's products are looked through, not every product of the catalog copied out for each document.
+  guard entries.contains(where: { $0?.type == .consumable || $0?.type == .nonRenewing }) else { return [] }
   var seen = Set<Int32>()
   var sentences: [String] = []
   for row in table.rows where table.ownership[row] == .familyShared && table.isKnown(row, at: time) {

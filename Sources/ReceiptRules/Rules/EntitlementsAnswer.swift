@@ -25,15 +25,18 @@ public struct EntitlementsAnswer: Sendable {
   ///   - unreadStatuses: Apple's statuses of subscriptions without a readable transaction.
   ///   - nothing: why there is nothing to answer, when there is not.
   ///   - findings: what a support person should hear about besides.
+  ///   - paidApp: the paid-app decision, when the catalog has one.
   public init(
     results: [EntitlementResult], appleStatuses: [StoreStatusComparison?] = [],
-    unreadStatuses: [StoreStatusWithoutTransaction] = [], nothing: String? = nil, findings: [String] = []
+    unreadStatuses: [StoreStatusWithoutTransaction] = [], nothing: String? = nil, findings: [String] = [],
+    paidApp: PaidAppDecision? = nil
   ) {
     self.results = results
     self.appleStatuses = appleStatuses
     self.unreadStatuses = unreadStatuses
     self.nothing = nothing
     self.findings = findings
+    self.paidApp = paidApp
   }
 }
 
@@ -41,9 +44,10 @@ public struct EntitlementsAnswer: Sendable {
 /// §7.7 [S30][S36][S33]: each rule cites its own).
 public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at time: Timestamp) -> EntitlementsAnswer
 {
-  // Built once: the results and the Family Sharing contradictions read the same table.
+  // Built once: the results and the Family Sharing contradictions read the same table and catalog entries.
   let table = PurchaseTable(history)
-  let products = entitlementStatuses(of: table, catalog: catalog, at: time)
+  let entries = catalogEntries(of: table, catalog)
+  let products = entitlementStatuses(of: table, entries: entries, catalog: catalog, at: time)
   var (results, decided) = (products, products)
   let paidApp = catalog.paidApp.map { paidAppDecision($0, history: history, at: time) }
   if let terms = catalog.paidApp, let paidApp {
@@ -52,19 +56,26 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
     let own = products.first { $0.id == terms.entitlement }
     decided = results.map { $0.id == terms.entitlement ? own ?? $0 : $0 }
   }
-  let apple = decided.map { compareWithStoreStatus($0, history: history, at: time) }
-  let disagreements = zip(decided, apple).compactMap { r, c in
-    c?.explanation.map { "\(r.id): receipt-tool says \(r.state.rawValue), but \($0)" }
+  // Each result's fields are read where it lies: a result is not copied to be compared.
+  var apple: [StoreStatusComparison?] = []
+  var disagreements: [String] = []
+  apple.reserveCapacity(decided.count)
+  for i in decided.indices {
+    let comparison = compareWithStoreStatus(
+      decided[i].state, chain: decided[i].deciding?.chainID, history: history, at: time)
+    if let why = comparison?.explanation {
+      disagreements.append("\(decided[i].id): receipt-tool says \(decided[i].state.rawValue), but \(why)")
+    }
+    apple.append(comparison)
   }
   let unread = storeStatusesWithoutTransaction(in: history)
   let findings =
-    sharingContradictions(of: table, catalog: catalog, at: time) + catalogDisagreements(of: history, catalog: catalog)
+    sharingContradictions(of: table, entries: entries, at: time) + catalogDisagreements(of: history, catalog: catalog)
     + disagreements + unread.map(\.sentence)
   let nothing =
     results.isEmpty
     ? nothingToAnswerReason(of: history, at: time, kind: "non-consumable or subscription purchase") : nil
-  var answer = EntitlementsAnswer(
-    results: results, appleStatuses: apple, unreadStatuses: unread, nothing: nothing, findings: findings)
-  answer.paidApp = paidApp
-  return answer
+  return EntitlementsAnswer(
+    results: results, appleStatuses: apple, unreadStatuses: unread, nothing: nothing, findings: findings,
+    paidApp: paidApp)
 }

@@ -35,15 +35,22 @@ func storeStatusCode(of state: EntitlementState) -> Int64? {
 public func compareWithStoreStatus(
   _ result: EntitlementResult, history: PurchaseHistory, at time: Timestamp
 ) -> StoreStatusComparison? {
+  compareWithStoreStatus(result.state, chain: result.deciding?.chainID, history: history, at: time)
+}
+
+/// `compareWithStoreStatus` on what it reads of a result: its state and its deciding transaction's chain (a result
+/// read from an array is then not copied whole to be compared).
+func compareWithStoreStatus(
+  _ state: EntitlementState, chain: String?, history: PurchaseHistory, at time: Timestamp
+) -> StoreStatusComparison? {
   // An upgraded plan's chain goes on in the plan it was upgraded to: Apple's status is that plan's.
-  guard result.state != .upgraded, let chain = result.deciding?.chainID,
-    let status = history.renewal(originalTransactionID: chain)?.storeStatus
+  guard state != .upgraded, let chain, let status = history.renewal(originalTransactionID: chain)?.storeStatus
   else { return nil }
-  let ours = storeStatusCode(of: result.state)
+  let ours = storeStatusCode(of: state)
   if ours == status.code { return StoreStatusComparison(status: status, agrees: true, explanation: nil) }
   let why: String
   if ours == nil {
-    why = "Apple's status \(status.code) (\(status.meaning)) has no counterpart for \(result.state.rawValue)"
+    why = "Apple's status \(status.code) (\(status.meaning)) has no counterpart for \(state.rawValue)"
   } else if let asOf = status.asOf, asOf < time {
     why =
       "Apple's status \(status.code) (\(status.meaning)) is as of \(asOf.iso8601), older than the moment asked about (\(time.iso8601)), so it may be out of date"
