@@ -102,6 +102,92 @@ import Testing
     #expect(passed > 1_000)
   }
 
+  /// The quote and backslash walk written plainly: each byte in turn (the reference).
+  static func byteByByteQuotesAndBackslashes(_ bytes: [UInt8], _ visit: (Int) -> Bool) -> Bool {
+    bytes.indices.contains { (bytes[$0] == 0x22 || bytes[$0] == 0x5C) && visit($0) }
+  }
+
+  /// The walk passes exactly the quotes and backslashes, in order, and stops where the byte-by-byte walk stops:
+  /// among bytes next to theirs and their high-bit twins, in long runs without either so that whole blocks of
+  /// sixteen are passed over, at every length to 100, stopping at none, at one and at the last.
+  @Test func theQuoteAndBackslashWalkPassesWhatAByteByByteWalkPasses() {
+    let alphabet: [UInt8] = [0x22, 0x5C, 0x23, 0x5D, 0x21, 0x5B, 0x00, 0x01, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+    var random = Letters(state: 0xD1B5_4A32_D192_ED03)
+    func next() -> Int { random.next() }
+    var compared = 0
+    var passedOver = 0
+    for round in 0..<4_000 {
+      var bytes = random.bytes(upTo: 101, specials: round % 3 == 0 ? 2 : 12, from: alphabet)
+      if round % 5 == 0, !bytes.isEmpty { bytes[bytes.count - 1] = alphabet[next() % 2] }
+      let all = bytes.indices.filter { bytes[$0] == 0x22 || bytes[$0] == 0x5C }
+      for stop in [nil] + (all.isEmpty ? [] : [all[next() % all.count], all[all.count - 1]]) {
+        var expected: [Int] = []
+        let expectedStop = Self.byteByByteQuotesAndBackslashes(bytes) { p in
+          expected.append(p)
+          return p == stop
+        }
+        var passed: [Int] = []
+        let stopped = bytes.withUnsafeBufferPointer { buffer -> Bool in
+          guard let base = buffer.baseAddress else { return false }
+          return WordScan.quotesAndBackslashes(base, count: buffer.count) { p in
+            passed.append(p)
+            return p == stop
+          }
+        }
+        #expect(passed == expected && stopped == expectedStop, "\(bytes) stopping at \(String(describing: stop))")
+        compared += 1
+      }
+      // A block of sixteen from the start holding neither byte.
+      if bytes.count >= 16, !bytes[..<16].contains(0x22), !bytes[..<16].contains(0x5C) { passedOver += 1 }
+    }
+    #expect(compared > 7_000)
+    #expect(passedOver > 500)
+  }
+
+  /// The JSON string scan's blocks of sixteen stop at the block holding the first byte the string scan stops at,
+  /// or where fewer than sixteen are left: every byte value at every place of two blocks, from every start.
+  @Test func plainStringBlocksStopAtTheBlockOfTheFirstStop() {
+    let isFlagged: (UInt8) -> Bool = { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 }
+    var checked = 0
+    for value in 0...255 {
+      for place in 0..<40 {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 40)
+        bytes[place] = UInt8(value)
+        for start in [0, 1, 7, 15, 16, 23] {
+          let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return WordScan.skipPlainStringBlocks(base, from: start, to: buffer.count)
+          }
+          let blocksEnd = start + (bytes.count - start) / 16 * 16
+          let first = (start..<blocksEnd).first { isFlagged(bytes[$0]) }
+          let expected = first.map { start + ($0 - start) / 16 * 16 } ?? blocksEnd
+          #expect(found == expected, "\(value) at \(place) from \(start)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == 256 * 40 * 6)
+  }
+
+  /// Each place of a block found alone, beside every other place, and all sixteen at once.
+  @Test func blockMaskIsTheLanesFound() {
+    for place in 0..<16 {
+      for other in 0..<16 {
+        var bytes = [UInt8](repeating: 0xA2, count: 16)
+        bytes[place] = 0x22
+        bytes[other] = 0x5C
+        let mask = bytes.withUnsafeBufferPointer { buffer -> UInt64 in
+          guard let base = buffer.baseAddress else { return 0 }
+          let block = UnsafeRawPointer(base).loadUnaligned(as: SIMD16<UInt8>.self)
+          return WordScan.blockMask((block .== SIMD16(repeating: 0x22)) .| (block .== SIMD16(repeating: 0x5C)))
+        }
+        #expect(mask == 1 << UInt64(place) | 1 << UInt64(other), "\(place) \(other)")
+      }
+    }
+    let all = WordScan.blockMask(SIMDMask<SIMD16<Int8>>(repeating: true))
+    #expect(all == 0xFFFF)
+  }
+
   @Test func everyByteValueAtEveryPlaceOfAWord() {
     for scan in Self.scans {
       for value in 0...255 {

@@ -445,8 +445,9 @@ public struct JSONReader {
     let start = pos
     var hasEscapes = false
     while pos < end {
-      // Eight bytes at a time while none is '"', '\\', a control character or non-ASCII.
+      // Sixteen bytes at a time, then eight, while none is '"', '\\', a control character or non-ASCII.
       if let base = buf.baseAddress {
+        pos = WordScan.skipPlainStringBlocks(base, from: pos, to: end)
         pos = WordScan.skip(base, from: pos, to: end) { v in
           WordScan.equal(v, 0x22) | WordScan.equal(v, 0x5C) | WordScan.below(v, 0x20) | WordScan.nonASCII(v)
         }

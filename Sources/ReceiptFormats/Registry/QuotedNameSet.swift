@@ -18,6 +18,9 @@ struct QuotedNameSet: Sendable {
   /// The ASCII first bytes of the names of each length, as bits: two words a length. A string starting with
   /// another byte is compared with every name of its length.
   private let firstBytes: [UInt64]
+  /// The length of the shortest name (`idsByLength.count` when there is none): the bytes between most two quotes
+  /// (`":"`, `","`) are shorter, and a long value longer than every name.
+  private let shortest: Int
 
   /// - Parameter names: the names, without quotes; a name holding a quote is never found.
   init(_ names: [String]) {
@@ -43,6 +46,7 @@ struct QuotedNameSet: Sendable {
     self.names = unique
     idsByLength = table
     firstBytes = firsts
+    shortest = table.firstIndex { !$0.isEmpty } ?? table.count
   }
 
   /// Whether `"name"` occurs in `bytes` for any of the names, spelled plainly or with escapes: the walk stops at the
@@ -71,71 +75,68 @@ struct QuotedNameSet: Sendable {
 
   /// Calls `found` with the id of each name the walk meets, whether it was spelled with escapes and the offset just
   /// past its closing quote; stops when `found` returns true, and says whether it did.
+  ///
+  /// The walk's place is in locals: the last quote, escaped or not; the opening quote of the string it is in (-1
+  /// between strings) and whether that string holds an escape; the first byte not taken by an escape. Most bytes
+  /// between two quotes are shorter or longer than every name, or start with a byte no name of their length starts
+  /// with, and are passed over on those two tests.
   func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Bool, Int) -> Bool) -> Bool {
     guard let base = bytes.baseAddress else { return false }
     let n = bytes.count
-    var walk = Walk()
-    // Those an escape took are passed over.
-    return WordScan.quotesAndBackslashes(base, count: n) { p in
-      p >= walk.next && walk.visit(p, base, n, self, found)
-    }
-  }
-
-  /// Where the walk is: the last quote, escaped or not; the opening quote of the string it is in (-1 between
-  /// strings) and whether that string holds an escape; the first byte not taken by an escape.
-  private struct Walk {
     var quote = -1
     var open = -1
     var escaped = false
     var next = 0
-
-    /// Looks at the byte at `p`, which a word's flags marked (it may be neither a quote nor a backslash); true when
-    /// `found` says to stop.
-    mutating func visit(
-      _ p: Int, _ base: UnsafePointer<UInt8>, _ n: Int, _ names: QuotedNameSet, _ found: (Int, Bool, Int) -> Bool
-    ) -> Bool {
+    let span = UInt(bitPattern: idsByLength.count &- shortest)
+    /// The name the bytes from the last quote to the one at `at` are, if any; `at` becomes the last quote.
+    func plainNameEnds(at: Int) -> Int? {
+      let last = quote
+      quote = at
+      let length = at &- last &- 1
+      guard last >= 0, UInt(bitPattern: length &- shortest) < span else { return nil }
+      return name(UnsafeBufferPointer(start: base + last + 1, count: length))
+    }
+    // Those an escape took are passed over.
+    return WordScan.quotesAndBackslashes(base, count: n) { p in
+      guard p >= next else { return false }
       switch base[p] {
-      case 0x5C:
-        guard open >= 0 else { return false }
-        // Inside a string a backslash takes the next byte: an escaped quote closes nothing, but ends a plain name.
-        escaped = true
-        next = p &+ 2
-        guard p &+ 1 < n, base[p &+ 1] == 0x22, let id = plainNameEnds(at: p &+ 1, base, names) else { return false }
-        return found(id, false, p &+ 2)
       case 0x22:
         next = p &+ 1
-        if let id = plainNameEnds(at: p, base, names), found(id, false, p &+ 1) { return true }
+        if let id = plainNameEnds(at: p), found(id, false, p &+ 1) { return true }
         if open < 0 {
           open = p
           escaped = false
           return false
         }
         defer { open = -1 }
-        guard escaped, let id = names.decodedName(from: open, to: p, base) else { return false }
+        guard escaped, let id = decodedName(from: open, to: p, base) else { return false }
         return found(id, true, p &+ 1)
+      case 0x5C:
+        guard open >= 0 else { return false }
+        // Inside a string a backslash takes the next byte: an escaped quote closes nothing, but ends a plain name.
+        escaped = true
+        next = p &+ 2
+        guard p &+ 1 < n, base[p &+ 1] == 0x22, let id = plainNameEnds(at: p &+ 1) else { return false }
+        return found(id, false, p &+ 2)
       default:
         return false
       }
     }
-
-    /// The name the bytes from the last quote to the one at `at` are, if any; `at` becomes the last quote.
-    mutating func plainNameEnds(at: Int, _ base: UnsafePointer<UInt8>, _ names: QuotedNameSet) -> Int? {
-      defer { quote = at }
-      guard quote >= 0 else { return nil }
-      return names.name(UnsafeBufferPointer(start: base + quote + 1, count: at &- quote &- 1))
-    }
   }
 
-  /// The id of the name `bytes` are, if any.
+  /// The id of the name `bytes` are, if any, given a length between the shortest and the longest name's.
   private func name(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     let length = bytes.count
-    guard length < idsByLength.count else { return nil }
-    if let first = bytes.first {
-      guard first >= 0x80 || firstBytes[length &* 2 &+ Int(first &>> 6)] & (1 &<< (first & 63)) != 0 else {
-        return nil
-      }
+    guard length > 0, let start = bytes.baseAddress else { return length == 0 ? idsByLength[0].first : nil }
+    let first = start.pointee
+    guard first >= 0x80 || firstBytes[length &* 2 &+ Int(first &>> 6)] & (1 &<< (first & 63)) != 0 else {
+      return nil
     }
-    return idsByLength[length].first { names[$0].elementsEqual(bytes) }
+    for id in idsByLength[length] {
+      let same = names[id].withUnsafeBufferPointer { $0.baseAddress.map { bytesEqual($0, start, count: length) } }
+      if same == true { return id }
+    }
+    return nil
   }
 
   /// The name the string from the quote at `open` to the one at `close`, holding an escape, is once decoded; a long
