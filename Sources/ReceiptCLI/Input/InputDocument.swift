@@ -12,7 +12,15 @@ package struct InputDocument: Sendable {
   /// A copy of the bytes (for small documents; decoding reads `content` in place).
   package var bytes: [UInt8] { content.array }
   /// Already read: several documents merged into one customer's history (`--one-customer`).
-  package var decoded: PurchaseHistory?
+  package var decoded: PurchaseHistory? { decodedBox?.history }
+  /// Boxed: a document is passed along the pipeline by value several times, and a history inline made each copy
+  /// move its hundreds of bytes (about 1,100 instructions of copies a small document).
+  private let decodedBox: DecodedHistory?
+
+  private final class DecodedHistory: Sendable {
+    let history: PurchaseHistory
+    init(_ history: PurchaseHistory) { self.history = history }
+  }
 
   package init(source: String, line: Int? = nil, bytes: [UInt8], decoded: PurchaseHistory? = nil) {
     self.init(source: source, line: line, content: InputBytes(bytes), decoded: decoded)
@@ -22,7 +30,7 @@ package struct InputDocument: Sendable {
     self.source = source
     self.line = line
     self.content = content
-    self.decoded = decoded
+    decodedBox = decoded.map(DecodedHistory.init)
   }
 
   /// How messages name this document: `file.json`, or `batch.ndjson:12` for an NDJSON line.
