@@ -98,7 +98,7 @@ extension String {
   /// one line whatever the input held. Read by Character only when a byte could begin a break (10-13, or the lead
   /// byte of U+0085, U+2028, U+2029): grapheme breaking costs more than the rest.
   package var onOneLine: String {
-    guard utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return self }
+    guard mayHoldLineBreak(self) else { return self }
     return String(map { $0.isNewline ? " " : $0 })
   }
 }

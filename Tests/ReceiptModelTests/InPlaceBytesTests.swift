@@ -49,6 +49,25 @@ struct InPlaceBytesTests {
   }
 
   /// The small arrays made by growing a reserved one, and the large ones, are what `init(repeating:count:)` makes.
+  /// `mayHoldLineBreak` says what a byte search of the string's UTF-8 says, and `onOneLine` then makes each break
+  /// one space: random texts of breaks, their lead bytes' other characters (é, €, ¢) and ASCII, at every length to 40.
+  @Test func mayHoldLineBreakIsTheByteSearch() {
+    let pieces: [String] = [
+      "a", "Z", " ", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "é", "€", "¢", "\t",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for length in 0...40 {
+      for _ in 0..<25 {
+        let text = (0..<length).map { _ in pieces.randomElement(using: &generator) ?? "a" }.joined()
+        let reference = text.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
+        let oneLine = text.onOneLine
+        let spaced = String(text.map { $0.isNewline ? " " : $0 })
+        #expect(mayHoldLineBreak(text) == reference, "\(Array(text.utf8))")
+        #expect(oneLine == spaced, "\(Array(text.utf8))")
+      }
+    }
+  }
+
   @Test func fillingIsRepeating() {
     for count in [0, 1, 2, 7, 64, 255, 256, 257, 1_000] {
       #expect([Int](filling: -1, count: count) == [Int](repeating: -1, count: count))
