@@ -200,12 +200,12 @@ public struct SignatureCheck: Hashable, Sendable {
 
   /// One line a support person can read out (`verified: ...`, `invalid: ...`).
   public var summary: String {
-    // Unsigned says its note alone (a JSON body's, or its backing's phrase): every unsigned document asks for it,
-    // so it is joined without an array of parts.
+    // Unsigned says its note alone (a JSON body's, or its backing's phrase, so the backing does not speak again):
+    // every unsigned document asks for it, so it is joined without an array of parts.
     if verdict == .unsigned { return "unsigned: " + (note ?? "") }
     var parts: [String] = []
-    // The backing speaks first; an unsigned verdict's note already is the backing's phrase.
-    if let backing, verdict != .unsigned { parts.append(backing.summary) }
+    // The backing speaks first.
+    if let backing { parts.append(backing.summary) }
     switch verdict {
     case .verified:
       let root = chain.last.map { $0.commonName ?? $0.organization ?? "a root with no name" } ?? "a root"
@@ -234,7 +234,7 @@ public struct SignatureCheck: Hashable, Sendable {
       case .unsigned, .notChecked: break
       }
     }
-    if let moment, verdict != .unsigned, verdict != .notChecked {
+    if let moment, verdict != .notChecked {
       parts.append(momentPhrase(moment))
       parts.append("offline; revocation not checked")
     }
