@@ -34,7 +34,37 @@ package struct InputDocument: Sendable {
   }
 
   /// How messages name this document: `file.json`, or `batch.ndjson:12` for an NDJSON line.
-  package var label: String { line.map { "\(source):\($0)" } ?? source }
+  /// Made for every NDJSON line that is decoded, so its bytes are written into one buffer: interpolated, or
+  /// appended with `reserveCapacity`, it cost 1,500 to 1,800 instructions a line. `InputDocumentTests` holds it to
+  /// `"\(source):\(line)"`.
+  package var label: String {
+    guard let line else { return source }
+    var name = source
+    return name.withUTF8 { name in
+      String(unsafeUninitializedCapacity: name.count + 21) { out in
+        guard let base = out.baseAddress else { return 0 }
+        if let start = name.baseAddress { base.update(from: start, count: name.count) }
+        var end = name.count
+        base[end] = UInt8(ascii: ":")
+        end += 1
+        if line < 0 {
+          base[end] = UInt8(ascii: "-")
+          end += 1
+        }
+        // The digits of the magnitude, last first, then turned round: Int.min has no positive Int.
+        var rest = line.magnitude
+        let first = end
+        repeat {
+          base[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+          end += 1
+          rest /= 10
+        } while rest > 0
+        var digits = UnsafeMutableBufferPointer(rebasing: out[first..<end])
+        digits.reverse()
+        return end
+      }
+    }
+  }
 
   /// `error`, raised while reading this document under `label`, with its position given as a place in
   /// the file, as editors and compilers expect: the JSON reader counts lines from the document's own

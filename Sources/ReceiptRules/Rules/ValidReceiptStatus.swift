@@ -6,18 +6,18 @@ extension PurchaseHistory {
   /// hold what was asked for (Look Up Order ID's 1, an invalid order id). (§1.4 [S2a][S42]: verifyReceipt's status
   /// codes; [S29a].)
   /// - Parameters:
-  ///   - source: the input's name, for the message.
+  ///   - source: the input's name, for the message (made only for one: most documents pass).
   ///   - consequence: what the command cannot do without a receipt.
   /// - Throws: `ReceiptError` of kind `unusable`.
   public func requireValidStatus(
-    source: String, consequence: String = "There is no valid receipt to evaluate."
+    source: @autoclosure () -> String, consequence: String = "There is no valid receipt to evaluate."
   ) throws(ReceiptError) {
     if let status = provenance.responseStatus, !status.isValid {
       throw .data(
-        source: source,
+        source: source(),
         message: "\(provenance.format.description) \(status.field) \(status.code): \(status.meaning) \(consequence)")
     }
     guard let status = provenance.status, !status.carriesValidReceipt else { return }
-    throw .data(source: source, message: "receipt status \(status.code): \(status.meaning) \(consequence)")
+    throw .data(source: source(), message: "receipt status \(status.code): \(status.meaning) \(consequence)")
   }
 }
