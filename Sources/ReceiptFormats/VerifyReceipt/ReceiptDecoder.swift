@@ -460,7 +460,8 @@ extension ValueReading {
     }
     if !row.isEmpty {
       try row.check(reading: self, at: objAt, warnings: &warnings)
-      collector.add(row.transaction(source: .legacyReceipt), prefer: latestReceiptInfoWins)
+      let added = collector.add(row.transaction(source: .legacyReceipt), prefer: latestReceiptInfoWins)
+      if added.merged { rowCopies.forget(held: added.held) }
     }
     return info
   }
@@ -596,22 +597,52 @@ extension ValueReading {
       try row.check(reading: r, at: at, warnings: &warnings)
       rows.append(row.transaction(source: source))
     }
-    // A row this thread reads alone, added as it is read.
-    func addOne(_ r: inout ValueReading, _ warnings: inout [DataWarning]) throws {
-      let at = r.reader.offset
-      var row = TransactionRow()
-      try r.readRow(into: &row)
-      try row.check(reading: r, at: at, warnings: &warnings)
-      collector.add(row.transaction(source: source), prefer: latestReceiptInfoWins)
-    }
     if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
+      // Pieces are merged in batches that do not say where: nothing is remembered across them.
+      rowCopies.forgetAll()
       try TransactionArraySplit.read(
         &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: element,
-        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) }, addOne: addOne)
+        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) },
+        addOne: { r, warnings in try r.addRow(source, into: &collector, warnings: &warnings, remembering: false) })
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
-    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in try addOne(&r, &warnings) }
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
+      try r.addRow(source, into: &collector, warnings: &warnings, remembering: true)
+    }
+  }
+
+  /// Reads the transaction row at the reader (at its `{`) and adds it to `collector` as found in `source`.
+  /// `remembering` (and `readsCopiesOnce`): a row that repeats one read before in this document byte for byte is
+  /// not read again but added as another copy of its transaction, and a row whose reading said nothing but its
+  /// transaction, taken as a new one, is remembered (`RowCopies`).
+  fileprivate mutating func addRow(
+    _ source: TransactionSources, into collector: inout TransactionCollector, warnings: inout [DataWarning],
+    remembering: Bool
+  ) throws {
+    let at = reader.offset
+    let input = reader.withInput { $0 }
+    let fingerprint = remembering && readsCopiesOnce ? RowCopies.fingerprint(input, at: at) : nil
+    if let fingerprint,
+      let copy = rowCopies.copy(
+        in: input, at: at, depth: reader.nesting, maxDepth: reader.maxDepth, fingerprint: fingerprint)
+    {
+      reader.pass(toOffset: at + copy.length)
+      collector.addCopy(ofHeldAt: copy.held, sources: source)
+      copiesPassed += 1
+      return
+    }
+    var row = TransactionRow()
+    try readRow(into: &row)
+    let warned = warnings.count
+    try row.check(reading: self, at: at, warnings: &warnings)
+    let added = collector.add(row.transaction(source: source), prefer: latestReceiptInfoWins)
+    if added.merged {
+      rowCopies.forget(held: added.held)
+    } else if let fingerprint, warnings.count == warned {
+      rowCopies.remember(
+        start: at, length: reader.offset - at, depth: reader.nesting, fingerprint: fingerprint, held: added.held)
+    }
   }
 
   /// Reads the transaction row at the reader (at its `{`) into `row`.

@@ -54,6 +54,13 @@ struct ValueReading {
   var pieces: TransactionArraySplit.Pieces?
   /// How many arrays were read with some piece another thread parsed (for tests).
   var arraysReadInPieces = 0
+  /// Pass over a transaction object that repeats one read before in this document byte for byte, adding it as
+  /// another copy of its transaction (`RowCopies`); false reads every object (tests compare both ways).
+  var readsCopiesOnce = true
+  /// The transaction objects read so far that a later one may repeat.
+  var rowCopies = RowCopies()
+  /// How many objects were passed over as copies (for tests).
+  var copiesPassed = 0
 
   init(reader: JSONReader, source: String) {
     self.reader = reader
