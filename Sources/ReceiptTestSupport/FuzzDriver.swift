@@ -48,6 +48,7 @@ package enum FuzzDriver {
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
     problems += piecesAgainstOneThread(bytes)
+    problems += copiesAgainstEveryObject(bytes)
     problems += AppReceiptFuzzing.fuzz(bytes)
     problems += SignedDataFuzzing.fuzz(bytes)
     problems += CryptoFuzzing.fuzz(bytes)
@@ -107,6 +108,30 @@ package enum FuzzDriver {
       return one == pieces ? [] : ["read in pieces of \(pieceBytes) bytes, the error differs: \(pieces) against \(one)"]
     default:
       return ["read in pieces of \(pieceBytes) bytes, one read failed and the other did not"]
+    }
+  }
+
+  /// A verifyReceipt document read with transaction objects written twice passed over as copies (`RowCopies`)
+  /// must give what reading every object gives: the same history, or the same error.
+  package static func copiesAgainstEveryObject(_ bytes: [UInt8]) -> [String] {
+    func read(_ once: Bool) -> Result<PurchaseHistory, ReceiptError> {
+      do throws(ReceiptError) {
+        return .success(
+          try ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false, pieces: nil, readsCopiesOnce: once))
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch (read(false), read(true)) {
+    case (.success(let every), .success(let once)):
+      guard every.transactions == once.transactions, every.warnings == once.warnings,
+        every.provenance.duplicateRowsMerged == once.provenance.duplicateRowsMerged
+      else { return ["copies passed over, the history differs from reading every object"] }
+      return []
+    case (.failure(let every), .failure(let once)):
+      return every == once ? [] : ["copies passed over, the error differs: \(once) against \(every)"]
+    default:
+      return ["copies passed over, one read failed and the other did not"]
     }
   }
 

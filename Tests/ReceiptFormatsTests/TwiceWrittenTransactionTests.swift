@@ -91,7 +91,9 @@ import Testing
   /// `latest_receipt_info` is passed over.
   @Test func userShapesAndSyntheticReceiptsReadTheSame() {
     for index in 0..<40 {
-      let one = Self.expectSame(UserShapes.oneTransactionBody(index: index), "one-transaction body \(index)")
+      let body = UserShapes.oneTransactionBody(index: index)
+      let one = Self.expectSame(body, "one-transaction body \(index)")
+      #expect(FuzzDriver.copiesAgainstEveryObject(Array(body.utf8)) == [])
       #expect(one.passed == 1, "one-transaction body \(index)")
       #expect(!one.answer.hasPrefix("error"))
       let customer = Self.expectSame(UserShapes.customerBody(index: index), "customer body \(index)")
@@ -316,6 +318,8 @@ import Testing
         inApp: written(inApp, editedAt: editLatest ? nil : which),
         latest: written(latest, editedAt: editLatest ? which : nil), latestFirst: rng.percent(20))
       let read = Self.expectSame(document, "trial \(trial): \(document)")
+      // The fuzzer's property says so too.
+      #expect(FuzzDriver.copiesAgainstEveryObject(Array(document.utf8)) == [], "trial \(trial)")
       if read.answer.hasPrefix("error") {
         errors += 1
       } else if read.passed > 0 {

@@ -26,23 +26,28 @@ public enum ReceiptDecoder {
     options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
   }
 
-  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone).
+  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone); without
+  /// `readsCopiesOnce`, every transaction object is read, none passed over as a copy (`RowCopies`).
   package static func decode(
-    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?,
+    readsCopiesOnce: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
-      try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces)
+      try decode(
+        buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces, readsCopiesOnce: readsCopiesOnce)
     }
   }
 
   static func decode(
-    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?,
+    readsCopiesOnce: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
         reading.pieces = pieces
+        reading.readsCopiesOnce = readsCopiesOnce
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptError {
