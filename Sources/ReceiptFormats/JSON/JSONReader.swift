@@ -302,7 +302,7 @@ public struct JSONReader {
   var nesting: Int { depth }
 
   /// Continues at `offset`, past the value that starts at the reader's position: the same bytes as a value read
-  /// before at this depth or deeper (so well formed, and within `maxDepth` here too).
+  /// before (so well formed), which the caller knows to stay within `maxDepth` here too.
   mutating func pass(toOffset offset: Int) {
     pos = offset
     afterOpen = false

@@ -29,9 +29,6 @@ struct RowCopies {
 
   private var remembered: [Remembered] = []
 
-  /// How many objects are remembered (for tests).
-  var count: Int { remembered.count }
-
   /// A fingerprint of the `window` bytes at `start`, or nil when fewer are left (no remembered object fits).
   static func fingerprint(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt64? {
     guard start >= 0, buffer.count &- start >= window, let base = buffer.baseAddress else { return nil }

@@ -34,9 +34,9 @@ struct ValueReading {
   /// it (an object or an array element), so that reading one member pushes and pops nothing.
   var member: StaticString?
   /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time, 64
-  /// entries for each of five key lists from its `guesses` place: rows repeat their keys in one order, so the next key is
-  /// guessed and checked by a compare (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed. 0xFF: no
-  /// guess. An array, not a `SIMD64`: a vector read at a varying index is copied out whole first.
+  /// entries for each of five key lists from its `guesses` place: rows repeat their keys in one order, so the next
+  /// key is guessed and checked by a compare (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed.
+  /// 0xFF: no guess. An array, not a `SIMD64`: a vector read at a varying index is copied out whole first.
   var keyAfter = ValueReading.noGuesses
   /// A `keyAfter` that guesses nothing, shared until written.
   static let noGuesses = [UInt8](repeating: 0xFF, count: 320)
