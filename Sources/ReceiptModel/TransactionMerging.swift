@@ -73,18 +73,21 @@ public struct TransactionCollector: Sendable {
   /// - Parameters:
   ///   - transaction: a transaction, or another copy of one already added.
   ///   - prefer: whether the new copy's values win over the one already held.
+  /// - Returns: where the transaction is held, and whether it was merged into a copy held already.
+  @discardableResult
   public mutating func add(
     _ transaction: consuming PurchaseTransaction,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool = { _, _ in false }
-  ) {
+  ) -> (held: Int, merged: Bool) {
     add(transaction, key: TransactionIDIndex.numericKey(transaction.transactionID), prefer: prefer)
   }
 
   /// `add` of a transaction whose id's `TransactionIDIndex.numericKey` is `key`.
+  @discardableResult
   private mutating func add(
     _ transaction: consuming PurchaseTransaction, key: UInt64?,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
-  ) {
+  ) -> (held: Int, merged: Bool) {
     let found =
       if let key {
         index.position(ofNumericKey: key, inserting: transactions.count)
@@ -93,10 +96,20 @@ public struct TransactionCollector: Sendable {
       }
     guard let i = found else {
       transactions.append(transaction)
-      return
+      return (transactions.count - 1, false)
     }
     duplicates += 1
     Self.merge(transaction, into: &transactions[i], prefer: prefer)
+    return (i, true)
+  }
+
+  /// Adds another copy of the transaction held at `held` (as `add` returned it) whose every value but its
+  /// `sources` is the held one's: a copy written twice byte for byte. Merging it would keep the held values
+  /// whichever copy `prefer` favoured (they are the same), join the sources and count the copy; so does this,
+  /// without the copy.
+  public mutating func addCopy(ofHeldAt held: Int, sources: TransactionSources) {
+    duplicates += 1
+    transactions[held].sources.formUnion(sources)
   }
 
   /// Adds `lastFirst`'s transactions in order (the last element first added), moving each out; as `add` one by

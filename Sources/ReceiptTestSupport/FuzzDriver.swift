@@ -48,6 +48,7 @@ package enum FuzzDriver {
     _ = try? CatalogLoader.load(bytes, source: "fuzz")
     _ = try? ReceiptDecoder.decode(bytes, source: "fuzz")
     problems += piecesAgainstOneThread(bytes)
+    problems += copiesAgainstEveryObject(bytes)
     problems += AppReceiptFuzzing.fuzz(bytes)
     problems += SignedDataFuzzing.fuzz(bytes)
     problems += CryptoFuzzing.fuzz(bytes)
@@ -88,25 +89,51 @@ package enum FuzzDriver {
   /// thread gives: the same history, or the same error. Piece sizes vary with the input, so that guesses land
   /// inside strings, nested values and broken elements.
   package static func piecesAgainstOneThread(_ bytes: [UInt8]) -> [String] {
-    func read(_ sizes: TransactionArraySplit.Sizes?) -> Result<PurchaseHistory, ReceiptError> {
-      let pieces = sizes.map { TransactionArraySplit.Pieces(sizes: $0, helpers: ArrayPieceHelpers()) }
-      do throws(ReceiptError) {
-        return .success(try ReceiptDecoder.decode(bytes, source: "fuzz", keepSecrets: false, pieces: pieces))
-      } catch {
-        return .failure(error)
-      }
-    }
     let pieceBytes = 1 + bytes.count % 61
-    switch (read(nil), read(TransactionArraySplit.Sizes(minimumBytes: 0, pieceBytes: pieceBytes))) {
-    case (.success(let one), .success(let pieces)):
-      guard one.transactions == pieces.transactions, one.warnings == pieces.warnings,
-        one.provenance.duplicateRowsMerged == pieces.provenance.duplicateRowsMerged
-      else { return ["read in pieces of \(pieceBytes) bytes, the history differs from one thread's"] }
+    let pieces = TransactionArraySplit.Pieces(
+      sizes: TransactionArraySplit.Sizes(minimumBytes: 0, pieceBytes: pieceBytes), helpers: ArrayPieceHelpers())
+    return differences(
+      read(bytes, pieces: nil), read(bytes, pieces: pieces), "read in pieces of \(pieceBytes) bytes",
+      reference: "one thread's")
+  }
+
+  /// A verifyReceipt document read with transaction objects written twice passed over as copies (`RowCopies`)
+  /// must give what reading every object gives: the same history, or the same error.
+  package static func copiesAgainstEveryObject(_ bytes: [UInt8]) -> [String] {
+    differences(
+      read(bytes, pieces: nil, readsCopiesOnce: false), read(bytes, pieces: nil), "copies passed over",
+      reference: "reading every object's")
+  }
+
+  /// `bytes` read as a verifyReceipt document.
+  static func read(
+    _ bytes: [UInt8], pieces: TransactionArraySplit.Pieces?, readsCopiesOnce: Bool = true
+  ) -> Result<PurchaseHistory, ReceiptError> {
+    do throws(ReceiptError) {
+      return .success(
+        try ReceiptDecoder.decode(
+          bytes, source: "fuzz", keepSecrets: false, pieces: pieces, readsCopiesOnce: readsCopiesOnce))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// What differs between a shortcut's read (`how`) and the reference read: the history (transactions, warnings,
+  /// copies merged), the error, or one failing alone.
+  static func differences(
+    _ expected: Result<PurchaseHistory, ReceiptError>, _ got: Result<PurchaseHistory, ReceiptError>, _ how: String,
+    reference: String
+  ) -> [String] {
+    switch (expected, got) {
+    case (.success(let expected), .success(let got)):
+      guard expected.transactions == got.transactions, expected.warnings == got.warnings,
+        expected.provenance.duplicateRowsMerged == got.provenance.duplicateRowsMerged
+      else { return ["\(how), the history differs from \(reference)"] }
       return []
-    case (.failure(let one), .failure(let pieces)):
-      return one == pieces ? [] : ["read in pieces of \(pieceBytes) bytes, the error differs: \(pieces) against \(one)"]
+    case (.failure(let expected), .failure(let got)):
+      return expected == got ? [] : ["\(how), the error differs: \(got) against \(expected)"]
     default:
-      return ["read in pieces of \(pieceBytes) bytes, one read failed and the other did not"]
+      return ["\(how), one read failed and the other did not"]
     }
   }
 

@@ -95,7 +95,11 @@ import Testing
       ("empty key", String(row.dropLast()) + #","":"1"}"#),
       ("no product", row.replacingOccurrences(of: #""product_id""#, with: #""product_ids""#)),
     ]
-    for (note, second) in variants { Self.expectSameBothWays(document(second), note) }
+    for (note, second) in variants {
+      Self.expectSameBothWays(document(second), note)
+      // A document's first row is guessed from Apple's order (`appleRowOrder`), before any row is read.
+      Self.expectSameBothWays(#"{"status":0,"latest_receipt_info":["# + second + "]}", "\(note), first row")
+    }
     // Receipt keys, top-level keys and pending renewals go through the same member loop.
     Self.expectSameBothWays(#"{"status":0,"status":1}"#, "repeated top-level key")
     Self.expectSameBothWays(#"{"status":0,"receipt":{"bundle_id":"a","bundle_id":"b"}}"#, "repeated receipt key")

@@ -140,3 +140,60 @@ import Testing
     }
   }
 }
+
+/// `TransactionCollector.addCopy` gives what `add` gives for a copy whose values are the held one's and whose
+/// sources may differ (a transaction written twice byte for byte, passed over by the verifyReceipt reader):
+/// whichever copy `prefer` favours, the held values stay, the sources join and the copy is counted.
+@Suite struct TransactionCopyTests {
+  @Test func aCopyOfTheHeldValuesAddsItsSourcesWhicheverCopyWins() {
+    let otherSources: [TransactionSources] = [
+      .inApp, .latestReceiptInfo, .legacyReceipt, .latestExpiredReceiptInfo, [.inApp, .latestReceiptInfo],
+    ]
+    var compared = 0
+    for preferNew in [false, true] {
+      for (k, v) in TransactionMergingTests.variants.enumerated() {
+        for id in ["\(3_000_000_000_000_000 + k)", "id-\(k)"] {
+          var held = v
+          held.transactionID = id
+          for sources in otherSources {
+            var copy = held
+            copy.sources = sources
+            var merging = TransactionCollector()
+            var passing = TransactionCollector()
+            // Another transaction first, so the held one is not at 0.
+            for c in [TransactionMergingTests.full, held] {
+              let (mergingAt, mergingMerged) = merging.add(c) { _, _ in preferNew }
+              let (passingAt, passingMerged) = passing.add(c) { _, _ in preferNew }
+              #expect(mergingAt == passingAt && mergingMerged == passingMerged)
+            }
+            let (at, merged) = merging.add(copy) { _, _ in preferNew }
+            #expect(at == 1 && merged)
+            passing.addCopy(ofHeldAt: 1, sources: sources)
+            #expect(passing.transactions == merging.transactions, "variant \(k) \(id) \(sources) \(preferNew)")
+            #expect(passing.duplicates == merging.duplicates)
+            // A third copy, after the second.
+            merging.add(copy) { _, _ in preferNew }
+            passing.addCopy(ofHeldAt: 1, sources: sources)
+            #expect(passing.transactions == merging.transactions, "variant \(k) \(id) \(sources) \(preferNew)")
+            #expect(passing.duplicates == merging.duplicates && passing.duplicates == 2)
+            compared += 1
+          }
+        }
+      }
+    }
+    #expect(compared > 250)
+  }
+
+  @Test func addSaysWhereTheTransactionIsHeldAndWhetherItWasMerged() {
+    var collector = TransactionCollector()
+    var a = TransactionMergingTests.full
+    a.transactionID = "1"
+    var b = a
+    b.transactionID = "b"
+    #expect(collector.add(a) == (0, false))
+    #expect(collector.add(b) == (1, false))
+    #expect(collector.add(b) == (1, true))
+    #expect(collector.add(a) == (0, true))
+    #expect(collector.duplicates == 2)
+  }
+}

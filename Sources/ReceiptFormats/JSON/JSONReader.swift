@@ -298,6 +298,16 @@ public struct JSONReader {
     afterOpen = false
   }
 
+  /// How deep the reader is: the arrays and objects it is inside.
+  var nesting: Int { depth }
+
+  /// Continues at `offset`, past the value that starts at the reader's position: the same bytes as a value read
+  /// before (so well formed), which the caller knows to stay within `maxDepth` here too.
+  mutating func pass(toOffset offset: Int) {
+    pos = offset
+    afterOpen = false
+  }
+
   /// Continues after the current array, whose remaining elements were read elsewhere, at `offset` (past its `]`).
   mutating func closeArray(resumingAt offset: Int) {
     pos = offset

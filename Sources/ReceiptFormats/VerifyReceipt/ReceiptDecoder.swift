@@ -26,23 +26,28 @@ public enum ReceiptDecoder {
     options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
   }
 
-  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone).
+  /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone); without
+  /// `readsCopiesOnce`, every transaction object is read, none passed over as a copy (`RowCopies`).
   package static func decode(
-    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
+    _ bytes: [UInt8], source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?,
+    readsCopiesOnce: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) in
-      try decode(buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces)
+      try decode(
+        buffer: buffer, source: source, keepSecrets: keepSecrets, pieces: pieces, readsCopiesOnce: readsCopiesOnce)
     }
   }
 
   static func decode(
-    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?
+    buffer: UnsafeBufferPointer<UInt8>, source: String, keepSecrets: Bool, pieces: TransactionArraySplit.Pieces?,
+    readsCopiesOnce: Bool = true
   ) throws(ReceiptError) -> PurchaseHistory {
     do {
       return try JSONReader.withReader(buffer: buffer) { reader in
         var reading = ValueReading(reader: reader, source: source)
         reading.keepSecrets = keepSecrets
         reading.pieces = pieces
+        reading.readsCopiesOnce = readsCopiesOnce
         return try reading.decodeDocument()
       }
     } catch let e as ReceiptError {
@@ -181,27 +186,54 @@ private enum PendingKey: Int, CaseIterable {
 }
 
 /// A key list: the names read, then `skipped` names the matcher knows only so that rows' keys are guessed in order
-/// (`ValueReading.forEachMember`), whose values are skipped as any unknown key's. Fewer than 63 in all.
+/// (`ValueReading.forEachMember`), whose values are skipped as any unknown key's. Fewer than 63 in all; `guesses`
+/// is where its entries of `ValueReading.keyAfter` start, apart from every other list's.
 private struct Keys: Sendable {
   let names: [StaticString]
   let matcher: KeyMatcher
-  init(_ names: [StaticString], skipped: [StaticString] = []) {
+  let guesses: Int
+  init(_ names: [StaticString], skipped: [StaticString] = [], guesses: Int) {
     // The reader's own lists, not input: one word records the keys seen, and 63 means "no key before".
     precondition(names.count + skipped.count < 63, "a key list holds fewer than 63 names")
     self.names = names
     matcher = KeyMatcher((names + skipped).map(\.description))
+    self.guesses = guesses
   }
 }
 
 /// Keys Apple writes in every transaction row that no rule reads.
 private let pacificDates: [StaticString] = ["purchase_date_pst", "original_purchase_date_pst", "expires_date_pst"]
 
-private let txKeys = Keys(TxKey.allCases.map(\.name), skipped: pacificDates)
-private let receiptKeys = Keys(ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates)
+private let txKeys = Keys(TxKey.allCases.map(\.name), skipped: pacificDates, guesses: 0)
+private let receiptKeys = Keys(
+  ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates, guesses: 64)
 /// Top-level keys, then the receipt keys a bare receipt object has at the top.
-private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name))
-private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name))
-private let pendingKeys = Keys(PendingKey.allCases.map(\.name))
+private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name), guesses: 128)
+private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name), guesses: 192)
+private let pendingKeys = Keys(PendingKey.allCases.map(\.name), guesses: 256)
+
+/// Apple's order of a row's keys (a subscription's; other purchases leave out the expiry keys and
+/// `web_order_line_item_id`), the guesses a document starts with: its first row is read by compares too, not only
+/// the rows after it.
+private let appleRowOrder: [StaticString] = [
+  "quantity", "product_id", "transaction_id", "original_transaction_id", "purchase_date", "purchase_date_ms",
+  "purchase_date_pst", "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst",
+  "expires_date", "expires_date_ms", "expires_date_pst", "web_order_line_item_id", "is_trial_period",
+  "is_in_intro_offer_period", "in_app_ownership_type", "subscription_group_identifier",
+]
+
+/// `ValueReading.noGuesses` with a row's guesses in `appleRowOrder`.
+private let firstGuesses: [UInt8] = {
+  var guesses = ValueReading.noGuesses
+  let all = (TxKey.allCases.map(\.name) + pacificDates).map(\.description)
+  var previous = 63
+  for name in appleRowOrder {
+    guard let i = all.firstIndex(of: name.description) else { continue }
+    guesses[txKeys.guesses + previous] = UInt8(i)
+    previous = i
+  }
+  return guesses
+}()
 
 // MARK: - Builders
 
@@ -377,6 +409,7 @@ extension ValueReading {
           "expected a JSON object (a verifyReceipt response, a notification v1 body or a receipt), found \(kind.noun)",
           at: at))
     }
+    if guessesKeys { keyAfter = firstGuesses }
     var top = TopLevel()
     var collector = TransactionCollector()
     var warnings: [DataWarning] = []
@@ -389,7 +422,7 @@ extension ValueReading {
   private mutating func readTopLevel(
     into top: inout TopLevel, collector: inout TransactionCollector, warnings: inout [DataWarning]
   ) throws {
-    try forEachMember(topKeys.matcher, names: topKeys.names) { r, index in
+    try forEachMember(topKeys.matcher, names: topKeys.names, guesses: topKeys.guesses) { r, index in
       if index >= TopKey.allCases.count {
         // A bare receipt object: receipt keys at the top level.
         guard let key = ReceiptKey(rawValue: index - TopKey.allCases.count) else { return }
@@ -451,7 +484,7 @@ extension ValueReading {
     guard k == .object else { throw wrongType(k, expected: "an object", at: objAt) }
     var info = ReceiptInfo()
     var row = TransactionRow()
-    try forEachMember(receiptKeys.matcher, names: receiptKeys.names) { rr, i in
+    try forEachMember(receiptKeys.matcher, names: receiptKeys.names, guesses: receiptKeys.guesses) { rr, i in
       if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
         try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
       } else if let tk = TxKey(rawValue: i - receiptCount) {
@@ -460,7 +493,8 @@ extension ValueReading {
     }
     if !row.isEmpty {
       try row.check(reading: self, at: objAt, warnings: &warnings)
-      collector.add(row.transaction(source: .legacyReceipt), prefer: latestReceiptInfoWins)
+      let added = collector.add(row.transaction(source: .legacyReceipt), prefer: latestReceiptInfoWins)
+      if added.merged { rowCopies.forget(held: added.held) }
     }
     return info
   }
@@ -596,27 +630,57 @@ extension ValueReading {
       try row.check(reading: r, at: at, warnings: &warnings)
       rows.append(row.transaction(source: source))
     }
-    // A row this thread reads alone, added as it is read.
-    func addOne(_ r: inout ValueReading, _ warnings: inout [DataWarning]) throws {
-      let at = r.reader.offset
-      var row = TransactionRow()
-      try r.readRow(into: &row)
-      try row.check(reading: r, at: at, warnings: &warnings)
-      collector.add(row.transaction(source: source), prefer: latestReceiptInfoWins)
-    }
     if let pieces, try peek().0 == .array, TransactionArraySplit.applies(to: reader, sizes: pieces.sizes) {
+      // Pieces are merged in batches that do not say where: nothing is remembered across them.
+      rowCopies.forgetAll()
       try TransactionArraySplit.read(
         &self, pieceBytes: pieces.sizes.pieceBytes, helpers: pieces.helpers, warnings: &warnings, element: element,
-        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) }, addOne: addOne)
+        add: { collector.add(lastFirst: &$0, keys: $1, prefer: latestReceiptInfoWins) },
+        addOne: { r, warnings in try r.addRow(source, into: &collector, warnings: &warnings, remembering: false) })
       return
     }
     // Only iOS 6-style latest_receipt_info is ever a lone object; an in_app object is a malformed receipt.
-    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in try addOne(&r, &warnings) }
+    try forEachObject(singleObjectAllowed: source != .inApp) { r, _ in
+      try r.addRow(source, into: &collector, warnings: &warnings, remembering: true)
+    }
+  }
+
+  /// Reads the transaction row at the reader (at its `{`) and adds it to `collector` as found in `source`.
+  /// `remembering` (and `readsCopiesOnce`): a row that repeats one read before in this document byte for byte is
+  /// not read again but added as another copy of its transaction, and a row whose reading said nothing but its
+  /// transaction, taken as a new one, is remembered (`RowCopies`).
+  fileprivate mutating func addRow(
+    _ source: TransactionSources, into collector: inout TransactionCollector, warnings: inout [DataWarning],
+    remembering: Bool
+  ) throws {
+    let at = reader.offset
+    let input = reader.withInput { $0 }
+    let fingerprint = remembering && readsCopiesOnce ? RowCopies.fingerprint(input, at: at) : nil
+    if let fingerprint,
+      let copy = rowCopies.copy(
+        in: input, at: at, depth: reader.nesting, maxDepth: reader.maxDepth, fingerprint: fingerprint)
+    {
+      reader.pass(toOffset: at + copy.length)
+      collector.addCopy(ofHeldAt: copy.held, sources: source)
+      copiesPassed += 1
+      return
+    }
+    var row = TransactionRow()
+    try readRow(into: &row)
+    let warned = warnings.count
+    try row.check(reading: self, at: at, warnings: &warnings)
+    let added = collector.add(row.transaction(source: source), prefer: latestReceiptInfoWins)
+    if added.merged {
+      rowCopies.forget(held: added.held)
+    } else if let fingerprint, warnings.count == warned {
+      rowCopies.remember(
+        start: at, length: reader.offset - at, depth: reader.nesting, fingerprint: fingerprint, held: added.held)
+    }
   }
 
   /// Reads the transaction row at the reader (at its `{`) into `row`.
   fileprivate mutating func readRow(into row: inout TransactionRow) throws {
-    try forEachMember(txKeys.matcher, names: txKeys.names) { r, i in
+    try forEachMember(txKeys.matcher, names: txKeys.names, guesses: txKeys.guesses) { r, i in
       guard let key = TxKey(rawValue: i) else { return }
       try row.read(key, from: &r)
     }
@@ -628,7 +692,7 @@ extension ValueReading {
       var p = RenewalState(vocabulary: .verifyReceipt)
       var graceMs: Timestamp?
       var graceFormatted: Timestamp?
-      try r.forEachMember(pendingKeys.matcher, names: pendingKeys.names) { rr, i in
+      try r.forEachMember(pendingKeys.matcher, names: pendingKeys.names, guesses: pendingKeys.guesses) { rr, i in
         guard let key = PendingKey(rawValue: i) else { return }
         switch key {
         case .productID: p.productID = try rr.text()
@@ -653,7 +717,7 @@ extension ValueReading {
   ) throws {
     let (k, at) = try peek()
     guard k == .object else { throw wrongType(k, expected: "an object", at: at) }
-    try forEachMember(unifiedKeys.matcher, names: unifiedKeys.names) { r, i in
+    try forEachMember(unifiedKeys.matcher, names: unifiedKeys.names, guesses: unifiedKeys.guesses) { r, i in
       guard let key = UnifiedKey(rawValue: i) else { return }
       switch key {
       case .environment: top.unifiedEnvironment = try r.text()

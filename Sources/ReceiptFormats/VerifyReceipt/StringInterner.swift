@@ -68,7 +68,8 @@ struct StringInterner {
   /// Twice the slots (the first `firstSize`), every value moved to its place in them.
   private mutating func grow() {
     let old = slots
-    slots = [Slot](repeating: Slot(), count: max(Self.firstSize, old.count &* 2))
+    // Not `init(repeating:count:)`, which allocates through the standard library's unspecialised generic.
+    slots = Array(filling: Slot(), count: max(Self.firstSize, old.count &* 2))
     for entry in old where entry.count >= 0 {
       let hash = entry.string.utf8.withContiguousStorageIfAvailable {
         Self.hash($0, head: entry.head, tail: entry.tail)

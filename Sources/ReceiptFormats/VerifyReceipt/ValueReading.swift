@@ -33,11 +33,13 @@ struct ValueReading {
   /// The key of the member being read, the step after `path`; it joins `path` only when something nests under
   /// it (an object or an array element), so that reading one member pushes and pops nothing.
   var member: StaticString?
-  /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time:
-  /// rows repeat their keys in one order, so the next key is guessed and checked by a compare
-  /// (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed. 0xFF: no guess. An array, not a
-  /// `SIMD64`: a vector read at a varying index is copied out whole first.
-  var keyAfter = [UInt8](repeating: 0xFF, count: 64)
+  /// The key (its index in the matcher) that followed each key (index 63: the object's start) the last time, 64
+  /// entries for each of five key lists from its `guesses` place: rows repeat their keys in one order, so the next
+  /// key is guessed and checked by a compare (`KeyMatcher.readMember`, `readKey`) instead of scanned and hashed.
+  /// 0xFF: no guess. An array, not a `SIMD64`: a vector read at a varying index is copied out whole first.
+  var keyAfter = ValueReading.noGuesses
+  /// A `keyAfter` that guesses nothing, shared until written.
+  static let noGuesses = [UInt8](repeating: 0xFF, count: 320)
   /// Guess keys as above; false scans and hashes every key (tests compare both ways).
   var guessesKeys = true
   /// Read row fields of a plain shape (digits, Apple's dates, `"false"`) without scanning them (`PlainStrings`);
@@ -54,6 +56,13 @@ struct ValueReading {
   var pieces: TransactionArraySplit.Pieces?
   /// How many arrays were read with some piece another thread parsed (for tests).
   var arraysReadInPieces = 0
+  /// Pass over a transaction object that repeats one read before in this document byte for byte, adding it as
+  /// another copy of its transaction (`RowCopies`); false reads every object (tests compare both ways).
+  var readsCopiesOnce = true
+  /// The transaction objects read so far that a later one may repeat.
+  var rowCopies = RowCopies()
+  /// How many objects were passed over as copies (for tests).
+  var copiesPassed = 0
 
   init(reader: JSONReader, source: String) {
     self.reader = reader
@@ -398,9 +407,11 @@ struct ValueReading {
   /// receipt-tool does not read, which are skipped unless `body` reads them).
   ///
   /// A key receipt-tool reads that appears twice in one object is an error: the two values could
-  /// disagree and the tool does not guess which one is meant.
+  /// disagree and the tool does not guess which one is meant. `guesses` is where the key list's 64 entries of
+  /// `keyAfter` start (0, 64, 128, 192 or 256).
   mutating func forEachMember(
-    _ keys: KeyMatcher, names: [StaticString], _ body: (inout ValueReading, Int) throws -> Void
+    _ keys: KeyMatcher, names: [StaticString], guesses: Int,
+    _ body: (inout ValueReading, Int) throws -> Void
   ) throws {
     try reader.beginObject()
     try nesting { r in
@@ -408,7 +419,7 @@ struct ValueReading {
       var seen: UInt64 = 0
       var previous = 63
       while true {
-        let guess = Int(r.keyAfter[previous])
+        let guess = Int(r.keyAfter[guesses &+ previous])
         let index: Int
         let keyAt: Int
         if r.guessesKeys, let at = keys.readMember(guess, from: &r.reader) {
@@ -428,7 +439,7 @@ struct ValueReading {
               continue
             }
             index = found
-            r.keyAfter[previous] = UInt8(truncatingIfNeeded: found)
+            r.keyAfter[guesses &+ previous] = UInt8(truncatingIfNeeded: found)
           }
           try r.reader.endKey()
         }
