@@ -1,9 +1,12 @@
 /// Which input format a document was read as.
 public struct FormatIdentity: Hashable, Sendable {
   /// A stable name for machine-readable output (`verify_receipt_response`).
-  public var name: String
+  public let name: String
   /// How a person names it ("verifyReceipt response").
-  public var description: String
+  public let description: String
+  /// The note of a document of this format until a signature is checked ("verifyReceipt response carries no
+  /// signature"): made once a format, not once a document (`Provenance(format:)`).
+  let unsignedNote: String
 
   /// Names a format.
   /// - Parameters:
@@ -12,6 +15,7 @@ public struct FormatIdentity: Hashable, Sendable {
   public init(name: String, description: String) {
     self.name = name
     self.description = description
+    unsignedNote = SignatureCheck.unsignedNote(description)
   }
 }
 
@@ -272,7 +276,7 @@ public struct Provenance: Sendable {
   public init(format: FormatIdentity) {
     self.format = format
     duplicateRowsMerged = 0
-    signatureCheck = .unsigned(format.description)
+    signatureCheck = SignatureCheck(.unsigned, note: format.unsignedNote)
   }
 }
 

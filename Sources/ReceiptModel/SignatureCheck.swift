@@ -99,8 +99,11 @@ public struct SignatureCheck: Hashable, Sendable {
   /// - Parameter what: What the file is (`verifyReceipt JSON`).
   /// - Returns: The `unsigned` verdict.
   public static func unsigned(_ what: String) -> SignatureCheck {
-    SignatureCheck(.unsigned, note: "\(what) carries no signature")
+    SignatureCheck(.unsigned, note: unsignedNote(what))
   }
+
+  /// The note of `unsigned(_:)`.
+  static func unsignedNote(_ what: String) -> String { "\(what) carries no signature" }
 
   /// One signed item that verified.
   /// - Parameters:
