@@ -62,9 +62,8 @@ public final class PurchaseTable: Equatable, Sendable {
   /// The latest purchase date of any row.
   public let latestPurchase: Timestamp?
 
-  /// Builds the table of `history` (`PurchaseTableBuilder`).
-  /// (Borrowed: a history passed in to be consumed was copied whole by its caller, every field retained, and
-  /// destroyed here.)
+  /// Builds the table of `history` (`PurchaseTableBuilder`). Borrowed: passed owned, a caller's history was copied
+  /// whole (every field retained) for the init to destroy.
   public convenience init(_ history: borrowing PurchaseHistory) {
     let (symbols, columns, dates, ownership, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
       history.transactions)

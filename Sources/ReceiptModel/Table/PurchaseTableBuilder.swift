@@ -200,16 +200,19 @@ enum PurchaseTableBuilder {
     }
     p[startsAt] = rowsAt
     for k in startsAt..<(startsAt + count) { p[k + 1] += p[k] }
-    precondition(p[startsAt + count] <= p.count, "the rows past the buffer")
+    let end = p[startsAt + count]
+    precondition(end <= p.count, "the rows past the buffer")
     var out = Placed()
     if placed { out.ranks = [Int32](filling: -1, count: keys.count) }
     // Each key's start serves as its cursor, ending at the next key's start; moved back after (no array more).
-    // Unchecked: every key was counted above, so each cursor stays inside its key's rows (each row placed once).
+    // Every key was counted above, so each cursor stays inside its key's rows when each row is placed once; the
+    // one check keeps a row placed twice inside the buffer.
     func place(_ row: Int) {
       let k = keys[row]
       guard k >= 0 else { return }
       let cursor = startsAt &+ Int(k)
       let at = p[cursor]
+      precondition(at < end, "a row placed twice")
       p[at] = row
       if placed { out.ranks[row] = Int32(truncatingIfNeeded: at) }
       p[cursor] = at &+ 1
