@@ -283,6 +283,22 @@ struct PackedColumnTests {
     #expect(appended == TimestampColumn(dates))
   }
 
+  /// The builder's columns are parts of one array: each part reads, compares and hashes as the column of its own
+  /// values, whatever lies beside it.
+  @Test func partsOfOneArrayAreTheirOwnColumns() {
+    let dates: [Timestamp?] = [.epoch, nil, Timestamp(milliseconds: 5)]
+    let both = (dates + dates.reversed()).map(TimestampColumn.kept)
+    let (first, second) = (TimestampColumn(part: 0, of: both, count: 3), TimestampColumn(part: 1, of: both, count: 3))
+    #expect(Array(first) == dates && Array(second) == dates.reversed())
+    #expect(first == TimestampColumn(dates) && first.hashValue == TimestampColumn(dates).hashValue)
+    #expect(second != TimestampColumn(dates) && first.count == 3)
+    let symbols: [Int32] = [0, 1, 1, 0, 0, -1]
+    let parts = (0..<3).map { SymbolColumn(part: $0, of: symbols, count: 2) }
+    #expect(parts.map(Array.init) == [[0, 1], [1, 0], [0, -1]])
+    #expect(parts[0] == SymbolColumn([0, 1]) && parts[0].hashValue == SymbolColumn([0, 1]).hashValue)
+    #expect(parts[1] != SymbolColumn([0, 1]) && parts[2] != SymbolColumn([0, -1, 0]))
+  }
+
   @Test func aSparseColumnGivesBackItsValues() {
     let values: [Int?] = [nil, 3, nil, nil, 3, 7, nil]
     #expect(Array(SparseColumn(values)) == values)
