@@ -56,8 +56,6 @@ package enum ReferencePurchaseTable {
       }
       return UpgradeMoment(all[i].isUpgraded ? .stated : .replacedPeriod, at: moment)
     }
-    var productsInOrder: [Int32] = []
-    for p in product where !productsInOrder.contains(p) { productsInOrder.append(p) }
     return PurchaseTable(
       transactions: all, renewals: history.renewals, moment: history.moment,
       symbols: (productIDs, chainIDs, groupIDs), columns: (product, chain, group),
@@ -65,6 +63,6 @@ package enum ReferencePurchaseTable {
       facts: (all.map(\.productType), all.map { $0.offer?.usesIntroductoryOffer ?? false }),
       revocation: SparseColumn(all.map { $0.revocation.map(RevocationMoments.init) }), upgrade: SparseColumn(upgrade),
       indexes: (chainRows, chainStarts, groupRows, groupStarts),
-      products: (productRows, productStarts, productsInOrder), latestPurchase: purchase.compactMap { $0 }.max())
+      products: (productRows, productStarts), latestPurchase: purchase.compactMap { $0 }.max())
   }
 }

@@ -99,6 +99,50 @@ import Testing
     }
   }
 
+  /// Tables of 0 to 4 rows, the size of most documents, every column drawn at random: one or several products,
+  /// chains and groups (or none), undated rows, ties, rows out of date order, no or a later expiry, both owners,
+  /// stated upgrades, refunds and their reversals. Each is the reference table, and its products come in the order
+  /// of their first row.
+  @Test func smallTablesAreTheReferenceTable() {
+    var rng = SplitMix64(seed: 53)
+    var seen = (upgrades: 0, replaced: 0, refunds: 0, undated: 0, groupless: 0, outOfOrder: 0)
+    for count in 0...4 {
+      for _ in 0..<400 {
+        var h = PurchaseHistory(format: .handBuilt)
+        for i in 0..<count {
+          let day = Int64(rng.below(6)) * 86_400_000 + 1_700_000_000_000
+          var t = CrossgradeChain.row(
+            "\(i)", chain: ["1", "2", "3"][rng.below(count > 1 ? 3 : 1)], ["a", "b", "c"][rng.below(3)],
+            from: "2024-01-01T00:00:00Z", to: "2024-01-01T00:00:00Z", group: [nil, "g", "h"][rng.below(3)])
+          t.purchaseDate = rng.below(6) == 0 ? nil : Timestamp(milliseconds: day)
+          t.expiresDate = rng.below(4) == 0 ? nil : Timestamp(milliseconds: day + Int64(rng.below(4)) * 86_400_000)
+          t.ownership = rng.below(3) == 0 ? .familyShared : .purchased
+          t.isUpgraded = rng.below(5) == 0
+          t.offer = rng.below(3) == 0 ? .introductoryPrice : nil
+          if rng.below(5) == 0, let at = Timestamp(milliseconds: day + 3_600_000) {
+            t.revocation = Revocation(
+              date: at, reversedAt: rng.below(2) == 0 ? nil : Timestamp(milliseconds: day + 7_200_000))
+          }
+          h.transactions.append(t)
+        }
+        let table = PurchaseTable(h)
+        #expect(table == ReferencePurchaseTable.table(h), "\(h.transactions)")
+        var firstRows: [Int32] = []
+        for p in table.product where !firstRows.contains(p) { firstRows.append(p) }
+        #expect(Array(table.productsInOrder) == firstRows)
+        seen.upgrades += table.upgrade.count { $0 != nil }
+        seen.replaced += table.upgrade.count { $0?.cause == .replacedPeriod }
+        seen.refunds += table.revocation.count { $0 != nil }
+        seen.undated += table.purchase.count { $0 == nil }
+        seen.groupless += table.group.count { $0 < 0 }
+        let dates = table.purchase.compactMap { $0 }
+        seen.outOfOrder += dates != dates.sorted() ? 1 : 0
+      }
+    }
+    #expect(seen.upgrades > 100 && seen.replaced > 20 && seen.refunds > 100, "\(seen)")
+    #expect(seen.undated > 100 && seen.groupless > 100 && seen.outOfOrder > 100, "\(seen)")
+  }
+
   /// Up to `fewKeys` symbols of a kind are found by looking, more through a numbering made from those so far: at
   /// every count around the change, keys repeated before and after it (numeric ids with and without leading zeros,
   /// non-ASCII ones) get the reference's symbols.
@@ -220,7 +264,7 @@ import Testing
       let table = PurchaseTable(history)
       let stated = history.transactions.map(\.isUpgraded)
       let moments = PurchaseTable.upgradeMoments(
-        chain: table.chain, group: table.group, purchase: table.purchase, upgraded: stated)
+        chain: Array(table.chain), group: Array(table.group), purchase: table.purchase, upgraded: stated)
       let expected = table.upgrade.map { $0?.cause == .stated ? $0?.at : nil }
       #expect(moments == expected, "\(name)")
     }
@@ -239,10 +283,37 @@ struct PackedColumnTests {
     #expect(appended == TimestampColumn(dates))
   }
 
+  /// The builder's columns are parts of one array: each part reads, compares and hashes as the column of its own
+  /// values, whatever lies beside it.
+  @Test func partsOfOneArrayAreTheirOwnColumns() {
+    let dates: [Timestamp?] = [.epoch, nil, Timestamp(milliseconds: 5)]
+    let both = (dates + dates.reversed()).map(TimestampColumn.kept)
+    let (first, second) = (TimestampColumn(part: 0, of: both, count: 3), TimestampColumn(part: 1, of: both, count: 3))
+    #expect(Array(first) == dates && Array(second) == dates.reversed())
+    #expect(first == TimestampColumn(dates) && first.hashValue == TimestampColumn(dates).hashValue)
+    #expect(second != TimestampColumn(dates) && first.count == 3)
+    let symbols: [Int32] = [0, 1, 1, 0, 0, -1]
+    let parts = (0..<3).map { SymbolColumn(part: $0, of: symbols, count: 2) }
+    #expect(parts.map(Array.init) == [[0, 1], [1, 0], [0, -1]])
+    #expect(parts[0] == SymbolColumn([0, 1]) && parts[0].hashValue == SymbolColumn([0, 1]).hashValue)
+    #expect(parts[1] != SymbolColumn([0, 1]) && parts[2] != SymbolColumn([0, -1, 0]))
+  }
+
   @Test func aSparseColumnGivesBackItsValues() {
     let values: [Int?] = [nil, 3, nil, nil, 3, 7, nil]
     #expect(Array(SparseColumn(values)) == values)
     #expect(SparseColumn<Int>([]).isEmpty)
     #expect(SparseColumn(values) != SparseColumn([nil, 3, nil, nil, 3, 8, nil]))
+    // A column of nils keeps its length alone, and equals one that had a place for each.
+    var none = SparseColumn<Int>()
+    none.appendNone(3)
+    #expect(Array(none) == [nil, nil, nil])
+    #expect(none == SparseColumn([nil, nil, nil]) && none != SparseColumn([nil, nil]))
+    var late = SparseColumn<Int>()
+    late.appendNone(2)
+    late.append(5)
+    late.appendNone(1)
+    #expect(Array(late) == [nil, nil, 5, nil])
+    #expect(late == SparseColumn([nil, nil, 5, nil]))
   }
 }

@@ -34,11 +34,11 @@ public final class PurchaseTable: Equatable, Sendable {
   // MARK: Columns, one value per row
 
   /// The row's product symbol.
-  public let product: [Int32]
+  public let product: SymbolColumn
   /// The row's chain symbol.
-  public let chain: [Int32]
+  public let chain: SymbolColumn
   /// The row's group symbol, -1 for a row without a group.
-  public let group: [Int32]
+  public let group: SymbolColumn
   /// `purchase_date`: when the row was bought (nil: the data does not say).
   public let purchase: TimestampColumn
   /// `expires_date`: when the row's period ends (subscriptions).
@@ -56,34 +56,63 @@ public final class PurchaseTable: Equatable, Sendable {
 
   // MARK: Indexes
 
-  /// Each chain's rows, dated ones by purchase date then row, then undated ones in row order.
-  package let chainRows: [Int]
-  package let chainStarts: [Int]
-  /// Each group's rows, in the same order.
-  package let groupRows: [Int]
-  package let groupStarts: [Int]
-  /// Each product's rows, in row order (answers list a product's transactions in the data's order).
-  package let productRows: [Int]
-  package let productStarts: [Int]
-  /// Product symbols in the order of their first row.
-  public let productsInOrder: [Int32]
+  /// Each chain's rows (dated ones by purchase date then row, then undated ones in row order), each group's in the
+  /// same order, and each product's in row order (answers list a product's transactions in the data's order).
+  package let index: RowIndex
   /// The latest purchase date of any row.
   public let latestPurchase: Timestamp?
 
-  /// Builds the table of `history` (`PurchaseTableBuilder`).
-  public convenience init(_ history: PurchaseHistory) {
-    self.init(transactions: history.transactions, renewals: history.renewals, moment: history.moment)
+  /// Builds the table of `history` (`PurchaseTableBuilder`). Borrowed: passed owned, a caller's history was copied
+  /// whole (every field retained) for the init to destroy.
+  public convenience init(_ history: borrowing PurchaseHistory) {
+    let (symbols, columns, dates, ownership, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
+      history.transactions)
+    self.init(
+      transactions: history.transactions, renewals: history.renewals, moment: history.moment, symbols: symbols,
+      columns: columns, dates: dates, ownership: ownership, facts: facts, revocation: revocation, upgrade: upgrade,
+      index: index, latestPurchase: latest)
   }
 
   /// A table of `transactions` alone.
   public convenience init(
     transactions: [PurchaseTransaction], renewals: [RenewalState] = [], moment: DataMoment? = nil
   ) {
-    let built = PurchaseTableBuilder.build(transactions)
+    let (symbols, columns, dates, ownership, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
+      transactions)
     self.init(
-      transactions: transactions, renewals: renewals, moment: moment, symbols: built.symbols, columns: built.columns,
-      dates: built.dates, ownership: built.ownership, facts: built.facts, revocation: built.revocation,
-      upgrade: built.upgrade, indexes: built.indexes, products: built.products, latestPurchase: built.latestPurchase)
+      transactions: transactions, renewals: renewals, moment: moment, symbols: symbols, columns: columns,
+      dates: dates, ownership: ownership, facts: facts, revocation: revocation, upgrade: upgrade, index: index,
+      latestPurchase: latest)
+  }
+
+  /// The table the builder made, each part moved in.
+  private init(
+    transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?,
+    symbols: (products: [String], chains: [String], groups: [String]),
+    columns: (product: SymbolColumn, chain: SymbolColumn, group: SymbolColumn),
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn), ownership: [Ownership],
+    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
+    upgrade: SparseColumn<UpgradeMoment>, index: RowIndex, latestPurchase: Timestamp?
+  ) {
+    self.transactions = transactions
+    self.renewals = renewals
+    self.moment = moment
+    productIDs = symbols.products
+    chainIDs = symbols.chains
+    groupIDs = symbols.groups
+    productSymbols = Self.symbols(of: symbols.products)
+    product = columns.product
+    chain = columns.chain
+    group = columns.group
+    purchase = dates.purchase
+    expiry = dates.expiry
+    self.ownership = ownership
+    productType = facts.productType
+    usesIntroductoryOffer = facts.usesIntroductoryOffer
+    self.revocation = revocation
+    self.upgrade = upgrade
+    self.index = index
+    self.latestPurchase = latestPurchase
   }
 
   /// The table from its parts, as the builder (or the plain reference builder of the tests) made them.
@@ -95,20 +124,25 @@ public final class PurchaseTable: Equatable, Sendable {
     facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
     upgrade: SparseColumn<UpgradeMoment>,
     indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int]),
-    products: (rows: [Int], starts: [Int], inOrder: [Int32]), latestPurchase: Timestamp?
+    products: (rows: [Int], starts: [Int]), latestPurchase: Timestamp?
   ) {
     (self.transactions, self.renewals, self.moment) = (transactions, renewals, moment)
     (productIDs, chainIDs, groupIDs) = symbols
-    productSymbols =
-      symbols.products.count <= Self.fewProducts
-      ? nil : Dictionary(symbols.products.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
-    (product, chain, group) = columns
+    productSymbols = Self.symbols(of: symbols.products)
+    (product, chain, group) = (SymbolColumn(columns.product), SymbolColumn(columns.chain), SymbolColumn(columns.group))
     (purchase, expiry) = dates
     (self.ownership, self.revocation, self.upgrade) = (ownership, revocation, upgrade)
     (productType, usesIntroductoryOffer) = facts
-    (chainRows, chainStarts, groupRows, groupStarts) = indexes
-    (productRows, productStarts, productsInOrder) = products
+    index = RowIndex(
+      chains: (indexes.chainRows, indexes.chainStarts), groups: (indexes.groupRows, indexes.groupStarts),
+      products: products)
     self.latestPurchase = latestPurchase
+  }
+
+  /// Each product id's symbol, for more than `fewProducts` products.
+  private static func symbols(of productIDs: [String]) -> [String: Int32]? {
+    productIDs.count <= fewProducts
+      ? nil : Dictionary(productIDs.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
   }
 
   /// Equal when every column, index and row is.
@@ -119,13 +153,7 @@ public final class PurchaseTable: Equatable, Sendable {
     guard (a.purchase, a.expiry, a.ownership) == (b.purchase, b.expiry, b.ownership) else { return false }
     guard (a.productType, a.usesIntroductoryOffer) == (b.productType, b.usesIntroductoryOffer) else { return false }
     guard (a.revocation, a.upgrade) == (b.revocation, b.upgrade) else { return false }
-    guard
-      (a.chainRows, a.chainStarts, a.groupRows, a.groupStarts) == (
-        b.chainRows, b.chainStarts, b.groupRows, b.groupStarts
-      )
-    else { return false }
-    return (a.productRows, a.productStarts, a.productsInOrder, a.latestPurchase)
-      == (b.productRows, b.productStarts, b.productsInOrder, b.latestPurchase)
+    return (a.index, a.latestPurchase) == (b.index, b.latestPurchase)
   }
 
   // MARK: Rows
@@ -147,19 +175,20 @@ public final class PurchaseTable: Equatable, Sendable {
   public var groupCount: Int { groupIDs.count }
   public var productCount: Int { productIDs.count }
 
+  /// Product symbols in the order of their first row: symbols are numbered as their first row comes.
+  public var productsInOrder: Range<Int32> { 0..<Int32(truncatingIfNeeded: productIDs.count) }
+
   /// Chain `symbol`'s rows: dated ones by purchase date (then row), then undated ones in row order.
-  public func rows(ofChain symbol: Int32) -> ArraySlice<Int> {
-    chainRows[chainStarts[Int(symbol)]..<chainStarts[Int(symbol) + 1]]
-  }
+  public func rows(ofChain symbol: Int32) -> ArraySlice<Int> { index.rows(of: Int(symbol), startsAt: 0) }
 
   /// Group `symbol`'s rows, in the same order (none for -1).
   public func rows(ofGroup symbol: Int32) -> ArraySlice<Int> {
-    symbol < 0 ? [] : groupRows[groupStarts[Int(symbol)]..<groupStarts[Int(symbol) + 1]]
+    symbol < 0 ? [] : index.rows(of: Int(symbol), startsAt: index.groupStartsAt)
   }
 
   /// Product `symbol`'s rows, in row order.
   public func rows(ofProduct symbol: Int32) -> ArraySlice<Int> {
-    productRows[productStarts[Int(symbol)]..<productStarts[Int(symbol) + 1]]
+    index.rows(of: Int(symbol), startsAt: index.productStartsAt)
   }
 
   /// The symbol of `productID`, if a row has it.
@@ -290,10 +319,50 @@ public struct UpgradeMoment: Hashable, Sendable {
 
 // MARK: Packed columns
 
+/// The chain, group and product indexes in one array (one allocation, not six): for each kind in turn, where each
+/// key's rows start (as places in the array, and the end), then the rows, key after key (TABLE.md).
+package struct RowIndex: Equatable, Sendable {
+  package let places: [Int]
+  /// Where the groups' and the products' starts are (the chains' are first).
+  package let groupStartsAt: Int
+  package let productStartsAt: Int
+
+  /// The index `PurchaseTableBuilder.fillLists` made.
+  init(places: [Int], groupStartsAt: Int, productStartsAt: Int) {
+    (self.places, self.groupStartsAt, self.productStartsAt) = (places, groupStartsAt, productStartsAt)
+  }
+
+  /// The index of each kind's rows and where each key's start (from 0 in its rows, and the end).
+  package init(
+    chains: (rows: [Int], starts: [Int]), groups: (rows: [Int], starts: [Int]), products: (rows: [Int], starts: [Int])
+  ) {
+    var places: [Int] = []
+    func append(_ lists: (rows: [Int], starts: [Int])) {
+      let rowsAt = places.count + lists.starts.count
+      places += lists.starts.map { $0 + rowsAt }
+      places += lists.rows
+    }
+    append(chains)
+    groupStartsAt = places.count
+    append(groups)
+    productStartsAt = places.count
+    append(products)
+    self.places = places
+  }
+
+  /// Key `k`'s rows of the kind whose starts are at `startsAt`.
+  func rows(of k: Int, startsAt: Int) -> ArraySlice<Int> {
+    places[places[startsAt + k]..<places[startsAt + k + 1]]
+  }
+}
+
 /// A column of dates, 8 bytes a row where `[Timestamp?]` takes 16: a missing date is kept as `Int64.min`, which no
 /// date the decoders read can be (they read 1970...9999).
 public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
+  /// The dates from `start` on; a table's purchase and expiry columns are two halves of one array.
   private var milliseconds: [Int64] = []
+  private var start = 0
+  public private(set) var endIndex = 0
 
   /// An empty column.
   public init() {}
@@ -301,52 +370,141 @@ public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
   /// The column of `dates`.
   public init(_ dates: [Timestamp?]) {
     milliseconds = dates.map { $0?.milliseconds ?? .min }
+    endIndex = dates.count
   }
 
+  /// Part `part` of `milliseconds`, cut in parts of `count` rows.
+  init(part: Int, of milliseconds: [Int64], count: Int) {
+    (self.milliseconds, start, endIndex) = (milliseconds, part * count, count)
+  }
+
+  /// The milliseconds kept for `date` (`Int64.min` for none).
+  static func kept(_ date: Timestamp?) -> Int64 { date?.milliseconds ?? .min }
+
   public var startIndex: Int { 0 }
-  public var endIndex: Int { milliseconds.count }
 
   /// The row's date, nil when it has none.
   public subscript(row: Int) -> Timestamp? {
-    let ms = milliseconds[row]
+    // One check: `start + endIndex` never passes the array's end.
+    precondition(UInt(bitPattern: row) < UInt(bitPattern: endIndex), "Index out of range")
+    let ms = milliseconds.withUnsafeBufferPointer { $0[start &+ row] }
     return ms == .min ? nil : Timestamp(unchecked: ms)
+  }
+
+  /// Equal when every row's date is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for date in self { hasher.combine(date) }
   }
 
   mutating func reserveCapacity(_ count: Int) { milliseconds.reserveCapacity(count) }
 
-  mutating func append(_ date: Timestamp?) { milliseconds.append(date?.milliseconds ?? .min) }
+  /// Appends a row to a column made whole (never a part of another's array).
+  mutating func append(_ date: Timestamp?) {
+    precondition(start == 0 && endIndex == milliseconds.count, "a part of an array is not appended to")
+    milliseconds.append(Self.kept(date))
+    endIndex += 1
+  }
+}
+
+/// A column of symbols (`Int32`): a table's product, chain and group columns are three parts of one array (one
+/// allocation, not three).
+public struct SymbolColumn: RandomAccessCollection, Hashable, Sendable {
+  @usableFromInline let symbols: [Int32]
+  @usableFromInline let start: Int
+  public let endIndex: Int
+
+  /// The column of `symbols`.
+  public init(_ symbols: [Int32]) { (self.symbols, start, endIndex) = (symbols, 0, symbols.count) }
+
+  /// Part `part` of `symbols`, cut in parts of `count` rows.
+  init(part: Int, of symbols: [Int32], count: Int) { (self.symbols, start, endIndex) = (symbols, part * count, count) }
+
+  public var startIndex: Int { 0 }
+
+  /// The row's symbol.
+  @inlinable public subscript(row: Int) -> Int32 {
+    // One check: `start + endIndex` never passes the array's end.
+    precondition(UInt(bitPattern: row) < UInt(bitPattern: endIndex), "Index out of range")
+    return symbols.withUnsafeBufferPointer { $0[start &+ row] }
+  }
+
+  /// Equal when every row's symbol is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for symbol in self { hasher.combine(symbol) }
+  }
 }
 
 /// A column most of whose rows hold nothing (refunds, upgrades): 4 bytes a row for where its value is kept, the
-/// values apart, in row order.
+/// values apart, in row order; a column of nothing but nils (most tables' upgrades and refunds) keeps its length
+/// alone, no array.
 public struct SparseColumn<Value: Hashable & Sendable>: RandomAccessCollection, Hashable, Sendable {
-  /// Where each row's value is in `values`; -1: none.
+  /// Where each row's value is in `values`; -1: none. Empty while `values` is (made at the first value).
   private var places: [Int32] = []
   private var values: [Value] = []
+  private var rowCount = 0
+  /// The capacity asked for before `places` was made.
+  private var reserved = 0
 
   /// An empty column.
   public init() {}
 
   /// The column of `column`.
   public init(_ column: [Value?]) {
-    places.reserveCapacity(column.count)
+    reserveCapacity(column.count)
     for value in column { append(value) }
   }
 
   public var startIndex: Int { 0 }
-  public var endIndex: Int { places.count }
+  public var endIndex: Int { rowCount }
 
   /// The row's value, nil when it has none.
   public subscript(row: Int) -> Value? {
+    guard !places.isEmpty else {
+      precondition(row >= 0 && row < rowCount, "Index out of range")
+      return nil
+    }
     let place = places[row]
     return place < 0 ? nil : values[Int(place)]
   }
 
-  mutating func reserveCapacity(_ count: Int) { places.reserveCapacity(count) }
+  /// Equal when every row's value is (the capacity asked for aside).
+  public static func == (a: Self, b: Self) -> Bool {
+    (a.rowCount, a.places, a.values) == (b.rowCount, b.places, b.values)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(rowCount)
+    hasher.combine(places)
+    hasher.combine(values)
+  }
+
+  mutating func reserveCapacity(_ count: Int) {
+    if places.isEmpty { reserved = count } else { places.reserveCapacity(count) }
+  }
 
   mutating func append(_ value: Value?) {
-    guard let value else { return places.append(-1) }
+    defer { rowCount += 1 }
+    guard let value else {
+      if !places.isEmpty { places.append(-1) }
+      return
+    }
+    if places.isEmpty {
+      places.reserveCapacity(Swift.max(reserved, rowCount + 1))
+      for _ in 0..<rowCount { places.append(-1) }
+    }
     places.append(Int32(truncatingIfNeeded: values.count))
     values.append(value)
+  }
+
+  /// Appends `count` rows without a value.
+  mutating func appendNone(_ count: Int) {
+    if !places.isEmpty { places.append(contentsOf: repeatElement(-1, count: count)) }
+    rowCount += count
   }
 }

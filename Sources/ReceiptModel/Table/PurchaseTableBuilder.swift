@@ -3,76 +3,94 @@
 /// else; `ReferencePurchaseTable` (ReceiptModelTestSupport) builds the same table plainly, and
 /// PurchaseTableBuilderTests holds this one to it.
 enum PurchaseTableBuilder {
-  /// What `PurchaseTable` is made of.
-  struct Built {
-    var symbols: (products: [String], chains: [String], groups: [String])
-    var columns: (product: [Int32], chain: [Int32], group: [Int32])
-    var dates: (purchase: TimestampColumn, expiry: TimestampColumn)
-    var ownership: [Ownership]
-    var facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool])
-    var revocation: SparseColumn<RevocationMoments>
-    var upgrade: SparseColumn<UpgradeMoment>
-    var index: DateIndex
-    var products: (rows: [Int], starts: [Int], inOrder: [Int32])
-    var latestPurchase: Timestamp?
-
-    var indexes: (chainRows: [Int], chainStarts: [Int], groupRows: [Int], groupStarts: [Int]) {
-      (index.chains.rows, index.chains.starts, index.groups.rows, index.groups.starts)
-    }
-  }
+  /// What `PurchaseTable` is made of: a tuple, so that the table's init takes it apart into bindings and moves each
+  /// part in (a struct's fields were copied out and the struct destroyed).
+  typealias Built = (
+    symbols: (products: [String], chains: [String], groups: [String]),
+    columns: (product: SymbolColumn, chain: SymbolColumn, group: SymbolColumn),
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn), ownership: [Ownership],
+    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
+    upgrade: SparseColumn<UpgradeMoment>, index: RowIndex, latestPurchase: Timestamp?
+  )
 
   /// The table of `transactions`: its symbols, columns, indexes and upgrades.
   static func build(_ transactions: [PurchaseTransaction]) -> Built {
     let count = transactions.count
     var (products, chains, groups) = (Symbols(), Symbols(), Symbols())
-    var (product, chain, group) = ([Int32](), [Int32](), [Int32]())
-    var (purchase, expiry) = (TimestampColumn(), TimestampColumn())
+    // The product, chain and group columns in one array, and the purchase and expiry dates in another.
+    var symbols = [Int32](filling: 0, count: 3 * count)
+    var dates = [Int64](filling: 0, count: 2 * count)
     var ownership: [Ownership] = []
     var productType: [ProductType?] = []
     var introductory: [Bool] = []
     var revocation = SparseColumn<RevocationMoments>()
-    var stated: [Bool] = []
-    product.reserveCapacity(count)
-    chain.reserveCapacity(count)
-    group.reserveCapacity(count)
-    purchase.reserveCapacity(count)
-    expiry.reserveCapacity(count)
+    var anyStated = false
+    var grouped = 0
     ownership.reserveCapacity(count)
     productType.reserveCapacity(count)
     introductory.reserveCapacity(count)
-    revocation.reserveCapacity(count)
-    stated.reserveCapacity(count)
     // Through the buffer: an element read from an array field by field can be copied whole on the way (every field
     // retained and released, 368 bytes a row).
     transactions.withUnsafeBufferPointer { all in
       for r in all.indices {
-        product.append(products.symbol(of: all[r].productID))
-        chain.append(chains.symbol(of: all[r].originalTransactionID ?? all[r].transactionID))
-        group.append(all[r].subscriptionGroup.map { groups.symbol(of: $0) } ?? -1)
-        purchase.append(all[r].purchaseDate)
-        expiry.append(all[r].expiresDate)
+        symbols[r] = products.symbol(of: all[r].productID)
+        symbols[count + r] = chains.symbol(of: all[r].originalTransactionID ?? all[r].transactionID)
+        symbols[2 * count + r] = all[r].subscriptionGroup.map { groups.symbol(of: $0) } ?? -1
+        dates[r] = TimestampColumn.kept(all[r].purchaseDate)
+        dates[count + r] = TimestampColumn.kept(all[r].expiresDate)
         ownership.append(all[r].ownership)
         productType.append(all[r].productType)
         introductory.append(all[r].offer?.usesIntroductoryOffer ?? false)
         revocation.append(all[r].revocation.map(RevocationMoments.init))
-        stated.append(all[r].isUpgraded)
+        anyStated = anyStated || all[r].isUpgraded
+        grouped += all[r].subscriptionGroup == nil ? 0 : 1
       }
     }
-    let order = datedOrder(purchase)
-    let index = DateIndex(
-      chain: chain, chains: chains.texts.count, group: group, groups: groups.texts.count, purchase: purchase,
-      order: order)
-    let (productRows, productStarts) = rowLists(keys: product, count: products.texts.count)
-    // Symbols are numbered as their first row comes.
-    let productsInOrder = Array(0..<Int32(truncatingIfNeeded: products.texts.count))
-    var built = Built(
+    let (product, chain, group) = (
+      SymbolColumn(part: 0, of: symbols, count: count), SymbolColumn(part: 1, of: symbols, count: count),
+      SymbolColumn(part: 2, of: symbols, count: count)
+    )
+    let (purchase, expiry) = (
+      TimestampColumn(part: 0, of: dates, count: count), TimestampColumn(part: 1, of: dates, count: count)
+    )
+    let (order, latest) = datedOrderUnlessInRowOrder(purchase)
+    // Where each row stands in its chain's and group's lists only when an upgrade is to be found: one product and
+    // no stated upgrade make none.
+    let upgrades = anyStated || products.texts.count > 1
+    // The three kinds' lists in one array (`RowIndex`), each kind's where `fillLists` expects it.
+    let (chainCount, groupCount, productCount) = (chains.texts.count, groups.texts.count, products.texts.count)
+    let groupsAt = chainCount + 1 + count
+    let productsAt = groupsAt + groupCount + 1 + grouped
+    var places = [Int](filling: 0, count: productsAt + productCount + 1 + count)
+    var (inChains, inGroups) = (Placed(), Placed())
+    places.withUnsafeMutableBufferPointer { p in
+      inChains = fillLists(keys: chain, count: chainCount, dated: (purchase, order), into: p, at: 0, placed: upgrades)
+      inGroups = fillLists(
+        keys: group, count: groupCount, dated: (purchase, order), into: p, at: groupsAt, placed: upgrades)
+      // Products list their rows in row order.
+      _ = fillLists(keys: product, count: productCount, dated: nil, into: p, at: productsAt, placed: false)
+    }
+    var upgrade = SparseColumn<UpgradeMoment>()
+    if upgrades {
+      let index = DateIndex(
+        chains: KeyedRows(places: places, startsAt: 0, placed: inChains, keys: chain, purchase: purchase),
+        groups: KeyedRows(places: places, startsAt: groupsAt, placed: inGroups, keys: group, purchase: purchase))
+      let stated = transactions.map(\.isUpgraded)
+      upgrade = upgradeColumn(
+        stated: stated,
+        replaced: products.texts.count > 1
+          ? replacedPeriods(
+            stated: stated, product: product, ownership: ownership, dates: (purchase, expiry), index: index) : [],
+        index: index)
+    } else {
+      upgrade.appendNone(count)
+    }
+    return (
       symbols: (products.texts, chains.texts, groups.texts), columns: (product, chain, group),
-      dates: (purchase, expiry),
-      ownership: ownership, facts: (productType, introductory), revocation: revocation, upgrade: SparseColumn(),
-      index: index,
-      products: (productRows, productStarts, productsInOrder), latestPurchase: order.last?.at)
-    built.upgrade = upgrades(of: built, stated: stated)
-    return built
+      dates: (purchase, expiry), ownership: ownership, facts: (productType, introductory), revocation: revocation,
+      upgrade: upgrade, index: RowIndex(places: places, groupStartsAt: groupsAt, productStartsAt: productsAt),
+      latestPurchase: latest
+    )
   }
 
   /// One kind's symbols as they are made: the numbering, each symbol's text, and the key before with its symbol.
@@ -119,18 +137,16 @@ enum PurchaseTableBuilder {
     }
   }
 
-  /// Every row's upgrade: stated ones, and replaced periods (`replacedPeriods`), each with its moment.
-  static func upgrades(of table: Built, stated: [Bool]) -> SparseColumn<UpgradeMoment> {
+  /// Every row's upgrade: stated ones, and replaced periods (`replacedPeriods`; empty: none), each with its moment.
+  static func upgradeColumn(stated: [Bool], replaced: [Bool], index: DateIndex) -> SparseColumn<UpgradeMoment> {
     var upgrade = SparseColumn<UpgradeMoment>()
     upgrade.reserveCapacity(stated.count)
-    let replaced = replacedPeriods(of: table, stated: stated)
     for row in stated.indices {
       guard stated[row] || (!replaced.isEmpty && replaced[row]) else {
         upgrade.append(nil)
         continue
       }
-      upgrade.append(
-        UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: table.index.replacingPurchase(of: row)))
+      upgrade.append(UpgradeMoment(stated[row] ? .stated : .replacedPeriod, at: index.replacingPurchase(of: row)))
     }
     return upgrade
   }
@@ -138,47 +154,84 @@ enum PurchaseTableBuilder {
   /// Rows a purchase replaced inside their period, though the data does not flag them upgraded (§7.2 [S5][S34]): a
   /// purchase of another product of the row's group (or chain), of the same ownership, bought after the row and
   /// before its expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace
-  /// each other; a downgrade, bought at the expiry, replaces nothing. Empty when no row is (one product).
-  static func replacedPeriods(of table: Built, stated: [Bool]) -> [Bool] {
-    let (product, ownership) = (table.columns.product, table.ownership)
-    // One product: nothing can replace another.
-    guard table.symbols.products.count > 1 else { return [] }
+  /// each other; a downgrade, bought at the expiry, replaces nothing.
+  static func replacedPeriods(
+    stated: [Bool], product: SymbolColumn, ownership: [Ownership],
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn),
+    index: DateIndex
+  ) -> [Bool] {
     var replaced = [Bool](filling: false, count: stated.count)
     for row in stated.indices where !stated[row] {
-      guard table.dates.purchase[row] != nil, let expires = table.dates.expiry[row] else { continue }
+      guard dates.purchase[row] != nil, let expires = dates.expiry[row] else { continue }
       func replacer(in lists: KeyedRows) -> Bool {
         for place in lists.laterPlaces(than: row) {
-          let other = lists.rows[place]
-          guard let at = table.dates.purchase[other], at < expires else { return false }
+          let other = lists.places[place]
+          guard let at = dates.purchase[other], at < expires else { return false }
           if product[other] != product[row], ownership[other] == ownership[row] { return true }
         }
         return false
       }
-      replaced[row] = replacer(in: table.index.groups) || replacer(in: table.index.chains)
+      replaced[row] = replacer(in: index.groups) || replacer(in: index.chains)
     }
     return replaced
   }
 
-  /// The rows of each key (dense from 0), in row order, and where each key's start.
-  static func rowLists(keys: [Int32], count: Int) -> ([Int], [Int]) {
-    var starts = [Int](filling: 0, count: count + 1)
-    for k in keys { starts[Int(k) + 1] += 1 }
-    for k in 0..<count { starts[k + 1] += starts[k] }
-    var rows = [Int](filling: 0, count: keys.count)
-    // Each key's start serves as its cursor, ending at the next key's start; moved back after (no array more).
-    for row in keys.indices {
-      let k = Int(keys[row])
-      rows[starts[k]] = row
-      starts[k] += 1
-    }
-    shiftBack(&starts)
-    return (rows, starts)
+  /// Where each key's dated rows end and where each row stands in its list (`KeyedRows`), when asked for.
+  struct Placed {
+    var datedEnds: [Int] = []
+    var ranks: [Int32] = []
   }
 
-  /// Starts that a counting sort advanced to each key's end (the next key's start) put back.
-  static func shiftBack(_ starts: inout [Int]) {
-    for k in starts.indices.dropFirst().reversed() { starts[k] = starts[k - 1] }
-    if !starts.isEmpty { starts[0] = 0 }
+  /// Writes into `p` from `startsAt` the lists of the rows of each key of `keys` (dense from 0, `count` of them;
+  /// negative: none): where each key's rows start, as places in `p` (`count` + 1 of them, the last the end), then
+  /// the rows, key after key: a counting sort. With `dated`, a key's dated rows come first, in `order` (by date then
+  /// row; nil: in row order, which is date order), then its undated ones in row order; without, every row in row
+  /// order. With `placed`, it also says where each key's dated rows end and where each row stands.
+  static func fillLists(
+    keys: SymbolColumn, count: Int, dated: (purchase: TimestampColumn, order: [DatedRow]?)?,
+    into p: UnsafeMutableBufferPointer<Int>, at startsAt: Int, placed: Bool
+  ) -> Placed {
+    let rowsAt = startsAt + count + 1
+    precondition(startsAt >= 0 && rowsAt <= p.count, "the starts past the buffer")
+    for k in startsAt..<rowsAt { p[k] = 0 }
+    for k in keys where k >= 0 {
+      precondition(Int(k) < count, "a key past the count")
+      p[startsAt &+ Int(k) &+ 1] += 1
+    }
+    p[startsAt] = rowsAt
+    for k in startsAt..<(startsAt + count) { p[k + 1] += p[k] }
+    let end = p[startsAt + count]
+    precondition(end <= p.count, "the rows past the buffer")
+    var out = Placed()
+    if placed { out.ranks = [Int32](filling: -1, count: keys.count) }
+    // Each key's start serves as its cursor, ending at the next key's start; moved back after (no array more).
+    // Every key was counted above, so each cursor stays inside its key's rows when each row is placed once; the
+    // one check keeps a row placed twice inside the buffer.
+    func place(_ row: Int) {
+      let k = keys[row]
+      guard k >= 0 else { return }
+      let cursor = startsAt &+ Int(k)
+      let at = p[cursor]
+      precondition(at < end, "a row placed twice")
+      p[at] = row
+      if placed { out.ranks[row] = Int32(truncatingIfNeeded: at) }
+      p[cursor] = at &+ 1
+    }
+    if let (purchase, order) = dated {
+      if let order {
+        for d in order { place(d.row) }
+      } else {
+        for row in keys.indices where purchase[row] != nil { place(row) }
+      }
+      // Its last element is the last key's end, never read.
+      if placed { out.datedEnds = Array(p[startsAt...(startsAt + count)]) }
+      for row in keys.indices where purchase[row] == nil { place(row) }
+    } else {
+      for row in keys.indices { place(row) }
+    }
+    for k in stride(from: startsAt + count, to: startsAt, by: -1) { p[k] = p[k - 1] }
+    p[startsAt] = rowsAt
+    return out
   }
 
   /// A dated row and its purchase date.
@@ -189,29 +242,46 @@ enum PurchaseTableBuilder {
 
   /// Every dated row, sorted by date then row.
   static func datedOrder(_ dates: TimestampColumn) -> [DatedRow] {
-    var order: [DatedRow] = []
-    order.reserveCapacity(dates.count)
+    let (order, _) = datedOrderUnlessInRowOrder(dates)
+    return order ?? dates.indices.compactMap { row in dates[row].map { DatedRow(at: $0, row: row) } }
+  }
+
+  /// Every dated row sorted by date then row, nil when row order is that order (most exports list purchases in
+  /// date order, which needs neither a sort nor an array), and the latest date.
+  static func datedOrderUnlessInRowOrder(_ dates: TimestampColumn) -> (order: [DatedRow]?, latest: Timestamp?) {
+    var latest: Timestamp?
     var inOrder = true
-    var (earliest, latest) = (Int64.max, Int64.min)
     for row in dates.indices {
       guard let at = dates[row] else { continue }
-      if let last = order.last, last.at > at { inOrder = false }
-      order.append(DatedRow(at: at, row: row))
-      (earliest, latest) = (min(earliest, at.milliseconds), max(latest, at.milliseconds))
+      if let last = latest, last > at { inOrder = false }
+      latest = max(latest ?? at, at)
     }
-    // Most exports list purchases in date order, which needs no sort.
-    guard !inOrder else { return order }
+    guard !inOrder else { return (nil, latest) }
+    var order: [DatedRow] = []
+    order.reserveCapacity(dates.count)
+    var (earliest, latestMS) = (Int64.max, Int64.min)
+    for row in dates.indices {
+      guard let at = dates[row] else { continue }
+      order.append(DatedRow(at: at, row: row))
+      (earliest, latestMS) = (min(earliest, at.milliseconds), max(latestMS, at.milliseconds))
+    }
+    sortByDate(&order, earliest: earliest, latest: latestMS, rows: dates.count)
+    return (order, latest)
+  }
+
+  /// Sorts `order` (dated rows in row order, dated from `earliest` to `latest`, of a column of `rows`) by date then
+  /// row.
+  private static func sortByDate(_ order: inout [DatedRow], earliest: Int64, latest: Int64, rows: Int) {
     // The date (less the earliest, in whole seconds when every date is) above the row's bits in one integer,
     // sorted by radix over the date's bits (the keys are made in row order and each pass is stable), when they
     // fit in 64 bits: five years of seconds and a million rows take 48. Else pairs sorted by comparison.
-    let rowBits = UInt64(Int.bitWidth - dates.count.leadingZeroBitCount)
+    let rowBits = UInt64(Int.bitWidth - rows.leadingZeroBitCount)
     let wholeSeconds = order.allSatisfy { ($0.at.milliseconds &- earliest) % 1_000 == 0 }
     let unit: Int64 = wholeSeconds ? 1_000 : 1
     let units = UInt64(truncatingIfNeeded: (latest &- earliest) / unit)
     let dateBits = UInt64(UInt64.bitWidth - units.leadingZeroBitCount)
     guard order.count >= 2_048, latest &- earliest >= 0, rowBits + dateBits < 64 else {
-      order.sort { ($0.at, $0.row) < ($1.at, $1.row) }
-      return order
+      return order.sort { ($0.at, $0.row) < ($1.at, $1.row) }
     }
     var keys = order.map { UInt64(($0.at.milliseconds &- earliest) / unit) << rowBits | UInt64($0.row) }
     radixSort(&keys, bits: Int(rowBits + dateBits), from: Int(rowBits))
@@ -220,7 +290,6 @@ enum PurchaseTableBuilder {
       let at = earliest &+ Int64(keys[j] >> rowBits) &* unit
       order[j] = DatedRow(at: Timestamp(unchecked: at), row: Int(keys[j] & rowMask))
     }
-    return order
   }
 
   /// Sorts `keys`, each below 2^`bits`, by their bits from `lowestBit` up, eleven bits a pass; stable, so keys
@@ -248,58 +317,52 @@ enum PurchaseTableBuilder {
 }
 
 /// The rows of each key of one kind (chain or group): dated ones by (purchase date, row), then undated ones in
-/// row order, key after key in one array; where each key's rows start and its dated ones end; and where each row
-/// stands (-1: no key), so that the rows bought after a row's own purchase are read from its place, not searched
-/// for.
+/// row order, key after key; where each key's rows start and its dated ones end; and where each row stands (-1: no
+/// key), so that the rows bought after a row's own purchase are read from its place, not searched for. The lists
+/// are a part of `places` (`PurchaseTableBuilder.fillLists`), which may hold other kinds' lists too: a table's
+/// are its `RowIndex`, shared.
 struct KeyedRows: Sendable {
-  let rows: [Int]
-  /// Key k's rows are `rows[starts[k]..<starts[k + 1]]`, its dated ones up to `datedEnds[k]` (k < the key count).
-  let starts: [Int]
+  /// Key k's rows are `places[places[startsAt + k]..<places[startsAt + k + 1]]`.
+  let places: [Int]
+  let startsAt: Int
+  /// Where key k's dated rows end in `places` (k < the key count).
   let datedEnds: [Int]
-  /// Where each row stands in `rows` (-1: the row has no key).
+  /// Where each row stands in `places` (-1: the row has no key).
   let ranks: [Int32]
   let purchase: TimestampColumn
-  let keys: [Int32]
+  let keys: SymbolColumn
 
   /// The rows of each key of `keys` (dense from 0, `count` of them; negative: none), the dated ones in `order`
-  /// (every dated row, by date then row): a counting sort.
-  init(keys: [Int32], count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: TimestampColumn) {
-    var starts = [Int](filling: 0, count: count + 1)
-    for k in keys where k >= 0 { starts[Int(k) + 1] += 1 }
-    for k in 0..<count { starts[k + 1] += starts[k] }
-    var rows = [Int](filling: 0, count: starts[count])
-    var ranks = [Int32](filling: -1, count: keys.count)
-    // Each key's start serves as its cursor (`PurchaseTableBuilder.rowLists`).
-    for d in order where keys[d.row] >= 0 {
-      let k = Int(keys[d.row])
-      (rows[starts[k]], ranks[d.row]) = (d.row, Int32(truncatingIfNeeded: starts[k]))
-      starts[k] += 1
+  /// (every dated row, by date then row).
+  init(keys: SymbolColumn, count: Int, order: [PurchaseTableBuilder.DatedRow], purchase: TimestampColumn) {
+    var places = [Int](filling: 0, count: count + 1 + keys.count { $0 >= 0 })
+    let placed = places.withUnsafeMutableBufferPointer { p in
+      PurchaseTableBuilder.fillLists(keys: keys, count: count, dated: (purchase, order), into: p, at: 0, placed: true)
     }
-    // Its last element is the last key's end, never read; the undated rows' pass writes into `starts` only.
-    let datedEnds = starts
-    for row in keys.indices where keys[row] >= 0 && purchase[row] == nil {
-      let k = Int(keys[row])
-      (rows[starts[k]], ranks[row]) = (row, Int32(truncatingIfNeeded: starts[k]))
-      starts[k] += 1
-    }
-    PurchaseTableBuilder.shiftBack(&starts)
-    (self.rows, self.starts, self.datedEnds, self.ranks) = (rows, starts, datedEnds, ranks)
+    self.init(places: places, startsAt: 0, placed: placed, keys: keys, purchase: purchase)
+  }
+
+  /// The lists `fillLists` put in `places` from `startsAt`, and where it `placed` each row.
+  init(
+    places: [Int], startsAt: Int, placed: PurchaseTableBuilder.Placed, keys: SymbolColumn, purchase: TimestampColumn
+  ) {
+    (self.places, self.startsAt, self.datedEnds, self.ranks) = (places, startsAt, placed.datedEnds, placed.ranks)
     (self.purchase, self.keys) = (purchase, keys)
   }
 
-  /// Where the rows of `row`'s key bought after it (later, not at the same moment) are in `rows`, by date: none
+  /// Where the rows of `row`'s key bought after it (later, not at the same moment) are in `places`, by date: none
   /// when it is undated or has no key.
   func laterPlaces(than row: Int) -> Range<Int> {
     guard keys[row] >= 0, let bought = purchase[row] else { return 0..<0 }
     let (own, end) = (Int(ranks[row]), datedEnds[Int(keys[row])])
     var start = own + 1
     // Past the rows bought at the same moment (few; a long run of them is searched for instead).
-    while start < end, purchase[rows[start]] == bought {
+    while start < end, purchase[places[start]] == bought {
       guard start - own < 8 else {
         var (low, high) = (start, end)
         while low < high {
           let middle = low + (high - low) / 2
-          if purchase[rows[middle]].map({ $0 > bought }) ?? true { high = middle } else { low = middle + 1 }
+          if purchase[places[middle]].map({ $0 > bought }) ?? true { high = middle } else { low = middle + 1 }
         }
         return low..<end
       }
@@ -315,14 +378,17 @@ struct DateIndex: Sendable {
   let chains: KeyedRows
   let groups: KeyedRows
 
+  /// The index of `chains` and `groups`.
+  init(chains: KeyedRows, groups: KeyedRows) { (self.chains, self.groups) = (chains, groups) }
+
   /// Indexes rows given each one's chain (dense from 0), group (dense from 0; -1 none) and purchase date, and every
   /// dated row by date then row.
   init(
     chain: [Int32], chains: Int, group: [Int32], groups: Int, purchase: TimestampColumn,
     order: [PurchaseTableBuilder.DatedRow]
   ) {
-    self.chains = KeyedRows(keys: chain, count: chains, order: order, purchase: purchase)
-    self.groups = KeyedRows(keys: group, count: groups, order: order, purchase: purchase)
+    self.chains = KeyedRows(keys: SymbolColumn(chain), count: chains, order: order, purchase: purchase)
+    self.groups = KeyedRows(keys: SymbolColumn(group), count: groups, order: order, purchase: purchase)
   }
 
   /// The purchase date of the first purchase after `row` in its chain or group: the moment an upgrade of `row`
@@ -330,8 +396,8 @@ struct DateIndex: Sendable {
   /// The rows are distinct transactions (the collector merges copies of one `transaction_id`), so any later one
   /// replaced it.
   func replacingPurchase(of row: Int) -> Timestamp? {
-    let inChain = chains.laterPlaces(than: row).first.flatMap { chains.purchase[chains.rows[$0]] }
-    let inGroup = groups.laterPlaces(than: row).first.flatMap { groups.purchase[groups.rows[$0]] }
+    let inChain = chains.laterPlaces(than: row).first.flatMap { chains.purchase[chains.places[$0]] }
+    let inGroup = groups.laterPlaces(than: row).first.flatMap { groups.purchase[groups.places[$0]] }
     guard let inChain, let inGroup else { return inChain ?? inGroup }
     return min(inChain, inGroup)
   }
