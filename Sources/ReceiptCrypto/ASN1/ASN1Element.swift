@@ -132,7 +132,7 @@ public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
   @usableFromInline
   static func declaresMore(_ tag: UInt8, length: Int, remaining: Int, at offset: Int) -> ASN1Error {
     let name = ASN1Tag.name(tag)
-    let message = JoinedText.make(capacity: name.utf8.count + 40 + 2 * JoinedText.decimalCapacity) { text in
+    let message = JoinedText.make(capacity: name.utf8.count + 44 + 2 * JoinedText.decimalCapacity) { text in
       text.append("truncated: ")
       text.append(name)
       text.append(" declares ")
