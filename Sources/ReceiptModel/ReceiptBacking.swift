@@ -126,6 +126,18 @@ public struct ReceiptBacking: Hashable, Sendable {
     return backing
   }
 
+  /// `latest_receipt is <reason>: nothing backs this JSON`.
+  static func nothingBacks(_ reason: String) -> String {
+    "latest_receipt is " + reason + ": nothing backs this JSON"
+  }
+
+  /// The phrases of the reasons `latest_receipt`'s check gives (LatestReceiptBacking), the commonest first; any
+  /// other reason's phrase is joined when asked for.
+  static let joinedPhrases: [(reason: String, phrase: String)] = [
+    "cut short", "not a receipt (a placeholder)", "empty", "damaged", "not a receipt (not base64)",
+    "not a receipt (not PKCS#7)", "not a receipt (no signer)", "not a receipt",
+  ].map { ($0, nothingBacks($0)) }
+
   /// How many JSON transactions the signed receipt backs.
   public var backedCount: Int {
     entries.reduce(0) { $0 + ($1.standing == .backed ? 1 : 0) }
@@ -145,8 +157,11 @@ public struct ReceiptBacking: Hashable, Sendable {
   /// is not backed and why.
   public var summary: String {
     if outcome == .notAReceipt {
-      // Joined, not interpolated: every body whose latest_receipt is a placeholder or cut short asks for it.
-      return "latest_receipt is " + (notAReceiptReason ?? "not a receipt") + ": nothing backs this JSON"
+      // Every body whose latest_receipt is a placeholder or cut short asks for it (twice: its note and its backing's
+      // summary), so the phrases of the reasons the check gives are joined once.
+      let reason = notAReceiptReason ?? "not a receipt"
+      for known in Self.joinedPhrases where known.reason == reason { return known.phrase }
+      return Self.nothingBacks(reason)
     }
     let contradictions = contradicted
     let signature = signedByApple ? "Apple's signature" : "the receipt's signature (not Apple's)"

@@ -67,6 +67,20 @@ struct ReferenceNameWalk {
     return hits
   }
 
+  /// How each name occurs, as `QuotedNameFinds` notes the walk's hits, written plainly: for every name, whether it
+  /// was met as written or escaped, directly followed by a colon, and followed by one after JSON whitespace.
+  func facts(_ bytes: [UInt8]) -> [QuotedNameFinds.Facts] {
+    var facts = [QuotedNameFinds.Facts](repeating: [], count: names.count)
+    for hit in hits(bytes) {
+      let colon = hit.end < bytes.count && bytes[hit.end] == UInt8(ascii: ":")
+      let key = bytes[hit.end...].first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: ":")
+      facts[hit.id].insert(hit.escaped ? .escaped : .plain)
+      if colon { facts[hit.id].insert(hit.escaped ? .escapedThenColon : .plainThenColon) }
+      if key { facts[hit.id].insert(hit.escaped ? .escapedKey : .plainKey) }
+    }
+    return facts
+  }
+
   struct Hit: Equatable, CustomStringConvertible {
     let id: Int
     let escaped: Bool
@@ -104,6 +118,11 @@ struct ReferenceNameWalk {
     for bytes in [document, Array(DocumentSniff(document).prefix)] {
       let expected = reference.hits(bytes)
       #expect(walked(set, bytes) == expected, "\(note())", sourceLocation: sourceLocation)
+      // The registry's finds: the quotes alone up to the first block holding a backslash, then the walk.
+      if let finds = bytes.withUnsafeBufferPointer({ set.finds(in: $0) }) {
+        let facts = set.names.map { finds.facts(of: $0) ?? [] }
+        #expect(facts == reference.facts(bytes), "\(note()): finds", sourceLocation: sourceLocation)
+      }
       for stop in Set([1, max(1, expected.count / 2)]) where stop <= expected.count {
         #expect(
           walked(set, bytes, stopAt: stop) == reference.hits(bytes) { $0 == stop }, "\(note()) stopping at \(stop)",
@@ -170,9 +189,14 @@ struct ReferenceNameWalk {
       #"{"bundle\u0049d": 1}"#, #"{"\u00": 1, "\ud800": 2, "\x": 3}"#, #"{"receipt-data" : "MIIT"}"#,
       #"{"purchase-info" = "x"; "purchase-\u0069nfo": 1}"#, #"{"status":0,"receipt":{},"latest_receipt_info":[]}"#,
       #"{"":1,"a":"","\"":"\\"}"#,
+      // Strings open across a block boundary, an escape in a later block: the quotes' place, then the walk's.
+      #"{"xxxxxxxxxxxxxxxxxxxxxxxxx": "\u0073ignedPayload", "\u0073tatus": 1, "signedDate": 2}"#,
+      #"{"status": "abcdefghijklmnopqrstuvwxyz0123456789\"", "receipt": "\u0073ignedDate"}"#,
+      #"{"receipt":{"bundle_id":"x"},"latest_receipt":"MIIUFAYJKoZIhvcNAQcCoIIUBTCCFAECAQEx","signedDate":1}"#,
+      #"{"receipt-data": "MIIT", "a": "\/", "transactionReceipt": "x", "purchase-info":"y"}"#,
     ]
     for piece in pieces {
-      for shift in 0..<20 {
+      for shift in 0..<40 {
         let document = Array((String(repeating: " ", count: shift) + piece).utf8)
         hits += Self.expectSameHits(document, "\(piece) after \(shift)")
       }
@@ -193,7 +217,9 @@ struct ReferenceNameWalk {
       hits += Self.expectSameHits(document, "random document \(round)")
     }
     // A set of a few names, as a format asked alone walks with; and one with no name.
-    for set in [QuotedNameSet(["status"]), QuotedNameSet(["ab", "abc", "\"q"]), QuotedNameSet([])] {
+    for set in [
+      QuotedNameSet(["status"]), QuotedNameSet(["ab", "abc", "\"q"]), QuotedNameSet([]), QuotedNameSet(["", "ab"]),
+    ] {
       for piece in pieces + [#"{"ab":"abc","status":1}"#] {
         hits += Self.expectSameHits(Array(piece.utf8), "\(set.names.count) names: \(piece)", set: set)
       }

@@ -1,3 +1,4 @@
+import ReceiptModelTestSupport
 import Testing
 
 @testable import ReceiptFormats
@@ -186,6 +187,27 @@ import Testing
     }
     let all = WordScan.blockMask(SIMDMask<SIMD16<Int8>>(repeating: true))
     #expect(all == 0xFFFF)
+  }
+
+  /// `anyLane` reads a mask's two words: it says what `any(_:)` says for no lane, each lane alone, and random masks.
+  @Test func anyLaneIsAny() {
+    var masks = [SIMDMask<SIMD16<Int8>>(repeating: false), SIMDMask<SIMD16<Int8>>(repeating: true)]
+    for place in 0..<16 {
+      var mask = SIMDMask<SIMD16<Int8>>(repeating: false)
+      mask[place] = true
+      masks.append(mask)
+    }
+    var random = SplitMix64(seed: 4_242)
+    for _ in 0..<200 {
+      var mask = SIMDMask<SIMD16<Int8>>(repeating: false)
+      let bits = random.next()
+      for place in 0..<16 where bits >> UInt64(place * 4) & 15 == 0 { mask[place] = true }
+      masks.append(mask)
+    }
+    for mask in masks {
+      #expect(WordScan.anyLane(mask) == any(mask), "\(mask)")
+      #expect(WordScan.blockMask(mask).nonzeroBitCount == (0..<16).filter { mask[$0] }.count)
+    }
   }
 
   @Test func everyByteValueAtEveryPlaceOfAWord() {

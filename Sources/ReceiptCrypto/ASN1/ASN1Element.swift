@@ -126,4 +126,21 @@ public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// `byte 12: ...`, one line.
   public var description: String { "byte \(offset): \(message)" }
+
+  /// `truncated: SEQUENCE declares 5140 bytes but only 536 remain`, joined in one allocation: every receipt cut short
+  /// fails here (a `latest_receipt` in most small bodies), and an interpolation grew its string at each piece.
+  @usableFromInline
+  static func declaresMore(_ tag: UInt8, length: Int, remaining: Int, at offset: Int) -> ASN1Error {
+    let name = ASN1Tag.name(tag)
+    let message = JoinedText.make(capacity: name.utf8.count + 44 + 2 * JoinedText.decimalCapacity) { text in
+      text.append("truncated: ")
+      text.append(name)
+      text.append(" declares ")
+      text.append(decimal: length)
+      text.append(" bytes but only ")
+      text.append(decimal: remaining)
+      text.append(" remain")
+    }
+    return ASN1Error(message, offset)
+  }
 }

@@ -183,8 +183,7 @@ public struct ASN1Reader: Sendable {
       length = value
     }
     guard length <= limit - contentStart else {
-      throw ASN1Error(
-        "truncated: \(ASN1Tag.name(tag)) declares \(length) bytes but only \(limit - contentStart) remain", start)
+      throw ASN1Error.declaresMore(tag, length: length, remaining: limit - contentStart, at: start)
     }
     return ASN1Element(
       tag: tag, offset: start, contentStart: contentStart, contentEnd: contentStart + length,

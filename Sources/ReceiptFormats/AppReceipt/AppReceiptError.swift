@@ -1,3 +1,4 @@
+import ReceiptCrypto
 import ReceiptModel
 
 /// Why an app receipt could not be read: where (byte offset and ASN.1 path) and what.
@@ -41,7 +42,18 @@ public struct AppReceiptError: Error, Equatable, Sendable, CustomStringConvertib
 
   /// `byte 1834 (content > SET > attribute 17 > in-app 3 > type 1704): ...`, always one line.
   public var description: String {
-    let place = path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path.joined(separator: " > ")))"
-    return (place + ": " + message).onOneLine
+    // Written in one allocation and searched for line breaks in place: the detail of every latest_receipt cut short.
+    let steps = path.isEmpty ? "" : " (" + path.joined(separator: " > ") + ")"
+    let capacity = 7 + JoinedText.decimalCapacity + steps.utf8.count + message.utf8.count
+    var text = JoinedText.make(capacity: capacity) { text in
+      text.append("byte ")
+      text.append(decimal: offset)
+      text.append(steps)
+      text.append(": ")
+      text.append(message)
+    }
+    // `mayHoldLineBreak`'s byte test, written here: from another module it is a call a byte.
+    let mayBreak = text.withUTF8 { bytes in bytes.contains { $0 &- 0x0A < 4 || $0 == 0xC2 || $0 == 0xE2 } }
+    return mayBreak ? text.onOneLine : text
   }
 }

@@ -46,7 +46,10 @@ public struct AppReceiptInput: Sendable, Equatable {
       return .base64
     }
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
-    if text.starts(with: "ewo".utf8) { return .legacyTransactionReceipt }
+    if text.count >= 3, text[i] == UInt8(ascii: "e"), text[i + 1] == UInt8(ascii: "w"), text[i + 2] == UInt8(ascii: "o")
+    {
+      return .legacyTransactionReceipt
+    }
     if text.first == UInt8(ascii: "{") {
       // The bytes before `rest` are a BOM and whitespace, which hold no quote: the walks find the same.
       let keys = names.flatMap(QuotedNames.init(finds:)) ?? QuotedNames(rest.prefix(1 << 16))

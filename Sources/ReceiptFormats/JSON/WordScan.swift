@@ -25,22 +25,22 @@ enum WordScan {
   /// Flags the bytes of `word` that are not ASCII.
   @inline(__always) static func nonASCII(_ word: UInt64) -> UInt64 { word & highs }
 
-  /// Calls `visit` with the offset of each quote and backslash in `count` bytes from `base`, in order; stops when
-  /// `visit` returns true, and says whether it did. The one walk of the format sniffs (`QuotedNameSet`).
+  /// Calls `visit` with the offset of each quote and backslash from `start` to `count` bytes from `base`, in order;
+  /// stops when `visit` returns true, and says whether it did. The one walk of the format sniffs (`QuotedNameSet`).
   ///
   /// Sixteen bytes at a time by a vector compare: a block holding neither (most of a long value: base64, dates,
   /// ids) is passed over on one test, and one holding either gives their places as a 16-bit mask (`blockMask`).
   /// The last bytes one at a time. `WordScanTests` holds it to a byte-by-byte walk.
   @inline(__always) static func quotesAndBackslashes(
-    _ base: UnsafePointer<UInt8>, count n: Int, _ visit: (Int) -> Bool
+    _ base: UnsafePointer<UInt8>, from start: Int = 0, count n: Int, _ visit: (Int) -> Bool
   ) -> Bool {
-    var w = 0
+    var w = start
     let quotes = SIMD16<UInt8>(repeating: 0x22)
     let backslashes = SIMD16<UInt8>(repeating: 0x5C)
     while n &- w >= 16 {
       let block = UnsafeRawPointer(base + w).loadUnaligned(as: SIMD16<UInt8>.self)
       let found = (block .== quotes) .| (block .== backslashes)
-      if any(found) {
+      if anyLane(found) {
         var hits = blockMask(found)
         while hits != 0 {
           let p = w &+ hits.trailingZeroBitCount
@@ -60,11 +60,23 @@ enum WordScan {
   /// Bit i set where lane i of `lanes` is: each half's lanes (all ones or zeros) kept at their own bit, then summed
   /// into its top byte by one multiplication (no two bits meet, so nothing carries).
   @inline(__always) static func blockMask(_ lanes: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-    let words = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0xFF, where: lanes), to: SIMD2<UInt64>.self)
+    let words = laneWords(lanes)
     let places: UInt64 = 0x8040_2010_0804_0201
     let low = ((UInt64(littleEndian: words[0]) & places) &* ones) &>> 56
     let high = ((UInt64(littleEndian: words[1]) & places) &* ones) &>> 56
     return low | high &<< 8
+  }
+
+  /// Whether any lane of `lanes` is set, from its two words: `any(_:)` goes through `SIMD.min()`, unspecialised (some
+  /// 30 instructions a block).
+  @inline(__always) static func anyLane(_ lanes: SIMDMask<SIMD16<Int8>>) -> Bool {
+    let words = laneWords(lanes)
+    return words[0] | words[1] != 0
+  }
+
+  /// The lanes of `lanes` as two words, each lane a byte of all ones or zeros (a mask's storage is its lanes).
+  @inline(__always) static func laneWords(_ lanes: SIMDMask<SIMD16<Int8>>) -> SIMD2<UInt64> {
+    unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
   }
 
   /// The offset of the first block of sixteen bytes from `start` holding a byte a JSON string's scan stops at (a
@@ -80,7 +92,7 @@ enum WordScan {
     let space = SIMD16<Int8>(repeating: 0x20)
     while end &- i >= 16 {
       let block = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<Int8>.self)
-      if any((block .== quotes) .| (block .== backslashes) .| (block .< space)) { return i }
+      if anyLane((block .== quotes) .| (block .== backslashes) .| (block .< space)) { return i }
       i &+= 16
     }
     return i

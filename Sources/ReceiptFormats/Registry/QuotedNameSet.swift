@@ -15,9 +15,10 @@ struct QuotedNameSet: Sendable {
   let names: [[UInt8]]
   /// The ids of the names, by length.
   private let idsByLength: [[Int]]
-  /// The ASCII first bytes of the names of each length, as bits: two words a length. A string starting with
-  /// another byte is compared with every name of its length.
-  private let firstBytes: [UInt64]
+  /// The first and the last bytes of the names of each length, as bits: eight words a length, four for the first
+  /// byte and four for the last (an empty name's are the quotes either side of it). Only bytes whose first and last
+  /// byte both appear there are compared with the names of their length.
+  private let ends: [UInt64]
   /// The length of the shortest name (`idsByLength.count` when there is none): the bytes between most two quotes
   /// (`":"`, `","`) are shorter, and a long value longer than every name.
   private let shortest: Int
@@ -36,16 +37,19 @@ struct QuotedNameSet: Sendable {
       if !name.contains(UInt8(ascii: "\"")) { table[name.count].append(unique.count) }
       unique.append(name)
     }
-    var firsts = [UInt64](filling: 0, count: table.count * 2)
+    var ends = [UInt64](filling: 0, count: table.count * 8)
     for ids in table {
       for id in ids {
         let name = unique[id]
-        if let first = name.first, first < 0x80 { firsts[name.count * 2 + Int(first >> 6)] |= 1 << (first & 63) }
+        let first = name.first ?? 0x22
+        let last = name.last ?? 0x22
+        ends[name.count * 8 + Int(first >> 6)] |= 1 << (first & 63)
+        ends[name.count * 8 + 4 + Int(last >> 6)] |= 1 << (last & 63)
       }
     }
     self.names = unique
     idsByLength = table
-    firstBytes = firsts
+    self.ends = ends
     shortest = table.firstIndex { !$0.isEmpty } ?? table.count
   }
 
@@ -57,20 +61,86 @@ struct QuotedNameSet: Sendable {
 
   /// How each name occurs in `bytes`, from one walk to the end; nil for a set of more than `QuotedNameFinds.capacity`
   /// names (its callers walk for their own names then).
+  ///
+  /// Up to the first block of sixteen bytes holding a backslash, no escape can take a quote or open an escaped name,
+  /// so the walk there needs only the quotes: it takes each block's mask of quotes and compares the bytes between
+  /// each two with the names, inline. From that block on (and for the last bytes), `walk` goes on from the place
+  /// the quotes left: the last quote, and the string the last quote opened when their count is odd.
   func finds(in bytes: UnsafeBufferPointer<UInt8>) -> QuotedNameFinds? {
     guard names.count <= QuotedNameFinds.capacity else { return nil }
     var finds = QuotedNameFinds(self)
-    _ = walk(bytes) { id, escaped, end in
+    guard let base = bytes.baseAddress else { return finds }
+    let n = bytes.count
+    let span = UInt(bitPattern: idsByLength.count &- shortest)
+    let quotes = SIMD16<UInt8>(repeating: 0x22)
+    let backslashes = SIMD16<UInt8>(repeating: 0x5C)
+    // Before the first quote, far enough back that the bytes up to any quote are longer than every name.
+    let none = -(1 << 40)
+    var quote = none
+    var count = 0
+    var w = 0
+    while n &- w >= 16 {
+      let block = UnsafeRawPointer(base + w).loadUnaligned(as: SIMD16<UInt8>.self)
+      if WordScan.anyLane(block .== backslashes) { break }
+      var hits = WordScan.blockMask(block .== quotes)
+      while hits != 0 {
+        let p = w &+ hits.trailingZeroBitCount
+        hits &= hits &- 1
+        let length = p &- quote &- 1
+        if UInt(bitPattern: length &- shortest) < span, endsMayName(base, from: quote &+ 1, to: p) {
+          noteName(from: quote &+ 1, length: length, in: bytes, to: &finds)
+        }
+        quote = p
+        count &+= 1
+      }
+      w &+= 16
+    }
+    guard w < n else { return finds }
+    let last = quote < 0 ? -1 : quote
+    let place = WalkPlace(quote: last, open: count & 1 == 1 ? last : -1, next: last &+ 1)
+    _ = walk(bytes, from: w, place: place) { id, escaped, end in
       finds.note(id, escaped: escaped, followedBy: bytes, at: end)
       return false
     }
     return finds
   }
 
+  /// Notes the name the `length` bytes from `start` are, if any, closed by the quote after them: out of the quote
+  /// loop, which most strings leave on their length alone.
+  @inline(never)
+  private func noteName(
+    from start: Int, length: Int, in bytes: UnsafeBufferPointer<UInt8>, to finds: inout QuotedNameFinds
+  ) {
+    guard let base = bytes.baseAddress, let id = name(UnsafeBufferPointer(start: base + start, count: length)) else {
+      return
+    }
+    finds.note(id, escaped: false, followedBy: bytes, at: start &+ length &+ 1)
+  }
+
+  /// Where `walk` starts: the last quote before it (-1: none), the opening quote of the string it is in (-1: between
+  /// strings), and the first byte not taken by an escape; a string it starts in holds no escape before it.
+  struct WalkPlace {
+    var quote = -1
+    var open = -1
+    var next = 0
+  }
+
   /// The id of `name`, if it is one of the names (and holds no quote).
   func id(of name: [UInt8]) -> Int? {
     guard name.count < idsByLength.count else { return nil }
-    return idsByLength[name.count].first { names[$0] == name }
+    guard !name.isEmpty else { return idsByLength[0].first }
+    // Compared in place: each format's recognition asks for its names' facts on every document.
+    return name.withUnsafeBufferPointer { $0.baseAddress.flatMap { id(of: $0, length: name.count) } }
+  }
+
+  /// The id of the name the `length` bytes at `start` are, compared with each name of that length (at most the
+  /// longest name's).
+  private func id(of start: UnsafePointer<UInt8>, length: Int) -> Int? {
+    for id in idsByLength[length] {
+      let same = names[id].withUnsafeBufferPointer { $0.baseAddress.map { bytesEqual($0, start, count: length) } }
+      if same == true { return id }
+    }
+    return nil
   }
 
   /// Calls `found` with the id of each name the walk meets, whether it was spelled with escapes and the offset just
@@ -78,15 +148,18 @@ struct QuotedNameSet: Sendable {
   ///
   /// The walk's place is in locals: the last quote, escaped or not; the opening quote of the string it is in (-1
   /// between strings) and whether that string holds an escape; the first byte not taken by an escape. Most bytes
-  /// between two quotes are shorter or longer than every name, or start with a byte no name of their length starts
-  /// with, and are passed over on those two tests.
-  func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Bool, Int) -> Bool) -> Bool {
-    guard let base = bytes.baseAddress else { return false }
+  /// between two quotes are shorter or longer than every name, or start or end with a byte no name of their length
+  /// starts or ends with, and are passed over on those tests. `finds(in:)` starts it where a backslash first appears.
+  func walk(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, place: WalkPlace = WalkPlace(),
+    _ found: (Int, Bool, Int) -> Bool
+  ) -> Bool {
+    guard let base = bytes.baseAddress, start < bytes.count else { return false }
     let n = bytes.count
-    var quote = -1
-    var open = -1
+    var quote = place.quote
+    var open = place.open
     var escaped = false
-    var next = 0
+    var next = place.next
     let span = UInt(bitPattern: idsByLength.count &- shortest)
     /// The name the bytes from the last quote to the one at `at` are, if any; `at` becomes the last quote.
     func plainNameEnds(at: Int) -> Int? {
@@ -97,7 +170,7 @@ struct QuotedNameSet: Sendable {
       return name(UnsafeBufferPointer(start: base + last + 1, count: length))
     }
     // Those an escape took are passed over.
-    return WordScan.quotesAndBackslashes(base, count: n) { p in
+    return WordScan.quotesAndBackslashes(base, from: start, count: n) { p in
       guard p >= next else { return false }
       switch base[p] {
       case 0x22:
@@ -127,16 +200,22 @@ struct QuotedNameSet: Sendable {
   /// The id of the name `bytes` are, if any, given a length between the shortest and the longest name's.
   private func name(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     let length = bytes.count
-    guard length > 0, let start = bytes.baseAddress else { return length == 0 ? idsByLength[0].first : nil }
-    let first = start.pointee
-    guard first >= 0x80 || firstBytes[length &* 2 &+ Int(first &>> 6)] & (1 &<< (first & 63)) != 0 else {
-      return nil
+    guard length > 0 else { return idsByLength[0].first }
+    guard let start = bytes.baseAddress, endsMayName(start, from: 0, to: length) else { return nil }
+    return id(of: start, length: length)
+  }
+
+  /// Whether the bytes from `start` to `end` (a length between the shortest and the longest name's, the quote before
+  /// `start` and the one at `end` in bounds) start and end with bytes a name of their length starts and ends with.
+  @inline(__always)
+  private func endsMayName(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    let first = base[start]
+    let last = base[end &- 1]
+    let row = (end &- start) &* 8
+    return ends.withUnsafeBufferPointer { words in
+      words[row &+ Int(first &>> 6)] & (1 &<< (first & 63)) != 0
+        && words[row &+ 4 &+ Int(last &>> 6)] & (1 &<< (last & 63)) != 0
     }
-    for id in idsByLength[length] {
-      let same = names[id].withUnsafeBufferPointer { $0.baseAddress.map { bytesEqual($0, start, count: length) } }
-      if same == true { return id }
-    }
-    return nil
   }
 
   /// The name the string from the quote at `open` to the one at `close`, holding an escape, is once decoded; a long
@@ -148,7 +227,7 @@ struct QuotedNameSet: Sendable {
       let decoded = EscapedNames.unescaped(UnsafeBufferPointer(start: base + open + 1, count: length)),
       decoded.count <= longest
     else { return nil }
-    return idsByLength[decoded.count].first { names[$0] == decoded }
+    return id(of: decoded)
   }
 }
 

@@ -31,7 +31,8 @@ enum LatestReceiptBacking {
     }
     // The receipt vouches for the JSON's transactions it is compared with, not for the JSON's receipt object.
     if check.verdict.coverage == .appReceipt { check.verdict.coverage = .latestReceipt }
-    history.provenance.signatureCheck = check.verdict
+    // Swapped in, not copied: the verdict is large, and the former one goes with `check`.
+    swap(&history.provenance.signatureCheck, &check.verdict)
   }
 
   /// The verdict, the receipt's payload when `latest_receipt` held one that could be read, and its transactions

@@ -372,6 +372,12 @@ import Testing
   /// The not-a-receipt verdict as `LatestReceiptBacking.backingCheck` built it before issue 42's cuts (the reference):
   /// `unsigned(what)`, its note then replaced by the backing's phrase, the detail `"\(error)"` of an `any Error`.
   static func formerNotAReceipt(of text: String, what: String) -> SignatureCheck? {
+    // `AppReceiptError.description` as it was interpolated (issue 42 writes it in one allocation).
+    func formerDescription(_ error: AppReceiptError) -> String {
+      let place =
+        error.path.isEmpty ? "byte \(error.offset)" : "byte \(error.offset) (\(error.path.joined(separator: " > ")))"
+      return (place + ": " + error.message).onOneLine
+    }
     func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
       var check = SignatureCheck.unsigned(what)
       let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
@@ -384,7 +390,7 @@ import Testing
       input = try AppReceiptInput.recognise(Array(text.utf8))
     } catch {
       let kind = text.utf8.count < 64 ? "a placeholder" : error.kind == .malformed ? "not base64" : "not PKCS#7"
-      return notAReceipt(text.isEmpty ? "empty" : "not a receipt (\(kind))", detail: error.description)
+      return notAReceipt(text.isEmpty ? "empty" : "not a receipt (\(kind))", detail: formerDescription(error))
     }
     do {
       let document = AppReceiptReader.Document(
@@ -394,7 +400,8 @@ import Testing
       if document.payload.signature.signerCount == 0 { return notAReceipt("not a receipt (no signer)", detail: nil) }
     } catch {
       let cutShort = (error as? AppReceiptError)?.message.hasPrefix("truncated") ?? false
-      return notAReceipt(cutShort ? "cut short" : "damaged", detail: "\(error)")
+      return notAReceipt(
+        cutShort ? "cut short" : "damaged", detail: (error as? AppReceiptError).map(formerDescription) ?? "\(error)")
     }
     return nil
   }
@@ -412,6 +419,15 @@ import Testing
       Data(repeating: 0x41, count: 90).base64EncodedString(), Data(der).base64EncodedString(),
     ]
     for length in stride(from: 4, to: receipt.count, by: 97) { texts.append(String(receipt.prefix(length))) }
+    // Cut, then padded, broken by a later character that is not base64, spread over lines, or cut mid-group: the
+    // text's own error still wins over the DER's where it won before.
+    for length in [8, 12, 720, 1_000] where length < receipt.count {
+      let cut = String(receipt.prefix(length))
+      texts += [
+        cut + "=", cut + "==", cut + "===", cut + "!", cut + "A!", cut + "=A", cut + "\n", " " + cut + " \r\n",
+        String(receipt.prefix(length + 1)), String(receipt.prefix(length + 2)), cut + "\u{7F}", cut + "é",
+      ]
+    }
     // The benchmark's bodies (issue 42's user shapes) carry theirs.
     for index in 0..<3 {
       for generated in [UserShapes.oneTransactionBody(index: index), UserShapes.customerBody(index: index)] {
