@@ -71,6 +71,25 @@ package enum TestPaths {
     }
     return files
   }
+
+  /// The documents the reference tests of fast readers run on: the examples, the peer fixtures (skipped with a
+  /// note without ../shared), the fuzz seeds and regressions, and, with `goldenInputs`, the end-to-end goldens'
+  /// files.
+  package static func corpusFiles(for what: String, goldenInputs: Bool = true) -> [URL] {
+    var urls = exampleAndPeerFixtureFiles(for: what)
+    urls += regularFiles(under: packageRoot.appendingPathComponent("Tests/Fuzz"))
+    if goldenInputs { urls += regularFiles(under: packageRoot.appendingPathComponent("Tests/CLITests")) }
+    return urls
+  }
+
+  /// The regular files under `directory`, in path order.
+  package static func regularFiles(under directory: URL) -> [URL] {
+    let all = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+    return (all?.compactMap { $0 as? URL } ?? []).filter {
+      (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+    }
+    .sorted { $0.path < $1.path }
+  }
 }
 
 /// The path of a file in the repository, from its path relative to the root.

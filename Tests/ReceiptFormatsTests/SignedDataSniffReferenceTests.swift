@@ -318,14 +318,6 @@ enum ReferenceEscapedNames {
   }
 
   /// Every file under `directory`, recursively.
-  static func files(under directory: URL) -> [URL] {
-    let all = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-    return (all?.compactMap { $0 as? URL } ?? []).filter {
-      (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-    }
-    .sorted { $0.path < $1.path }
-  }
-
   /// A file as one document and, when it holds several lines, each line as a batch reads it.
   static func expectSameForFile(_ url: URL, _ tally: inout Tally) {
     guard let data = try? Data(contentsOf: url) else { return }
@@ -339,9 +331,7 @@ enum ReferenceEscapedNames {
 
   @Test func examplesFuzzSeedsAndPeerFixturesSniffAsTheReference() {
     var tally = Tally()
-    let root = TestPaths.packageRoot
-    var urls = TestPaths.exampleAndPeerFixtureFiles(for: "the signed-data sniff reference test")
-    urls += Self.files(under: root.appendingPathComponent("Tests/Fuzz"))
+    let urls = TestPaths.corpusFiles(for: "the signed-data sniff reference test", goldenInputs: false)
     for url in urls { Self.expectSameForFile(url, &tally) }
     #expect(tally.compared > 1_000)
     #expect(tally.signed > 100, "\(tally)")
@@ -352,7 +342,7 @@ enum ReferenceEscapedNames {
     var tally = Tally()
     let root = TestPaths.packageRoot
     var inputs = Set<String>()
-    for folder in Self.files(under: root.appendingPathComponent("Tests/CLITests")) {
+    for folder in TestPaths.regularFiles(under: root.appendingPathComponent("Tests/CLITests")) {
       switch folder.lastPathComponent {
       case "stdin": inputs.insert(folder.path)
       case "cmd":

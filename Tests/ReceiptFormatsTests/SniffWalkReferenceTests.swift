@@ -134,10 +134,7 @@ struct ReferenceNameWalk {
   }
 
   @Test func examplesFuzzSeedsGoldenInputsAndPeerFixturesWalkAsTheReference() throws {
-    let root = TestPaths.packageRoot
-    var urls = TestPaths.exampleAndPeerFixtureFiles(for: "the sniff walk reference test")
-    urls += SignedDataSniffReferenceTests.files(under: root.appendingPathComponent("Tests/Fuzz"))
-    urls += SignedDataSniffReferenceTests.files(under: root.appendingPathComponent("Tests/CLITests"))
+    let urls = TestPaths.corpusFiles(for: "the sniff walk reference test")
     var hits = 0
     var documents = 0
     for url in urls {

@@ -53,10 +53,7 @@ import Testing
   // MARK: Files
 
   @Test func examplesFuzzRegressionsGoldenInputsAndPeerFixturesReadTheSame() {
-    let root = TestPaths.packageRoot
-    var urls = TestPaths.exampleAndPeerFixtureFiles(for: "the twice-written transaction test")
-    urls += SignedDataSniffReferenceTests.files(under: root.appendingPathComponent("Tests/Fuzz"))
-    urls += SignedDataSniffReferenceTests.files(under: root.appendingPathComponent("Tests/CLITests"))
+    let urls = TestPaths.corpusFiles(for: "the twice-written transaction test")
     var documents = 0
     var passed = 0
     for url in urls {
