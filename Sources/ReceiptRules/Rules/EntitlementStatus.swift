@@ -33,6 +33,9 @@ public struct ConsideredTransaction: Hashable, Sendable {
   /// The transaction as known at the moment.
   public var transaction: PurchaseTransaction { table.transaction(row, at: time) }
 
+  /// The row's expiry date, when it has one.
+  var expiry: Timestamp? { table.expiry[row] }
+
   /// Equal when the transaction and the decision are.
   public static func == (a: Self, b: Self) -> Bool {
     a.grant == b.grant && a.productType == b.productType && a.transaction == b.transaction
@@ -207,6 +210,10 @@ func findEntitlement(
   }
   // Everything considered was bought by then, so some event decides (undated ones were undecided above).
   guard let newest = newestEvent(considered) else { return .undecided(considered[0]) }
+  // The lapsed period decides: it did not go on in another product, and its renewal state was read above.
+  if let (c, renewal, _) = lapse, c.row == newest.row {
+    return .lost(newest, renewal: renewal, upgradeTarget: nil)
+  }
   // A subscription that went on in another product: its renewal state is about that product, not this one.
   if case .expired = newest.grant,
     let next = subscriptionContinuation(ofRow: newest.row, in: table, at: time, outside: products)
@@ -248,13 +255,14 @@ func longestGrant(_ considered: [ConsideredTransaction]) -> ConsideredTransactio
 /// The subscription transaction with the latest expiry date (the newest period of the subscription); the first of
 /// equals.
 func latestSubscription(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  var latest: (c: ConsideredTransaction, expires: Timestamp)?
-  for c in considered {
-    guard let e = c.table.expiry[c.row] else { continue }
+  // The place is kept, not a copy of each better one: the answer is copied once.
+  var latest: (place: Int, expires: Timestamp)?
+  for place in considered.indices {
+    guard let e = considered[place].expiry else { continue }
     if let l = latest, l.expires >= e { continue }
-    latest = (c, e)
+    latest = (place, e)
   }
-  return latest?.c
+  return latest.map { considered[$0.place] }
 }
 
 /// When the decision took effect, for finding the newest event.
@@ -269,13 +277,14 @@ func eventTime(_ c: ConsideredTransaction) -> Timestamp? {
 
 /// The transaction whose loss of access happened last; the last of equals.
 func newestEvent(_ considered: [ConsideredTransaction]) -> ConsideredTransaction? {
-  var newest: (c: ConsideredTransaction, at: Timestamp)?
-  for c in considered {
-    guard let at = eventTime(c) else { continue }
+  // The place is kept, not a copy of each newer one: the answer is copied once.
+  var newest: (place: Int, at: Timestamp)?
+  for place in considered.indices {
+    guard let at = eventTime(considered[place]) else { continue }
     if let n = newest, n.at > at { continue }
-    newest = (c, at)
+    newest = (place, at)
   }
-  return newest?.c
+  return newest.map { considered[$0.place] }
 }
 
 /// The latest refund or revocation, to explain why access rests on another transaction; the last of equals.
