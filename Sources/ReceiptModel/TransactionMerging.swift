@@ -64,6 +64,18 @@ public struct TransactionCollector: Sendable {
   /// How many copies were merged into a transaction already seen.
   public private(set) var duplicates = 0
   private var index = TransactionIDIndex()
+  /// The numeric ids of the first transactions held (the `i`th held one's at `i`), looked through in a row while
+  /// every id so far is numeric and there are at most `idsInLine`: a document of a transaction or two then builds
+  /// no `index` (whose table starts at 64 slots, written as made). False once `index` holds them all.
+  private var firstKeys = SIMD8<UInt64>()
+  private var keysInLine = true
+  /// How many numeric ids `firstKeys` holds.
+  private static var idsInLine: Int { SIMD8<UInt64>.scalarCount }
+  /// Whether a few ids are looked up in `firstKeys` before `index` is built; false builds it from the first
+  /// (tests compare both ways).
+  var looksUpFewIDsInLine = true {
+    didSet { if !looksUpFewIDsInLine { moveKeysToIndex() } }
+  }
   /// `add(lastFirst:)`'s numeric keys, kept for the next batch's, and what its reads found (kept, so they are made).
   private var keys: [UInt64?] = []
   private var touched: UInt64 = 0
@@ -88,6 +100,19 @@ public struct TransactionCollector: Sendable {
     _ transaction: consuming PurchaseTransaction, key: UInt64?,
     prefer: (_ held: PurchaseTransaction, _ new: PurchaseTransaction) -> Bool
   ) -> (held: Int, merged: Bool) {
+    if keysInLine, let key, transactions.count < Self.idsInLine {
+      var i = 0
+      while i < transactions.count, firstKeys[i] != key { i += 1 }
+      if i < transactions.count {
+        duplicates += 1
+        Self.merge(transaction, into: &transactions[i], prefer: prefer)
+        return (i, true)
+      }
+      firstKeys[i] = key
+      transactions.append(transaction)
+      return (transactions.count - 1, false)
+    }
+    moveKeysToIndex()
     let found =
       if let key {
         index.position(ofNumericKey: key, inserting: transactions.count)
@@ -135,6 +160,7 @@ public struct TransactionCollector: Sendable {
       // By index: `for t in lastFirst` would copy every transaction.
       for i in lastFirst.indices { keys.append(TransactionIDIndex.numericKey(lastFirst[i].transactionID)) }
     }
+    if transactions.count + lastFirst.count > Self.idsInLine { moveKeysToIndex() }
     touched = index.touch(keys)
     // Passed on as it is removed: a `while let` binding would be copied into `add`.
     while !lastFirst.isEmpty { add(lastFirst.removeLast(), key: keys.removeLast(), prefer: prefer) }
@@ -149,6 +175,14 @@ public struct TransactionCollector: Sendable {
     held.merge(new, otherWins: otherWins)
   }
 
+  /// The transactions collected, moved out (not copied) for the history they make; the collector is left empty of
+  /// them and is not to be added to again.
+  public mutating func takeTransactions() -> [PurchaseTransaction] {
+    var taken: [PurchaseTransaction] = []
+    swap(&taken, &transactions)
+    return taken
+  }
+
   /// Changes the transaction held for `id` in place; nothing when none is held. Rare (a notification's own
   /// meaning), so it searches rather than indexes.
   public mutating func update(_ id: String, _ change: (inout PurchaseTransaction) -> Void) {
@@ -160,7 +194,16 @@ public struct TransactionCollector: Sendable {
   /// written when reserved, so a generous guess costs pages; it grows past a short one).
   public mutating func reserve(_ count: Int, ids: Int = 0) {
     transactions.reserveCapacity(transactions.count + count)
-    if ids > 0 { index.reserve(ids) }
+    guard ids > 0, !keysInLine || transactions.count + ids > Self.idsInLine else { return }
+    moveKeysToIndex()
+    index.reserve(ids)
+  }
+
+  /// Puts the ids held in `firstKeys` into `index`, which from then on holds every id.
+  private mutating func moveKeysToIndex() {
+    guard keysInLine else { return }
+    keysInLine = false
+    for i in 0..<transactions.count { _ = index.position(ofNumericKey: firstKeys[i], inserting: i) }
   }
 }
 

@@ -11,19 +11,22 @@ public enum ReceiptDecoder {
   public static func decode(
     _ bytes: [UInt8], source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
+    try decode(bytes, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options, reading: bytes.count))
   }
 
   /// Decodes `buffer` in place (a mapped file); it must stay valid until this returns.
   public static func decode(
     buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    try decode(buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options))
+    try decode(
+      buffer: buffer, source: source, keepSecrets: options.keepSecrets, pieces: pieces(options, reading: buffer.count))
   }
 
-  /// Large arrays are read in pieces when the caller gives threads for them.
-  private static func pieces(_ options: DecodeOptions) -> TransactionArraySplit.Pieces? {
-    options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
+  /// Large arrays are read in pieces when the caller gives threads for them; a document of `count` bytes too
+  /// short for any array of it to be split (`TransactionArraySplit.applies`) is given none, not even copied.
+  static func pieces(_ options: DecodeOptions, reading count: Int) -> TransactionArraySplit.Pieces? {
+    guard count >= TransactionArraySplit.Sizes.standard.minimumBytes else { return nil }
+    return options.pieceHelpers.map { TransactionArraySplit.Pieces(helpers: $0) }
   }
 
   /// Decodes `bytes` reading large transaction arrays in `pieces` (nil: on this thread alone); without
@@ -365,6 +368,19 @@ private func latestReceiptInfoWins(_ held: PurchaseTransaction, _ new: PurchaseT
   new.sources.contains(.latestReceiptInfo) && !held.sources.contains(.latestReceiptInfo)
 }
 
+/// The kinds of document `ReceiptDecoder` reads, told apart by their top-level keys.
+private enum DocumentKind {
+  case notificationV1, response, bareReceipt
+
+  var format: FormatIdentity {
+    switch self {
+    case .notificationV1: VerifyReceiptFormats.notificationV1
+    case .response: VerifyReceiptFormats.response
+    case .bareReceipt: VerifyReceiptFormats.bareReceipt
+    }
+  }
+}
+
 /// What the top level and `unified_receipt` held, before the kind is decided.
 private struct TopLevel {
   var status: Int64?
@@ -415,7 +431,8 @@ extension ValueReading {
     var warnings: [DataWarning] = []
     try readTopLevel(into: &top, collector: &collector, warnings: &warnings)
     try reader.finish()
-    return history(top, format: try format(of: top), collector: collector, warnings: warnings)
+    let documentKind = try documentKind(of: top)
+    return history(&top, kind: documentKind, collector: &collector, warnings: &warnings)
   }
 
   /// Reads the top-level object's members: a response's or notification's keys, or a bare receipt's.
@@ -500,13 +517,13 @@ extension ValueReading {
   }
 
   /// Which kind of document the top-level keys make it; none of them is not a receipt.
-  private func format(of top: TopLevel) throws -> FormatIdentity {
+  private func documentKind(of top: TopLevel) throws -> DocumentKind {
     if top.notificationType != nil || top.sawUnifiedReceipt {
-      return VerifyReceiptFormats.notificationV1
+      return .notificationV1
     } else if top.sawVerifyReceiptKey {
-      return VerifyReceiptFormats.response
+      return .response
     } else if top.sawBareReceiptKey {
-      return VerifyReceiptFormats.bareReceipt
+      return .bareReceipt
     } else {
       throw ReceiptError.data(
         source: source,
@@ -517,45 +534,48 @@ extension ValueReading {
     }
   }
 
-  /// The history of a document read as `format`.
+  /// The history of a document of `kind`, what `top`, `collector` and `warnings` hold moved into it (they are
+  /// left emptied), so that no value read is copied and released again.
   private func history(
-    _ top: TopLevel, format: FormatIdentity, collector: TransactionCollector, warnings: [DataWarning]
+    _ top: inout TopLevel, kind: DocumentKind, collector: inout TransactionCollector, warnings: inout [DataWarning]
   ) -> PurchaseHistory {
-    var warnings = warnings
-    var history = PurchaseHistory(format: format)
+    var history = PurchaseHistory(format: kind.format)
     history.provenance.status = top.status.map(ReceiptStatus.init)
     history.provenance.isRetryable = top.isRetryable
     history.provenance.latestReceiptLength = top.latestReceiptLength
-    history.provenance.latestReceipt = top.latestReceipt
+    history.provenance.latestReceipt = top.latestReceipt.take()
     history.provenance.duplicateRowsMerged = collector.duplicates
-    history.renewals = top.pending
-    history.transactions = collector.transactions
-    history.environment = top.topEnvironment
-    switch format {
-    case VerifyReceiptFormats.notificationV1:
-      history.environment = top.unifiedEnvironment ?? top.topEnvironment
+    swap(&history.renewals, &top.pending)
+    history.transactions = collector.takeTransactions()
+    switch kind {
+    case .notificationV1:
+      history.environment = top.unifiedEnvironment.take() ?? top.topEnvironment
       var n = NotificationInfo()
-      n.notificationType = top.notificationType
-      n.environment = top.topEnvironment
+      n.notificationType = top.notificationType.take()
+      n.environment = top.topEnvironment.take()
       n.autoRenewStatus = top.autoRenewStatus
-      n.autoRenewProductID = top.autoRenewProductID
-      n.bundleID = top.bareReceipt.bundleID
+      n.autoRenewProductID = top.autoRenewProductID.take()
+      n.bundleID = top.bareReceipt.bundleID.take()
       n.hasPassword = top.hasPassword
-      n.password = top.password
+      n.password = top.password.take()
       history.provenance.notification = n
-      history.provenance.receipt = top.receipt
-    case VerifyReceiptFormats.response:
-      history.provenance.receipt = top.receipt
-    default:
-      history.provenance.receipt = top.bareReceipt
+      history.provenance.receipt = top.receipt.take()
+    case .response:
+      history.environment = top.topEnvironment.take()
+      history.provenance.receipt = top.receipt.take()
+    case .bareReceipt:
+      history.environment = top.topEnvironment.take()
+      var receipt = ReceiptInfo()
+      swap(&receipt, &top.bareReceipt)
+      history.provenance.receipt = receipt
     }
     // The iOS 6-style top-level renewal fields (a notification shows its own auto-renew fields itself).
-    if format != VerifyReceiptFormats.notificationV1 {
+    if kind != .notificationV1 {
       history.provenance.statedFields.add("auto_renew_status", top.autoRenewStatus?.code)
-      history.provenance.statedFields.add("auto_renew_product_id", top.autoRenewProductID)
+      history.provenance.statedFields.add("auto_renew_product_id", top.autoRenewProductID.take())
     }
-    history.provenance.statedFields.add("expiration_intent", top.expirationIntent)
-    history.provenance.statedFields.add("is_in_billing_retry_period", top.isInBillingRetryPeriod)
+    history.provenance.statedFields.add("expiration_intent", top.expirationIntent.take())
+    history.provenance.statedFields.add("is_in_billing_retry_period", top.isInBillingRetryPeriod.take())
     history.moment = history.provenance.receipt?.requestDate.map {
       DataMoment(time: $0, field: "request_date", description: "the receipt's request_date")
     }
@@ -563,7 +583,7 @@ extension ValueReading {
       warnings.append(
         DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
     }
-    history.warnings = warnings
+    swap(&history.warnings, &warnings)
     return history
   }
 

@@ -67,7 +67,12 @@ struct ValueReading {
   init(reader: JSONReader, source: String) {
     self.reader = reader
     self.source = source
+    // A row's members are read three or four steps deep (`receipt.in_app[0]`): one allocation, not one a doubling.
+    path.reserveCapacity(Self.usualPathDepth)
   }
+
+  /// How many steps a path is given room for at once.
+  static var usualPathDepth: Int { 8 }
 
   var pathString: String {
     var s = ""

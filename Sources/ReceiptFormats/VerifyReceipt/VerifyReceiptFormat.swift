@@ -14,7 +14,9 @@ public struct VerifyReceiptFormat: InputFormat {
   }
 
   public func decode(_ bytes: [UInt8], source: String, options: DecodeOptions) throws(ReceiptError) -> PurchaseHistory {
-    var history = try ReceiptDecoder.decode(bytes, source: source, options: Self.reading(options))
+    var history = try ReceiptDecoder.decode(
+      bytes, source: source, keepSecrets: Self.keepsSecrets(options),
+      pieces: ReceiptDecoder.pieces(options, reading: bytes.count))
     Self.checkBacking(&history, source: source, options: options)
     return history
   }
@@ -22,16 +24,17 @@ public struct VerifyReceiptFormat: InputFormat {
   public func decode(
     contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions
   ) throws(ReceiptError) -> PurchaseHistory {
-    var history = try ReceiptDecoder.decode(buffer: buffer, source: source, options: Self.reading(options))
+    var history = try ReceiptDecoder.decode(
+      buffer: buffer, source: source, keepSecrets: Self.keepsSecrets(options),
+      pieces: ReceiptDecoder.pieces(options, reading: buffer.count))
     Self.checkBacking(&history, source: source, options: options)
     return history
   }
 
-  /// Checking signatures needs `latest_receipt` itself for a while, whether or not it is shown.
-  static func reading(_ options: DecodeOptions) -> DecodeOptions {
-    var reading = options
-    if options.signatures != nil { reading.keepSecrets = true }
-    return reading
+  /// Checking signatures needs `latest_receipt` itself for a while, whether or not it is shown (asked without
+  /// copying the options).
+  static func keepsSecrets(_ options: DecodeOptions) -> Bool {
+    options.keepSecrets || options.signatures != nil
   }
 
   /// With signatures checked, a body carrying `latest_receipt` gets its verdict from that signed receipt; the
