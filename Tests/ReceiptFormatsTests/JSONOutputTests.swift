@@ -111,6 +111,43 @@ import Testing
     }
   }
 
+  /// A string of two parts (`string(_:_:)`, an unsigned summary) is written as their join is, whichever part
+  /// needs an escape, whatever their lengths.
+  @Test func stringsOfTwoPartsAreWrittenAsTheirJoin() {
+    var numbers = SplitMix64(seed: 7)
+    func text() -> String {
+      var text = String.UnicodeScalarView()
+      let length = numbers.below(41)
+      let oddOnes = numbers.below(3)
+      for _ in 0..<length {
+        let kind = numbers.below(length) < oddOnes ? 1 + numbers.below(Self.characterClasses.count - 1) : 0
+        let choices = Self.characterClasses[kind]
+        text.append(choices[numbers.below(choices.count)])
+      }
+      return String(text)
+    }
+    for i in 0..<10_000 {
+      let first = text()
+      let second = text()
+      for pretty in [false, true] {
+        var stream = JSONStreamWriter(pretty: pretty, capacity: numbers.below(2) == 0 ? 1 : 4096)
+        stream.beginArray()
+        stream.element()
+        stream.string(first, second)
+        stream.element()
+        stream.string(first + second)
+        stream.endArray()
+        let joined = JSONValue.string(first + second)
+        let plain = JSONValue.array([joined, joined]).rendered(pretty: pretty)
+        #expect(
+          String(decoding: stream.bytes, as: UTF8.self) == plain,
+          "case \(i): \(first.debugDescription) \(second.debugDescription)")
+        // The tree writer joins them.
+        #expect(JSONTreeWriter.tree { $0.string(first, second) } == joined)
+      }
+    }
+  }
+
   /// Keys are copied in words from 8 bytes on and with memcpy past 64: every length around those bounds.
   @Test func keysOfEveryLengthAreWrittenWhole() {
     let keys: [StaticString] = [
