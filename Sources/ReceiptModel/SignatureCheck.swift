@@ -201,11 +201,14 @@ public struct SignatureCheck: Hashable, Sendable {
     return combined
   }
 
+  /// What an unsigned verdict's `summary` puts before its note (a writer can write the two without joining them).
+  public static let unsignedSummaryPrefix = "unsigned: "
+
   /// One line a support person can read out (`verified: ...`, `invalid: ...`).
   public var summary: String {
     // Unsigned says its note alone (a JSON body's, or its backing's phrase, so the backing does not speak again):
     // every unsigned document asks for it, so it is joined without an array of parts.
-    if verdict == .unsigned { return "unsigned: " + (note ?? "") }
+    if verdict == .unsigned { return Self.unsignedSummaryPrefix + (note ?? "") }
     var parts: [String] = []
     // The backing speaks first.
     if let backing { parts.append(backing.summary) }

@@ -37,6 +37,46 @@ import Testing
     }
   }
 
+  @Test func noDeviceNothingCoveredIsTheLastMembersOfAnUnsignedCheck() {
+    let unsigned = SignatureCheck.unsigned("verifyReceipt JSON")
+    #expect(SignatureCheckRendering.isUncheckedAndUncovered(unsigned))
+    let fixed = JSONTreeWriter.tree { w in w.object { $0.fixed(SignatureCheckRendering.noDeviceNothingCovered) } }
+    #expect(
+      fixed
+        == JSONTreeWriter.tree { w in w.object { SignatureCheckRendering.writeDeviceAndCoverage(unsigned, to: &$0) } })
+    var checks = [unsigned]
+    for change in 0..<4 {
+      var check = unsigned
+      switch change {
+      case 0: check.device = .notChecked
+      case 1: check.coverage = .appReceipt
+      case 2: check.uncoveredInAnswer = [.ownership]
+      default:
+        check.verdict = .verified
+        check.coverage.covered = [.ids]
+      }
+      #expect(!SignatureCheckRendering.isUncheckedAndUncovered(check))
+      checks.append(check)
+    }
+    // Whichever way the members are written, the check reads the same; an unsigned summary too, written in two parts.
+    for check in checks {
+      for pretty in [false, true] {
+        var stream = JSONStreamWriter(pretty: pretty)
+        SignatureCheckRendering.write(check, to: &stream)
+        let tree = JSONTreeWriter.tree { w in
+          w.object { w in
+            SignatureCheckJSON.writeMembers(check, to: &w)
+            w.key("backing")
+            w.null()
+            SignatureCheckRendering.writeDeviceAndCoverage(check, to: &w)
+          }
+        }
+        #expect(String(decoding: stream.bytes, as: UTF8.self) == tree.rendered(pretty: pretty))
+        #expect(tree.member("summary") == .string(check.summary))
+      }
+    }
+  }
+
   @Test func nothingComparedIsTheComparisonOfABackingThatComparedNothing() {
     let fixed = JSONTreeWriter.tree { w in w.object { $0.fixed(SignatureCheckRendering.nothingCompared) } }
     let cutShort = ReceiptBacking.notAReceipt("cut short", detail: "byte 0: truncated")

@@ -88,15 +88,7 @@ import Testing
   @Test func stringsAreWrittenAsThePlainFormEscapesThem() {
     var numbers = SplitMix64(seed: 42)
     for i in 0..<20_000 {
-      var text = String.UnicodeScalarView()
-      let length = numbers.below(81)
-      let oddOnes = numbers.below(3)
-      for _ in 0..<length {
-        let kind = numbers.below(length) < oddOnes ? 1 + numbers.below(Self.characterClasses.count - 1) : 0
-        let choices = Self.characterClasses[kind]
-        text.append(choices[numbers.below(choices.count)])
-      }
-      let s = String(text)
+      let s = Self.randomText(&numbers, longest: 80)
       for pretty in [false, true] {
         var stream = JSONStreamWriter(pretty: pretty, capacity: numbers.below(2) == 0 ? 1 : 4096)
         stream.beginArray()
@@ -107,6 +99,45 @@ import Testing
         stream.endArray()
         let plain = JSONValue.array([.string(s), .string(s)]).rendered(pretty: pretty)
         #expect(String(decoding: stream.bytes, as: UTF8.self) == plain, "case \(i): \(s.debugDescription)")
+      }
+    }
+  }
+
+  /// Up to `longest` characters of the first class, with one of another class here and there.
+  static func randomText(_ numbers: inout SplitMix64, longest: Int) -> String {
+    var text = String.UnicodeScalarView()
+    let length = numbers.below(longest + 1)
+    let oddOnes = numbers.below(3)
+    for _ in 0..<length {
+      let kind = numbers.below(length) < oddOnes ? 1 + numbers.below(characterClasses.count - 1) : 0
+      let choices = characterClasses[kind]
+      text.append(choices[numbers.below(choices.count)])
+    }
+    return String(text)
+  }
+
+  /// A string of two parts (`string(_:_:)`, an unsigned summary) is written as their join is, whichever part
+  /// needs an escape, whatever their lengths.
+  @Test func stringsOfTwoPartsAreWrittenAsTheirJoin() {
+    var numbers = SplitMix64(seed: 7)
+    for i in 0..<10_000 {
+      let first = Self.randomText(&numbers, longest: 40)
+      let second = Self.randomText(&numbers, longest: 40)
+      for pretty in [false, true] {
+        var stream = JSONStreamWriter(pretty: pretty, capacity: numbers.below(2) == 0 ? 1 : 4096)
+        stream.beginArray()
+        stream.element()
+        stream.string(first, second)
+        stream.element()
+        stream.string(first + second)
+        stream.endArray()
+        let joined = JSONValue.string(first + second)
+        let plain = JSONValue.array([joined, joined]).rendered(pretty: pretty)
+        #expect(
+          String(decoding: stream.bytes, as: UTF8.self) == plain,
+          "case \(i): \(first.debugDescription) \(second.debugDescription)")
+        // The tree writer joins them.
+        #expect(JSONTreeWriter.tree { $0.string(first, second) } == joined)
       }
     }
   }

@@ -114,12 +114,36 @@ package enum SignatureCheckRendering {
       SignatureCheckJSON.writeMembers(check, to: &w)
       w.key("backing")
       if let backing = check.backing { write(backing, to: &w) } else { w.null() }
-      w.key("device_check")
-      if let device = check.device { write(device, to: &w) } else { w.null() }
-      w.key("coverage")
-      writeCoverage(check, to: &w)
+      // An unsigned document's last two members: no device, a coverage of nothing, the same text every time.
+      if isUncheckedAndUncovered(check) {
+        w.fixed(noDeviceNothingCovered)
+      } else {
+        writeDeviceAndCoverage(check, to: &w)
+      }
     }
   }
+
+  /// `device_check` and `coverage`, one by one.
+  static func writeDeviceAndCoverage<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
+    w.key("device_check")
+    if let device = check.device { write(device, to: &w) } else { w.null() }
+    w.key("coverage")
+    writeCoverage(check, to: &w)
+  }
+
+  /// Whether `check` has no device check and a coverage of no signature that vouches for nothing and that the
+  /// answer does not draw on, so that its `device_check` and `coverage` are `noDeviceNothingCovered`.
+  static func isUncheckedAndUncovered(_ check: SignatureCheck) -> Bool {
+    check.device == nil && check.coverage.kind == .none && check.uncoveredInAnswer.isEmpty
+      && check.vouched.covered.isEmpty
+  }
+
+  /// `device_check` and `coverage` of a check with no device and a coverage of nothing (`isUncheckedAndUncovered`).
+  static let noDeviceNothingCovered: StaticString = """
+    "device_check":null,"coverage":{"signature":"none","covered":[],"not_covered":["ids","products","dates",\
+    "quantity","trial-and-intro-flags","cancellation","device-hash","app-purchase","ownership","price","currency"],\
+    "answer_uses_not_covered":[]}
+    """
 
   /// `"coverage"`: the kind of signature, the field classes the verdict vouches for and those it does not, and
   /// those of the latter the answer draws on.

@@ -20,6 +20,8 @@ public protocol JSONOutput {
   mutating func null()
   mutating func bool(_ b: Bool)
   mutating func string(_ s: String)
+  /// The string `first + second`, written without joining them.
+  mutating func string(_ first: String, _ second: String)
   /// An integer as decimal digits (`JSONValue.int`), or null.
   mutating func int(_ i: Int?)
   /// A moment as `Timestamp.iso8601` spells it, quoted, or null.
@@ -248,6 +250,7 @@ package struct JSONTreeWriter: JSONOutput {
   package mutating func null() { put(.null) }
   package mutating func bool(_ b: Bool) { put(.bool(b)) }
   package mutating func string(_ s: String) { put(.string(s)) }
+  package mutating func string(_ first: String, _ second: String) { put(.string(first + second)) }
   package mutating func int(_ i: Int?) { put(.int(i)) }
   package mutating func date(_ t: Timestamp?) { put(.str(t?.iso8601)) }
   package mutating func fixed(_ compact: StaticString) { replay(fixed: compact) }

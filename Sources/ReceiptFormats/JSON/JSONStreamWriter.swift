@@ -170,6 +170,16 @@ package struct JSONStreamWriter {
     out.withUnsafeBufferPointer { storage.append($0) }
   }
 
+  /// The string `first + second`, escaped as `JSONValue.string` is, without joining them (a verdict's summary).
+  package mutating func string(_ first: String, _ second: String) {
+    let storage = storage
+    let plain = first.utf8.withContiguousStorageIfAvailable { a in
+      second.utf8.withContiguousStorageIfAvailable { b in storage.appendQuotedIfPlain(a, then: b) }
+    }
+    guard plain != true else { return }
+    string(first + second)
+  }
+
   /// An integer as decimal digits (`JSONValue.int`), or null.
   package mutating func int(_ i: Int?) {
     guard let i else { return null() }
@@ -274,10 +284,35 @@ package struct JSONStreamWriter {
     @inline(__always) func appendQuotedIfPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       let n = bytes.count
       let p = room(n &+ 10)
-      if let from = bytes.baseAddress { Self.copy(from, to: p + 1, count: n) }
+      guard Self.copyIfPlain(bytes, to: p + 1) else { return false }
+      p[0] = UInt8(ascii: "\"")
+      p[n &+ 1] = UInt8(ascii: "\"")
+      count &+= n &+ 2
+      return true
+    }
+
+    /// `first` then `second` as one quoted string, as `appendQuotedIfPlain(_:)` writes their join.
+    func appendQuotedIfPlain(_ first: UnsafeBufferPointer<UInt8>, then second: UnsafeBufferPointer<UInt8>) -> Bool {
+      let n = first.count &+ second.count
+      let p = room(n &+ 10)
+      guard Self.copyIfPlain(first, to: p + 1), Self.copyIfPlain(second, to: p + 1 + first.count) else {
+        return false
+      }
+      p[0] = UInt8(ascii: "\"")
+      p[n &+ 1] = UInt8(ascii: "\"")
+      count &+= n &+ 2
+      return true
+    }
+
+    /// Copies `bytes` to `p` (with room for a word past them) and says whether none needs an escape.
+    @inline(__always) static func copyIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>)
+      -> Bool
+    {
+      let n = bytes.count
+      if let from = bytes.baseAddress { copy(from, to: p, count: n) }
       var i = 0
       while i < n {
-        var v = UInt64(littleEndian: UnsafeRawPointer(p + 1 + i).loadUnaligned(as: UInt64.self))
+        var v = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
         // Past the end: bytes not written here, made spaces (which need no escape).
         if n &- i < 8 {
           let kept: UInt64 = (1 &<< UInt64((n &- i) &* 8)) &- 1
@@ -289,9 +324,6 @@ package struct JSONStreamWriter {
         if needsEscape != 0 { return false }
         i &+= 8
       }
-      p[0] = UInt8(ascii: "\"")
-      p[n &+ 1] = UInt8(ascii: "\"")
-      count &+= n &+ 2
       return true
     }
 

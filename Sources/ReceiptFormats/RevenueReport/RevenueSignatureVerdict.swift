@@ -272,7 +272,13 @@ public enum SignatureCheckJSON {
   /// Writes the members into the object being written (inlinable, so that a renderer's writer is specialised).
   @inlinable public static func writeMembers<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
     w.member("verdict", check.verdict.rawValue)
-    w.member("summary", check.summary)
+    w.key("summary")
+    // An unsigned summary is its note after a prefix: written as the two, not joined first.
+    if check.verdict == .unsigned {
+      w.string(SignatureCheck.unsignedSummaryPrefix, check.note ?? "")
+    } else {
+      w.string(check.summary)
+    }
     // An unsigned document's members between (nothing checked): the same text every time.
     if isNothingChecked(check) { w.fixed(nothingChecked) } else { writeCheckedMembers(check, to: &w) }
     w.member("note", check.note)
