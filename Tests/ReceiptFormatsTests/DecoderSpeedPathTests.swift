@@ -80,6 +80,35 @@ import Testing
     }
   }
 
+  /// The first two values are held beside the table (`StringInterner.first`, `second`), which is made at a third:
+  /// for a few values at a time that share their length and ends (ids differing in their middle or one byte), short
+  /// ones, empty and repeated, in random orders, each String is its bytes, each distinct value is held once, and
+  /// no table is made until a third.
+  @Test func theFirstValuesHeldBesideTheTableAreTheirBytes() {
+    let id = "com.example.p12.monthly"
+    let pool: [String] = [
+      id, "com.example.p13.monthly", "com.example.p12.monthlz", "dom.example.p12.monthly", id + "x",
+      String(id.dropLast()),
+      "2000000000000000", "2000000000000001", "3000000000000000", "21000111", "21000112", "", "a", "\u{0}", "é",
+      "e\u{301}",
+    ]
+    var rng = SplitMix64(seed: 7)
+    for round in 0..<2_000 {
+      var interner = StringInterner()
+      let chosen = (0..<Int(rng.next() % 5 + 1)).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+      var seen: [[UInt8]] = []
+      for _ in 0..<8 {
+        let v = chosen[Int(rng.next() % UInt64(chosen.count))]
+        var bytes = Array(v.utf8)
+        let s = bytes.withUnsafeMutableBufferPointer { interner.string(UnsafeBufferPointer($0)) }
+        #expect(Array(s.utf8) == Array(v.utf8), "\(v) in round \(round)")
+        if !seen.contains(Array(v.utf8)) { seen.append(Array(v.utf8)) }
+        #expect(interner.heldCount == seen.count, "round \(round)")
+        #expect((interner.size == 0) == (seen.count <= 2), "round \(round)")
+      }
+    }
+  }
+
   @Test func formattedDatesParseTheSameFromBytesAndStrings() {
     for text in [
       "2020-07-23 19:32:51 Etc/GMT", "2020-07-23T19:32:51.25Z", "2020-07-23T19:32:51+01:30", "2020-07-23", "2020-02-30",

@@ -9,7 +9,9 @@ import ReceiptModel
 /// (`com.example.p126.monthly`) all fell in one slot, so a receipt of 400 products made a String per row. It
 /// starts with no table (a small document makes few Strings), makes one of 8 slots at its first String, and
 /// doubles it whenever more than half is used, up to `largestSize`; past that, values not held are made each
-/// time and not kept.
+/// time and not kept. Its first two values are held beside the table, which is made only at a third (and then
+/// holds them too): a one-transaction body holds a product and a group in one interner and a chain in the other,
+/// and a table made and freed for them cost about 1,600 instructions a document.
 struct StringInterner {
   /// A held value: its byte count (-1: an empty slot), its first and last eight bytes (zero-padded when fewer),
   /// which are all of it up to 16 bytes, and its String.
@@ -18,6 +20,13 @@ struct StringInterner {
     var head: UInt64 = 0
     var tail: UInt64 = 0
     var string = ""
+
+    /// Whether this holds exactly `bytes`, whose ends are `head` and `tail`.
+    @inline(__always)
+    func holds(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64, tail: UInt64) -> Bool {
+      count == bytes.count && self.head == head && self.tail == tail
+        && (count <= 16 || StringInterner.same(string, bytes))
+    }
   }
 
   /// Small: a batch line makes its tables anew, and each slot is made and destroyed; a one-transaction body holds
@@ -28,6 +37,9 @@ struct StringInterner {
   static let largestSize = 8_192
 
   private var slots: [Slot] = []
+  /// The first two values, while `slots` is empty.
+  private var first = Slot()
+  private var second = Slot()
   private var held = 0
 
   /// How many distinct values are held (for tests).
@@ -40,22 +52,31 @@ struct StringInterner {
   mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     let n = bytes.count
     let (head, tail) = Self.ends(bytes)
-    let hash = Self.hash(bytes, head: head, tail: tail)
-    var slot = 0
-    if !slots.isEmpty {
-      let mask = slots.count &- 1
-      slot = Int(truncatingIfNeeded: hash) & mask
-      while slots[slot].count >= 0 {
-        if slots[slot].count == n, slots[slot].head == head, slots[slot].tail == tail,
-          n <= 16 || Self.same(slots[slot].string, bytes)
-        {
-          return slots[slot].string
-        }
-        slot = (slot &+ 1) & mask
+    if slots.isEmpty {
+      if first.holds(bytes, head: head, tail: tail) { return first.string }
+      if second.holds(bytes, head: head, tail: tail) { return second.string }
+      let made = String(decoding: bytes, as: UTF8.self)
+      if first.count < 0 {
+        first = Slot(count: n, head: head, tail: tail, string: made)
+      } else if second.count < 0 {
+        second = Slot(count: n, head: head, tail: tail, string: made)
+      } else {
+        grow()
+        slots[emptySlot(for: Self.hash(bytes, head: head, tail: tail))] = Slot(
+          count: n, head: head, tail: tail, string: made)
       }
+      held &+= 1
+      return made
+    }
+    let hash = Self.hash(bytes, head: head, tail: tail)
+    let mask = slots.count &- 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].count >= 0 {
+      if slots[slot].holds(bytes, head: head, tail: tail) { return slots[slot].string }
+      slot = (slot &+ 1) & mask
     }
     let made = String(decoding: bytes, as: UTF8.self)
-    if slots.isEmpty || (held &+ 1) &* 2 > slots.count {
+    if (held &+ 1) &* 2 > slots.count {
       guard slots.count < Self.largestSize else { return made }
       grow()
       slot = emptySlot(for: hash)
@@ -65,17 +86,27 @@ struct StringInterner {
     return made
   }
 
-  /// Twice the slots (the first `firstSize`), every value moved to its place in them.
+  /// Twice the slots (the first `firstSize`, holding `first` and `second`), every value moved to its place in them.
   private mutating func grow() {
     let old = slots
     // Not `init(repeating:count:)`, which allocates through the standard library's unspecialised generic.
     slots = Array(filling: Slot(), count: max(Self.firstSize, old.count &* 2))
-    for entry in old where entry.count >= 0 {
-      let hash = entry.string.utf8.withContiguousStorageIfAvailable {
-        Self.hash($0, head: entry.head, tail: entry.tail)
-      }
-      slots[emptySlot(for: hash ?? 0)] = entry
+    for entry in old where entry.count >= 0 { place(entry) }
+    if old.isEmpty {
+      place(first)
+      place(second)
+      first = Slot()
+      second = Slot()
     }
+  }
+
+  /// Puts a held value in an empty slot of the table.
+  private mutating func place(_ entry: Slot) {
+    guard entry.count >= 0 else { return }
+    let hash = entry.string.utf8.withContiguousStorageIfAvailable {
+      Self.hash($0, head: entry.head, tail: entry.tail)
+    }
+    slots[emptySlot(for: hash ?? 0)] = entry
   }
 
   /// The first empty slot from `hash`'s own (the table has one: it is at most half full).
