@@ -108,6 +108,82 @@ import Testing
       "repeated renewal key")
   }
 
+  /// A document's top level and its `receipt` object are guessed from Apple's order before anything is read
+  /// (`appleTopOrder`, `appleReceiptOrder`): in that order, in the order receipt-tool's own bodies use, shuffled,
+  /// with keys receipt-tool does not read among them, repeated, as a bare receipt or a notification, and cut off,
+  /// they read as with every key scanned.
+  @Test func topLevelAndReceiptKeysReadTheSameWithAndWithoutGuesses() {
+    let row = #"{"quantity":"1","product_id":"p","transaction_id":"1","purchase_date_ms":"1704067200000"}"#
+    let apple: [(String, String)] = [
+      ("receipt_type", #""Production""#), ("adam_id", "0"), ("bundle_id", #""com.example.app""#),
+      ("application_version", #""42""#), ("receipt_creation_date", #""2024-01-01 00:00:00 Etc/GMT""#),
+      ("receipt_creation_date_ms", #""1704067200000""#),
+      ("receipt_creation_date_pst", #""2023-12-31 16:00:00 America/Los_Angeles""#),
+      ("request_date", #""2024-01-02 00:00:00 Etc/GMT""#), ("request_date_ms", #""1704153600000""#),
+      ("original_purchase_date", #""2013-08-01 07:00:00 Etc/GMT""#), ("original_purchase_date_ms", #""1375340400000""#),
+      ("original_application_version", #""1.0""#), ("in_app", "[\(row)]"),
+    ]
+    let ownOrder = [
+      "receipt_type", "bundle_id", "application_version", "original_application_version", "request_date_ms",
+      "request_date", "in_app",
+    ]
+    func object(_ members: [(String, String)]) -> String {
+      "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+    func document(_ receipt: [(String, String)], top: [String] = []) -> String {
+      let members: [(String, String)] = [
+        ("status", "0"), ("environment", #""Production""#), ("receipt", object(receipt)),
+        ("latest_receipt_info", "[\(row)]"), ("latest_receipt", #""MIIT""#),
+        ("pending_renewal_info", #"[{"product_id":"p","auto_renew_status":"1"}]"#),
+      ]
+      let ordered = top.isEmpty ? members : top.compactMap { name in members.first { $0.0 == name } }
+      return object(ordered)
+    }
+    let own = ownOrder.compactMap { name in apple.first { $0.0 == name } }
+    var documents: [(String, String)] = [
+      ("Apple's order", document(apple)),
+      ("receipt-tool's own order", document(own)),
+      (
+        "status last",
+        document(
+          apple,
+          top: [
+            "environment", "receipt", "latest_receipt_info", "latest_receipt",
+            "pending_renewal_info", "status",
+          ])
+      ),
+      ("a repeated receipt key", document(apple + [("bundle_id", #""b""#)])),
+      ("a repeated top-level key", String(document(own).dropLast()) + #","environment":"Sandbox"}"#),
+      ("a bare receipt", object(apple)),
+      (
+        "a notification",
+        object([
+          ("notification_type", #""DID_RENEW""#), ("environment", #""PROD""#), ("bid", #""com.example.app""#),
+          ("unified_receipt", object([("status", "0"), ("latest_receipt_info", "[\(row)]")])),
+        ])
+      ),
+    ]
+    var rng = SplitMix64(seed: 42)
+    for round in 0..<20 {
+      documents.append(("receipt keys shuffled \(round)", document(apple.shuffled(using: &rng))))
+      documents.append(
+        (
+          "top-level keys shuffled \(round)",
+          document(
+            own,
+            top: [
+              "status", "environment", "receipt", "latest_receipt_info", "latest_receipt", "pending_renewal_info",
+            ].shuffled(using: &rng))
+        ))
+    }
+    for (note, text) in documents {
+      Self.expectSameBothWays(text, note)
+      for cut in stride(from: 1, to: text.utf8.count, by: 37) {
+        Self.expectSameBothWays(String(decoding: text.utf8.prefix(cut), as: UTF8.self), "\(note), cut at \(cut)")
+      }
+    }
+  }
+
   /// Every example and peer fixture in verifyReceipt's format.
   @Test func examplesReadTheSameWithAndWithoutGuesses() throws {
     var read = 0

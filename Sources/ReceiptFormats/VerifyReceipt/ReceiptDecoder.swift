@@ -225,16 +225,35 @@ private let appleRowOrder: [StaticString] = [
   "is_in_intro_offer_period", "in_app_ownership_type", "subscription_group_identifier",
 ]
 
-/// `ValueReading.noGuesses` with a row's guesses in `appleRowOrder`.
+/// Apple's order of a response's top-level keys and of its `receipt` object's (`_pst` dates, `adam_id` and the
+/// like are not read: skipped, they leave the guess as it was). A document's one receipt and one top level are read
+/// by compares too, not only its rows: a key not guessed costs a scan and a hash.
+private let appleTopOrder: [StaticString] = [
+  "status", "environment", "receipt", "latest_receipt_info", "latest_receipt", "pending_renewal_info",
+]
+private let appleReceiptOrder: [StaticString] = [
+  "receipt_type", "bundle_id", "application_version", "receipt_creation_date", "receipt_creation_date_ms",
+  "request_date", "request_date_ms", "original_purchase_date", "original_purchase_date_ms",
+  "original_application_version", "in_app",
+]
+
+/// `ValueReading.noGuesses` with the guesses of a row (`appleRowOrder`), the top level (`appleTopOrder`) and a
+/// `receipt` object (`appleReceiptOrder`) written in.
 private let firstGuesses: [UInt8] = {
   var guesses = ValueReading.noGuesses
-  let all = (TxKey.allCases.map(\.name) + pacificDates).map(\.description)
-  var previous = 63
-  for name in appleRowOrder {
-    guard let i = all.firstIndex(of: name.description) else { continue }
-    guesses[txKeys.guesses + previous] = UInt8(i)
-    previous = i
+  func learn(_ order: [StaticString], among names: [StaticString], at place: Int) {
+    let all = names.map(\.description)
+    var previous = 63
+    for name in order {
+      // The first of a name listed twice (a receipt's `original_purchase_date`), as the matcher finds it.
+      guard let i = all.firstIndex(of: name.description) else { continue }
+      guesses[place + previous] = UInt8(i)
+      previous = i
+    }
   }
+  learn(appleRowOrder, among: TxKey.allCases.map(\.name) + pacificDates, at: txKeys.guesses)
+  learn(appleTopOrder, among: topKeys.names, at: topKeys.guesses)
+  learn(appleReceiptOrder, among: receiptKeys.names, at: receiptKeys.guesses)
   return guesses
 }()
 
