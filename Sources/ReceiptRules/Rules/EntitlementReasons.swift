@@ -71,7 +71,7 @@ private func findingReason(
   case .noPurchase:
     return noPurchaseReason(definition, by: nil)
   case .granted(let c, let until, let lost):
-    return grantedReason(t, until: until, lost: lost) + sharingInference(c, t)
+    return grantedReason(t, until: until, lost: lost?.transaction, lostBy: lost?.grant) + sharingInference(c, t)
   case .inGracePeriod(_, let expired, let grace):
     return
       "\(t.productID) could not be renewed on \(expired.iso8601) because the payment failed; Apple's billing grace period keeps access until \(grace.iso8601) while it retries the charge."
@@ -106,18 +106,10 @@ private func lostReason(
     return
       "\(t.productID) (transaction \(t.transactionID)) was upgraded to \(target ?? "another product of its subscription group"), which does not give \(definition.id)."
   case .expired(let at):
-    let notRenewed: String
-    if let intent = renewal?.expirationIntent {
-      notRenewed = " and was not renewed: \(intent.description)"
-    } else if !t.vocabulary.holdsRenewalState {
-      notRenewed =
-        "; \(t.vocabulary.document) holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
-    } else {
-      notRenewed = " and has not been renewed"
-    }
-    let graceEnded = renewal?.gracePeriodExpiresDate.map { "; the billing grace period ended on \($0.iso8601)" } ?? ""
-    // Made in one go: appended to piece by piece, the sentence was grown and copied four times.
-    return "\(t.productID) expired on \(at.iso8601)\(notRenewed)\(graceEnded)."
+    return expiredReason(
+      t.productID, at: at, intent: renewal?.expirationIntent?.description,
+      silentDocument: t.vocabulary.holdsRenewalState ? nil : t.vocabulary.document,
+      graceEnded: renewal?.gracePeriodExpiresDate)
   case .durationEnded(let end, let duration):
     return
       "\(t.productID) is a non-renewing subscription of \(duration.text) bought on \(t.purchaseDate.display); it ended on \(end.iso8601)."
@@ -126,33 +118,134 @@ private func lostReason(
   }
 }
 
-private func grantedReason(_ t: PurchaseTransaction, until: Timestamp?, lost: ConsideredTransaction?) -> String {
-  let keeps = until.map { "keeps it active until \($0.iso8601)" } ?? "keeps it active; it does not expire"
-  // The product is named unless the sentence already did.
-  let l = lost?.transaction
-  let id =
-    l?.productID == t.productID
-    ? "transaction \(t.transactionID)" : "transaction \(t.transactionID), \(t.productID)"
-  let source: String
-  switch t.ownership {
-  case .familyShared: source = "Family Sharing (\(id))"
-  case .purchased where t.ownershipAssumed:
-    source =
-      "the customer's own purchase (\(id); \(t.vocabulary.document) has no \(t.vocabulary.ownership), so it is taken as bought by the customer)"
-  case .purchased: source = "the customer's own purchase (\(id))"
-  case .unknown:
-    source = "\(id) (\(t.vocabulary.document) cannot say whether the customer or a family member bought it)"
-  case .unrecognized(let raw): source = "\(id) (ownership \(raw))"
+/// The reason of an expired period: when it expired, why it was not renewed (`intent`, the expiration intent's
+/// words; else the document that holds no renewal state; else not renewed) and when its grace period ended.
+/// Written in one go (`SentenceText`): an interpolation grew and copied the sentence at each piece, and this is the
+/// reason of most one-transaction documents. `ReasonSentenceTests` holds it to the interpolation.
+func expiredReason(
+  _ productID: String, at: Timestamp, intent: String?, silentDocument: String?, graceEnded: Timestamp?
+) -> String {
+  let expiredOn = " expired on "
+  let notRenewedBecause = " and was not renewed: "
+  let holdsNoRenewalState =
+    " holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
+  let notRenewed = " and has not been renewed"
+  let graceEndedOn = "; the billing grace period ended on "
+  var capacity = productID.utf8.count + expiredOn.utf8.count + SentenceText.dateCapacity + 1
+  if let intent {
+    capacity += notRenewedBecause.utf8.count + intent.utf8.count
+  } else if let silentDocument {
+    capacity += 2 + silentDocument.utf8.count + holdsNoRenewalState.utf8.count
+  } else {
+    capacity += notRenewed.utf8.count
   }
-  let sentence = source.prefix(1).uppercased() + source.dropFirst() + " " + keeps + "."
-  guard let lost, let l else { return sentence }
-  switch lost.grant {
-  case .revoked(let at):
-    return "Family Sharing access to \(l.productID) was revoked on \(at.iso8601); \(source) \(keeps)."
-  case .refunded(let at):
-    return "\(l.productID) (transaction \(l.transactionID)) was refunded on \(at.iso8601); \(source) \(keeps)."
-  default:
-    return sentence
+  if graceEnded != nil { capacity += graceEndedOn.utf8.count + SentenceText.dateCapacity }
+  return SentenceText.make(capacity: capacity) { text in
+    text.append(productID)
+    text.append(expiredOn)
+    text.append(iso8601: at)
+    if let intent {
+      text.append(notRenewedBecause)
+      text.append(intent)
+    } else if let silentDocument {
+      text.append("; ")
+      text.append(silentDocument)
+      text.append(holdsNoRenewalState)
+    } else {
+      text.append(notRenewed)
+    }
+    if let graceEnded {
+      text.append(graceEndedOn)
+      text.append(iso8601: graceEnded)
+    }
+    text.append(".")
+  }
+}
+
+/// The reason of a grant: whose purchase keeps the entitlement, until when, and the newest refund or revocation
+/// (`lost`, `lostBy`) when one explains why access rests on this transaction. Written in one go (`SentenceText`):
+/// the interpolations grew and copied it piece by piece, and this is the reason of most signed documents.
+/// `ReasonSentenceTests` holds it to the interpolation.
+func grantedReason(
+  _ t: PurchaseTransaction, until: Timestamp?, lost l: PurchaseTransaction?, lostBy grant: AccessGrant?
+) -> String {
+  // Literals come to 200 bytes at most (two dates included); the data's text is counted.
+  var capacity = 256 + 2 * t.productID.utf8.count + t.transactionID.utf8.count + t.vocabulary.document.utf8.count
+  capacity += t.vocabulary.ownership.utf8.count
+  if case .unrecognized(let raw) = t.ownership { capacity += raw.utf8.count }
+  if let l { capacity += l.productID.utf8.count + l.transactionID.utf8.count }
+  return SentenceText.make(capacity: capacity) { text in
+    let lostAt: Timestamp?
+    switch grant {
+    case .revoked(let at)? where l != nil: lostAt = at
+    case .refunded(let at)? where l != nil: lostAt = at
+    default: lostAt = nil
+    }
+    if let l, let lostAt, case .revoked? = grant {
+      text.append("Family Sharing access to ")
+      text.append(l.productID)
+      text.append(" was revoked on ")
+      text.append(iso8601: lostAt)
+      text.append("; ")
+    } else if let l, let lostAt {
+      text.append(l.productID)
+      text.append(" (transaction ")
+      text.append(l.transactionID)
+      text.append(") was refunded on ")
+      text.append(iso8601: lostAt)
+      text.append("; ")
+    }
+    // The sentence starts with the source, capitalised, unless the loss above started it.
+    appendGrantSource(of: t, namingProduct: l?.productID != t.productID, capitalised: lostAt == nil, to: &text)
+    if let until {
+      text.append(" keeps it active until ")
+      text.append(iso8601: until)
+    } else {
+      text.append(" keeps it active; it does not expire")
+    }
+    text.append(".")
+  }
+}
+
+/// Whose purchase `t` is, naming the transaction (and its product unless the sentence already did).
+private func appendGrantSource(
+  of t: PurchaseTransaction, namingProduct: Bool, capitalised: Bool, to text: inout SentenceText
+) {
+  func appendID(_ first: String) {
+    text.append(first)
+    text.append(t.transactionID)
+    if namingProduct {
+      text.append(", ")
+      text.append(t.productID)
+    }
+  }
+  let transaction = capitalised ? "Transaction " : "transaction "
+  switch t.ownership {
+  case .familyShared:
+    text.append("Family Sharing (")
+    appendID("transaction ")
+    text.append(")")
+  case .purchased:
+    text.append(capitalised ? "The customer's own purchase (" : "the customer's own purchase (")
+    appendID("transaction ")
+    if t.ownershipAssumed {
+      text.append("; ")
+      text.append(t.vocabulary.document)
+      text.append(" has no ")
+      text.append(t.vocabulary.ownership)
+      text.append(", so it is taken as bought by the customer")
+    }
+    text.append(")")
+  case .unknown:
+    appendID(transaction)
+    text.append(" (")
+    text.append(t.vocabulary.document)
+    text.append(" cannot say whether the customer or a family member bought it)")
+  case .unrecognized(let raw):
+    appendID(transaction)
+    text.append(" (ownership ")
+    text.append(raw)
+    text.append(")")
   }
 }
 
