@@ -116,11 +116,11 @@ enum LatestReceiptBacking {
     guard let declared = text.withUTF8({ cutShortDeclaration($0) }) else { return nil }
     // `ASN1Error.declaresMore` placed at byte 0 with no path, as `AppReceiptError.description` words it.
     let detail = JoinedText.make(capacity: 60 + 2 * JoinedText.decimalCapacity) { text in
-      text.append("byte 0: truncated: SEQUENCE declares ")
+      text.append(literal: "byte 0: truncated: SEQUENCE declares ")
       text.append(decimal: declared.length)
-      text.append(" bytes but only ")
+      text.append(literal: " bytes but only ")
       text.append(decimal: declared.remaining)
-      text.append(" remain")
+      text.append(literal: " remain")
     }
     return notAReceipt(cutShortReason, detail: detail)
   }
@@ -137,31 +137,36 @@ enum LatestReceiptBacking {
     while start < bytes.count, AppReceiptInput.isSpace(bytes[start]) { start += 1 }
     // A first `0` is read as DER, not base64.
     guard start < bytes.count, bytes[start] != 0x30, AppReceiptInput.isBase64(bytes[start]),
-      let measured = try? Base64.measure(bytes, rules: .text), measured.count >= 2
+      bytes.count - start >= 8
     else { return nil }
-    func byte(_ k: Int) -> Int { Int(truncatingIfNeeded: measured.head >> UInt64(56 - 8 * k)) & 0xFF }
+    // The header from the first eight symbols; a whole receipt (the text long enough to hold what the header
+    // declares) goes to the full path without its alphabet checked twice.
+    let lead = UnsafeBufferPointer(rebasing: bytes[start..<(start + 8)])
+    guard let header = try? Base64.measure(lead, rules: .text), header.count == 6 else { return nil }
+    func byte(_ k: Int) -> Int { Int(truncatingIfNeeded: header.head >> UInt64(56 - 8 * k)) & 0xFF }
     guard byte(0) == 0x30 else { return nil }
     let first = byte(1)
     var contentStart = 2
     var length = first
     if first >= 0x80 {
       let octets = first & 0x7F
-      guard octets >= 1, octets <= 4, contentStart + octets <= measured.count else { return nil }
+      guard octets >= 1, octets <= 4 else { return nil }
       length = 0
       for k in 0..<octets { length = length << 8 | byte(contentStart + k) }
       guard byte(contentStart) != 0, length >= 0x80 else { return nil }
       contentStart += octets
     }
+    // At most three bytes for every four characters.
+    guard length > bytes.count / 4 * 3 + 2 - contentStart,
+      let measured = try? Base64.measure(bytes, rules: .text), measured.count >= contentStart
+    else { return nil }
     let remaining = measured.count - contentStart
     return length > remaining ? (length, remaining) : nil
   }
 
   /// The unsigned verdict of a body whose `latest_receipt` holds no receipt: its note is the backing's phrase.
   static func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
-    let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
-    var check = SignatureCheck(.unsigned, note: backing.summary)
-    check.backing = backing
-    return check
+    SignatureCheck.notAReceipt(reason, detail: detail)
   }
 
   /// `AppReceiptInput.recognise` over the text's own UTF-8 bytes, not a copy of them.
