@@ -18,6 +18,11 @@ package struct JoinedText {
     }
   }
 
+  /// Appends a literal piece, read where the compiler put it.
+  package mutating func append(literal piece: StaticString) {
+    append(UnsafeBufferPointer(start: piece.utf8Start, count: piece.utf8CodeUnitCount))
+  }
+
   /// The most bytes `append(decimal:)` writes.
   package static let decimalCapacity = 20
 

@@ -102,6 +102,19 @@ public struct SignatureCheck: Hashable, Sendable {
     SignatureCheck(.unsigned, note: unsignedNote(what))
   }
 
+  /// The unsigned verdict of a JSON body whose `latest_receipt` holds no receipt (`ReceiptBacking.notAReceipt`): its
+  /// note is the backing's phrase. Made in this module, where the init is inlined rather than called and copied.
+  /// - Parameters:
+  ///   - reason: What `latest_receipt` held instead, in a few words.
+  ///   - detail: Where reading it stopped.
+  /// - Returns: The `unsigned` verdict with the not-a-receipt backing.
+  public static func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
+    let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
+    var check = SignatureCheck(.unsigned, note: backing.summary)
+    check.backing = backing
+    return check
+  }
+
   /// The note of `unsigned(_:)`.
   static func unsignedNote(_ what: String) -> String { "\(what) carries no signature" }
 

@@ -115,4 +115,52 @@ import Testing
     }
     #expect(decoded > 1000)
   }
+
+  /// `measure` says what `decode` says without the bytes: the count and the first six bytes, or the same failure at
+  /// the same offset, over random texts under every rule set, spoilt at any place (outside the alphabet, padding,
+  /// whitespace, a byte order mark), cut at every length of a short text, and from each whole step on.
+  @Test func measuringGivesTheCountAndHeadDecodingGives() {
+    func head(_ bytes: [UInt8]) -> UInt64 {
+      bytes.prefix(6).enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(56 - 8 * $1.offset) }
+    }
+    func agree(_ text: [UInt8], _ rules: Base64.Rules, _ what: String) -> Bool {
+      let decoded = Result { () throws(Base64Error) in try Base64.decode(text, rules: rules) }
+      let measured = Result { () throws(Base64Error) -> [UInt64] in
+        let (count, first) = try text.withUnsafeBufferPointer { (t) throws(Base64Error) in
+          try Base64.measure(t, rules: rules)
+        }
+        return [UInt64(count), first]
+      }
+      let expected = decoded.map { [UInt64($0.count), head($0)] }
+      #expect(expected == measured, "\(what) \(rules.alphabet) \(rules.padding)")
+      return (try? decoded.get()) != nil
+    }
+    var generator = SplitMix64(state: 42)
+    var decoded = 0
+    for round in 0..<900 {
+      let length = Int(generator.next() % (round % 3 == 0 ? 700 : 40))
+      let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+      for rules in [Base64.Rules.strict, .url, .text] {
+        var text = Array(Base64.encode(bytes, alphabet: rules.alphabet, padded: rules.padding != .optional).utf8)
+        if round % 3 == 1, !text.isEmpty {
+          let spoilers: [[UInt8]] = [
+            [0x2E], [0x3D], [0x0A], [0xFF], [0x20, 0x20], [0x3D, 0x3D, 0x3D], [0xEF, 0xBB, 0xBF],
+          ]
+          let at = Int(generator.next() % UInt64(text.count + 1))
+          text.insert(contentsOf: spoilers[Int(generator.next() % UInt64(spoilers.count))], at: at)
+        }
+        if round % 5 == 2 { text = Array([0xEF, 0xBB, 0xBF, 0x20]) + text }
+        if agree(text, rules, "round \(round)") { decoded += 1 }
+      }
+    }
+    let short = Array(Base64.encode((0..<40).map { UInt8($0 &* 91 & 0xFF) }).utf8)
+    for cut in 0...short.count {
+      for rules in [Base64.Rules.strict, .url, .text] {
+        _ = agree(Array(short.prefix(cut)), rules, "cut \(cut)")
+        _ = agree(Array(short.prefix(cut)) + [0x3D], rules, "cut \(cut) =")
+        _ = agree(Array(short.dropFirst(cut)), rules, "from \(cut)")
+      }
+    }
+    #expect(decoded > 1500)
+  }
 }

@@ -79,6 +79,68 @@ public enum Base64 {
     }
   }
 
+  /// What `decode(text, rules:)` gives without writing it: how many bytes, and the first six of them (fewer when
+  /// there are fewer) from the top of `head` down, the first in its top byte; or the same error. A reader that
+  /// needs only a decoded header and the length (a receipt cut short) checks the alphabet, not decodes it.
+  public static func measure(
+    _ text: UnsafeBufferPointer<UInt8>, rules: Rules, limit: Int = .max
+  ) throws(Base64Error) -> (count: Int, head: UInt64) {
+    let (start, end) = try symbolRange(text, rules: rules, limit: limit)
+    let standard = rules.alphabet == .standard
+    return try (standard ? standardPairs : urlPairs).withUnsafeBufferPointer {
+      (pairs) throws(Base64Error) -> (count: Int, head: UInt64) in
+      try (standard ? standardValues : urlValues).withUnsafeBufferPointer {
+        (table) throws(Base64Error) -> (count: Int, head: UInt64) in
+        try measure(text, from: start, to: end, rules: rules, pairs: pairs, table: table)
+      }
+    }
+  }
+
+  static func measure(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, to n: Int, rules: Rules, pairs: UnsafeBufferPointer<UInt16>,
+    table: UnsafeBufferPointer<UInt8>
+  ) throws(Base64Error) -> (count: Int, head: UInt64) {
+    var head: UInt64 = 0
+    var i = start
+    // Eight symbols at a time while all are in the alphabet, as `decode` steps, nothing stored: at a group
+    // boundary with no padding seen, so the rest decodes alone in the state `decode` would reach it in.
+    if let inBase = input.baseAddress, let pairBase = pairs.baseAddress {
+      var from = UnsafeRawPointer(inBase) + start
+      var steps = (n &- start) / 8
+      while steps > 0 {
+        let word = UInt64(littleEndian: from.loadUnaligned(as: UInt64.self))
+        let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
+        let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
+        let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
+        let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
+        guard (a | b | c | d) & notAPair == 0 else { break }
+        if i == start { head = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16 }
+        from += 8
+        i &+= 8
+        steps &-= 1
+      }
+    }
+    let whole = (i &- start) / 8 &* 6
+    guard i < n else { return (whole, head) }
+    // The rest (the last group, or everything from the first whitespace or bad byte) through `decode` itself.
+    let capacity = (n &- i) / 4 &* 3 &+ 3
+    var failure: Base64Error?
+    let rest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { output -> Int in
+      do throws(Base64Error) {
+        let written = try decode(input, from: i, to: n, into: output, rules: rules, pairs: pairs, table: table)
+        if whole == 0 {
+          for k in 0..<min(written, 6) { head |= UInt64(output[k]) << UInt64(56 &- 8 &* k) }
+        }
+        return written
+      } catch {
+        failure = error
+        return 0
+      }
+    }
+    if let failure { throw failure }
+    return (whole &+ rest, head)
+  }
+
   /// Where the symbols of `text` lie: past a byte order mark the rules skip, and before exact padding, which is
   /// checked here from the length before any symbol is read.
   static func symbolRange(

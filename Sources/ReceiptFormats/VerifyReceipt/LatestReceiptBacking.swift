@@ -1,3 +1,4 @@
+import ReceiptCrypto
 import ReceiptModel
 import ReceiptRules
 
@@ -38,6 +39,14 @@ enum LatestReceiptBacking {
   /// The verdict, the receipt's payload when `latest_receipt` held one that could be read, and its transactions
   /// when its signature held.
   static func backingCheck(
+    of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking, source: String
+  ) -> (verdict: SignatureCheck, payload: AppReceiptPayload?, signed: [PurchaseTransaction]?) {
+    if let cutShort = cutShortVerdict(text) { return (cutShort, nil, nil) }
+    return fullBackingCheck(of: history, latestReceipt: text, checking: checking, source: source)
+  }
+
+  /// `backingCheck` with every receipt decoded: the reference `cutShortVerdict` is held to.
+  static func fullBackingCheck(
     of history: PurchaseHistory, latestReceipt text: String, checking: SignatureChecking, source: String
   ) -> (verdict: SignatureCheck, payload: AppReceiptPayload?, signed: [PurchaseTransaction]?) {
     let input: AppReceiptInput
@@ -99,12 +108,65 @@ enum LatestReceiptBacking {
     return (check, document.payload, signed.transactions)
   }
 
+  /// The verdict of a `latest_receipt` that is base64 of a DER SEQUENCE declaring more bytes than the text
+  /// decodes to (an export's column limit cut it), found from the text's decoded length and first bytes without
+  /// decoding the rest; nil when `fullBackingCheck` must decide. Its verdict and detail are the full path's.
+  static func cutShortVerdict(_ text: String) -> SignatureCheck? {
+    var text = text
+    guard let declared = text.withUTF8({ cutShortDeclaration($0) }) else { return nil }
+    // `ASN1Error.declaresMore` placed at byte 0 with no path, as `AppReceiptError.description` words it.
+    let detail = JoinedText.make(capacity: 60 + 2 * JoinedText.decimalCapacity) { text in
+      text.append(literal: "byte 0: truncated: SEQUENCE declares ")
+      text.append(decimal: declared.length)
+      text.append(literal: " bytes but only ")
+      text.append(decimal: declared.remaining)
+      text.append(literal: " remain")
+    }
+    return notAReceipt(cutShortReason, detail: detail)
+  }
+
+  static let cutShortReason = "cut short"
+
+  /// The ContentInfo SEQUENCE's declared length and the bytes that remain after its header, when the full path's
+  /// first error would be that it declares more: the text is what `AppReceiptInput.recognise` reads as base64
+  /// (whole, by `Base64.measure`), and the header is one the envelope's reader takes as it is (definite, its
+  /// length in the shortest form).
+  static func cutShortDeclaration(_ bytes: UnsafeBufferPointer<UInt8>) -> (length: Int, remaining: Int)? {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    while start < bytes.count, AppReceiptInput.isSpace(bytes[start]) { start += 1 }
+    // A first `0` is read as DER, not base64.
+    guard start < bytes.count, bytes[start] != 0x30, AppReceiptInput.isBase64(bytes[start]),
+      bytes.count - start >= 8
+    else { return nil }
+    // The header from the first eight symbols; a whole receipt (the text long enough to hold what the header
+    // declares) goes to the full path without its alphabet checked twice.
+    let lead = UnsafeBufferPointer(rebasing: bytes[start..<(start + 8)])
+    guard let header = try? Base64.measure(lead, rules: .text), header.count == 6 else { return nil }
+    func byte(_ k: Int) -> Int { Int(truncatingIfNeeded: header.head >> UInt64(56 - 8 * k)) & 0xFF }
+    guard byte(0) == 0x30 else { return nil }
+    let first = byte(1)
+    var contentStart = 2
+    var length = first
+    if first >= 0x80 {
+      let octets = first & 0x7F
+      guard octets >= 1, octets <= 4 else { return nil }
+      length = 0
+      for k in 0..<octets { length = length << 8 | byte(contentStart + k) }
+      guard byte(contentStart) != 0, length >= 0x80 else { return nil }
+      contentStart += octets
+    }
+    // At most three bytes for every four characters.
+    guard length > bytes.count / 4 * 3 + 2 - contentStart,
+      let measured = try? Base64.measure(bytes, rules: .text), measured.count >= contentStart
+    else { return nil }
+    let remaining = measured.count - contentStart
+    return length > remaining ? (length, remaining) : nil
+  }
+
   /// The unsigned verdict of a body whose `latest_receipt` holds no receipt: its note is the backing's phrase.
   static func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
-    let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
-    var check = SignatureCheck(.unsigned, note: backing.summary)
-    check.backing = backing
-    return check
+    SignatureCheck.notAReceipt(reason, detail: detail)
   }
 
   /// `AppReceiptInput.recognise` over the text's own UTF-8 bytes, not a copy of them.

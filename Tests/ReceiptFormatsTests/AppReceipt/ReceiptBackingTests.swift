@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptCrypto
 import ReceiptModel
+import ReceiptModelTestSupport
 import ReceiptRules
 import ReceiptTestSupport
 import Testing
@@ -457,6 +458,97 @@ import Testing
     var unnamed = ReceiptBacking.notAReceipt("x")
     unnamed.notAReceiptReason = nil
     #expect(unnamed.summary == "latest_receipt is not a receipt: nothing backs this JSON")
+  }
+
+  /// Issue 42: a `latest_receipt` cut short is answered from its base64 text's decoded length and first bytes
+  /// (`cutShortVerdict`); whatever the text, `backingCheck` gives what `fullBackingCheck` (every receipt decoded)
+  /// gives: the same verdict, reason, detail and summary. Over the examples' receipts (each cut at every length,
+  /// bytes replaced, padded, spread over lines, written with a byte order mark), DER headers declaring more or less
+  /// than follows in each length form, text that is not base64, and the benchmark's bodies.
+  @Test func aCutShortLatestReceiptGetsTheFullPathsVerdict() throws {
+    let (body, trust) = try Self.examplePair()
+    var receipts: [String] = []
+    let folder = TestPaths.packageRoot.appendingPathComponent("examples/app-receipt")
+    for name in ["signed-entitlements-active", "entitlements-active", "lifetime-unlock", "truncated"] {
+      let text = try String(contentsOf: folder.appendingPathComponent(name + ".b64"), encoding: .utf8)
+      receipts.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    receipts.append(try #require(body["latest_receipt"] as? String))
+    var texts: [String] = receipts
+    var generator = SplitMix64(seed: 42)
+    let symbols = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=0 \n.".unicodeScalars)
+    for receipt in receipts {
+      let scalars = Array(receipt.unicodeScalars)
+      for length in 0...scalars.count {
+        var cut = String(String.UnicodeScalarView(scalars.prefix(length)))
+        switch length % 9 {
+        case 1: cut += "="
+        case 2: cut += "=="
+        case 3: cut += "==="
+        case 4: cut = "\u{FEFF} " + cut + "\r\n"
+        case 5 where !cut.isEmpty:
+          // One character replaced: a symbol, padding, a leading `0` (read as DER), whitespace or a bad byte.
+          var edited = Array(cut.unicodeScalars)
+          let at = length % 18 == 5 ? 0 : Int(generator.next() % UInt64(edited.count))
+          edited[at] = symbols[Int(generator.next() % UInt64(symbols.count))]
+          cut = String(String.UnicodeScalarView(edited))
+        case 6:
+          // Spread over 76-column lines, as base64 tools write it (and JSON's `\n` escapes give).
+          var lines = ""
+          for (i, scalar) in cut.unicodeScalars.enumerated() {
+            if i > 0, i % 76 == 0 { lines += "\n" }
+            lines.unicodeScalars.append(scalar)
+          }
+          cut = lines
+        default: break
+        }
+        texts.append(cut)
+      }
+    }
+    // Headers declaring more or less than follows, in every length form (short, one to five octets, a leading
+    // zero octet, a short value in the long form, indefinite), and other first bytes.
+    let headers: [[UInt8]] = [
+      [0x30, 0x05], [0x30, 0x7F], [0x30, 0x81, 0x7F], [0x30, 0x81, 0x80], [0x30, 0x82, 0x00, 0x90],
+      [0x30, 0x82, 0x14, 0x14], [0x30, 0x83, 0x01, 0x00, 0x00], [0x30, 0x84, 0x00, 0x00, 0x01, 0x00],
+      [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], [0x30, 0x85, 0x01, 0x01, 0x01, 0x01, 0x01], [0x30, 0x80], [0x30],
+      [0x31, 0x05], [0x7B, 0x0A], [0x30, 0x82, 0x01],
+    ]
+    for header in headers {
+      for tail in [0, 1, 2, 3, 4, 5, 120, 127, 128, 129, 255, 256, 300] {
+        let bytes = header + (0..<tail).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        texts.append(Data(bytes).base64EncodedString())
+      }
+    }
+    texts += ["", "XXXX", "0IIU", "MIIUFA", "MIIUFA=", "MIIUFAA", "MI", "M", "  \n", "MIIU\u{7F}FAAA", "MIIUFAAAé"]
+    for index in 0..<3 {
+      for generated in [UserShapes.oneTransactionBody(index: index), UserShapes.customerBody(index: index)] {
+        let object = try JSONSerialization.jsonObject(with: Data(generated.utf8)) as? [String: Any]
+        if let text = object?["latest_receipt"] as? String { texts.append(text) }
+      }
+    }
+    var history = try Self.decode(body, trust: trust)
+    history.provenance.latestReceipt = nil
+    let checking = SignatureChecking(verifiers: OneVerifier(trust: trust), now: Self.now)
+    var answered = 0
+    var reasons: Set<String> = []
+    for text in texts {
+      let full = LatestReceiptBacking.fullBackingCheck(
+        of: history, latestReceipt: text, checking: checking, source: "test")
+      let check = LatestReceiptBacking.backingCheck(
+        of: history, latestReceipt: text, checking: checking, source: "test")
+      #expect(check.verdict == full.verdict, "\(text.prefix(60))")
+      #expect(check.verdict.summary == full.verdict.summary)
+      #expect(check.payload == full.payload && check.signed == full.signed)
+      if let fast = LatestReceiptBacking.cutShortVerdict(text) {
+        answered += 1
+        #expect(fast == full.verdict && full.payload == nil, "\(text.prefix(60))")
+      }
+      reasons.insert(full.verdict.backing?.notAReceiptReason ?? full.verdict.verdict.rawValue)
+    }
+    // The fast path answers most texts here (every cut of a receipt whose header survives), not a few.
+    #expect(answered > texts.count / 2, "\(answered) of \(texts.count)")
+    #expect(
+      reasons.isSuperset(of: ["cut short", "damaged", "not a receipt (not base64)", "not a receipt (not PKCS#7)"]))
   }
 
   /// Checking the signature reads the credentials; neither is kept without --show-secrets.
