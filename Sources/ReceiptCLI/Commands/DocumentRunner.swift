@@ -218,17 +218,18 @@ enum DocumentRunner {
     ) { document, result in
       progress.erase()
       defer { progress.documentDone(bytes: document?.content.count ?? 0) }
-      switch (document, result) {
-      case (let document?, .success(let value)):
-        body(.processed(document, value))
-      case (let document?, .failure(let error)):
-        body(.failed(document.locatedInFile(error), input: document, label: document.label))
-      case (nil, .failure(let error)):
+      // The document and its result taken apart one by one: a switch over the pair copied both.
+      guard let document else {
+        guard case .failure(let error) = result else { return }
         var label = "<input>"
         if case .input(let e) = error, let source = e.source { label = source }
-        body(.failed(error, input: nil, label: label))
-      case (nil, .success):
-        break
+        return body(.failed(error, input: nil, label: label))
+      }
+      switch result {
+      case .success(let value):
+        body(.processed(document, value))
+      case .failure(let error):
+        body(.failed(document.locatedInFile(error), input: document, label: document.label))
       }
     }
   }
@@ -275,8 +276,9 @@ enum DocumentRunner {
           context.stdout.write(line.rendered(pretty: false) + "\n")
         }
       case .processed(let document, let result):
-        // Kept, not destroyed, once written: the last one lives until the process exits.
-        defer { KeptUntilExit.lastOutput.keep(result) }
+        // Kept, not destroyed, once written: the last one lives until the process exits. One that holds no output
+        // (a small document's text or NDJSON line) is freed here: keeping it cost a box, a lock and a copy.
+        defer { if result.output != nil { KeptUntilExit.lastOutput.keep(result) } }
         for warning in result.warnings { context.warn("\(document.label): \(warning)") }
         for check in result.failedChecks {
           context.stderr.write(

@@ -49,6 +49,9 @@ struct EntitlementsCommand: ParsableCommand {
   func run(_ context: CommandContext) throws(ReceiptToolError) -> ExitStatus {
     let now = Timestamp.now()
     let check = required.isEmpty ? nil : required.map { "--require \($0)" }.joined(separator: " ")
+    // The renderers' closures capture these, not `self`: a copy of the whole command per closure per document.
+    let explain = explain
+    let allowPartial = allowPartial
     return try options.run(context, check: check) { (input, catalog, style, signatures) throws(ReceiptError) in
       let history = try context.decode(input, keepsFieldsOnlyDecodeShows: false, signatures: signatures)
       var signature = history.provenance.signatureCheck
@@ -62,7 +65,15 @@ struct EntitlementsCommand: ParsableCommand {
       // The renderers hold the pages, not the history: it is freed here, not copied into both and freed with them.
       let partialPage = PartialHistory.page(of: history)
       let page = history.provenance.page
+      var failedChecks = Self.missingRequirements(required, answer.results)
+      failedChecks.appendAll(review.failedChecks)
+      failedChecks.appendAll(PartialHistory.failedChecks(history, check: check, allowed: allowPartial))
       // Findings go back with the output as warnings: this runs on worker threads and must not write itself.
+      var warnings = review.warnings
+      warnings.appendAll(answer.findings)
+      warnings.appendAll(NotificationEffects.unknownEventWarnings(in: history))
+      warnings.appendAll(ReadingWarnings.shown(in: history))
+      warnings.appendAll(PartialHistory.warnings(history))
       return DocumentOutput(
         text: EntitlementsTextRenderer.render(
           answer, evaluation: evaluation, explain: explain, color: style.color, width: style.width,
@@ -71,10 +82,7 @@ struct EntitlementsCommand: ParsableCommand {
           EntitlementsJSONRenderer.write(
             answer, evaluation: evaluation, input: input, explain: explain, signature: signature, page: page, to: &w)
         },
-        failedChecks: Self.missingRequirements(required, answer.results) + review.failedChecks
-          + PartialHistory.failedChecks(history, check: check, allowed: allowPartial),
-        warnings: review.warnings + answer.findings + NotificationEffects.unknownEventWarnings(in: history)
-          + ReadingWarnings.shown(in: history) + PartialHistory.warnings(history))
+        failedChecks: failedChecks, warnings: warnings)
     }
   }
 
@@ -85,6 +93,18 @@ struct EntitlementsCommand: ParsableCommand {
         return "entitlement '\(id)' is not active: no product in the receipt or the catalog gives it."
       }
       return r.isActive ? nil : "entitlement '\(id)' is not active (\(r.state.rawValue)): \(r.reason)"
+    }
+  }
+}
+
+extension Array where Element == String {
+  /// Appends `part`, making and growing no array when either is empty (most of a document's warnings and checks are:
+  /// `+` makes a new array every time).
+  mutating func appendAll(_ part: [String]) {
+    if isEmpty {
+      self = part
+    } else if !part.isEmpty {
+      append(contentsOf: part)
     }
   }
 }
