@@ -289,6 +289,30 @@ enum ReferenceEscapedNames {
     #expect(walked.names != nil || sniff.firstSignificantByte != UInt8(ascii: "{"), "the standard registry's names fit")
     let chosen = FormatRegistry.standard.format(for: document).name
     #expect(chosen == ReferenceRegistry.choice(sniff), "chosen: \(note())", sourceLocation: sourceLocation)
+    // The same from a sniff that borrows the document's bytes (`decode(contentsOf:)`, no copy of its first bytes).
+    document.withUnsafeBufferPointer { buffer in
+      let borrowed = DocumentSniff(borrowingPrefixOf: buffer)
+      #expect(
+        Array(borrowed.prefix) == Array(sniff.prefix), "borrowed prefix: \(note())", sourceLocation: sourceLocation)
+      #expect(borrowed.firstSignificantByte == sniff.firstSignificantByte, "borrowed: \(note())")
+      let walkedInPlace = FormatRegistry.standard.withNames(borrowed)
+      for (format, expected) in zip(FormatRegistry.standard.formats, expectedRecognitions) {
+        #expect(
+          format.recognition(of: walkedInPlace) == expected, "\(format.name) borrowed: \(note())",
+          sourceLocation: sourceLocation)
+        #expect(
+          format.recognition(of: borrowed) == expected, "\(format.name) borrowed alone: \(note())",
+          sourceLocation: sourceLocation)
+      }
+      #expect(
+        FormatRegistry.standard.format(forDocumentAt: buffer).name == chosen, "chosen in place: \(note())",
+        sourceLocation: sourceLocation)
+      for key in ["receipt-data", "transactionReceipt", "status", "purchase-info"] {
+        #expect(
+          borrowed.containsKey(key) == ReferenceDocumentSniff.containsKey(sniff.prefix, key),
+          "\(key) borrowed: \(note())", sourceLocation: sourceLocation)
+      }
+    }
     if chosen == "app receipt (PKCS#7)", sniff.firstSignificantByte == UInt8(ascii: "{") { tally.requestBodies += 1 }
     for key in ["receipt-data", "transactionReceipt", "status", "purchase-info"] {
       #expect(

@@ -223,4 +223,27 @@ struct ReferenceNameWalk {
     }
     #expect(hits > 2_000)
   }
+
+  /// The quotes up to the first block holding a backslash go sixty-four bytes at a time, then sixteen: a document of
+  /// names, keys and values, with one escape at every offset across several windows, and cut at every length, walks
+  /// as the reference.
+  @Test func oneEscapeAtEveryOffsetWalksAsTheReference() {
+    let names = FormatRegistry.standard.formats.flatMap { $0.sniffNames }
+    var plain = Array("{".utf8)
+    var k = 0
+    while plain.count < 300 {
+      plain += Array("\"\(names[k % names.count])\": \"\(names[(k &* 7 &+ 3) % names.count])\", ".utf8)
+      k += 1
+    }
+    var hits = 0
+    for at in 1..<plain.count {
+      for escape in [#"\""#, #"\u0073"#, #"\\"#] {
+        var document = plain
+        document.insert(contentsOf: Array(escape.utf8), at: at)
+        hits += Self.expectSameHits(document, "\(escape) at \(at)")
+      }
+    }
+    for cut in 0...plain.count { hits += Self.expectSameHits(Array(plain[..<cut]), "cut at \(cut)") }
+    #expect(hits > 10_000)
+  }
 }

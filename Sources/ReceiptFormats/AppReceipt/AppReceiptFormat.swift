@@ -16,7 +16,7 @@ public struct AppReceiptFormat: InputFormat {
   /// Certain for DER and base64 that start like a PKCS#7 ContentInfo, for iOS 6 transaction receipts (refused
   /// by name), and for a JSON object with a `receipt-data` or `transactionReceipt` key in its first bytes.
   public func recognition(of sniff: DocumentSniff) -> Recognition {
-    switch AppReceiptInput.sniff(sniff.prefix, names: sniff.names) {
+    switch sniff.withPrefix({ AppReceiptInput.sniff(in: $0, names: sniff.names) }) {
     case .der?, .base64?, .legacyTransactionReceipt?: return .certain
     case .json?:
       // Notification v1 bodies may echo `receipt-data` beside their own keys: those stay verifyReceipt JSON.

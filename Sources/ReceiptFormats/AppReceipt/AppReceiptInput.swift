@@ -31,28 +31,33 @@ public struct AppReceiptInput: Sendable, Equatable {
   /// `sniff` over the bytes where they lie (the registry's prefix), not copied; `names`, when the registry's walk
   /// found them in the same bytes, instead of a walk of its own.
   static func sniff(_ bytes: ArraySlice<UInt8>, names: QuotedNameFinds? = nil) -> Sniff? {
-    var i = bytes.startIndex
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
-    while i < bytes.endIndex, isSpace(bytes[i]) { i += 1 }
-    guard i < bytes.endIndex else { return nil }
-    let rest = bytes[i...]
+    bytes.withUnsafeBufferPointer { sniff(in: $0, names: names) }
+  }
+
+  /// `sniff` over the bytes in place (a sniff's prefix, borrowed or held).
+  static func sniff(in bytes: UnsafeBufferPointer<UInt8>, names: QuotedNameFinds? = nil) -> Sniff? {
+    var i = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+    guard i < bytes.count else { return nil }
+    let left = bytes.count - i
     // SEQUENCE with an indefinite or a long-form length, then the OID tag: PKCS#7 ContentInfo.
-    if rest.count >= 3, rest[i] == 0x30, (0x80...0x84).contains(rest[i + 1]) { return .der }
+    if left >= 3, bytes[i] == 0x30, (0x80...0x84).contains(bytes[i + 1]) { return .der }
     // Base64 of 30 8x: "MI" then A-P (the next six bits start 00xx or 10xx).
-    let text = rest.prefix(4)
-    if text.count >= 3, text[i] == UInt8(ascii: "M"), text[i + 1] == UInt8(ascii: "I"),
-      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(text[i + 2])
+    if left >= 3, bytes[i] == UInt8(ascii: "M"), bytes[i + 1] == UInt8(ascii: "I"),
+      (UInt8(ascii: "A")...UInt8(ascii: "P")).contains(bytes[i + 2])
     {
       return .base64
     }
     // Base64 of `{\n` or `{\n\t`, how the iOS 6 plist receipts begin; or the plist text itself.
-    if text.count >= 3, text[i] == UInt8(ascii: "e"), text[i + 1] == UInt8(ascii: "w"), text[i + 2] == UInt8(ascii: "o")
-    {
+    if left >= 3, bytes[i] == UInt8(ascii: "e"), bytes[i + 1] == UInt8(ascii: "w"), bytes[i + 2] == UInt8(ascii: "o") {
       return .legacyTransactionReceipt
     }
-    if text.first == UInt8(ascii: "{") {
-      // The bytes before `rest` are a BOM and whitespace, which hold no quote: the walks find the same.
-      let keys = names.flatMap(QuotedNames.init(finds:)) ?? QuotedNames(rest.prefix(1 << 16))
+    if bytes[i] == UInt8(ascii: "{") {
+      // The bytes before the object are a BOM and whitespace, which hold no quote: the walks find the same.
+      let keys =
+        names.flatMap(QuotedNames.init(finds:))
+        ?? QuotedNames(UnsafeBufferPointer(rebasing: bytes[i..<min(bytes.count, i + (1 << 16))]))
       if keys.purchaseInfo && !keys.purchaseInfoColon { return .legacyTransactionReceipt }
       if keys.receiptData || keys.transactionReceipt { return .json }
     }
@@ -77,8 +82,12 @@ public struct AppReceiptInput: Sendable, Equatable {
 
     /// From a walk of `window` for these names alone.
     init(_ window: ArraySlice<UInt8>) {
-      let finds = window.withUnsafeBufferPointer { Self.set.finds(in: $0) }
-      if let finds, let names = QuotedNames(finds: finds) { self = names }
+      self = window.withUnsafeBufferPointer { QuotedNames($0) }
+    }
+
+    /// From a walk of `window`, in place, for these names alone.
+    init(_ window: UnsafeBufferPointer<UInt8>) {
+      if let finds = Self.set.finds(in: window), let names = QuotedNames(finds: finds) { self = names }
     }
 
     /// From a walk that looked for these names among others; nil when it did not look for them.

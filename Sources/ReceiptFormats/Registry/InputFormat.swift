@@ -21,8 +21,16 @@ public struct DocumentSniff: Sendable {
   /// How many bytes a format may look at.
   public static let length = 4096
 
-  /// Up to `length` bytes from the start, after a UTF-8 byte order mark.
-  public let prefix: ArraySlice<UInt8>
+  /// Up to `length` bytes from the start, after a UTF-8 byte order mark: a copy for a sniff that borrows them.
+  public var prefix: ArraySlice<UInt8> {
+    if let borrowed { return ArraySlice(borrowed) }
+    return owned
+  }
+  /// The prefix, when the sniff holds it.
+  private let owned: ArraySlice<UInt8>
+  /// The prefix in the caller's bytes, for a sniff made for one call (`FormatRegistry.decode(contentsOf:)`): every
+  /// document's first 4 KB were copied into an array only to be looked at. Read only during that call.
+  nonisolated(unsafe) private let borrowed: UnsafeBufferPointer<UInt8>?
   /// The first byte that is not JSON whitespace, if any.
   public let firstSignificantByte: UInt8?
 
@@ -34,8 +42,26 @@ public struct DocumentSniff: Sendable {
   /// - Parameter bytes: the document's first bytes (at least `length` + 3 of them, or all).
   public init(prefixOf bytes: ArraySlice<UInt8>) {
     let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.startIndex + 3 : bytes.startIndex
-    prefix = bytes[start..<min(bytes.endIndex, start + Self.length)]
+    owned = bytes[start..<min(bytes.endIndex, start + Self.length)]
+    borrowed = nil
+    firstSignificantByte = owned.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+  }
+
+  /// A sniff of the document in `bytes` that reads them where they lie: give it only to calls that return before
+  /// `bytes` goes (a format's `recognition(of:)` keeps nothing).
+  /// - Parameter bytes: the document's first bytes (at least `length` + 3 of them, or all).
+  init(borrowingPrefixOf bytes: UnsafeBufferPointer<UInt8>) {
+    let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    let prefix = UnsafeBufferPointer(rebasing: bytes[start..<min(bytes.count, start + Self.length)])
+    owned = []
+    borrowed = prefix
     firstSignificantByte = prefix.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+  }
+
+  /// Calls `body` with the prefix where it lies, borrowed or held.
+  func withPrefix<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let borrowed { return body(borrowed) }
+    return owned.withUnsafeBufferPointer(body)
   }
 
   /// The names the registry's formats ask about, found in one walk of the prefix (`FormatRegistry.format(for:)`
@@ -48,7 +74,7 @@ public struct DocumentSniff: Sendable {
     let name = Array(key.utf8)
     if let facts = names?.facts(of: name) { return !facts.isDisjoint(with: [.plainKey, .escapedKey]) }
     let own = QuotedNameSet([key])
-    return prefix.withUnsafeBufferPointer { bytes in
+    return withPrefix { bytes in
       own.walk(bytes) { _, _, end in QuotedNameFinds.colonFollows(bytes, from: end) }
     }
   }
@@ -147,7 +173,7 @@ public struct FormatRegistry: Sendable {
     var sniff = sniff
     sniff.names = nil
     if sniff.firstSignificantByte == UInt8(ascii: "{"), !sniffNames.names.isEmpty {
-      sniff.names = sniff.prefix.withUnsafeBufferPointer { sniffNames.finds(in: $0) }
+      sniff.names = sniff.withPrefix { sniffNames.finds(in: $0) }
     }
     return sniff
   }
@@ -175,8 +201,13 @@ public struct FormatRegistry: Sendable {
   public func decode(
     contentsOf buffer: UnsafeBufferPointer<UInt8>, source: String, options: DecodeOptions = DecodeOptions()
   ) throws(ReceiptError) -> PurchaseHistory {
-    let head = Array(UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, DocumentSniff.length + 3)]))
-    return try format(for: DocumentSniff(prefixOf: head[...])).decode(
-      contentsOf: buffer, source: source, options: options)
+    try format(forDocumentAt: buffer).decode(contentsOf: buffer, source: source, options: options)
+  }
+
+  /// The format that reads the document in `buffer`, its first bytes read where they lie (not copied).
+  /// - Parameter buffer: the document, valid until this returns.
+  /// - Returns: the format to decode it with.
+  func format(forDocumentAt buffer: UnsafeBufferPointer<UInt8>) -> any InputFormat {
+    format(for: DocumentSniff(borrowingPrefixOf: buffer))
   }
 }

@@ -63,8 +63,8 @@ struct QuotedNameSet: Sendable {
   /// names (its callers walk for their own names then).
   ///
   /// Up to the first block of sixteen bytes holding a backslash, no escape can take a quote or open an escaped name,
-  /// so the walk there needs only the quotes: it takes each block's mask of quotes and compares the bytes between
-  /// each two with the names, inline. From that block on (and for the last bytes), `walk` goes on from the place
+  /// so the walk there needs only the quotes: it takes the mask of quotes of sixty-four bytes (then of sixteen) and
+  /// compares the bytes between each two with the names, inline. From that block on (and for the last bytes), `walk` goes on from the place
   /// the quotes left: the last quote, and the string the last quote opened when their count is odd.
   func finds(in bytes: UnsafeBufferPointer<UInt8>) -> QuotedNameFinds? {
     guard names.count <= QuotedNameFinds.capacity else { return nil }
@@ -79,10 +79,9 @@ struct QuotedNameSet: Sendable {
     var quote = none
     var count = 0
     var w = 0
-    while n &- w >= 16 {
-      let block = UnsafeRawPointer(base + w).loadUnaligned(as: SIMD16<UInt8>.self)
-      if WordScan.anyLane(block .== backslashes) { break }
-      var hits = WordScan.blockMask(block .== quotes)
+    /// Compares the bytes before each quote `hits` marks (bit i: the byte at `w` + i) with the names.
+    @inline(__always) func visit(_ quotesAt: UInt64) {
+      var hits = quotesAt
       while hits != 0 {
         let p = w &+ hits.trailingZeroBitCount
         hits &= hits &- 1
@@ -93,6 +92,27 @@ struct QuotedNameSet: Sendable {
         quote = p
         count &+= 1
       }
+    }
+    // Sixty-four bytes to one test for a backslash and one mask of quotes; the window holding the first backslash
+    // is gone through again sixteen bytes at a time, from its start, so the quotes end where a backslash's block
+    // starts, as before.
+    while n &- w >= 64 {
+      let raw = UnsafeRawPointer(base + w)
+      let b0 = raw.loadUnaligned(as: SIMD16<UInt8>.self)
+      let b1 = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+      let b2 = raw.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+      let b3 = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+      let escapes = (b0 .== backslashes) .| (b1 .== backslashes) .| (b2 .== backslashes) .| (b3 .== backslashes)
+      if WordScan.anyLane(escapes) { break }
+      visit(
+        WordScan.blockMask(b0 .== quotes) | WordScan.blockMask(b1 .== quotes) &<< 16
+          | WordScan.blockMask(b2 .== quotes) &<< 32 | WordScan.blockMask(b3 .== quotes) &<< 48)
+      w &+= 64
+    }
+    while n &- w >= 16 {
+      let block = UnsafeRawPointer(base + w).loadUnaligned(as: SIMD16<UInt8>.self)
+      if WordScan.anyLane(block .== backslashes) { break }
+      visit(WordScan.blockMask(block .== quotes))
       w &+= 16
     }
     guard w < n else { return finds }

@@ -16,7 +16,7 @@ public struct SignedDataFormat: InputFormat {
 
   /// A JWS (`eyJ`), or a JSON object with keys only signed data and the App Store Server API use.
   public func recognition(of sniff: DocumentSniff) -> Recognition {
-    sniff.prefix.withUnsafeBufferPointer { SignedDataDecoder.looksLikeSignedData(in: $0, names: sniff.names) }
+    sniff.withPrefix { SignedDataDecoder.looksLikeSignedData(in: $0, names: sniff.names) }
       ? .certain : .no
   }
 
