@@ -32,40 +32,138 @@ public struct SignatureCheck: Hashable, Sendable {
     case trustRoot = "trust-root"
   }
 
+  /// The stored values, held in one immutable box so that a copy of a check is one retain.
+  struct Fields: Hashable, Sendable {
+    var verdict: Verdict
+    var note: String? = nil
+    var signedItems: Int
+    var verifiedItems: Int
+    var testSignedItems: Int
+    var failures: [SignatureItemFailure]
+    var failureCount: Int
+    var chain: [SignerCertificate]
+    var moment: CheckedMoment? = nil
+    var momentSources: [String]
+    var anchor: Anchor? = nil
+    var revocationChecked: Bool
+    var backing: ReceiptBacking? = nil
+    var device: DeviceCheck? = nil
+    var coverage: SignatureCoverage
+    var uncoveredInAnswer: [SignatureCoverage.FieldClass]
+  }
+
+  /// Never mutated once made: a setter puts the changed values in a new box, so copies never share a change.
+  final class Storage: Sendable {
+    let fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var storage: Storage
+
   /// The verdict.
-  public var verdict: Verdict
+  public var verdict: Verdict {
+    get { storage.fields.verdict }
+    set { edit { $0.verdict = newValue } }
+  }
   /// Why, for `unsigned` and `notChecked` (the failure's own line is in `failures`).
-  public var note: String?
+  public var note: String? {
+    get { storage.fields.note }
+    set { edit { $0.note = newValue } }
+  }
   /// Signed items checked (each JWS; nested ones count on their own).
-  public var signedItems: Int
+  public var signedItems: Int {
+    get { storage.fields.signedItems }
+    set { edit { $0.signedItems = newValue } }
+  }
   /// Of those, how many verified (through any trusted root).
-  public var verifiedItems: Int
+  public var verifiedItems: Int {
+    get { storage.fields.verifiedItems }
+    set { edit { $0.verifiedItems = newValue } }
+  }
   /// Of those, how many are test-signed.
-  public var testSignedItems: Int
+  public var testSignedItems: Int {
+    get { storage.fields.testSignedItems }
+    set { edit { $0.testSignedItems = newValue } }
+  }
   /// The failed items, in document order, the first `maxFailuresKept` of them.
-  public var failures: [SignatureItemFailure]
+  public var failures: [SignatureItemFailure] {
+    get { storage.fields.failures }
+    set { edit { $0.failures = newValue } }
+  }
   /// How many items failed (`failures` may hold fewer).
-  public var failureCount: Int
+  public var failureCount: Int {
+    get { storage.fields.failureCount }
+    set { edit { $0.failureCount = newValue } }
+  }
   /// The certificates, leaf first, of the item the verdict speaks for.
-  public var chain: [SignerCertificate]
+  public var chain: [SignerCertificate] {
+    get { storage.fields.chain }
+    set { edit { $0.chain = newValue } }
+  }
   /// The moment the verdict's item was checked at; nil when nothing was checked.
-  public var moment: CheckedMoment?
+  public var moment: CheckedMoment? {
+    get { storage.fields.moment }
+    set { edit { $0.moment = newValue } }
+  }
   /// Whether every item was checked at its own `signedDate` (else some at `now`).
-  public var momentSources: [String]
+  public var momentSources: [String] {
+    get { storage.fields.momentSources }
+    set { edit { $0.momentSources = newValue } }
+  }
   /// The root a verified chain ends at: `trustRoot` when any item needed a `--trust-root`.
-  public var anchor: Anchor?
+  public var anchor: Anchor? {
+    get { storage.fields.anchor }
+    set { edit { $0.anchor = newValue } }
+  }
   /// Always false: the check is offline and asks no one whether a certificate was revoked.
-  public var revocationChecked: Bool
+  public var revocationChecked: Bool {
+    get { storage.fields.revocationChecked }
+    set { edit { $0.revocationChecked = newValue } }
+  }
   /// For a JSON body carrying its signed receipt (`latest_receipt`): how far the receipt backs the JSON.
-  public var backing: ReceiptBacking?
+  public var backing: ReceiptBacking? {
+    get { storage.fields.backing }
+    set { edit { $0.backing = newValue } }
+  }
   /// For a document holding a signed app receipt (on-device, or a JSON body's `latest_receipt`): whether it was
   /// issued to the device `--device-id` names; nil when the document holds no receipt.
-  public var device: DeviceCheck?
+  public var device: DeviceCheck? {
+    get { storage.fields.device }
+    set { edit { $0.device = newValue } }
+  }
   /// The kind of signature the document carries and the field classes it covers when it holds (`vouched`).
-  public var coverage: SignatureCoverage
+  public var coverage: SignatureCoverage {
+    get { storage.fields.coverage }
+    set { edit { $0.coverage = newValue } }
+  }
   /// The field classes the answer drew from the document that its signature does not cover (the ownership type
   /// of a receipt-backed JSON): set by the command from its answer, empty for `decode`.
-  public var uncoveredInAnswer: [SignatureCoverage.FieldClass]
+  public var uncoveredInAnswer: [SignatureCoverage.FieldClass] {
+    get { storage.fields.uncoveredInAnswer }
+    set { edit { $0.uncoveredInAnswer = newValue } }
+  }
+
+  /// Puts the values `change` makes in a new box (the old one may be shared by a copy).
+  private mutating func edit(_ change: (inout Fields) -> Void) {
+    var fields = storage.fields
+    change(&fields)
+    storage = Storage(fields)
+  }
+
+  private init(fields: Fields) { storage = Storage(fields) }
+
+  /// Whether two checks hold the same values (a copy shares its box, so it is equal without comparing).
+  /// - Parameters:
+  ///   - a: One check.
+  ///   - b: The other.
+  /// - Returns: True when every value is equal.
+  public static func == (a: SignatureCheck, b: SignatureCheck) -> Bool {
+    a.storage === b.storage || a.storage.fields == b.storage.fields
+  }
+
+  /// Hashes the values, as the synthesized conformance did.
+  /// - Parameter hasher: The hasher.
+  public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
 
   /// Failures kept per document; the count is exact either way.
   public static let maxFailuresKept = 20
@@ -75,18 +173,15 @@ public struct SignatureCheck: Hashable, Sendable {
   ///   - verdict: The verdict.
   ///   - note: Why, in plain words.
   public init(_ verdict: Verdict, note: String? = nil) {
-    self.verdict = verdict
-    self.note = note
-    signedItems = 0
-    verifiedItems = 0
-    testSignedItems = 0
-    failures = []
-    failureCount = 0
-    chain = []
-    momentSources = []
-    revocationChecked = false
-    coverage = .none
-    uncoveredInAnswer = []
+    storage = Storage(Self.nothingChecked(verdict, note: note))
+  }
+
+  /// The values of a verdict with nothing checked.
+  private static func nothingChecked(_ verdict: Verdict, note: String?) -> Fields {
+    Fields(
+      verdict: verdict, note: note, signedItems: 0, verifiedItems: 0, testSignedItems: 0, failures: [],
+      failureCount: 0, chain: [], momentSources: [], revocationChecked: false, coverage: .none,
+      uncoveredInAnswer: [])
   }
 
   /// What the verdict vouches for: the signature's coverage when it verified (or is test-signed: intact, though
@@ -110,9 +205,9 @@ public struct SignatureCheck: Hashable, Sendable {
   /// - Returns: The `unsigned` verdict with the not-a-receipt backing.
   public static func notAReceipt(_ reason: String, detail: String?) -> SignatureCheck {
     let backing = ReceiptBacking.notAReceipt(reason, detail: detail)
-    var check = SignatureCheck(.unsigned, note: backing.summary)
+    var check = nothingChecked(.unsigned, note: backing.summary)
     check.backing = backing
-    return check
+    return SignatureCheck(fields: check)
   }
 
   /// The note of `unsigned(_:)`.
@@ -125,14 +220,14 @@ public struct SignatureCheck: Hashable, Sendable {
   ///   - anchor: The root it ends at.
   /// - Returns: The `verified` verdict of one item.
   public static func verifiedItem(chain: [SignerCertificate], moment: CheckedMoment, anchor: Anchor) -> SignatureCheck {
-    var check = SignatureCheck(.verified)
+    var check = nothingChecked(.verified, note: nil)
     check.signedItems = 1
     check.verifiedItems = 1
     check.chain = chain
     check.moment = moment
     check.momentSources = [moment.source]
     check.anchor = anchor
-    return check
+    return SignatureCheck(fields: check)
   }
 
   /// One signed item signed by a lone self-signed certificate (Xcode StoreKit testing).
@@ -141,13 +236,13 @@ public struct SignatureCheck: Hashable, Sendable {
   ///   - moment: The moment it was checked at.
   /// - Returns: The `test-signed` verdict of one item.
   public static func testSignedItem(chain: [SignerCertificate], moment: CheckedMoment) -> SignatureCheck {
-    var check = SignatureCheck(.testSigned, note: "signed by Xcode StoreKit testing, not by Apple")
+    var check = nothingChecked(.testSigned, note: "signed by Xcode StoreKit testing, not by Apple")
     check.signedItems = 1
     check.testSignedItems = 1
     check.chain = chain
     check.moment = moment
     check.momentSources = [moment.source]
-    return check
+    return SignatureCheck(fields: check)
   }
 
   /// One signed item that failed.
@@ -159,14 +254,14 @@ public struct SignatureCheck: Hashable, Sendable {
   public static func failedItem(_ failure: SignatureItemFailure, chain: [SignerCertificate], moment: CheckedMoment)
     -> SignatureCheck
   {
-    var check = SignatureCheck(.invalid)
+    var check = nothingChecked(.invalid, note: nil)
     check.signedItems = 1
     check.failures = [failure]
     check.failureCount = 1
     check.chain = chain
     check.moment = moment
     check.momentSources = [moment.source]
-    return check
+    return SignatureCheck(fields: check)
   }
 
   /// The verdict of a document made of `items`: the weakest verdict, with the counts of all and the chain and
@@ -177,7 +272,7 @@ public struct SignatureCheck: Hashable, Sendable {
   /// - Returns: The document's verdict.
   public static func combining(_ items: [SignatureCheck], none: SignatureCheck) -> SignatureCheck {
     guard let weakest = items.map(\.verdict).min() else { return none }
-    var combined = SignatureCheck(weakest)
+    var combined = nothingChecked(weakest, note: nil)
     var speaker: SignatureCheck?
     combined.coverage = items.first?.coverage ?? .none
     for item in items {
@@ -211,7 +306,7 @@ public struct SignatureCheck: Hashable, Sendable {
     combined.chain = speaker?.chain ?? []
     combined.moment = speaker?.moment
     combined.uncoveredInAnswer.sort()
-    return combined
+    return SignatureCheck(fields: combined)
   }
 
   /// What an unsigned verdict's `summary` puts before its note (a writer can write the two without joining them).
