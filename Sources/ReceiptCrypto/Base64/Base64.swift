@@ -108,13 +108,8 @@ public enum Base64 {
       var from = UnsafeRawPointer(inBase) + start
       var steps = (n &- start) / 8
       while steps > 0 {
-        let word = UInt64(littleEndian: from.loadUnaligned(as: UInt64.self))
-        let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
-        let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
-        let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
-        let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
-        guard (a | b | c | d) & notAPair == 0 else { break }
-        if i == start { head = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16 }
+        guard let bytes = sixBytes(of: from, pairs: pairBase) else { break }
+        if i == start { head = bytes }
         from += 8
         i &+= 8
         steps &-= 1
@@ -228,6 +223,18 @@ public enum Base64 {
   static let urlPairs = pairValues(urlSymbols)
   static let notAPair: UInt16 = 0x8000
 
+  /// The six bytes eight symbols at `from` make, in the word's top 48 bits, or nil when one is outside the alphabet:
+  /// the step `decode` stores and `measure` only checks.
+  @inline(__always) static func sixBytes(of from: UnsafeRawPointer, pairs: UnsafePointer<UInt16>) -> UInt64? {
+    let word = UInt64(littleEndian: from.loadUnaligned(as: UInt64.self))
+    let a = pairs[Int(truncatingIfNeeded: word & 0xFFFF)]
+    let b = pairs[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
+    let c = pairs[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
+    let d = pairs[Int(truncatingIfNeeded: word >> 48)]
+    guard (a | b | c | d) & notAPair == 0 else { return nil }
+    return UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
+  }
+
   static func pairValues(_ alphabet: [UInt8]) -> [UInt16] {
     [UInt16](unsafeUninitializedCapacity: 1 << 16) { buffer, count in
       // Filled with 0x80 bytes (0x8080 is also not a pair) eight words per step, then the 4,096 pairs through
@@ -295,13 +302,7 @@ public enum Base64 {
         var from = raw + i
         var to = out + o
         while steps > 0 {
-          let word = UInt64(littleEndian: from.loadUnaligned(as: UInt64.self))
-          let a = pairBase[Int(truncatingIfNeeded: word & 0xFFFF)]
-          let b = pairBase[Int(truncatingIfNeeded: word >> 16 & 0xFFFF)]
-          let c = pairBase[Int(truncatingIfNeeded: word >> 32 & 0xFFFF)]
-          let d = pairBase[Int(truncatingIfNeeded: word >> 48)]
-          guard (a | b | c | d) & notAPair == 0 else { break }
-          let bytes = UInt64(a) << 52 | UInt64(b) << 40 | UInt64(c) << 28 | UInt64(d) << 16
+          guard let bytes = sixBytes(of: from, pairs: pairBase) else { break }
           to.storeBytes(of: bytes.bigEndian, as: UInt64.self)
           from += 8
           to += 6
