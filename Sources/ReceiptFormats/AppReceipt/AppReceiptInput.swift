@@ -36,9 +36,7 @@ public struct AppReceiptInput: Sendable, Equatable {
 
   /// `sniff` over the bytes in place (a sniff's prefix, borrowed or held).
   static func sniff(in bytes: UnsafeBufferPointer<UInt8>, names: QuotedNameFinds? = nil) -> Sniff? {
-    var i = 0
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-    while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+    let i = contentStart(bytes)
     guard i < bytes.count else { return nil }
     let left = bytes.count - i
     // SEQUENCE with an indefinite or a long-form length, then the OID tag: PKCS#7 ContentInfo.
@@ -116,9 +114,7 @@ public struct AppReceiptInput: Sendable, Equatable {
   static func recognise(
     _ bytes: UnsafeBufferPointer<UInt8>, whole: () -> [UInt8]
   ) throws(AppReceiptError) -> AppReceiptInput {
-    var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+    let start = contentStart(bytes)
     guard start < bytes.count else {
       throw AppReceiptError(.notAReceipt, offset: 0, path: [], message: "empty input: no receipt")
     }
@@ -213,6 +209,15 @@ public struct AppReceiptInput: Sendable, Equatable {
       message: "an iOS 6 transaction receipt (a NeXTSTEP plist with purchase-info), not an app receipt: "
         + "receipt-tool reads app receipts (PKCS#7) and verifyReceipt JSON; only Apple's deprecated verifyReceipt "
         + "endpoint reads this kind")
+  }
+
+  /// Where a receipt's bytes start: past a UTF-8 byte order mark and whitespace (`bytes.count` when nothing is left).
+  /// `recognise`, `sniff` and the backing's cut-short check all start here, so they read the same first byte.
+  static func contentStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+    return start
   }
 
   static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

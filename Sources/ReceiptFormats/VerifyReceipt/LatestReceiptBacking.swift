@@ -132,9 +132,7 @@ enum LatestReceiptBacking {
   /// (whole, by `Base64.measure`), and the header is one the envelope's reader takes as it is (definite, its
   /// length in the shortest form).
   static func cutShortDeclaration(_ bytes: UnsafeBufferPointer<UInt8>) -> (length: Int, remaining: Int)? {
-    var start = 0
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-    while start < bytes.count, AppReceiptInput.isSpace(bytes[start]) { start += 1 }
+    let start = AppReceiptInput.contentStart(bytes)
     // A first `0` is read as DER, not base64.
     guard start < bytes.count, bytes[start] != 0x30, AppReceiptInput.isBase64(bytes[start]),
       bytes.count - start >= 8

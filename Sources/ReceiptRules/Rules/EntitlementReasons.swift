@@ -131,15 +131,8 @@ func expiredReason(
     " holds no renewal state, so whether it renews, is in billing retry or in a grace period cannot be told from it (server data says)"
   let notRenewed = " and has not been renewed"
   let graceEndedOn = "; the billing grace period ended on "
-  var capacity = productID.utf8.count + expiredOn.utf8.count + SentenceText.dateCapacity + 1
-  if let intent {
-    capacity += notRenewedBecause.utf8.count + intent.utf8.count
-  } else if let silentDocument {
-    capacity += 2 + silentDocument.utf8.count + holdsNoRenewalState.utf8.count
-  } else {
-    capacity += notRenewed.utf8.count
-  }
-  if graceEnded != nil { capacity += graceEndedOn.utf8.count + SentenceText.dateCapacity }
+  // Literals come to 240 bytes at most (two dates included); the data's text is counted.
+  let capacity = 240 + productID.utf8.count + (intent?.utf8.count ?? 0) + (silentDocument?.utf8.count ?? 0)
   return SentenceText.make(capacity: capacity) { text in
     text.append(productID)
     text.append(expiredOn)
