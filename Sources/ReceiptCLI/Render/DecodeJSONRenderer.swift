@@ -46,6 +46,8 @@ package enum DecodeJSONRenderer {
   }
 
   /// The document's object, its members in order; `transactions` writes the `transactions` member's value.
+  /// Inlined: left generic, each member went through the writer's protocol witnesses.
+  @inline(__always)
   private static func writeDocument<W: JSONOutput>(
     _ doc: PurchaseHistory, input: InputDocument, to w: inout W, transactions: (inout W) -> Void
   ) {
