@@ -338,6 +338,10 @@ struct ValueReading {
       },
       number: { r, at in
         let t = try r.reader.readNumberToken()
+        // A JSON integer (a response's `"status":0`) read where it stands: no text is made but for a message.
+        if r.plainStrings, t.isInteger, let value = r.reader.withBytes(t, Self.shortInteger), range.contains(value) {
+          return value
+        }
         return try r.integer(r.reader.text(t.start, t.end), shown: r.numberText(t), in: range, what: what, at: at)
       })
   }
