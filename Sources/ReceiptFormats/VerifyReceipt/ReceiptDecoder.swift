@@ -451,7 +451,11 @@ extension ValueReading {
     try readTopLevel(into: &top, collector: &collector, warnings: &warnings)
     try reader.finish()
     let documentKind = try documentKind(of: top)
-    return history(&top, kind: documentKind, collector: &collector, warnings: &warnings)
+    // Filled where it lies: made in `fill` and returned, it was copied out and the local released (some 1,000
+    // instructions a document).
+    var history = PurchaseHistory(format: documentKind.format)
+    fill(&history, from: &top, kind: documentKind, collector: &collector, warnings: &warnings)
+    return history
   }
 
   /// Reads the top-level object's members: a response's or notification's keys, or a bare receipt's.
@@ -553,12 +557,12 @@ extension ValueReading {
     }
   }
 
-  /// The history of a document of `kind`, what `top`, `collector` and `warnings` hold moved into it (they are
-  /// left emptied), so that no value read is copied and released again.
-  private func history(
-    _ top: inout TopLevel, kind: DocumentKind, collector: inout TransactionCollector, warnings: inout [DataWarning]
-  ) -> PurchaseHistory {
-    var history = PurchaseHistory(format: kind.format)
+  /// Fills `history`, a new one of `kind`'s format, with what `top`, `collector` and `warnings` hold, moved into it
+  /// (they are left emptied), so that no value read is copied and released again.
+  private func fill(
+    _ history: inout PurchaseHistory, from top: inout TopLevel, kind: DocumentKind,
+    collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) {
     history.provenance.status = top.status.map(ReceiptStatus.init)
     history.provenance.isRetryable = top.isRetryable
     history.provenance.latestReceiptLength = top.latestReceiptLength
@@ -603,7 +607,6 @@ extension ValueReading {
         DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
     }
     swap(&history.warnings, &warnings)
-    return history
   }
 
   /// Reads one key of a `receipt` object (or of a bare receipt at the top level).
