@@ -160,6 +160,31 @@ import Testing
     }
   }
 
+  /// A status written as a JSON number is read where it stands when it is an integer of up to 18 digits within
+  /// range (`ValueReading.integer`): at and past each end of the range, signs, fractions, exponents, leading zeros,
+  /// long, as text, at the top level and in `unified_receipt`, cut short: each read both ways, errors included.
+  @Test func numberStatusesReadTheSameWithAndWithoutPlainStrings() {
+    let statuses = [
+      "0", "21007", "-0", "-1", "1", "2147483647", "2147483648", "9223372036854775807", "9223372036854775808",
+      "999999999999999999", "1000000000000000000", "99999999999999999999", "0.0", "1.5", "1e3", "1E3", "-", "00", "01",
+      "0x1", "+1", #""0""#, #""21007""#, "true", "null", "[]",
+    ]
+    var errors = 0
+    var read = 0
+    for status in statuses {
+      for text in [
+        #"{"status":"# + status + #","receipt":{"bundle_id":"a"}}"#,
+        #"{"status": "# + status + #" ,"environment":"Production"}"#,
+        #"{"notification_type":"DID_RENEW","unified_receipt":{"status":"# + status + "}}",
+        #"{"status":"# + status,
+      ] {
+        let answer = Self.expectSameBothWays(text, "status \(status) in \(text)")
+        if answer.hasPrefix("error") { errors += 1 } else { read += 1 }
+      }
+    }
+    #expect(errors > 20 && read > 20, "\(errors) errors, \(read) read")
+  }
+
   /// The reader's plain reads themselves: they take exactly a plain value and its closing quote, and move nothing
   /// when they refuse, so the scan reads the value as if they had not looked.
   @Test func plainReadsTakeExactlyThePlainValue() throws {

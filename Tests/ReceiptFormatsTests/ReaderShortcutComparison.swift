@@ -6,7 +6,7 @@ import Testing
 @testable import ReceiptFormats
 
 /// A verifyReceipt document read with one of the reader's shortcuts on or off (`shortcut`, e.g. `\.guessesKeys`):
-/// its transactions, warnings and receipt, or its error's text.
+/// its transactions, warnings, receipt and status, or its error's text.
 func readVerifyReceipt(_ bytes: [UInt8], with shortcut: WritableKeyPath<ValueReading, Bool>, on: Bool) -> String {
   do {
     let history = try JSONReader.withReader(bytes) { reader in
@@ -14,7 +14,8 @@ func readVerifyReceipt(_ bytes: [UInt8], with shortcut: WritableKeyPath<ValueRea
       reading[keyPath: shortcut] = on
       return try reading.decodeDocument()
     }
-    return "\(history.transactions)\n\(history.warnings)\n\(history.provenance.receipt as Any)"
+    return
+      "\(history.transactions)\n\(history.warnings)\n\(history.provenance.receipt as Any)\n\(history.provenance.status as Any)"
   } catch {
     return "error: \(error)"
   }

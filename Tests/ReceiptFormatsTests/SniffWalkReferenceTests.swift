@@ -246,4 +246,19 @@ struct ReferenceNameWalk {
     for cut in 0...plain.count { hits += Self.expectSameHits(Array(plain[..<cut]), "cut at \(cut)") }
     #expect(hits > 10_000)
   }
+
+  /// Windows of sixty-four bytes holding no quote (most of a long value: base64, a date) are passed over on one test,
+  /// and the last bytes are read from the sixteen that end the prefix: a value of every length up to 200 between
+  /// names, spelled plainly and escaped, or a string left open at the end, walks as the reference.
+  @Test func longValuesOfEveryLengthWalkAsTheReference() {
+    var hits = 0
+    for length in 0..<200 {
+      let value = Array(String(String(repeating: "MIIU", count: length / 4 + 1).prefix(length)).utf8)
+      for tail in [#"signedDate":1}"#, #"\u0073tatus":1,"receipt":2}"#, #"status""#, #"x"#] {
+        let document = Array(#"{"latest_receipt":""#.utf8) + value + Array(#"",""#.utf8) + Array(tail.utf8)
+        hits += Self.expectSameHits(document, "a value of \(length) bytes, then \(tail)")
+      }
+    }
+    #expect(hits > 500)
+  }
 }

@@ -64,8 +64,9 @@ struct QuotedNameSet: Sendable {
   ///
   /// Up to the first block of sixteen bytes holding a backslash, no escape can take a quote or open an escaped name,
   /// so the walk there needs only the quotes: it takes the mask of quotes of sixty-four bytes (then of sixteen) and
-  /// compares the bytes between each two with the names, inline. From that block on (and for the last bytes), `walk` goes on from the place
-  /// the quotes left: the last quote, and the string the last quote opened when their count is odd.
+  /// compares the bytes between each two with the names, inline; the last bytes too, when they hold no backslash.
+  /// From that block on, `walk` goes on from the place the quotes left: the last quote, and the string the last
+  /// quote opened when their count is odd.
   func finds(in bytes: UnsafeBufferPointer<UInt8>) -> QuotedNameFinds? {
     guard names.count <= QuotedNameFinds.capacity else { return nil }
     var finds = QuotedNameFinds(self)
@@ -93,9 +94,9 @@ struct QuotedNameSet: Sendable {
         count &+= 1
       }
     }
-    // Sixty-four bytes to one test for a backslash and one mask of quotes; the window holding the first backslash
-    // is gone through again sixteen bytes at a time, from its start, so the quotes end where a backslash's block
-    // starts, as before.
+    // Sixty-four bytes to one test for a backslash and one for a quote (most windows of a long value hold neither,
+    // and take no mask); the window holding the first backslash is gone through again sixteen bytes at a time, from
+    // its start, so the quotes end where a backslash's block starts, as before.
     while n &- w >= 64 {
       let raw = UnsafeRawPointer(base + w)
       let b0 = raw.loadUnaligned(as: SIMD16<UInt8>.self)
@@ -104,9 +105,15 @@ struct QuotedNameSet: Sendable {
       let b3 = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
       let escapes = (b0 .== backslashes) .| (b1 .== backslashes) .| (b2 .== backslashes) .| (b3 .== backslashes)
       if WordScan.anyLane(escapes) { break }
-      visit(
-        WordScan.blockMask(b0 .== quotes) | WordScan.blockMask(b1 .== quotes) &<< 16
-          | WordScan.blockMask(b2 .== quotes) &<< 32 | WordScan.blockMask(b3 .== quotes) &<< 48)
+      let q0 = b0 .== quotes
+      let q1 = b1 .== quotes
+      let q2 = b2 .== quotes
+      let q3 = b3 .== quotes
+      if WordScan.anyLane(q0 .| q1 .| q2 .| q3) {
+        visit(
+          WordScan.blockMask(q0) | WordScan.blockMask(q1) &<< 16 | WordScan.blockMask(q2) &<< 32
+            | WordScan.blockMask(q3) &<< 48)
+      }
       w &+= 64
     }
     while n &- w >= 16 {
@@ -116,6 +123,16 @@ struct QuotedNameSet: Sendable {
       w &+= 16
     }
     guard w < n else { return finds }
+    // The last bytes (fewer than sixteen): the sixteen that end the prefix, those before `w` shifted out, when they
+    // hold no backslash; no byte outside the prefix is read.
+    if n &- w < 16, n >= 16 {
+      let block = UnsafeRawPointer(base + (n &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
+      let before = UInt64(16 &- (n &- w))
+      if WordScan.blockMask(block .== backslashes) &>> before == 0 {
+        visit(WordScan.blockMask(block .== quotes) &>> before)
+        return finds
+      }
+    }
     let last = quote < 0 ? -1 : quote
     let place = WalkPlace(quote: last, open: count & 1 == 1 ? last : -1, next: last &+ 1)
     _ = walk(bytes, from: w, place: place) { id, escaped, end in

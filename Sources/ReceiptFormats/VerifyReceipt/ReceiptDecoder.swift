@@ -190,17 +190,20 @@ private enum PendingKey: Int, CaseIterable {
 
 /// A key list: the names read, then `skipped` names the matcher knows only so that rows' keys are guessed in order
 /// (`ValueReading.forEachMember`), whose values are skipped as any unknown key's. Fewer than 63 in all; `guesses`
-/// is where its entries of `ValueReading.keyAfter` start, apart from every other list's.
+/// is where its entries of `ValueReading.keyAfter` start, apart from every other list's; `learns`: the list's
+/// objects repeat in a document (rows), so a key not guessed is remembered for the next.
 private struct Keys: Sendable {
   let names: [StaticString]
   let matcher: KeyMatcher
   let guesses: Int
-  init(_ names: [StaticString], skipped: [StaticString] = [], guesses: Int) {
+  let learns: Bool
+  init(_ names: [StaticString], skipped: [StaticString] = [], guesses: Int, learns: Bool = true) {
     // The reader's own lists, not input: one word records the keys seen, and 63 means "no key before".
     precondition(names.count + skipped.count < 63, "a key list holds fewer than 63 names")
     self.names = names
     matcher = KeyMatcher((names + skipped).map(\.description))
     self.guesses = guesses
+    self.learns = learns
   }
 }
 
@@ -208,11 +211,13 @@ private struct Keys: Sendable {
 private let pacificDates: [StaticString] = ["purchase_date_pst", "original_purchase_date_pst", "expires_date_pst"]
 
 private let txKeys = Keys(TxKey.allCases.map(\.name), skipped: pacificDates, guesses: 0)
+/// A document's `receipt`, top level and `unified_receipt` come once: their guesses are Apple's order alone.
 private let receiptKeys = Keys(
-  ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates, guesses: 64)
+  ReceiptKey.allCases.map(\.name) + TxKey.allCases.map(\.name), skipped: pacificDates, guesses: 64, learns: false)
 /// Top-level keys, then the receipt keys a bare receipt object has at the top.
-private let topKeys = Keys(TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name), guesses: 128)
-private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name), guesses: 192)
+private let topKeys = Keys(
+  TopKey.allCases.map(\.name) + ReceiptKey.allCases.map(\.name), guesses: 128, learns: false)
+private let unifiedKeys = Keys(UnifiedKey.allCases.map(\.name), guesses: 192, learns: false)
 private let pendingKeys = Keys(PendingKey.allCases.map(\.name), guesses: 256)
 
 /// Apple's order of a row's keys (a subscription's; other purchases leave out the expiry keys and
@@ -451,14 +456,19 @@ extension ValueReading {
     try readTopLevel(into: &top, collector: &collector, warnings: &warnings)
     try reader.finish()
     let documentKind = try documentKind(of: top)
-    return history(&top, kind: documentKind, collector: &collector, warnings: &warnings)
+    // Filled where it lies: made in `fill` and returned, it was copied out and the local released (some 1,000
+    // instructions a document).
+    var history = PurchaseHistory(format: documentKind.format)
+    fill(&history, from: &top, kind: documentKind, collector: &collector, warnings: &warnings)
+    return history
   }
 
   /// Reads the top-level object's members: a response's or notification's keys, or a bare receipt's.
   private mutating func readTopLevel(
     into top: inout TopLevel, collector: inout TransactionCollector, warnings: inout [DataWarning]
   ) throws {
-    try forEachMember(topKeys.matcher, names: topKeys.names, guesses: topKeys.guesses) { r, index in
+    try forEachMember(topKeys.matcher, names: topKeys.names, guesses: topKeys.guesses, learns: topKeys.learns) {
+      r, index in
       if index >= TopKey.allCases.count {
         // A bare receipt object: receipt keys at the top level.
         guard let key = ReceiptKey(rawValue: index - TopKey.allCases.count) else { return }
@@ -520,7 +530,9 @@ extension ValueReading {
     guard k == .object else { throw wrongType(k, expected: "an object", at: objAt) }
     var info = ReceiptInfo()
     var row = TransactionRow()
-    try forEachMember(receiptKeys.matcher, names: receiptKeys.names, guesses: receiptKeys.guesses) { rr, i in
+    try forEachMember(
+      receiptKeys.matcher, names: receiptKeys.names, guesses: receiptKeys.guesses, learns: receiptKeys.learns
+    ) { rr, i in
       if i < receiptCount, let rk = ReceiptKey(rawValue: i) {
         try rr.readReceiptField(rk, into: &info, row: &row, collector: &collector, warnings: &warnings)
       } else if let tk = TxKey(rawValue: i - receiptCount) {
@@ -553,12 +565,12 @@ extension ValueReading {
     }
   }
 
-  /// The history of a document of `kind`, what `top`, `collector` and `warnings` hold moved into it (they are
-  /// left emptied), so that no value read is copied and released again.
-  private func history(
-    _ top: inout TopLevel, kind: DocumentKind, collector: inout TransactionCollector, warnings: inout [DataWarning]
-  ) -> PurchaseHistory {
-    var history = PurchaseHistory(format: kind.format)
+  /// Fills `history`, a new one of `kind`'s format, with what `top`, `collector` and `warnings` hold, moved into it
+  /// (they are left emptied), so that no value read is copied and released again.
+  private func fill(
+    _ history: inout PurchaseHistory, from top: inout TopLevel, kind: DocumentKind,
+    collector: inout TransactionCollector, warnings: inout [DataWarning]
+  ) {
     history.provenance.status = top.status.map(ReceiptStatus.init)
     history.provenance.isRetryable = top.isRetryable
     history.provenance.latestReceiptLength = top.latestReceiptLength
@@ -603,7 +615,6 @@ extension ValueReading {
         DataWarning(path: "status", message: "status \(status.code) is not a code Apple documents; kept as received"))
     }
     swap(&history.warnings, &warnings)
-    return history
   }
 
   /// Reads one key of a `receipt` object (or of a bare receipt at the top level).
@@ -756,7 +767,9 @@ extension ValueReading {
   ) throws {
     let (k, at) = try peek()
     guard k == .object else { throw wrongType(k, expected: "an object", at: at) }
-    try forEachMember(unifiedKeys.matcher, names: unifiedKeys.names, guesses: unifiedKeys.guesses) { r, i in
+    try forEachMember(
+      unifiedKeys.matcher, names: unifiedKeys.names, guesses: unifiedKeys.guesses, learns: unifiedKeys.learns
+    ) { r, i in
       guard let key = UnifiedKey(rawValue: i) else { return }
       switch key {
       case .environment: top.unifiedEnvironment = try r.text()

@@ -338,6 +338,10 @@ struct ValueReading {
       },
       number: { r, at in
         let t = try r.reader.readNumberToken()
+        // A JSON integer (a response's `"status":0`) read where it stands: no text is made but for a message.
+        if r.plainStrings, t.isInteger, let value = r.reader.withBytes(t, Self.shortInteger), range.contains(value) {
+          return value
+        }
         return try r.integer(r.reader.text(t.start, t.end), shown: r.numberText(t), in: range, what: what, at: at)
       })
   }
@@ -413,9 +417,10 @@ struct ValueReading {
   ///
   /// A key receipt-tool reads that appears twice in one object is an error: the two values could
   /// disagree and the tool does not guess which one is meant. `guesses` is where the key list's 64 entries of
-  /// `keyAfter` start (0, 64, 128, 192 or 256).
+  /// `keyAfter` start (0, 64, 128, 192 or 256); `learns`: a key not guessed is written there for the next object of
+  /// the list (false for an object a document holds once: writing copied the shared guesses for nothing).
   mutating func forEachMember(
-    _ keys: KeyMatcher, names: [StaticString], guesses: Int,
+    _ keys: KeyMatcher, names: [StaticString], guesses: Int, learns: Bool = true,
     _ body: (inout ValueReading, Int) throws -> Void
   ) throws {
     try reader.beginObject()
@@ -444,7 +449,7 @@ struct ValueReading {
               continue
             }
             index = found
-            r.keyAfter[guesses &+ previous] = UInt8(truncatingIfNeeded: found)
+            if learns { r.keyAfter[guesses &+ previous] = UInt8(truncatingIfNeeded: found) }
           }
           try r.reader.endKey()
         }
