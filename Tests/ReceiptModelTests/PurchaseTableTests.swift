@@ -191,6 +191,28 @@ import Testing
     #expect(checked.few > 0 && checked.many > 0)
   }
 
+  /// A row's transaction lent by the table (`withTransaction`: in place when it is the data's own, else a copy) is
+  /// the transaction as known at the moment (`transaction(_:at:)`), on every shape, at moments before, among and
+  /// after its purchases, refunds, reversals and upgrades, where it is the data's own and where it is not.
+  @Test func aLentTransactionIsTheTransactionAsKnown() {
+    var kinds = (asStated: 0, changed: 0)
+    for (name, history) in Self.shapes() {
+      let table = PurchaseTable(history)
+      let dates = history.transactions.compactMap(\.purchaseDate).map(\.milliseconds).sorted()
+      guard let first = dates.first, let last = dates.last else { continue }
+      let moments = [first - 1, dates[dates.count / 3], dates[2 * dates.count / 3], last + 800 * 86_400_000]
+      for ms in moments {
+        let time = Timestamp(milliseconds: ms) ?? .epoch
+        for row in table.rows {
+          let known = table.transaction(row, at: time)
+          #expect(table.withTransaction(row, at: time) { $0 == known }, "\(name) row \(row) at \(ms)")
+          if known == history.transactions[row] { kinds.asStated += 1 } else { kinds.changed += 1 }
+        }
+      }
+    }
+    #expect(kinds.asStated > 1_000 && kinds.changed > 100)
+  }
+
   /// A month's subscription and, inside it, an annual one of the same group and owner: the month is a replaced
   /// period from the annual purchase on, and not before it.
   @Test func aPeriodIsUpgradedFromThePurchaseThatReplacedItOn() {

@@ -200,6 +200,11 @@ public final class PurchaseTable: Equatable, Sendable {
 
   /// The rows of every product of `productIDs`, in row order.
   public func rows(ofProducts productIDs: [String]) -> [Int] {
+    // One product (an entitlement without a catalog): its rows, with no array of symbols made for it.
+    if productIDs.count == 1 {
+      guard let symbol = symbol(ofProduct: productIDs[0]) else { return [] }
+      return Array(rows(ofProduct: symbol))
+    }
     // Symbols sorted and each taken once, without a set made per call. (An array, not any sequence: a generic
     // called from the rules would run the standard library's unspecialised code, costing more than the lookups.)
     var symbols: [Int32] = []
@@ -265,6 +270,21 @@ public final class PurchaseTable: Equatable, Sendable {
       t.revocation?.reversedAt = nil
     }
     return t
+  }
+
+  /// `body` given the row's transaction as known at `time` (`transaction(_:at:)`), lent where the table holds it
+  /// when that is the data's own (a row the data states no refund of, its upgrade flag as known then): most
+  /// documents' deciding transaction, which a copy (every field retained, then released) would cost more than the
+  /// rule that reads it. Else a copy made as `transaction(_:at:)` makes it.
+  public func withTransaction<Result>(
+    _ row: Int, at time: Timestamp, _ body: (borrowing PurchaseTransaction) -> Result
+  ) -> Result {
+    let asStated = transactions.withUnsafeBufferPointer { all in
+      precondition(row >= 0 && row < all.count, "Index out of range")
+      return all[row].revocation == nil && all[row].isUpgraded == isUpgraded(row, at: time)
+    }
+    guard asStated else { return body(transaction(row, at: time)) }
+    return transactions.withUnsafeBufferPointer { body($0[row]) }
   }
 
   /// The renewal state of the row's chain.

@@ -153,23 +153,25 @@ func entitlementStatus(
         productType: resolveProductType(ofRow: row, in: table, catalogEntries: entries)))
   }
   let finding = findEntitlement(definition, considered: considered, table: table, at: time)
-  // The deciding transaction is made once, for the state and the reason; the result keeps its row.
+  // The result keeps the deciding row; the reason reads its transaction as known at the moment, lent by the table.
   let decidingRow = finding.decidingCharge
-  let deciding = decidingRow?.transaction
-  let (state, expiresDate, gracePeriodExpiresDate) = entitlementState(of: finding, deciding: deciding)
+  let (state, expiresDate, gracePeriodExpiresDate) = entitlementState(of: finding, expiry: decidingRow?.expiry)
+  let later = table.renewalsAreLater(than: time)
+  let reason =
+    decidingRow.map { c in
+      table.withTransaction(c.row, at: time) { deciding in
+        entitlementReason(finding, deciding: deciding, definition: definition, at: time, renewalsAreLater: later)
+      }
+    } ?? entitlementReason(finding, definition: definition, at: time, renewalsAreLater: later)
   return EntitlementResult(
     id: definition.id, finding: finding, state: state, decidingRow: decidingRow, expiresDate: expiresDate,
-    gracePeriodExpiresDate: gracePeriodExpiresDate,
-    reason: entitlementReason(
-      finding, deciding: deciding, definition: definition, at: time,
-      renewalsAreLater: table.renewalsAreLater(than: time)),
-    considered: considered)
+    gracePeriodExpiresDate: gracePeriodExpiresDate, reason: reason, considered: considered)
 }
 
 /// The state a finding leaves the entitlement in, and the dates the answer gives with it: when the deciding
-/// transaction's access ends or ended (`t`, the finding's `decidingCharge`), and the grace period's end where it
-/// matters.
-private func entitlementState(of finding: EntitlementFinding, deciding t: PurchaseTransaction?) -> (
+/// transaction's access ends or ended (`expiry`, the `expires_date` of the finding's `decidingCharge`), and the
+/// grace period's end where it matters.
+private func entitlementState(of finding: EntitlementFinding, expiry: Timestamp?) -> (
   EntitlementState, expires: Timestamp?, graceEnds: Timestamp?
 ) {
   switch finding {
@@ -180,14 +182,14 @@ private func entitlementState(of finding: EntitlementFinding, deciding t: Purcha
   case .inGracePeriod(_, let expired, let grace):
     return (.gracePeriod, expired, grace)
   case .undecided:
-    return (.unknown, t?.expiresDate, nil)
+    return (.unknown, expiry, nil)
   case .inBillingRetry(_, let expired, let graceEnded):
     return (.billingRetry, expired, graceEnded)
   case .lost(let c, let renewal, _, _):
     switch c.grant {
     case .durationEnded(let end, _): return (lostState(c.grant), end, nil)
-    case .expired: return (lostState(c.grant), t?.expiresDate, renewal?.gracePeriodExpiresDate)
-    default: return (lostState(c.grant), t?.expiresDate, nil)
+    case .expired: return (lostState(c.grant), expiry, renewal?.gracePeriodExpiresDate)
+    default: return (lostState(c.grant), expiry, nil)
     }
   }
 }
