@@ -176,7 +176,7 @@ import Testing
     var checked = (few: 0, many: 0)
     for (name, history) in Self.shapes() {
       let table = PurchaseTable(history)
-      let ids = table.productIDs
+      let ids = Array(table.productIDs)
       let asks: [[String]] = [
         [], ["no-such-product"], Array(ids.prefix(1)), Array(ids.reversed()), ids + ids,
         Array(ids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)) + ["no-such-product"],
@@ -189,6 +189,28 @@ import Testing
       if ids.count <= PurchaseTable.fewProducts { checked.few += 1 } else { checked.many += 1 }
     }
     #expect(checked.few > 0 && checked.many > 0)
+  }
+
+  /// A row's transaction lent by the table (`withTransaction`: in place when it is the data's own, else a copy) is
+  /// the transaction as known at the moment (`transaction(_:at:)`), on every shape, at moments before, among and
+  /// after its purchases, refunds, reversals and upgrades, where it is the data's own and where it is not.
+  @Test func aLentTransactionIsTheTransactionAsKnown() {
+    var kinds = (asStated: 0, changed: 0)
+    for (name, history) in Self.shapes() {
+      let table = PurchaseTable(history)
+      let dates = history.transactions.compactMap(\.purchaseDate).map(\.milliseconds).sorted()
+      guard let first = dates.first, let last = dates.last else { continue }
+      let moments = [first - 1, dates[dates.count / 3], dates[2 * dates.count / 3], last + 800 * 86_400_000]
+      for ms in moments {
+        let time = Timestamp(milliseconds: ms) ?? .epoch
+        for row in table.rows {
+          let known = table.transaction(row, at: time)
+          #expect(table.withTransaction(row, at: time) { $0 == known }, "\(name) row \(row) at \(ms)")
+          if known == history.transactions[row] { kinds.asStated += 1 } else { kinds.changed += 1 }
+        }
+      }
+    }
+    #expect(kinds.asStated > 1_000 && kinds.changed > 100)
   }
 
   /// A month's subscription and, inside it, an annual one of the same group and owner: the month is a replaced
@@ -287,7 +309,7 @@ struct PackedColumnTests {
   /// values, whatever lies beside it.
   @Test func partsOfOneArrayAreTheirOwnColumns() {
     let dates: [Timestamp?] = [.epoch, nil, Timestamp(milliseconds: 5)]
-    let both = (dates + dates.reversed()).map(TimestampColumn.kept)
+    let both = (dates + dates.reversed()).flatMap { TimestampColumn.halves(of: TimestampColumn.kept($0)) }
     let (first, second) = (TimestampColumn(part: 0, of: both, count: 3), TimestampColumn(part: 1, of: both, count: 3))
     #expect(Array(first) == dates && Array(second) == dates.reversed())
     #expect(first == TimestampColumn(dates) && first.hashValue == TimestampColumn(dates).hashValue)
@@ -297,6 +319,65 @@ struct PackedColumnTests {
     #expect(parts.map(Array.init) == [[0, 1], [1, 0], [0, -1]])
     #expect(parts[0] == SymbolColumn([0, 1]) && parts[0].hashValue == SymbolColumn([0, 1]).hashValue)
     #expect(parts[1] != SymbolColumn([0, 1]) && parts[2] != SymbolColumn([0, -1, 0]))
+  }
+
+  /// Every ownership (undocumented spellings among them), stated type and offer flag, in every combination and in
+  /// runs of one product and chain or many: the builder's packed facts read back as each row states them, and as the
+  /// reference builder's, whose columns are made from arrays of the values.
+  @Test func packedRowFactsReadAsTheRowsStateThem() {
+    let owners: [Ownership] = [
+      .purchased, .familyShared, .unknown, .unrecognized("BORROWED"), .unrecognized(""),
+      .unrecognized("FAMILY_SHARED "),
+    ]
+    let types: [ProductType?] = [nil] + ProductType.allCases
+    let offers: [OfferUse?] = [
+      nil, OfferUse(kind: .introductory), OfferUse(kind: .promotional),
+      OfferUse(kind: .promotional, usesIntroductoryOffer: true),
+    ]
+    var rows: [PurchaseTransaction] = []
+    for (i, owner) in owners.enumerated() {
+      for (j, type) in types.enumerated() {
+        for (k, offer) in offers.enumerated() {
+          let n = rows.count
+          rows.append(
+            PurchaseTransaction(
+              transactionID: "\(n)", originalTransactionID: "\(n % 3)", productID: "p\((i + j + k) % 4)",
+              ownership: owner, purchaseDate: Timestamp(milliseconds: Int64(n) * 1_000), offer: offer,
+              subscriptionGroup: n % 5 == 0 ? nil : "g", productType: type, vocabulary: .test))
+        }
+      }
+    }
+    for count in [1, 2, 7, rows.count] {
+      for start in stride(from: 0, to: rows.count, by: count) {
+        let part = Array(rows[start..<min(start + count, rows.count)])
+        var history = PurchaseHistory(format: .handBuilt)
+        history.transactions = part
+        let table = PurchaseTable(history)
+        #expect(Array(table.ownership) == part.map(\.ownership), "\(count) from \(start)")
+        #expect(Array(table.productType) == part.map(\.productType), "\(count) from \(start)")
+        let introductory = part.map { $0.offer?.usesIntroductoryOffer ?? false }
+        #expect(Array(table.usesIntroductoryOffer) == introductory, "\(count) from \(start)")
+        #expect(table == ReferencePurchaseTable.table(history), "\(count) from \(start)")
+      }
+    }
+  }
+
+  /// A symbol kind's texts, the first kept in place and the rest in an array: they read, compare and hash as the
+  /// array they were made from, for none, one, two and many texts.
+  @Test func symbolTextsAreTheTextsTheyWereMadeOf() {
+    let texts = ["com.example.pro", "", "1000000000000001", "pr\u{f6}", "pro\u{308}", "x", "y", "z", "w"]
+    for count in 0...texts.count {
+      let own = Array(texts.prefix(count))
+      let made = SymbolTexts(own)
+      #expect(Array(made) == own && made.count == count)
+      #expect(made == SymbolTexts(own) && made.hashValue == SymbolTexts(own).hashValue)
+      if count > 0 {
+        var other = own
+        other[count - 1] += "!"
+        #expect(made != SymbolTexts(other))
+        #expect(made != SymbolTexts(Array(own.dropLast())))
+      }
+    }
   }
 
   @Test func aSparseColumnGivesBackItsValues() {

@@ -68,7 +68,8 @@ package enum EntitlementsJSONRenderer {
   package static func entitlement<W: JSONOutput>(
     _ r: EntitlementResult, explain: Bool, apple: StoreStatusComparison? = nil, to w: inout W
   ) {
-    let t = r.deciding
+    // Read from the deciding row in place: no transaction is made to be shown.
+    let t = r.decidingRow
     w.object { w in
       w.member("id", r.id)
       w.member("status", r.state.rawValue)

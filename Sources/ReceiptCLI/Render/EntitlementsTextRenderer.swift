@@ -34,7 +34,8 @@ package enum EntitlementsTextRenderer {
     }
     let header: [TerminalText] = ["ENTITLEMENT", "STATUS", "PRODUCT", "OWNERSHIP", "EXPIRES"]
     let rows = results.map { r -> [TerminalText] in
-      [r.id, r.state.rawValue, r.deciding?.productID ?? "-", r.deciding?.ownership.raw ?? "-", expiresCell(r)].map {
+      let t = r.decidingRow
+      return [r.id, r.state.rawValue, t?.productID ?? "-", t?.ownership.raw ?? "-", expiresCell(r)].map {
         TerminalText($0)
       }
     }

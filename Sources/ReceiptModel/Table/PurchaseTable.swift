@@ -20,11 +20,11 @@ public final class PurchaseTable: Equatable, Sendable {
   // MARK: Symbols
 
   /// Each product symbol's product id.
-  public let productIDs: [String]
+  public let productIDs: SymbolTexts
   /// Each chain symbol's id: the `original_transaction_id`, or the `transaction_id` of a row without one.
-  public let chainIDs: [String]
+  public let chainIDs: SymbolTexts
   /// Each group symbol's `subscription_group_identifier`.
-  public let groupIDs: [String]
+  public let groupIDs: SymbolTexts
   /// Each product id's symbol, for a table of more than `fewProducts` products; a few are found by looking.
   let productSymbols: [String: Int32]?
   /// Up to this many products are looked up one by one: a one-customer document has one or two, and a dictionary
@@ -44,11 +44,11 @@ public final class PurchaseTable: Equatable, Sendable {
   /// `expires_date`: when the row's period ends (subscriptions).
   public let expiry: TimestampColumn
   /// Who owns the row.
-  public let ownership: [Ownership]
+  public let ownership: OwnershipColumn
   /// The row's stated product type (signed data's `type`).
-  public let productType: [ProductType?]
+  public let productType: ProductTypeColumn
   /// Whether the row's offer uses up introductory eligibility (`OfferUse.usesIntroductoryOffer`).
-  public let usesIntroductoryOffer: [Bool]
+  public let usesIntroductoryOffer: IntroductoryOfferColumn
   /// The row's refund or revocation and its reversal, as moments.
   public let revocation: SparseColumn<RevocationMoments>
   /// The row's upgrade, when it has one: stated by the data or found as a replaced period, and its moment.
@@ -65,34 +65,34 @@ public final class PurchaseTable: Equatable, Sendable {
   /// Builds the table of `history` (`PurchaseTableBuilder`). Borrowed: passed owned, a caller's history was copied
   /// whole (every field retained) for the init to destroy.
   public convenience init(_ history: borrowing PurchaseHistory) {
-    let (symbols, columns, dates, ownership, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
+    let (symbols, columns, dates, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
       history.transactions)
     self.init(
       transactions: history.transactions, renewals: history.renewals, moment: history.moment, symbols: symbols,
-      columns: columns, dates: dates, ownership: ownership, facts: facts, revocation: revocation, upgrade: upgrade,
-      index: index, latestPurchase: latest)
+      columns: columns, dates: dates, facts: facts, revocation: revocation, upgrade: upgrade, index: index,
+      latestPurchase: latest)
   }
 
   /// A table of `transactions` alone.
   public convenience init(
     transactions: [PurchaseTransaction], renewals: [RenewalState] = [], moment: DataMoment? = nil
   ) {
-    let (symbols, columns, dates, ownership, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
+    let (symbols, columns, dates, facts, revocation, upgrade, index, latest) = PurchaseTableBuilder.build(
       transactions)
     self.init(
       transactions: transactions, renewals: renewals, moment: moment, symbols: symbols, columns: columns,
-      dates: dates, ownership: ownership, facts: facts, revocation: revocation, upgrade: upgrade, index: index,
-      latestPurchase: latest)
+      dates: dates, facts: facts, revocation: revocation, upgrade: upgrade, index: index, latestPurchase: latest)
   }
 
   /// The table the builder made, each part moved in.
   private init(
     transactions: [PurchaseTransaction], renewals: [RenewalState], moment: DataMoment?,
-    symbols: (products: [String], chains: [String], groups: [String]),
+    symbols: (products: SymbolTexts, chains: SymbolTexts, groups: SymbolTexts),
     columns: (product: SymbolColumn, chain: SymbolColumn, group: SymbolColumn),
-    dates: (purchase: TimestampColumn, expiry: TimestampColumn), ownership: [Ownership],
-    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
-    upgrade: SparseColumn<UpgradeMoment>, index: RowIndex, latestPurchase: Timestamp?
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn),
+    facts: (ownership: OwnershipColumn, productType: ProductTypeColumn, usesIntroductoryOffer: IntroductoryOfferColumn),
+    revocation: SparseColumn<RevocationMoments>, upgrade: SparseColumn<UpgradeMoment>, index: RowIndex,
+    latestPurchase: Timestamp?
   ) {
     self.transactions = transactions
     self.renewals = renewals
@@ -106,7 +106,7 @@ public final class PurchaseTable: Equatable, Sendable {
     group = columns.group
     purchase = dates.purchase
     expiry = dates.expiry
-    self.ownership = ownership
+    ownership = facts.ownership
     productType = facts.productType
     usesIntroductoryOffer = facts.usesIntroductoryOffer
     self.revocation = revocation
@@ -127,12 +127,13 @@ public final class PurchaseTable: Equatable, Sendable {
     products: (rows: [Int], starts: [Int]), latestPurchase: Timestamp?
   ) {
     (self.transactions, self.renewals, self.moment) = (transactions, renewals, moment)
-    (productIDs, chainIDs, groupIDs) = symbols
-    productSymbols = Self.symbols(of: symbols.products)
+    (productIDs, chainIDs, groupIDs) = (SymbolTexts(symbols.0), SymbolTexts(symbols.1), SymbolTexts(symbols.2))
+    productSymbols = Self.symbols(of: productIDs)
     (product, chain, group) = (SymbolColumn(columns.product), SymbolColumn(columns.chain), SymbolColumn(columns.group))
     (purchase, expiry) = dates
-    (self.ownership, self.revocation, self.upgrade) = (ownership, revocation, upgrade)
-    (productType, usesIntroductoryOffer) = facts
+    (self.revocation, self.upgrade) = (revocation, upgrade)
+    (self.ownership, productType, usesIntroductoryOffer) = RowFacts.columns(
+      ownership: ownership, productType: facts.productType, usesIntroductoryOffer: facts.usesIntroductoryOffer)
     index = RowIndex(
       chains: (indexes.chainRows, indexes.chainStarts), groups: (indexes.groupRows, indexes.groupStarts),
       products: products)
@@ -140,7 +141,7 @@ public final class PurchaseTable: Equatable, Sendable {
   }
 
   /// Each product id's symbol, for more than `fewProducts` products.
-  private static func symbols(of productIDs: [String]) -> [String: Int32]? {
+  private static func symbols(of productIDs: SymbolTexts) -> [String: Int32]? {
     productIDs.count <= fewProducts
       ? nil : Dictionary(productIDs.enumerated().map { ($1, Int32($0)) }) { first, _ in first }
   }
@@ -199,6 +200,11 @@ public final class PurchaseTable: Equatable, Sendable {
 
   /// The rows of every product of `productIDs`, in row order.
   public func rows(ofProducts productIDs: [String]) -> [Int] {
+    // One product (an entitlement without a catalog): its rows, with no array of symbols made for it.
+    if productIDs.count == 1 {
+      guard let symbol = symbol(ofProduct: productIDs[0]) else { return [] }
+      return Array(rows(ofProduct: symbol))
+    }
     // Symbols sorted and each taken once, without a set made per call. (An array, not any sequence: a generic
     // called from the rules would run the standard library's unspecialised code, costing more than the lookups.)
     var symbols: [Int32] = []
@@ -264,6 +270,21 @@ public final class PurchaseTable: Equatable, Sendable {
       t.revocation?.reversedAt = nil
     }
     return t
+  }
+
+  /// `body` given the row's transaction as known at `time` (`transaction(_:at:)`), lent where the table holds it
+  /// when that is the data's own (a row the data states no refund of, its upgrade flag as known then): most
+  /// documents' deciding transaction, which a copy (every field retained, then released) would cost more than the
+  /// rule that reads it. Else a copy made as `transaction(_:at:)` makes it.
+  public func withTransaction<Result>(
+    _ row: Int, at time: Timestamp, _ body: (borrowing PurchaseTransaction) -> Result
+  ) -> Result {
+    let asStated = transactions.withUnsafeBufferPointer { all in
+      precondition(row >= 0 && row < all.count, "Index out of range")
+      return all[row].revocation == nil && all[row].isUpgraded == isUpgraded(row, at: time)
+    }
+    guard asStated else { return body(transaction(row, at: time)) }
+    return transactions.withUnsafeBufferPointer { body($0[row]) }
   }
 
   /// The renewal state of the row's chain.
@@ -359,8 +380,9 @@ package struct RowIndex: Equatable, Sendable {
 /// A column of dates, 8 bytes a row where `[Timestamp?]` takes 16: a missing date is kept as `Int64.min`, which no
 /// date the decoders read can be (they read 1970...9999).
 public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
-  /// The dates from `start` on; a table's purchase and expiry columns are two halves of one array.
-  private var milliseconds: [Int64] = []
+  /// The dates from cell `start` on, each an `Int64` written over two cells: a table's purchase and expiry columns
+  /// are two parts of the array its symbol columns are parts of (one allocation for all five).
+  private var cells: [Int32] = []
   private var start = 0
   public private(set) var endIndex = 0
 
@@ -369,25 +391,37 @@ public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
 
   /// The column of `dates`.
   public init(_ dates: [Timestamp?]) {
-    milliseconds = dates.map { $0?.milliseconds ?? .min }
+    cells.reserveCapacity(2 * dates.count)
+    for date in dates { cells += Self.halves(of: Self.kept(date)) }
     endIndex = dates.count
   }
 
-  /// Part `part` of `milliseconds`, cut in parts of `count` rows.
-  init(part: Int, of milliseconds: [Int64], count: Int) {
-    (self.milliseconds, start, endIndex) = (milliseconds, part * count, count)
+  /// Part `part` of `cells`, cut in parts of `count` rows (two cells a row).
+  init(part: Int, of cells: [Int32], count: Int) {
+    precondition(part >= 0 && count >= 0 && 2 * count * (part + 1) <= cells.count, "a part past the cells")
+    (self.cells, start, endIndex) = (cells, 2 * count * part, count)
   }
 
   /// The milliseconds kept for `date` (`Int64.min` for none).
   static func kept(_ date: Timestamp?) -> Int64 { date?.milliseconds ?? .min }
 
+  /// The two cells `milliseconds` is kept in, in memory order (what `subscript` loads as one `Int64`).
+  static func halves(of milliseconds: Int64) -> [Int32] {
+    withUnsafeBytes(of: milliseconds) { [$0.load(as: Int32.self), $0.load(fromByteOffset: 4, as: Int32.self)] }
+  }
+
+  /// Writes `milliseconds` over cells `at` and `at + 1` of `cells`.
+  static func store(_ milliseconds: Int64, at place: Int, in cells: UnsafeMutableRawBufferPointer) {
+    cells.storeBytes(of: milliseconds, toByteOffset: 4 * place, as: Int64.self)
+  }
+
   public var startIndex: Int { 0 }
 
   /// The row's date, nil when it has none.
   public subscript(row: Int) -> Timestamp? {
-    // One check: `start + endIndex` never passes the array's end.
+    // One check: `start + 2 * endIndex` never passes the array's end.
     precondition(UInt(bitPattern: row) < UInt(bitPattern: endIndex), "Index out of range")
-    let ms = milliseconds.withUnsafeBufferPointer { $0[start &+ row] }
+    let ms = cells.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4 &* (start &+ 2 &* row), as: Int64.self) }
     return ms == .min ? nil : Timestamp(unchecked: ms)
   }
 
@@ -399,18 +433,18 @@ public struct TimestampColumn: RandomAccessCollection, Hashable, Sendable {
     for date in self { hasher.combine(date) }
   }
 
-  mutating func reserveCapacity(_ count: Int) { milliseconds.reserveCapacity(count) }
+  mutating func reserveCapacity(_ count: Int) { cells.reserveCapacity(2 * count) }
 
   /// Appends a row to a column made whole (never a part of another's array).
   mutating func append(_ date: Timestamp?) {
-    precondition(start == 0 && endIndex == milliseconds.count, "a part of an array is not appended to")
-    milliseconds.append(Self.kept(date))
+    precondition(start == 0 && 2 * endIndex == cells.count, "a part of an array is not appended to")
+    cells += Self.halves(of: Self.kept(date))
     endIndex += 1
   }
 }
 
-/// A column of symbols (`Int32`): a table's product, chain and group columns are three parts of one array (one
-/// allocation, not three).
+/// A column of symbols (`Int32`): a table's product, chain and group columns are three parts of one array (with its
+/// row facts and dates: one allocation, not three).
 public struct SymbolColumn: RandomAccessCollection, Hashable, Sendable {
   @usableFromInline let symbols: [Int32]
   @usableFromInline let start: Int
@@ -506,5 +540,179 @@ public struct SparseColumn<Value: Hashable & Sendable>: RandomAccessCollection, 
   mutating func appendNone(_ count: Int) {
     if !places.isEmpty { places.append(contentsOf: repeatElement(-1, count: count)) }
     rowCount += count
+  }
+}
+
+/// The texts of one kind of symbol (`productIDs`, `chainIDs`, `groupIDs`): the first kept in place, the others in an
+/// array, so that a kind with one symbol (a one-customer document's product, chain and group) costs no allocation.
+public struct SymbolTexts: RandomAccessCollection, Hashable, Sendable {
+  /// Symbol 0's text ("" when there is none).
+  @usableFromInline let first: String
+  /// The texts of symbols 1... (empty with one symbol).
+  @usableFromInline let rest: [String]
+  public let endIndex: Int
+
+  /// The texts of `texts`, symbol `s` being `texts[s]`.
+  public init(_ texts: [String]) {
+    (first, rest, endIndex) = (texts.first ?? "", Array(texts.dropFirst()), texts.count)
+  }
+
+  /// The first text and the rest, as the builder gathered them.
+  init(first: String, rest: [String], count: Int) { (self.first, self.rest, endIndex) = (first, rest, count) }
+
+  public var startIndex: Int { 0 }
+
+  /// Symbol `symbol`'s text.
+  @inlinable public subscript(symbol: Int) -> String {
+    precondition(UInt(bitPattern: symbol) < UInt(bitPattern: endIndex), "Index out of range")
+    return symbol == 0 ? first : rest[symbol &- 1]
+  }
+
+  /// The first symbol whose text is `text` (`==`, as `Array.firstIndex(of:)`), looked for without copying each text
+  /// out as the collection's generic search does.
+  public func firstIndex(of text: String) -> Int? {
+    guard endIndex > 0 else { return nil }
+    if first == text { return 0 }
+    return rest.firstIndex(of: text).map { $0 + 1 }
+  }
+
+  /// Equal when every symbol's text is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for text in self { hasher.combine(text) }
+  }
+}
+
+/// The ownership, stated product type and introductory offer of each row, packed in one `Int32` a row: the fourth
+/// part of the array the product, chain and group columns are parts of (one allocation, not three arrays). An
+/// ownership Apple did not document keeps its text apart (`SparseColumn`: none, no array).
+@usableFromInline enum RowFacts {
+  /// Bits 0-2: the stated product type (0: none); bit 3: the offer is introductory; bits 4-5: the ownership.
+  @usableFromInline static let typeMask: Int32 = 0b111
+  @usableFromInline static let introductory: Int32 = 0b1000
+  @usableFromInline static let ownershipShift: Int32 = 4
+
+  /// The word of a row's facts.
+  static func word(ownership: Ownership, productType: ProductType?, introductory: Bool) -> Int32 {
+    let type: Int32 =
+      switch productType {
+      case nil: 0
+      case .autoRenewable?: 1
+      case .nonRenewing?: 2
+      case .nonConsumable?: 3
+      case .consumable?: 4
+      }
+    let owner: Int32 =
+      switch ownership {
+      case .purchased: 0
+      case .familyShared: 1
+      case .unknown: 2
+      case .unrecognized: 3
+      }
+    return type | (introductory ? Self.introductory : 0) | owner << ownershipShift
+  }
+
+  /// The undocumented ownership's text, when the row has one.
+  static func unrecognizedText(_ ownership: Ownership) -> String? {
+    if case .unrecognized(let raw) = ownership { return raw }
+    return nil
+  }
+
+  /// The three columns of rows given as arrays (the reference builder's), in an array of their own.
+  static func columns(ownership: [Ownership], productType: [ProductType?], usesIntroductoryOffer: [Bool]) -> (
+    OwnershipColumn, ProductTypeColumn, IntroductoryOfferColumn
+  ) {
+    precondition(ownership.count == productType.count && ownership.count == usesIntroductoryOffer.count)
+    let words = ownership.indices.map {
+      word(ownership: ownership[$0], productType: productType[$0], introductory: usesIntroductoryOffer[$0])
+    }
+    return columns(SymbolColumn(words), unrecognized: SparseColumn(ownership.map(unrecognizedText)))
+  }
+
+  /// The three columns read from `words`.
+  static func columns(_ words: SymbolColumn, unrecognized: SparseColumn<String>) -> (
+    OwnershipColumn, ProductTypeColumn, IntroductoryOfferColumn
+  ) {
+    (
+      OwnershipColumn(words: words, unrecognized: unrecognized), ProductTypeColumn(words: words),
+      IntroductoryOfferColumn(words: words)
+    )
+  }
+}
+
+/// Who owns each row (`RowFacts`).
+public struct OwnershipColumn: RandomAccessCollection, Hashable, Sendable {
+  @usableFromInline let words: SymbolColumn
+  @usableFromInline let unrecognized: SparseColumn<String>
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { words.endIndex }
+
+  /// The row's ownership.
+  @inlinable public subscript(row: Int) -> Ownership {
+    switch words[row] >> RowFacts.ownershipShift {
+    case 0: return .purchased
+    case 1: return .familyShared
+    case 2: return .unknown
+    default:
+      guard let raw = unrecognized[row] else { preconditionFailure("an undocumented ownership without its text") }
+      return .unrecognized(raw)
+    }
+  }
+
+  /// Equal when every row's ownership is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for ownership in self { hasher.combine(ownership) }
+  }
+}
+
+/// Each row's stated product type (`RowFacts`).
+public struct ProductTypeColumn: RandomAccessCollection, Hashable, Sendable {
+  @usableFromInline let words: SymbolColumn
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { words.endIndex }
+
+  /// The row's stated product type, nil when the data states none.
+  @inlinable public subscript(row: Int) -> ProductType? {
+    switch words[row] & RowFacts.typeMask {
+    case 1: .autoRenewable
+    case 2: .nonRenewing
+    case 3: .nonConsumable
+    case 4: .consumable
+    default: nil
+    }
+  }
+
+  /// Equal when every row's type is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for type in self { hasher.combine(type) }
+  }
+}
+
+/// Whether each row's offer uses up introductory eligibility (`RowFacts`).
+public struct IntroductoryOfferColumn: RandomAccessCollection, Hashable, Sendable {
+  @usableFromInline let words: SymbolColumn
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { words.endIndex }
+
+  /// Whether the row's offer is introductory.
+  @inlinable public subscript(row: Int) -> Bool { words[row] & RowFacts.introductory != 0 }
+
+  /// Equal when every row's flag is.
+  public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(endIndex)
+    for flag in self { hasher.combine(flag) }
   }
 }

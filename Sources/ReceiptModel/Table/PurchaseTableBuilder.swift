@@ -6,44 +6,44 @@ enum PurchaseTableBuilder {
   /// What `PurchaseTable` is made of: a tuple, so that the table's init takes it apart into bindings and moves each
   /// part in (a struct's fields were copied out and the struct destroyed).
   typealias Built = (
-    symbols: (products: [String], chains: [String], groups: [String]),
+    symbols: (products: SymbolTexts, chains: SymbolTexts, groups: SymbolTexts),
     columns: (product: SymbolColumn, chain: SymbolColumn, group: SymbolColumn),
-    dates: (purchase: TimestampColumn, expiry: TimestampColumn), ownership: [Ownership],
-    facts: (productType: [ProductType?], usesIntroductoryOffer: [Bool]), revocation: SparseColumn<RevocationMoments>,
-    upgrade: SparseColumn<UpgradeMoment>, index: RowIndex, latestPurchase: Timestamp?
+    dates: (purchase: TimestampColumn, expiry: TimestampColumn),
+    facts: (ownership: OwnershipColumn, productType: ProductTypeColumn, usesIntroductoryOffer: IntroductoryOfferColumn),
+    revocation: SparseColumn<RevocationMoments>, upgrade: SparseColumn<UpgradeMoment>, index: RowIndex,
+    latestPurchase: Timestamp?
   )
 
   /// The table of `transactions`: its symbols, columns, indexes and upgrades.
   static func build(_ transactions: [PurchaseTransaction]) -> Built {
     let count = transactions.count
     var (products, chains, groups) = (Symbols(), Symbols(), Symbols())
-    // The product, chain and group columns in one array, and the purchase and expiry dates in another.
-    var symbols = [Int32](filling: 0, count: 3 * count)
-    var dates = [Int64](filling: 0, count: 2 * count)
-    var ownership: [Ownership] = []
-    var productType: [ProductType?] = []
-    var introductory: [Bool] = []
+    // The product, chain and group columns, the rows' facts (`RowFacts`) and the purchase and expiry dates (two
+    // cells a date) in one array.
+    var symbols = [Int32](filling: 0, count: 8 * count)
+    var unrecognized = SparseColumn<String>()
     var revocation = SparseColumn<RevocationMoments>()
     var anyStated = false
     var grouped = 0
-    ownership.reserveCapacity(count)
-    productType.reserveCapacity(count)
-    introductory.reserveCapacity(count)
     // Through the buffer: an element read from an array field by field can be copied whole on the way (every field
     // retained and released, 368 bytes a row).
     transactions.withUnsafeBufferPointer { all in
-      for r in all.indices {
-        symbols[r] = products.symbol(of: all[r].productID)
-        symbols[count + r] = chains.symbol(of: all[r].originalTransactionID ?? all[r].transactionID)
-        symbols[2 * count + r] = all[r].subscriptionGroup.map { groups.symbol(of: $0) } ?? -1
-        dates[r] = TimestampColumn.kept(all[r].purchaseDate)
-        dates[count + r] = TimestampColumn.kept(all[r].expiresDate)
-        ownership.append(all[r].ownership)
-        productType.append(all[r].productType)
-        introductory.append(all[r].offer?.usesIntroductoryOffer ?? false)
-        revocation.append(all[r].revocation.map(RevocationMoments.init))
-        anyStated = anyStated || all[r].isUpgraded
-        grouped += all[r].subscriptionGroup == nil ? 0 : 1
+      symbols.withUnsafeMutableBufferPointer { cells in
+        let dates = UnsafeMutableRawBufferPointer(cells)
+        for r in all.indices {
+          cells[r] = products.symbol(of: all[r].productID)
+          cells[count + r] = chains.symbol(of: all[r].originalTransactionID ?? all[r].transactionID)
+          cells[2 * count + r] = all[r].subscriptionGroup.map { groups.symbol(of: $0) } ?? -1
+          TimestampColumn.store(TimestampColumn.kept(all[r].purchaseDate), at: 4 * count + 2 * r, in: dates)
+          TimestampColumn.store(TimestampColumn.kept(all[r].expiresDate), at: 6 * count + 2 * r, in: dates)
+          cells[3 * count + r] = RowFacts.word(
+            ownership: all[r].ownership, productType: all[r].productType,
+            introductory: all[r].offer?.usesIntroductoryOffer ?? false)
+          unrecognized.append(RowFacts.unrecognizedText(all[r].ownership))
+          revocation.append(all[r].revocation.map(RevocationMoments.init))
+          anyStated = anyStated || all[r].isUpgraded
+          grouped += all[r].subscriptionGroup == nil ? 0 : 1
+        }
       }
     }
     let (product, chain, group) = (
@@ -51,14 +51,15 @@ enum PurchaseTableBuilder {
       SymbolColumn(part: 2, of: symbols, count: count)
     )
     let (purchase, expiry) = (
-      TimestampColumn(part: 0, of: dates, count: count), TimestampColumn(part: 1, of: dates, count: count)
+      TimestampColumn(part: 2, of: symbols, count: count), TimestampColumn(part: 3, of: symbols, count: count)
     )
+    let facts = RowFacts.columns(SymbolColumn(part: 3, of: symbols, count: count), unrecognized: unrecognized)
     let (order, latest) = datedOrderUnlessInRowOrder(purchase)
     // Where each row stands in its chain's and group's lists only when an upgrade is to be found: one product and
     // no stated upgrade make none.
-    let upgrades = anyStated || products.texts.count > 1
+    let upgrades = anyStated || products.count > 1
     // The three kinds' lists in one array (`RowIndex`), each kind's where `fillLists` expects it.
-    let (chainCount, groupCount, productCount) = (chains.texts.count, groups.texts.count, products.texts.count)
+    let (chainCount, groupCount, productCount) = (chains.count, groups.count, products.count)
     let groupsAt = chainCount + 1 + count
     let productsAt = groupsAt + groupCount + 1 + grouped
     var places = [Int](filling: 0, count: productsAt + productCount + 1 + count)
@@ -78,17 +79,17 @@ enum PurchaseTableBuilder {
       let stated = transactions.map(\.isUpgraded)
       upgrade = upgradeColumn(
         stated: stated,
-        replaced: products.texts.count > 1
+        replaced: products.count > 1
           ? replacedPeriods(
-            stated: stated, product: product, ownership: ownership, dates: (purchase, expiry), index: index) : [],
+            stated: stated, product: product, ownership: facts.0, dates: (purchase, expiry), index: index) : [],
         index: index)
     } else {
       upgrade.appendNone(count)
     }
     return (
       symbols: (products.texts, chains.texts, groups.texts), columns: (product, chain, group),
-      dates: (purchase, expiry), ownership: ownership, facts: (productType, introductory), revocation: revocation,
-      upgrade: upgrade, index: RowIndex(places: places, groupStartsAt: groupsAt, productStartsAt: productsAt),
+      dates: (purchase, expiry), facts: facts, revocation: revocation, upgrade: upgrade,
+      index: RowIndex(places: places, groupStartsAt: groupsAt, productStartsAt: productsAt),
       latestPurchase: latest
     )
   }
@@ -97,7 +98,10 @@ enum PurchaseTableBuilder {
   private struct Symbols {
     /// Made once there are more than `fewKeys` symbols; up to then a key is compared with each text.
     var numbering: KeyNumbering?
-    var texts: [String] = []
+    /// Symbol 0's text, kept in place (`SymbolTexts`: a kind of one symbol makes no array), and the others'.
+    var first = ""
+    var rest: [String] = []
+    var count = 0
     /// Rows of one product, chain or group come in runs, and a decoded id shares its storage with the equal ids
     /// before it, so comparing bytes answers at once. (Apart, not an optional tuple, which would be copied to be
     /// compared.)
@@ -113,7 +117,10 @@ enum PurchaseTableBuilder {
       // they come one after the other, and two otherwise.
       if lastSymbol >= 0, Self.sameText(lastKey, key) { return lastSymbol }
       let number = numbering?.number(of: key) ?? fewNumber(of: key)
-      if number == texts.count { texts.append(key) }
+      if number == count {
+        if count == 0 { first = key } else { rest.append(key) }
+        count += 1
+      }
       (lastKey, lastSymbol) = (key, Int32(truncatingIfNeeded: number))
       return lastSymbol
     }
@@ -121,14 +128,20 @@ enum PurchaseTableBuilder {
     /// The number of `key` among a few texts, compared byte for byte as the numbering compares them; past
     /// `fewKeys` the numbering is made from the texts so far.
     private mutating func fewNumber(of key: String) -> Int {
-      for (number, text) in texts.enumerated() where Self.sameText(key, text) { return number }
-      guard texts.count == Self.fewKeys else { return texts.count }
+      guard count > 0 else { return 0 }
+      if Self.sameText(key, first) { return 0 }
+      for (place, text) in rest.enumerated() where Self.sameText(key, text) { return place + 1 }
+      guard count == Self.fewKeys else { return count }
       var made = KeyNumbering()
-      for text in texts { _ = made.number(of: text) }
+      _ = made.number(of: first)
+      for text in rest { _ = made.number(of: text) }
       let number = made.number(of: key)
       numbering = made
       return number
     }
+
+    /// Every symbol's text.
+    var texts: SymbolTexts { SymbolTexts(first: first, rest: rest, count: count) }
 
     /// Whether two keys hold the same UTF-8 bytes.
     private static func sameText(_ a: String, _ b: String) -> Bool {
@@ -156,7 +169,7 @@ enum PurchaseTableBuilder {
   /// before its expiry. A FAMILY_SHARED copy and the customer's own purchase are two subscriptions and never replace
   /// each other; a downgrade, bought at the expiry, replaces nothing.
   static func replacedPeriods(
-    stated: [Bool], product: SymbolColumn, ownership: [Ownership],
+    stated: [Bool], product: SymbolColumn, ownership: OwnershipColumn,
     dates: (purchase: TimestampColumn, expiry: TimestampColumn),
     index: DateIndex
   ) -> [Bool] {

@@ -5,18 +5,16 @@ import ReceiptModel
 /// [S30][S6b][S5][S34][S36][S33]).
 /// - Parameters:
 ///   - finding: what decided the entitlement.
-///   - t: the transaction the finding rests on, as known at `time` (`EntitlementFinding.decidingCharge`, made once
-///     for the result and its reason); nil when nothing was bought.
+///   - t: the transaction the finding rests on (`EntitlementFinding.decidingCharge`), as known at `time`.
 ///   - definition: the entitlement and its products.
 ///   - time: the moment asked about.
 ///   - later: the data's moment, when renewal states describe a moment later than `time`.
 /// - Returns: one or two sentences, quoting the data's own field names where they matter.
 func entitlementReason(
-  _ finding: EntitlementFinding, deciding t: PurchaseTransaction?, definition: EntitlementDefinition,
+  _ finding: EntitlementFinding, deciding t: PurchaseTransaction, definition: EntitlementDefinition,
   at time: Timestamp, renewalsAreLater later: DataMoment?
 ) -> String {
-  // Asked about a moment before the data's own: what was bought later is not counted, so say by when.
-  guard let t, let c = finding.decidingCharge else { return noPurchaseReason(definition, by: later.map { _ in time }) }
+  guard let c = finding.decidingCharge else { return noPurchaseReason(definition, by: later.map { _ in time }) }
   var reason = findingReason(finding, of: t, definition: definition)
   // Only a charge of a commitment says where it stands: the renewal state is looked up for that one alone.
   if t.billing?.commitment != nil,
@@ -26,6 +24,15 @@ func entitlementReason(
   }
   guard let later, dependsOnRenewal(finding) else { return reason }
   return reason + " " + renewalMomentNote(later)
+}
+
+/// The reason of a finding that rests on no transaction: nothing of the entitlement was bought.
+func entitlementReason(
+  _ finding: EntitlementFinding, definition: EntitlementDefinition, at time: Timestamp,
+  renewalsAreLater later: DataMoment?
+) -> String {
+  // Asked about a moment before the data's own: what was bought later is not counted, so say by when.
+  noPurchaseReason(definition, by: later.map { _ in time })
 }
 
 /// The reason when nothing of the entitlement was bought (by `time`, when the data's moment is later).

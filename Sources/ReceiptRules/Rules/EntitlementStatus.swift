@@ -33,6 +33,20 @@ public struct ConsideredTransaction: Hashable, Sendable {
   /// The transaction as known at the moment.
   public var transaction: PurchaseTransaction { table.transaction(row, at: time) }
 
+  // What does not change with the moment, read from the row in place: no transaction is made for it.
+  /// `product_id`.
+  public var productID: String { table.transactions[row].productID }
+  /// `transaction_id`.
+  public var transactionID: String { table.transactions[row].transactionID }
+  /// `original_transaction_id`, when the data gives one.
+  public var originalTransactionID: String? { table.transactions[row].originalTransactionID }
+  /// The chain: `original_transaction_id`, or `transaction_id` without one.
+  public var chainID: String { table.transactions[row].chainID }
+  /// Who owns it.
+  public var ownership: Ownership { table.ownership[row] }
+  /// `purchase_date`.
+  public var purchaseDate: Timestamp? { table.purchase[row] }
+
   /// The row's expiry date, when it has one.
   var expiry: Timestamp? { table.expiry[row] }
 
@@ -75,8 +89,9 @@ public struct EntitlementResult: Hashable, Sendable {
   public var finding: EntitlementFinding
   /// The entitlement's state at the moment.
   public var state: EntitlementState
-  /// The transaction the state rests on; nil for not_purchased.
-  public var deciding: PurchaseTransaction?
+  /// The row the state rests on, as known at the moment; nil for not_purchased. Kept as the row: the answer shows
+  /// a few of its fields, read in place, and `deciding` makes the transaction only when asked.
+  public var decidingRow: ConsideredTransaction?
   /// When the deciding transaction's access ends or ended: its expiry date, or purchase + duration for a
   /// non-renewing subscription; nil for access that does not expire.
   public var expiresDate: Timestamp?
@@ -89,6 +104,9 @@ public struct EntitlementResult: Hashable, Sendable {
 
   /// Whether the customer may use it: active, or in the billing grace period.
   public var isActive: Bool { state.isActive }
+
+  /// The transaction the state rests on, as known at the moment; nil for not_purchased.
+  public var deciding: PurchaseTransaction? { decidingRow?.transaction }
 
   /// What would decide an unknown answer, when product facts are missing.
   public var missingKnowledge: MissingKnowledge? {
@@ -135,22 +153,25 @@ func entitlementStatus(
         productType: resolveProductType(ofRow: row, in: table, catalogEntries: entries)))
   }
   let finding = findEntitlement(definition, considered: considered, table: table, at: time)
-  // The deciding transaction is made once, for the result and its reason; the result is built once, in place.
-  let deciding = finding.decidingCharge?.transaction
-  let (state, expiresDate, gracePeriodExpiresDate) = entitlementState(of: finding, deciding: deciding)
+  // The result keeps the deciding row; the reason reads its transaction as known at the moment, lent by the table.
+  let decidingRow = finding.decidingCharge
+  let (state, expiresDate, gracePeriodExpiresDate) = entitlementState(of: finding, expiry: decidingRow?.expiry)
+  let later = table.renewalsAreLater(than: time)
+  let reason =
+    decidingRow.map { c in
+      table.withTransaction(c.row, at: time) { deciding in
+        entitlementReason(finding, deciding: deciding, definition: definition, at: time, renewalsAreLater: later)
+      }
+    } ?? entitlementReason(finding, definition: definition, at: time, renewalsAreLater: later)
   return EntitlementResult(
-    id: definition.id, finding: finding, state: state, deciding: deciding, expiresDate: expiresDate,
-    gracePeriodExpiresDate: gracePeriodExpiresDate,
-    reason: entitlementReason(
-      finding, deciding: deciding, definition: definition, at: time,
-      renewalsAreLater: table.renewalsAreLater(than: time)),
-    considered: considered)
+    id: definition.id, finding: finding, state: state, decidingRow: decidingRow, expiresDate: expiresDate,
+    gracePeriodExpiresDate: gracePeriodExpiresDate, reason: reason, considered: considered)
 }
 
 /// The state a finding leaves the entitlement in, and the dates the answer gives with it: when the deciding
-/// transaction's access ends or ended (`t`, the finding's `decidingCharge`), and the grace period's end where it
-/// matters.
-private func entitlementState(of finding: EntitlementFinding, deciding t: PurchaseTransaction?) -> (
+/// transaction's access ends or ended (`expiry`, the `expires_date` of the finding's `decidingCharge`), and the
+/// grace period's end where it matters.
+private func entitlementState(of finding: EntitlementFinding, expiry: Timestamp?) -> (
   EntitlementState, expires: Timestamp?, graceEnds: Timestamp?
 ) {
   switch finding {
@@ -161,14 +182,14 @@ private func entitlementState(of finding: EntitlementFinding, deciding t: Purcha
   case .inGracePeriod(_, let expired, let grace):
     return (.gracePeriod, expired, grace)
   case .undecided:
-    return (.unknown, t?.expiresDate, nil)
+    return (.unknown, expiry, nil)
   case .inBillingRetry(_, let expired, let graceEnded):
     return (.billingRetry, expired, graceEnded)
   case .lost(let c, let renewal, _, _):
     switch c.grant {
     case .durationEnded(let end, _): return (lostState(c.grant), end, nil)
-    case .expired: return (lostState(c.grant), t?.expiresDate, renewal?.gracePeriodExpiresDate)
-    default: return (lostState(c.grant), t?.expiresDate, nil)
+    case .expired: return (lostState(c.grant), expiry, renewal?.gracePeriodExpiresDate)
+    default: return (lostState(c.grant), expiry, nil)
     }
   }
 }

@@ -62,7 +62,7 @@ public func answerEntitlements(of history: PurchaseHistory, catalog: Catalog, at
   apple.reserveCapacity(decided.count)
   for i in decided.indices {
     let comparison = compareWithStoreStatus(
-      decided[i].state, chain: decided[i].deciding?.chainID, history: history, at: time)
+      decided[i].state, chain: decided[i].decidingRow?.chainID, history: history, at: time)
     if let why = comparison?.explanation {
       disagreements.append("\(decided[i].id): receipt-tool says \(decided[i].state.rawValue), but \(why)")
     }

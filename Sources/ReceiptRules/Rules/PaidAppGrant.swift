@@ -238,7 +238,7 @@ func joiningPaidApp(
   case .granted(let why) where r.state == .active && r.expiresDate == nil:
     r.reason += " The paid-app grant also holds: " + lowercasedFirst(why)
   case .granted(let why):
-    (r.state, r.deciding, r.expiresDate, r.gracePeriodExpiresDate) = (.active, nil, nil, nil)
+    (r.state, r.decidingRow, r.expiresDate, r.gracePeriodExpiresDate) = (.active, nil, nil, nil)
     r.reason = why + (products.map { " Its products alone: " + lowercasedFirst($0) } ?? "")
   case .undecided(let why) where r.isActive:
     r.reason += " " + why
