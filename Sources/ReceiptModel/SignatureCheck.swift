@@ -140,7 +140,8 @@ public struct SignatureCheck: Hashable, Sendable {
   /// of a receipt-backed JSON): set by the command from its answer, empty for `decode`.
   public var uncoveredInAnswer: [SignatureCoverage.FieldClass] {
     get { storage.fields.uncoveredInAnswer }
-    set { edit { $0.uncoveredInAnswer = newValue } }
+    // Most answers leave it empty, as it was: no new box for the same values.
+    set { if newValue != storage.fields.uncoveredInAnswer { edit { $0.uncoveredInAnswer = newValue } } }
   }
 
   /// Puts the values `change` makes in a new box (the old one may be shared by a copy).
@@ -151,6 +152,21 @@ public struct SignatureCheck: Hashable, Sendable {
   }
 
   private init(fields: Fields) { storage = Storage(fields) }
+
+  /// A check of signed items made from all its values at once: one box, where setting them one by one after
+  /// `verifiedItem` and the like makes a box each (a signed document's verdict set eight of them).
+  public init(
+    verdict: Verdict, note: String?, signedItems: Int, verifiedItems: Int, testSignedItems: Int,
+    failures: [SignatureItemFailure], failureCount: Int, chain: [SignerCertificate], moment: CheckedMoment?,
+    momentSources: [String], anchor: Anchor?, coverage: SignatureCoverage
+  ) {
+    storage = Storage(
+      Fields(
+        verdict: verdict, note: note, signedItems: signedItems, verifiedItems: verifiedItems,
+        testSignedItems: testSignedItems, failures: failures, failureCount: failureCount, chain: chain,
+        moment: moment, momentSources: momentSources, anchor: anchor, revocationChecked: false, coverage: coverage,
+        uncoveredInAnswer: []))
+  }
 
   /// Whether two checks hold the same values (a copy shares its box, so it is equal without comparing).
   /// - Parameters:

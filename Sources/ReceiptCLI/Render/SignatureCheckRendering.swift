@@ -111,7 +111,7 @@ package enum SignatureCheckRendering {
   /// `"signature_check"`, written at the writer's place.
   package static func write<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
     w.object { w in
-      SignatureCheckJSON.writeMembers(check, to: &w)
+      writeMembers(check, to: &w)
       w.key("backing")
       if let backing = check.backing { write(backing, to: &w) } else { w.null() }
       // An unsigned document's last two members: no device, a coverage of nothing, the same text every time.
@@ -121,6 +121,119 @@ package enum SignatureCheckRendering {
         writeDeviceAndCoverage(check, to: &w)
       }
     }
+  }
+
+  /// `SignatureCheckJSON.writeMembers`, a signed verdict's summary made by `summary(of:)`.
+  static func writeMembers<W: JSONOutput>(_ check: SignatureCheck, to w: inout W) {
+    guard check.verdict != .unsigned else { return SignatureCheckJSON.writeMembers(check, to: &w) }
+    w.member("verdict", check.verdict.rawValue)
+    w.key("summary")
+    w.string(summary(of: check))
+    if SignatureCheckJSON.isNothingChecked(check) {
+      w.fixed(SignatureCheckJSON.nothingChecked)
+    } else {
+      SignatureCheckJSON.writeCheckedMembers(check, to: &w)
+    }
+    w.member("note", check.note)
+  }
+
+  /// `check.summary` grown in one string: no array of parts to join, no interpolation (some 11,000 instructions a
+  /// signed line's summary cost). `SignatureSummaryTests` holds it to `summary`.
+  static func summary(of check: SignatureCheck) -> String {
+    let verdict = check.verdict
+    if verdict == .unsigned { return check.summary }
+    var text = verdict.rawValue
+    text.reserveCapacity(200)
+    text += ": "
+    var parts = 0
+    // Each part after the first follows "; ".
+    func startPart() {
+      if parts > 0 { text += "; " }
+      parts += 1
+    }
+    if let backing = check.backing {
+      startPart()
+      text += backing.summary
+    }
+    let signed = check.signedItems
+    switch verdict {
+    case .verified:
+      startPart()
+      let root = check.chain.last.map { $0.commonName ?? $0.organization ?? "a root with no name" } ?? "a root"
+      if check.anchor == .trustRoot {
+        text += "signed through "
+        text += root
+        text += ", a --trust-root (not Apple's root)"
+      } else {
+        text += "signed by Apple (chain to "
+        text += root
+        text += ")"
+      }
+    case .invalid:
+      if let first = check.failures.first {
+        startPart()
+        if signed > 1 {
+          text += String(check.failureCount)
+          text += " of "
+          text += String(signed)
+          text += " signatures failed, the first at "
+        }
+        if !first.path.isEmpty {
+          text += first.path
+          text += ": "
+        }
+        text += first.reason
+      }
+    case .testSigned, .unsigned, .notChecked:
+      if let note = check.note {
+        startPart()
+        text += note
+      }
+    }
+    if signed > 1 {
+      switch verdict {
+      case .verified:
+        startPart()
+        text += String(signed)
+        text += " signatures"
+      case .testSigned:
+        startPart()
+        if check.verifiedItems > 0 {
+          text += String(check.testSignedItems)
+          text += " of "
+          text += String(signed)
+          text += " signatures test-signed"
+        } else {
+          text += String(signed)
+          text += " signatures"
+        }
+      case .invalid, .unsigned, .notChecked: break
+      }
+    }
+    if let moment = check.moment, verdict != .notChecked {
+      startPart()
+      let sources = check.momentSources
+      if signed > 1, sources.count == 1, sources[0] == "signedDate" {
+        text += "checked at each payload's signedDate ("
+        text += verdict == .invalid ? "the first failure's " : "the newest "
+        text += moment.time.iso8601
+        text += ")"
+      } else if sources.count > 1 {
+        text += "checked at each payload's signedDate, or now where it has none ("
+        text += moment.source
+        text += " "
+        text += moment.time.iso8601
+        text += ")"
+      } else {
+        text += "checked at "
+        text += moment.source
+        text += " "
+        text += moment.time.iso8601
+      }
+      startPart()
+      text += "offline; revocation not checked"
+    }
+    return text
   }
 
   /// `device_check` and `coverage`, one by one.

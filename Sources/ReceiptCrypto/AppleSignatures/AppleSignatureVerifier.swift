@@ -7,7 +7,13 @@ public struct AppleSignatureVerifier: Sendable {
   /// The hash of the header the tokens before shared, resumed for each token that starts with it.
   private(set) var signingDigest = SigningInputDigest()
 
-  public init(trust: TrustAnchors = .apple) { self.trust = trust }
+  /// What this verifier shares with the others of its run (nil: nothing): asked where its own cache misses.
+  public var shared: (any SharedChainResults)?
+
+  public init(trust: TrustAnchors = .apple, shared: (any SharedChainResults)? = nil) {
+    self.trust = trust
+    self.shared = shared
+  }
 
   public var cacheHits: Int { cache.hits }
   public var cacheMisses: Int { cache.misses }
@@ -95,7 +101,7 @@ public struct AppleSignatureVerifier: Sendable {
     let summaries = chain.summaries
     if let failure = chain.failure(at: moment) { return failed(failure, summaries) }
     var key = chain.leaf.publicKey
-    if case .ec(let ec) = key { key = .ec(cache.verifyingKey(ec)) }
+    if case .ec(let ec) = key { key = .ec(cache.verifyingKey(ec, shared: shared)) }
     if let failure = Self.es256Failure(digest: digest, signature: signature, key: key) {
       return failed(failure, summaries)
     }
@@ -108,7 +114,9 @@ public struct AppleSignatureVerifier: Sendable {
     _ der: [[UInt8]], policy: AppleChain.Policy, positions: [String]
   ) -> ChainCache.Entry {
     if let entry = cache.lookUp(der, policy: policy, trust: trust) { return entry }
-    let entry = Self.validate(der, policy: policy, positions: positions, anchors: trust)
+    let trust = trust
+    let validate = { Self.validate(der, policy: policy, positions: positions, anchors: trust) }
+    let entry = shared?.chainResult(for: der, policy: policy, trust: trust, validate: validate) ?? validate()
     cache.store(entry, for: der, policy: policy, trust: trust)
     return entry
   }

@@ -93,17 +93,25 @@ public struct ChainCache: Sendable {
   /// batch of one-off keys builds nothing. P-256 only (ES256's curve; chains' P-384 keys verify once, when the
   /// chain is cached). At most `precomputedKeyCapacity` are kept (32 KiB); once full, other keys verify as they
   /// come. A precomputed key gives the same answers as the key; the table depends on the key alone.
-  public mutating func verifyingKey(_ key: ECPublicKey) -> ECPublicKey {
+  ///
+  /// With `shared`, a key another verifier of the run precomputed is taken from it at once, and one precomputed
+  /// here is made there (or taken from it) for the others.
+  public mutating func verifyingKey(_ key: ECPublicKey, shared: (any SharedChainResults)? = nil) -> ECPublicKey {
     guard key.curve == .p256 else { return key }
     if let kept = precomputedKeys.first(where: { $0 == key }) { return kept }
-    guard let seen = keysSeenOnce.firstIndex(of: key) else {
+    let seen = keysSeenOnce.firstIndex(of: key)
+    if seen == nil, precomputedKeys.count < Self.precomputedKeyCapacity, let made = shared?.precomputedKey(for: key) {
+      precomputedKeys.append(made)
+      return made
+    }
+    guard let seen else {
       if keysSeenOnce.count == Self.keysSeenOnceCapacity { keysSeenOnce.removeFirst() }
       keysSeenOnce.append(key)
       return key
     }
     guard precomputedKeys.count < Self.precomputedKeyCapacity else { return key }
     keysSeenOnce.remove(at: seen)
-    let precomputed = key.precomputed()
+    let precomputed = shared?.precomputedKey(for: key) { key.precomputed() } ?? key.precomputed()
     precomputedKeys.append(precomputed)
     return precomputed
   }
@@ -120,4 +128,22 @@ public struct ChainCache: Sendable {
     lastFoundByText = nil
     anchors = trust.anchors
   }
+}
+
+/// What the verifiers of one run share: the chains one of them validated and the keys one precomputed, so that a run
+/// of several workers validates a chain and builds a key's tables once, not once a worker (some 3 million and
+/// 1.2 million instructions each). Whoever runs the workers implements it (the command line's `VerifierPool`,
+/// behind a lock); a verifier asks it only where its own cache misses. Every answer is the one the verifier would
+/// have made itself: a result is kept by its certificates' bytes, its policy and its trust anchors, a key by its
+/// bytes.
+public protocol SharedChainResults: Sendable {
+  /// The result for `certificates` (leaf first) under `policy` and `trust`: the one another verifier made, or
+  /// `validate()`'s, kept for the others. Asked while another validates the same chain, it may wait for that one.
+  func chainResult(
+    for certificates: [[UInt8]], policy: AppleChain.Policy, trust: TrustAnchors, validate: () -> ChainCache.Entry
+  ) -> ChainCache.Entry
+  /// `key`'s precomputed form another verifier made, if one did.
+  func precomputedKey(for key: ECPublicKey) -> ECPublicKey?
+  /// `key`'s precomputed form: the one another verifier made, or `make()`'s, kept for the others.
+  func precomputedKey(for key: ECPublicKey, make: () -> ECPublicKey) -> ECPublicKey
 }

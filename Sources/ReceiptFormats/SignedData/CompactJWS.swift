@@ -295,9 +295,10 @@ public enum CompactJWS {
     return (lo, hi)
   }
 
-  private enum HeaderKey: Int, CaseIterable {
+  enum HeaderKey: String, SignedKeyList {
     case alg, kid, typ, x5c, crit
-    static let keys = SignedKeys(allCases.map { "\($0)" })
+    static let ordered = allCases
+    static let keys = SignedKeys(ordered.map(\.rawValue))
   }
 
   static func readHeader(_ bytes: [UInt8], base: LazyPath) throws(SignedDataError) -> JWSHeader {
@@ -306,7 +307,7 @@ public enum CompactJWS {
         var r = PayloadReading(reader: reader, base: base, strict: true)
         var h = JWSHeader()
         h.unreadKeys = try r.forEachMember(HeaderKey.keys) { r, index in
-          guard let key = HeaderKey(rawValue: index) else { return }
+          guard let key = HeaderKey.at(index) else { return }
           switch key {
           case .alg: h.alg = try r.string()
           case .kid: h.kid = try r.string()

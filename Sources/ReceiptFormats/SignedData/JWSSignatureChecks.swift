@@ -19,8 +19,20 @@ public struct SignatureWorkspace: Sendable {
   /// At most this many memos are kept (a token, the tokens in its payload, and those in theirs).
   static let memosKept = 3
 
+  /// The chain named last, and its certificates as the output names them: a batch's documents share one chain,
+  /// whose summaries are then the same array (the chain cache's), so its names and hex fingerprints are made once.
+  var lastSigners: (chain: [ReceiptCrypto.CertificateSummary], signers: [SignerCertificate])?
+
   public init(verifier: AppleSignatureVerifier) { self.verifier = verifier }
   public init(trust: TrustAnchors) { verifier = AppleSignatureVerifier(trust: trust) }
+
+  /// `chain` as the output names it; the answer never depends on the memo, which is used only for an equal chain.
+  mutating func signers(of chain: [ReceiptCrypto.CertificateSummary]) -> [SignerCertificate] {
+    if let last = lastSigners, last.chain == chain { return last.signers }
+    let signers = chain.map(JWSChecks.signer(of:))
+    lastSigners = (chain, signers)
+    return signers
+  }
 
   /// This workspace, leaving an empty one in its place: moved, not copied, since a copy shares the caches' and
   /// memos' buffers and the first write to each would copy it whole.
@@ -173,8 +185,32 @@ final class JWSChecks {
   /// Forgets what was checked since `mark` (a payload read again checks its nested JWS again).
   func forget(since mark: Tally) { tally = mark }
 
-  /// The document's verdict: the weakest item's.
-  var documentCheck: SignatureCheck {
+  /// The document's verdict: the weakest item's, its signature's coverage `coverage`. Made in one box, the
+  /// speaker's certificates named once for a run of documents sharing a chain (`SignatureWorkspace.signers(of:)`);
+  /// `documentCheckByEdits` is the reference.
+  func documentCheck(coverage: SignatureCoverage) -> SignatureCheck {
+    guard let weakest = tally.weakest, let speaker = tally.speaker else {
+      var check = SignatureCheck(.notChecked, note: "no signed item could be read")
+      check.coverage = coverage
+      return check
+    }
+    var note: String?
+    if case .testSigned = speaker.outcome { note = Self.check(of: speaker, path: LazyPath("")).note }
+    let moment = CheckedMoment(
+      time: Timestamp(milliseconds: speaker.moment.millisecondsSince1970) ?? .epoch,
+      source: speaker.moment.source.rawValue)
+    return SignatureCheck(
+      verdict: weakest, note: note, signedItems: tally.signed, verifiedItems: tally.verified,
+      testSignedItems: tally.testSigned, failures: tally.failures, failureCount: tally.failed,
+      chain: workspace.signers(of: speaker.chain), moment: moment, momentSources: tally.sources,
+      anchor: weakest == .verified ? (tally.throughTrustRoot ? .trustRoot : .apple) : nil, coverage: coverage)
+  }
+
+  /// The document's verdict with no coverage (`documentCheck(coverage:)`).
+  var documentCheck: SignatureCheck { documentCheck(coverage: .none) }
+
+  /// The document's verdict as it was made before: the speaker's own verdict, then each tallied value set on it.
+  var documentCheckByEdits: SignatureCheck {
     guard let weakest = tally.weakest, let speaker = tally.speaker else {
       return SignatureCheck(.notChecked, note: "no signed item could be read")
     }

@@ -2,7 +2,7 @@ import ReceiptModel
 
 // Field lists and readers for each payload kind (apple-receipt-reference.md §6).
 
-private enum TransactionKey: Int, CaseIterable {
+enum TransactionKey: String, SignedKeyList {
   case transactionId, originalTransactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
   case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
   case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
@@ -10,65 +10,74 @@ private enum TransactionKey: Int, CaseIterable {
   case appTransactionId, revocationType, revocationPercentage, previousOriginalTransactionId, billingPlanType
   case commitmentInfo, advancedCommerceInfo
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum RenewalKey: Int, CaseIterable {
+enum RenewalKey: String, SignedKeyList {
   case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus
   case isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier
   case signedDate, environment, recentSubscriptionStartDate, renewalDate, renewalPrice, currency
   case offerDiscountType, offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId
   case renewalBillingPlanType, commitmentInfo, advancedCommerceInfo
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum TransactionCommitmentKey: Int, CaseIterable {
+enum TransactionCommitmentKey: String, SignedKeyList {
   case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum RenewalCommitmentKey: Int, CaseIterable {
+enum RenewalCommitmentKey: String, SignedKeyList {
   case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType
   case commitmentRenewalDate, commitmentRenewalPrice
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum AppTransactionKey: Int, CaseIterable {
+enum AppTransactionKey: String, SignedKeyList {
   case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate
   case requestDate, originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce
   case preorderDate, appTransactionId, originalPlatform
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum NotificationKey: Int, CaseIterable {
+enum NotificationKey: String, SignedKeyList {
   case notificationType, subtype, notificationUUID, version, signedDate, data, summary, externalPurchaseToken
   case appData
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum DataKey: Int, CaseIterable {
+enum DataKey: String, SignedKeyList {
   case appAppleId, bundleId, bundleVersion, environment, status, consumptionRequestReason
   case signedTransactionInfo, signedRenewalInfo
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum SummaryKey: Int, CaseIterable {
+enum SummaryKey: String, SignedKeyList {
   case requestIdentifier, environment, appAppleId, bundleId, productId, storefrontCountryCodes, failedCount
   case succeededCount
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
-private enum TokenKey: Int, CaseIterable {
+enum TokenKey: String, SignedKeyList {
   case externalPurchaseId, tokenCreationDate, appAppleId, bundleId
 
-  static let keys = SignedKeys(allCases.map { "\($0)" })
+  static let ordered = allCases
+  static let keys = SignedKeys(ordered.map(\.rawValue))
 }
 
 /// A payload kind a JWS's place can require (a history's `signedTransactions`, a notification's
@@ -367,7 +376,7 @@ enum PayloadDecoding {
   static func readTransaction(_ r: inout PayloadReading) throws -> JWSTransactionPayload {
     var p = JWSTransactionPayload()
     p.unreadKeys = try r.forEachMember(TransactionKey.keys) { r, index in
-      guard let key = TransactionKey(rawValue: index) else { return }
+      guard let key = TransactionKey.at(index) else { return }
       switch key {
       case .transactionId: p.transactionId = try r.string()
       case .originalTransactionId: p.originalTransactionId = try r.string()
@@ -412,7 +421,7 @@ enum PayloadDecoding {
   static func readRenewal(_ r: inout PayloadReading) throws -> JWSRenewalInfoPayload {
     var p = JWSRenewalInfoPayload()
     p.unreadKeys = try r.forEachMember(RenewalKey.keys) { r, index in
-      guard let key = RenewalKey(rawValue: index) else { return }
+      guard let key = RenewalKey.at(index) else { return }
       switch key {
       case .expirationIntent: p.expirationIntent = try r.codedNumber(SignedExpirationIntent.self)
       case .originalTransactionId: p.originalTransactionId = try r.string()
@@ -448,7 +457,7 @@ enum PayloadDecoding {
   static func readTransactionCommitment(_ r: inout PayloadReading) throws -> TransactionCommitmentInfo {
     var c = TransactionCommitmentInfo()
     c.unreadKeys = try r.forEachMember(TransactionCommitmentKey.keys) { r, index in
-      guard let key = TransactionCommitmentKey(rawValue: index) else { return }
+      guard let key = TransactionCommitmentKey.at(index) else { return }
       switch key {
       case .billingPeriodNumber: c.billingPeriodNumber = try r.integer()
       case .commitmentExpiresDate: c.commitmentExpiresDate = try r.date()
@@ -464,7 +473,7 @@ enum PayloadDecoding {
   static func readRenewalCommitment(_ r: inout PayloadReading) throws -> RenewalCommitmentInfo {
     var c = RenewalCommitmentInfo()
     c.unreadKeys = try r.forEachMember(RenewalCommitmentKey.keys) { r, index in
-      guard let key = RenewalCommitmentKey(rawValue: index) else { return }
+      guard let key = RenewalCommitmentKey.at(index) else { return }
       switch key {
       case .commitmentAutoRenewProductId: c.commitmentAutoRenewProductId = try r.string()
       case .commitmentAutoRenewStatus: c.commitmentAutoRenewStatus = try r.codedNumber(SignedAutoRenewStatus.self)
@@ -481,7 +490,7 @@ enum PayloadDecoding {
   static func readAppTransaction(_ r: inout PayloadReading) throws -> AppTransactionPayload {
     var p = AppTransactionPayload()
     p.unreadKeys = try r.forEachMember(AppTransactionKey.keys) { r, index in
-      guard let key = AppTransactionKey(rawValue: index) else { return }
+      guard let key = AppTransactionKey.at(index) else { return }
       switch key {
       case .receiptType: p.receiptType = try r.coded(AppStoreEnvironment.self)
       case .appAppleId: p.appAppleId = try r.integer()
@@ -506,7 +515,7 @@ enum PayloadDecoding {
   static func readNotification(_ r: inout PayloadReading) throws -> NotificationV2Payload {
     var p = NotificationV2Payload()
     p.unreadKeys = try r.forEachMember(NotificationKey.keys) { r, index in
-      guard let key = NotificationKey(rawValue: index) else { return }
+      guard let key = NotificationKey.at(index) else { return }
       switch key {
       case .notificationType: p.notificationType = try r.coded(NotificationTypeV2.self)
       case .subtype: p.subtype = try r.coded(NotificationSubtype.self)
@@ -526,7 +535,7 @@ enum PayloadDecoding {
   static func readData(_ r: inout PayloadReading) throws -> NotificationData {
     var d = NotificationData()
     d.unreadKeys = try r.forEachMember(DataKey.keys) { r, index in
-      guard let key = DataKey(rawValue: index) else { return }
+      guard let key = DataKey.at(index) else { return }
       switch key {
       case .appAppleId: d.appAppleId = try r.integer()
       case .bundleId: d.bundleId = try r.string()
@@ -571,7 +580,7 @@ enum PayloadDecoding {
   static func readSummary(_ r: inout PayloadReading) throws -> NotificationSummary {
     var s = NotificationSummary()
     s.unreadKeys = try r.forEachMember(SummaryKey.keys) { r, index in
-      guard let key = SummaryKey(rawValue: index) else { return }
+      guard let key = SummaryKey.at(index) else { return }
       switch key {
       case .requestIdentifier: s.requestIdentifier = try r.string()
       case .environment: s.environment = try r.coded(AppStoreEnvironment.self)
@@ -589,7 +598,7 @@ enum PayloadDecoding {
   static func readToken(_ r: inout PayloadReading) throws -> ExternalPurchaseToken {
     var t = ExternalPurchaseToken()
     t.unreadKeys = try r.forEachMember(TokenKey.keys) { r, index in
-      guard let key = TokenKey(rawValue: index) else { return }
+      guard let key = TokenKey.at(index) else { return }
       switch key {
       case .externalPurchaseId: t.externalPurchaseId = try r.string()
       case .tokenCreationDate: t.tokenCreationDate = try r.date()

@@ -262,6 +262,22 @@ struct PayloadReading {
 }
 
 /// A key list and its matcher (at most 128 names).
+/// A payload's or header's key list: the cases, in the order `SignedKeys` numbers them, named by their raw values
+/// (the case names). `"\(key)"` would name them too, but through the runtime's conformance scan and a mirror: some
+/// 2.4 million instructions a signed run paid once, more than the rest of a signed line's reading.
+protocol SignedKeyList: CaseIterable, RawRepresentable where RawValue == String {
+  /// `allCases`, made once (`allCases` of an enum makes its array at each call).
+  static var ordered: [Self] { get }
+}
+
+extension SignedKeyList {
+  /// The key `SignedKeys` numbered `index`.
+  @inline(__always) static func at(_ index: Int) -> Self? {
+    let cases = ordered
+    return index >= 0 && index < cases.count ? cases[index] : nil
+  }
+}
+
 struct SignedKeys: Sendable {
   let names: [String]
   let matcher: KeyMatcher

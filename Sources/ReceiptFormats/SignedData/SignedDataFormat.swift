@@ -57,8 +57,7 @@ public struct SignedDataFormat: InputFormat {
       do throws(ReceiptError) {
         var history = try decode(bytes, source: source, checks: checks, keepsStatedFields: keepsStated)
         if history.provenance.format.name != "signed_payload_decoded" {
-          history.provenance.signatureCheck = checks.documentCheck
-          history.provenance.signatureCheck.coverage = .signedTransaction
+          history.provenance.signatureCheck = checks.documentCheck(coverage: .signedTransaction)
         }
         return .success(history)
       } catch {
