@@ -319,16 +319,7 @@ public enum SignedDataDecoder {
       if lo < bytes.count, let found = memchr(base + lo, 0x0A, bytes.count - lo) {
         end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
       }
-      var a = lo
-      var z = end
-      while a < z, isSpace(bytes[a]) { a += 1 }
-      while z > a, isSpace(bytes[z - 1]) { z -= 1 }
-      if z > a {
-        guard ranges.count < maxLines else {
-          throw SignedDataError(.tooLarge, path: "line \(line)", detail: "more than \(maxLines) lines")
-        }
-        ranges.append((line, a, z))
-      }
+      try appendTrimmed(bytes, line: line, from: lo, to: end, to: &ranges)
       guard end < bytes.count else { return ranges }
       line += 1
       lo = end + 1
@@ -347,22 +338,28 @@ public enum SignedDataDecoder {
     var i = start
     while i <= bytes.count {
       if i == bytes.count || bytes[i] == 0x0A {
-        var a = lo
-        var z = i
-        while a < z, isSpace(bytes[a]) { a += 1 }
-        while z > a, isSpace(bytes[z - 1]) { z -= 1 }
-        if z > a {
-          guard ranges.count < maxLines else {
-            throw SignedDataError(.tooLarge, path: "line \(line)", detail: "more than \(maxLines) lines")
-          }
-          ranges.append((line, a, z))
-        }
+        try appendTrimmed(bytes, line: line, from: lo, to: i, to: &ranges)
         line += 1
         lo = i + 1
       }
       i += 1
     }
     return ranges
+  }
+
+  /// Appends line `line`, from `lo` to `end`, without its surrounding whitespace, unless that leaves nothing.
+  private static func appendTrimmed(
+    _ bytes: UnsafeBufferPointer<UInt8>, line: Int, from lo: Int, to end: Int, to ranges: inout [LineRange]
+  ) throws(SignedDataError) {
+    var a = lo
+    var z = end
+    while a < z, isSpace(bytes[a]) { a += 1 }
+    while z > a, isSpace(bytes[z - 1]) { z -= 1 }
+    guard z > a else { return }
+    guard ranges.count < maxLines else {
+      throw SignedDataError(.tooLarge, path: "line \(line)", detail: "more than \(maxLines) lines")
+    }
+    ranges.append((line, a, z))
   }
 
   // MARK: JSON objects
